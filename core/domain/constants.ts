@@ -1,0 +1,86 @@
+/** Business constants of the product (spec §9), in one place and by name. */
+
+export const SECONDS_PER_HOUR = 3600
+export const SECONDS_PER_DAY = 86_400
+export const NANO_PER_TON = 1_000_000_000
+export const REWARD_DECIMALS = 10
+
+export const API_BASE_PATH = '/api'
+export const API_TIMEOUT_MS = 25_000
+export const MAINTENANCE_POLL_MS = 10_000
+export const MAINTENANCE_OFF_DETAIL = 'Maintenance mode is disabled'
+
+export const PENDING_WINDOW_SECONDS = 3 * 60
+export const PENDING_KEEP_NEWEST = 1
+
+export const VISIBILITY_REFETCH_MIN_MS = 10_000
+
+export const WALLET_BALANCE_POLL_MS = 1_000
+export const WALLET_BALANCE_POLL_TRIES = 30
+export const TRANSACTION_VALIDITY_SECONDS = 60
+
+export const TOAST_DURATION_MS = 3_000
+export const TOAST_DEFAULT_DURATION_MS = 15_000
+export const LINK_COPIED_TOAST_MS = 1_500
+
+export const SOCKET_RECONNECT_BASE_MS = 1_000
+export const SOCKET_RECONNECT_FACTOR = 2
+export const SOCKET_RECONNECT_MAX_DELAY_MS = 30_000
+export const SOCKET_RECONNECT_MAX_ATTEMPTS = 1_000
+export const SOCKET_RECONNECT_AFTER_EXHAUSTED_MS = 5_000
+export const SOCKET_CONNECT_TIMEOUT_MS = 5_000
+export const SOCKET_TOKEN_TIMEOUT_MS = 5_000
+export const SOCKET_TOKEN_RETRY_MS = 1_000
+export const SOCKET_SEND_RETRY_TIMES = 15
+export const SOCKET_SEND_RETRY_MS = 2_000
+export const SOCKET_SHORT_REFRESH_MS = 1_000
+export const MAIN_SOCKET_PATH = '/api/ws/'
+export const CANDLE_SOCKET_PATH = '/api/ws/candles'
+
+export const DEFAULT_PAGE = 1
+export const DEFAULT_PAGE_LIMIT = 300
+export const HISTORY_PAGE_SIZE = 10
+export const DEFAULT_SORT_ORDER = 'desc'
+export const WITHDRAW_HISTORY_SORT_BY = 'created_at'
+
+export const WALLET_RESTORE_TIMEOUT_MS = 12_000
+export const WALLET_RESTORE_RETRY_MS = 2_000
+export const WALLET_NOTIFICATION_MS = 4_500
+export const WALLET_NOTIFICATIONS = ['before', 'success', 'error'] as const
+export const WALLET_RETURN_STRATEGY = 'back'
+export const WALLET_SKIP_REDIRECT = 'ios'
+
+export const UI_MOBILE_BREAKPOINT_PX = 440
+export const UI_TABLET_BREAKPOINT_PX = 1020
+export const QR_SIZE_PX = 256
+export const QR_IMAGE_SIZE_PX = 60
+export const MODAL_ANIMATION_DESKTOP_MS = 100
+export const MODAL_ANIMATION_MOBILE_MS = 200
+export const SHORT_ADDRESS_HEAD = 4
+export const SHORT_ADDRESS_TAIL = 4
+
+/** Friendly-address tag bytes: 0x11 bounceable, 0x51 (81) non-bounceable, OR-ed with 0x80 (128) on testnet. */
+export const ADDRESS_FLAG_BOUNCEABLE = 0x11
+export const ADDRESS_FLAG_NON_BOUNCEABLE = 0x51
+export const ADDRESS_FLAG_TEST = 0x80
+
+/** Platform client versions that unlock features (spec §5). */
+export const PLATFORM_DEFAULT_VERSION = '6.0'
+export const PLATFORM_NATIVE_TELEGRAM_LINK_VERSION = '6.1'
+export const PLATFORM_NATIVE_SHARE_VERSION = '8.0'
+export const PLATFORM_SHORT_LINK_HOST = 't.me'
+
+/** The start-up colour of the mini app (spec §1): a light blue. */
+export const APP_BACKGROUND_COLOR = '#e8f4ff'
+
+export const CANDLE_INTERVALS = ['5m', '30m', '1h', '4h', '1d'] as const
+export const DEFAULT_CANDLE_INTERVAL = '5m'
+export const CANDLE_INTERVAL_SECONDS: Record<(typeof CANDLE_INTERVALS)[number], number> = {
+  '5m': 300,
+  '30m': 1_800,
+  '1h': SECONDS_PER_HOUR,
+  '4h': 4 * SECONDS_PER_HOUR,
+  '1d': SECONDS_PER_DAY,
+}
+
+export const INVALID_INIT_DATA_MSG = 'Invalid WebApp init data'

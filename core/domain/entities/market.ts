@@ -1,0 +1,53 @@
+import { Schema } from 'effect'
+import { CANDLE_INTERVALS } from '../constants.ts'
+import { Amount, Id, Paged, UnixSeconds } from './primitives.ts'
+
+/** `GET /price/current-price` and the live `price_update` event (spec §3). */
+export const Price = Schema.Struct({
+  price: Amount,
+  price_change_24h: Amount,
+  price_change_30d: Amount,
+})
+export type Price = typeof Price.Type
+
+export const CandleInterval = Schema.Literals(CANDLE_INTERVALS)
+export type CandleInterval = typeof CandleInterval.Type
+
+/** A candle; `time` is in seconds (spec §3). */
+export const Candle = Schema.Struct({
+  time: UnixSeconds,
+  open: Amount,
+  high: Amount,
+  low: Amount,
+  close: Amount,
+})
+export type Candle = typeof Candle.Type
+export const CandleList = Schema.Array(Candle)
+
+/** The live `current_candle` event. */
+export const CurrentCandle = Schema.Struct({ ...Candle.fields, interval: Schema.optional(CandleInterval) })
+export type CurrentCandle = typeof CurrentCandle.Type
+
+/** The live `global:collective_bonus` event. */
+export const CollectiveBonus = Schema.Struct({ collective_bonus: Amount })
+
+/** `GET /stats/financial`: the spec leaves its fields open. */
+export const FinancialStats = Schema.Record(Schema.String, Schema.Unknown)
+export type FinancialStats = typeof FinancialStats.Type
+
+/** One line of `GET /operations/history`: the spec leaves its fields open. */
+export const Operation = Schema.Struct({
+  id: Id,
+  type: Schema.String,
+  amount: Amount,
+  created_at: UnixSeconds,
+  description: Schema.optional(Schema.String),
+})
+export type Operation = typeof Operation.Type
+export const OperationHistory = Paged(Operation)
+
+/** `GET /maintenance/`. */
+export const MaintenanceStatus = Schema.Struct({ detail: Schema.String })
+
+/** `POST /user/share-message`. */
+export const SharedMessage = Schema.Struct({ inline_message_id: Schema.String })

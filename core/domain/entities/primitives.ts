@@ -1,0 +1,34 @@
+import { Schema } from 'effect'
+
+/**
+ * A token or TON amount on the wire. The reference backend sends exact decimal strings
+ * (it keeps nano-units as integers); other producers may send JSON numbers. Both decode
+ * to a finite number for display.
+ */
+export const Amount = Schema.Union([Schema.Finite, Schema.FiniteFromString])
+
+/** A percentage (daily reward, bonuses). */
+export const Percent = Amount
+
+/** Unix time in seconds. */
+export const UnixSeconds = Schema.Finite
+
+export const Id = Schema.Union([Schema.Finite, Schema.String])
+export type Id = typeof Id.Type
+
+export const SortOrder = Schema.Literals(['asc', 'desc'])
+export type SortOrder = typeof SortOrder.Type
+
+/** A paged list as the API returns it: the items plus the total count. */
+export const Paged = <S extends Schema.Top>(item: S) =>
+  Schema.Struct({
+    items: Schema.Array(item),
+    total: Schema.Finite,
+    page: Schema.optional(Schema.Finite),
+    limit: Schema.optional(Schema.Finite),
+  })
+
+export interface PageQuery {
+  readonly page?: number
+  readonly limit?: number
+}

@@ -1,0 +1,8 @@
+import { Schema } from 'effect'
+
+/** `POST /auth/register` and `POST /auth/refresh` answer with a token pair (spec §3). */
+export const TokenPair = Schema.Struct({ token: Schema.String, refresh: Schema.String })
+export type TokenPair = typeof TokenPair.Type
+
+/** The error body every failed call carries. */
+export const ErrorBody = Schema.Struct({ msg: Schema.optional(Schema.String), detail: Schema.optional(Schema.Unknown) })

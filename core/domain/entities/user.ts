@@ -1,0 +1,44 @@
+import { Schema } from 'effect'
+import { Amount, Percent } from './primitives.ts'
+
+/** The referral standing of a user. The API's level is 0-based; the UI shows level + 1. */
+export const RefInfo = Schema.Struct({
+  level: Schema.Finite,
+  turnover: Schema.optional(Amount),
+})
+
+/** User data (spec §3). */
+export const UserData = Schema.Struct({
+  ref: RefInfo,
+  community_participation: Schema.Boolean,
+  balance_token: Amount,
+  task_balance: Amount,
+  referral_balance: Amount,
+  hold_bonus: Percent,
+  investment_bonus: Percent,
+  collective_bonus: Percent,
+  ref_code: Schema.String,
+})
+export type UserData = typeof UserData.Type
+
+/** The live `user:balance` event (spec §3). */
+export const BalanceUpdate = Schema.Struct({
+  balance_token: Amount,
+  task_balance: Amount,
+  referral_balance: Amount,
+  hold_bonus: Percent,
+  investment_bonus: Percent,
+})
+export type BalanceUpdate = typeof BalanceUpdate.Type
+
+/** One invited user in the referral list. The spec does not show its fields; these are the reference backend's. */
+export const Referral = Schema.Struct({
+  id: Schema.Union([Schema.Finite, Schema.String]),
+  name: Schema.optional(Schema.String),
+  level: Schema.optional(Schema.Finite),
+  turnover: Schema.optional(Amount),
+  created_at: Schema.optional(Schema.Finite),
+})
+export type Referral = typeof Referral.Type
+
+export const ReferralList = Schema.Array(Referral)

@@ -1,0 +1,66 @@
+import { PENDING_WINDOW_SECONDS } from './constants.ts'
+import type { LiveMintEvent, LiveStakeEvent, Mint, Stake } from './entities/mint.ts'
+import type { Id } from './entities/primitives.ts'
+
+interface Record_ {
+  readonly id: Id
+  readonly status: string
+  readonly created_at: number
+  readonly amount_token: number
+  readonly tariff_days: number
+}
+
+const isFreshPending = (r: Record_, nowSeconds: number) =>
+  r.status === 'pending' && nowSeconds - r.created_at < PENDING_WINDOW_SECONDS
+
+/**
+ * The pending rule (spec §4): a pending item counts only if it was created less than 3 minutes
+ * ago, and only the newest one is kept. Other items pass through in their order.
+ */
+export const keepNewestPending = <R extends Record_>(items: ReadonlyArray<R>, nowSeconds: number): R[] => {
+  let newest: R | undefined
+  for (const r of items) if (isFreshPending(r, nowSeconds) && (!newest || r.created_at > newest.created_at)) newest = r
+  return items.filter((r) => r.status !== 'pending' || r === newest)
+}
+
+/** The pending item that a live record confirms: the same id, else one with the same amount and days. */
+const pendingTwin = <R extends Record_>(items: ReadonlyArray<R>, live: R): R | undefined =>
+  items.find((r) => r.status === 'pending' && String(r.id) === String(live.id)) ??
+  items.find((r) => r.status === 'pending' && r.amount_token === live.amount_token && r.tariff_days === live.tariff_days)
+
+/**
+ * Applies a live record to a list (spec §4): the record replaces any item with its id (or is
+ * added at the top) and the matching pending item is dropped.
+ */
+export const mergeLiveRecord = <R extends Record_>(items: ReadonlyArray<R>, live: R): R[] => {
+  const twin = live.status === 'pending' ? undefined : pendingTwin(items, live)
+  const rest = items.filter((r) => r !== twin && String(r.id) !== String(live.id))
+  return [live, ...rest]
+}
+
+/** A `user:mint` event as a mint: `mint_id` becomes `id`, `amount_token` is copied to `expected_token`. */
+export const liveMintToMint = ({ mint_id, ...e }: LiveMintEvent): Mint => ({
+  ...e,
+  id: mint_id,
+  expected_token: e.amount_token,
+})
+
+/** A `user:staking` event as a stake: `staking_id` becomes `id`, `amount_token` is copied to `expected_token`. */
+export const liveStakeToStake = ({ staking_id, ...e }: LiveStakeEvent): Stake => ({
+  ...e,
+  id: staking_id,
+  expected_token: e.amount_token,
+})
+
+export type LiveRecordToast = 'New Bond created' | 'New Bond created via Farming' | 'New Stake created'
+
+/** The toast a live record earns (spec §4), or null: only active records announce themselves. */
+export const liveRecordToast = (
+  kind: 'mint' | 'stake',
+  status: string,
+  viaFarming: boolean,
+): LiveRecordToast | null => {
+  if (status !== 'active') return null
+  if (kind === 'stake') return 'New Stake created'
+  return viaFarming ? 'New Bond created via Farming' : 'New Bond created'
+}

@@ -1,0 +1,51 @@
+import {
+  PLATFORM_DEFAULT_VERSION,
+  PLATFORM_NATIVE_SHARE_VERSION,
+  PLATFORM_NATIVE_TELEGRAM_LINK_VERSION,
+  PLATFORM_SHORT_LINK_HOST,
+} from './constants.ts'
+
+const parts = (v: string): number[] => v.split('.').map((p) => Number.parseInt(p, 10) || 0)
+
+/** True when the dotted `version` is at least `min` ('8.0' ≥ '6.1'; '10.0' ≥ '9.9'). */
+export const versionAtLeast = (version: string | undefined, min: string): boolean => {
+  const a = parts(version || PLATFORM_DEFAULT_VERSION)
+  const b = parts(min)
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    const d = (a[i] ?? 0) - (b[i] ?? 0)
+    if (d !== 0) return d > 0
+  }
+  return true
+}
+
+/** How to share the referral link (spec §5): natively from 8.0, else through the share-link URL. */
+export const shareMethod = (version: string | undefined): 'native' | 'share-url' =>
+  versionAtLeast(version, PLATFORM_NATIVE_SHARE_VERSION) ? 'native' : 'share-url'
+
+/** The platform's share-link URL for a fallback share. */
+export const shareLinkUrl = (url: string, text: string): string =>
+  `https://${PLATFORM_SHORT_LINK_HOST}/share/url?url=${encodeURIComponent(url)}&text=${encodeURIComponent(text)}`
+
+export type LinkOpening = 'platform-native' | 'external' | 'rejected'
+
+/**
+ * How a link may be opened (spec §5): only http(s) URLs; links on the platform's short-link
+ * host open natively from client 6.1, older clients open them as external links.
+ */
+export const linkOpening = (url: string, version: string | undefined): LinkOpening => {
+  let parsed: URL
+  try {
+    parsed = new URL(url)
+  } catch {
+    return 'rejected'
+  }
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return 'rejected'
+  if (parsed.hostname === PLATFORM_SHORT_LINK_HOST) {
+    return versionAtLeast(version, PLATFORM_NATIVE_TELEGRAM_LINK_VERSION) ? 'platform-native' : 'external'
+  }
+  return 'external'
+}
+
+/** The referral deep link: the bot's start parameter plus the user's ref_code (spec §9). */
+export const referralLink = (botUsername: string, refCode: string): string =>
+  `https://${PLATFORM_SHORT_LINK_HOST}/${botUsername}?start=${encodeURIComponent(refCode)}`

@@ -1,0 +1,31 @@
+import { REWARD_DECIMALS, SECONDS_PER_DAY } from './constants.ts'
+import type { RewardRecord } from './entities/mint.ts'
+
+const REWARD_SCALE = 10 ** REWARD_DECIMALS
+
+/** Tokens a record earns per day: total_amount × (daily + hold + collective + investment) / 100 (spec §4). */
+export const perDayRate = (r: RewardRecord): number =>
+  (r.total_amount * (r.daily_reward + r.hold_bonus + r.collective_bonus + r.investment_bonus)) / 100
+
+/** Tokens a record earns per second (spec §4). */
+export const perSecondRate = (r: RewardRecord): number => perDayRate(r) / SECONDS_PER_DAY
+
+const truncateReward = (x: number): number => Math.floor(x * REWARD_SCALE) / REWARD_SCALE
+
+/**
+ * The reward shown for a mint or stake at `nowSeconds` (spec §4): 0 while pending, `max_reward`
+ * once completed, otherwise the earned reward plus the per-second accrual since the last update
+ * (or creation), capped at `max_reward`, truncated to 10 decimals.
+ */
+export const rewardAt = (r: RewardRecord, nowSeconds: number): number => {
+  if (r.status === 'pending') return 0
+  if (r.status === 'completed') return r.max_reward
+  const since = r.last_updated_at || r.created_at
+  const elapsed = Math.max(0, nowSeconds - since)
+  const raw = r.earned_reward + perSecondRate(r) * elapsed
+  return Math.min(r.max_reward, truncateReward(Math.min(raw, r.max_reward)))
+}
+
+/** The §4 "total earned today" rate: the per-second accrual of active stakes, summed. */
+export const earningPerSecond = (stakes: ReadonlyArray<RewardRecord>): number =>
+  stakes.reduce((sum, s) => (s.status === 'active' ? sum + perSecondRate(s) : sum), 0)

@@ -1,0 +1,36 @@
+import type { AppError } from './errors.ts'
+
+/** TON Connect protocol error codes and what the user reads for each (spec §8). */
+export const WALLET_PROTOCOL_MESSAGES: Readonly<Record<number, string>> = {
+  0: 'Unknown wallet error',
+  1: 'The wallet refused a bad request',
+  2: 'The wallet could not find the app manifest',
+  3: 'The wallet could not read the app manifest',
+  100: 'The wallet does not know this app',
+  300: 'Transaction was not sent',
+  400: 'The wallet does not support this action',
+}
+
+type Messages = { readonly [K in AppError['_tag']]: (e: Extract<AppError, { _tag: K }>) => string }
+
+/** The §8 catalogue: the one table from a typed error to the text a user reads. */
+export const ERROR_MESSAGES: Messages = {
+  ServerFailed: (e) => `Error: ${e.msg}`,
+  Unauthorized: (e) => e.msg,
+  RequestRejected: (e) => `Error: ${e.msg}`,
+  PayloadTooLarge: () => 'Error: File size is too large! Upload a smaller file.',
+  NetworkError: () => 'Error: Network Error! Code: ERR_NETWORK',
+  Timeout: () => 'Error: Timeout Error!',
+  MalformedResponse: () => 'Error: Unexpected answer from the server',
+  InvalidInput: (e) => `Error: ${e.msg}`,
+  WalletNotConnected: () => 'Wallet was not connected',
+  WalletConnectionDeclined: () => 'Connection declined',
+  TransactionNotSent: () => 'Transaction was not sent',
+  WalletUnsupported: (e) => `Error: Your wallet can send ${e.maxMessages} message(s) at once, this needs ${e.needed}`,
+  WalletProtocolError: (e) => WALLET_PROTOCOL_MESSAGES[e.code] ?? e.message ?? WALLET_PROTOCOL_MESSAGES[0]!,
+  WalletNotConnectedToDisconnect: () => 'Wallet is not connected',
+  OutsidePlatform: () => 'Open AXIOM inside Telegram',
+}
+
+/** The text a user reads for an error. */
+export const userMessage = (e: AppError): string => (ERROR_MESSAGES[e._tag] as (e: AppError) => string)(e)

@@ -1,0 +1,71 @@
+import { Data } from 'effect'
+
+/** HTTP 500: the server failed; the message is its own (spec §8). */
+export class ServerFailed extends Data.TaggedError('ServerFailed')<{ readonly msg: string }> {}
+
+/** HTTP 401 or 403 (spec §8). */
+export class Unauthorized extends Data.TaggedError('Unauthorized')<{ readonly status: 401 | 403; readonly msg: string }> {}
+
+/** HTTP 400, 404 or 422: the request was refused with a message the user can read (spec §8). */
+export class RequestRejected extends Data.TaggedError('RequestRejected')<{
+  readonly status: number
+  readonly msg: string
+}> {}
+
+/** HTTP 413 (spec §8). */
+export class PayloadTooLarge extends Data.TaggedError('PayloadTooLarge')<{}> {}
+
+/** The request never got an answer (spec §8). */
+export class NetworkError extends Data.TaggedError('NetworkError')<{ readonly cause?: unknown }> {}
+
+/** The request took longer than the API timeout (spec §8, §9). */
+export class Timeout extends Data.TaggedError('Timeout')<{ readonly afterMs: number }> {}
+
+/** The server answered with a body the schema refused. */
+export class MalformedResponse extends Data.TaggedError('MalformedResponse')<{
+  readonly path: string
+  readonly issue: string
+}> {}
+
+/** A user input failed a rule before anything was sent. */
+export class InvalidInput extends Data.TaggedError('InvalidInput')<{ readonly field: string; readonly msg: string }> {}
+
+/** A wallet action needs a connected wallet (spec §5). */
+export class WalletNotConnected extends Data.TaggedError('WalletNotConnected')<{}> {}
+
+/** The user declined to connect the wallet (spec §8). */
+export class WalletConnectionDeclined extends Data.TaggedError('WalletConnectionDeclined')<{}> {}
+
+/** The user declined or the wallet failed to sign (spec §8). */
+export class TransactionNotSent extends Data.TaggedError('TransactionNotSent')<{ readonly reason?: string }> {}
+
+/** The wallet device cannot send this many messages in one transaction (spec §5). */
+export class WalletUnsupported extends Data.TaggedError('WalletUnsupported')<{
+  readonly maxMessages: number
+  readonly needed: number
+}> {}
+
+/** A TON Connect protocol error with its code (spec §8). */
+export class WalletProtocolError extends Data.TaggedError('WalletProtocolError')<{
+  readonly code: number
+  readonly message?: string
+}> {}
+
+/** Disconnecting a wallet that is not connected (spec §4). */
+export class WalletNotConnectedToDisconnect extends Data.TaggedError('WalletNotConnectedToDisconnect')<{}> {}
+
+/** No platform launch data: the app was opened outside the host platform (spec §1). */
+export class OutsidePlatform extends Data.TaggedError('OutsidePlatform')<{}> {}
+
+/** Every failure of a product API call. */
+export type ApiError = ServerFailed | Unauthorized | RequestRejected | PayloadTooLarge | NetworkError | Timeout | MalformedResponse
+
+export type WalletError =
+  | WalletNotConnected
+  | WalletConnectionDeclined
+  | TransactionNotSent
+  | WalletUnsupported
+  | WalletProtocolError
+  | WalletNotConnectedToDisconnect
+
+export type AppError = ApiError | WalletError | InvalidInput | OutsidePlatform

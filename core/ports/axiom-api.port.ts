@@ -1,0 +1,67 @@
+import type { Effect } from 'effect'
+import type { FarmingActivation, FarmingLink, FarmingLinkInput, FarmingPlan } from '../domain/entities/farming.ts'
+import type { Candle, CandleInterval, FinancialStats, Operation, Price } from '../domain/entities/market.ts'
+import type { BondQuote, Mint, MintPayment, MintPlan, Stake, StakeQuote } from '../domain/entities/mint.ts'
+import type { Id, PageQuery, SortOrder } from '../domain/entities/primitives.ts'
+import type { TokenPair } from '../domain/entities/session.ts'
+import type { Task, TaskValidation } from '../domain/entities/task.ts'
+import type { Referral, UserData } from '../domain/entities/user.ts'
+import type { TransferResult, Withdrawal, WithdrawInput, WithdrawQuote } from '../domain/entities/withdraw.ts'
+import type { ApiError } from '../errors.ts'
+
+export interface Page<T> {
+  readonly items: ReadonlyArray<T>
+  readonly total: number
+}
+
+export interface SortedPageQuery extends PageQuery {
+  readonly sort_by?: string
+  readonly sort_order?: SortOrder
+}
+
+type Call<A> = Effect.Effect<A, ApiError>
+
+/**
+ * The product API (spec §7), one method per call. Reads that the server fails with a 500
+ * resolve with an empty list (or null) after the error is reported (spec §8).
+ */
+export interface AxiomApi {
+  register(input: { init_data: string; ref_code: string | null }): Call<TokenPair>
+  refresh(refreshToken: string): Call<TokenPair>
+  me(): Call<UserData | null>
+  referrals(): Call<ReadonlyArray<Referral>>
+  shareMessage(): Call<{ readonly inline_message_id: string } | null>
+
+  mints(q?: PageQuery): Call<Page<Mint>>
+  mintPlans(): Call<ReadonlyArray<MintPlan>>
+  calculateMint(input: { amount: number; freeze_days: number }): Call<BondQuote | null>
+  createMint(input: { amount: number; days: number }): Call<MintPayment>
+  cancelMint(id: Id): Call<Mint>
+
+  calculateStake(input: { staking_id: Id }): Call<StakeQuote | null>
+  stakes(q?: PageQuery): Call<Page<Stake>>
+  createStake(input: { mint_id: Id }): Call<Stake>
+
+  farmingPlans(input: { from_ref_balance: boolean; from_task_balance: boolean }): Call<ReadonlyArray<FarmingPlan>>
+  farmingLinks(q?: PageQuery): Call<Page<FarmingLink>>
+  calculateFarming(input: { amount: number; freeze_days: number }): Call<BondQuote | null>
+  createFarmingLink(input: FarmingLinkInput): Call<FarmingLink>
+  cancelFarmingLink(id: Id): Call<FarmingLink>
+  farmingActivationStatus(input: { activation_code: string }): Call<FarmingActivation | null>
+
+  calculateWithdraw(input: { token_amount: number }): Call<WithdrawQuote | null>
+  operationsHistory(q?: SortedPageQuery): Call<Page<Operation>>
+  withdrawHistory(q?: SortedPageQuery): Call<Page<Withdrawal>>
+  createWithdraw(input: WithdrawInput): Call<Withdrawal>
+  transferFromReferral(input: { token_amount: number }): Call<TransferResult>
+
+  tasks(): Call<ReadonlyArray<Task>>
+  startTask(input: { task_id: Id }): Call<Task>
+  validateTask(input: TaskValidation): Call<Task>
+  claimTask(input: { task_id: Id }): Call<Task>
+
+  currentPrice(): Call<Price | null>
+  candles(input: { interval: CandleInterval; from_timestamp: number; to_timestamp: number }): Call<ReadonlyArray<Candle>>
+  financialStats(): Call<FinancialStats | null>
+  maintenance(): Call<{ readonly detail: string } | null>
+}

@@ -1,0 +1,33 @@
+/** What the host platform launched the app with. */
+export interface LaunchData {
+  /** The raw, signed init data string, exactly as received. */
+  readonly initData: string
+  readonly userId: string | null
+  readonly languageCode: string
+  readonly startParam: string | null
+  readonly version: string
+  readonly platform: string
+}
+
+export type HapticKind = 'error' | 'success' | 'warning' | 'light' | 'medium' | 'selection'
+
+/** The host messaging platform (Telegram): launch data and the client's capabilities. */
+export interface Platform {
+  /** The launch data, or null when the app runs outside the platform. */
+  launch(): LaunchData | null
+  /** Start-up settings (spec §1): ready, full height, no vertical swipes, locked orientation, colours. */
+  setup(colors: { readonly background: string; readonly header: string }): void
+  showBackButton(onPress: () => void): void
+  hideBackButton(): void
+  haptic(kind: HapticKind): void
+  openLink(url: string): void
+  openPlatformLink(url: string): void
+  /** Native share of a prepared message (client 8.0+). Resolves false when the client refused. */
+  shareMessage(inlineMessageId: string): Promise<boolean>
+  close(): void
+  reload(): void
+  /** Leaves the app for a URL (the product's bot, when opened outside the platform). */
+  redirect(url: string): void
+  /** Calls back with true when the app becomes visible again, false when hidden. Returns an unsubscribe. */
+  onVisibilityChange(listener: (visible: boolean) => void): () => void
+}

@@ -1,0 +1,44 @@
+import type { Effect } from 'effect'
+import type {
+  TransactionNotSent,
+  WalletConnectionDeclined,
+  WalletNotConnected,
+  WalletNotConnectedToDisconnect,
+  WalletProtocolError,
+} from '../errors.ts'
+
+export interface WalletAccount {
+  /** Raw form, '0:…'. */
+  readonly address: string
+  readonly chain: string
+  readonly publicKey?: string
+}
+
+export interface WalletMessage {
+  readonly address: string
+  /** Nano-units as a decimal string. */
+  readonly amount: string
+  /** A text comment; the adapter encodes it as the message payload. */
+  readonly comment?: string
+}
+
+export interface WalletTransaction {
+  /** Unix seconds. */
+  readonly validUntil: number
+  readonly messages: ReadonlyArray<WalletMessage>
+}
+
+/** The user's TON wallet, reached through a wallet connection (TON Connect). */
+export interface Wallet {
+  account(): WalletAccount | null
+  /** How many messages the connected device can send in one transaction. */
+  maxMessages(): number
+  connect(): Effect.Effect<WalletAccount, WalletConnectionDeclined | WalletProtocolError>
+  /** Restores a stored connection; null when there is none to restore. */
+  restore(): Effect.Effect<WalletAccount | null>
+  sendTransaction(
+    tx: WalletTransaction,
+  ): Effect.Effect<{ readonly boc: string }, WalletNotConnected | TransactionNotSent | WalletProtocolError>
+  disconnect(): Effect.Effect<void, WalletNotConnectedToDisconnect>
+  onAccountChange(listener: (account: WalletAccount | null) => void): () => void
+}

@@ -1,0 +1,13 @@
+import { TOAST_DURATION_MS } from './domain/constants.ts'
+import { userMessage } from './error-messages.ts'
+import type { AppError } from './errors.ts'
+import type { Notifier } from './ports/notifier.port.ts'
+import type { Platform } from './ports/platform.port.ts'
+
+/** Reports an error the way spec §8 asks: its message as a 3 s toast, and the error haptic. */
+export const reportError =
+  (deps: { readonly notifier: Notifier; readonly platform?: Pick<Platform, 'haptic'> }) =>
+  (error: AppError): void => {
+    deps.notifier.notify({ kind: 'error', text: userMessage(error), durationMs: TOAST_DURATION_MS })
+    deps.platform?.haptic('error')
+  }
