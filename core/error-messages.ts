@@ -29,6 +29,7 @@ export const ERROR_MESSAGES: Messages = {
   WalletUnsupported: (e) => `Error: Your wallet can send ${e.maxMessages} message(s) at once, this needs ${e.needed}`,
   WalletProtocolError: (e) => WALLET_PROTOCOL_MESSAGES[e.code] ?? e.message ?? WALLET_PROTOCOL_MESSAGES[0]!,
   WalletNotConnectedToDisconnect: () => 'Wallet is not connected',
+  WalletRestoreFailed: () => 'Provider is not restored',
   OutsidePlatform: () => 'Open AXIOM inside Telegram',
 }
 

@@ -51,6 +51,9 @@ export class WalletProtocolError extends Data.TaggedError('WalletProtocolError')
   readonly message?: string
 }> {}
 
+/** A stored wallet connection could not be restored this time (spec §8 'Provider is not restored'). */
+export class WalletRestoreFailed extends Data.TaggedError('WalletRestoreFailed')<{ readonly reason?: string }> {}
+
 /** Disconnecting a wallet that is not connected (spec §4). */
 export class WalletNotConnectedToDisconnect extends Data.TaggedError('WalletNotConnectedToDisconnect')<{}> {}
 
@@ -67,5 +70,6 @@ export type WalletError =
   | WalletUnsupported
   | WalletProtocolError
   | WalletNotConnectedToDisconnect
+  | WalletRestoreFailed
 
 export type AppError = ApiError | WalletError | InvalidInput | OutsidePlatform

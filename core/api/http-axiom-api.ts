@@ -26,7 +26,7 @@ import {
   Unauthorized,
 } from '../errors.ts'
 import { reportError } from '../report-error.ts'
-import type { AxiomApi, Page } from '../ports/axiom-api.port.ts'
+import type { AxiomApi, CreateOptions, Page } from '../ports/axiom-api.port.ts'
 import type { HttpRequest, HttpResponse, HttpTransport } from '../ports/http-transport.port.ts'
 import type { Notifier } from '../ports/notifier.port.ts'
 import type { Platform } from '../ports/platform.port.ts'
@@ -165,6 +165,11 @@ export const makeHttpAxiomApi = (deps: HttpAxiomApiDeps): AxiomApi => {
   ) => call({ request: { method: 'GET', path, ...(query ? { query } : {}) }, schema, fallback, ...(auth ? { auth } : {}) })
   const post = <S extends Schema.Top>(path: string, schema: S, body?: unknown, auth?: Auth) =>
     call({ request: { method: 'POST', path, body: body ?? {} }, schema, ...(auth ? { auth } : {}) })
+  const create = <S extends Schema.Top>(path: string, schema: S, body: unknown, options?: CreateOptions) =>
+    call({
+      request: { method: 'POST', path, body, ...(options?.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}) },
+      schema,
+    })
 
   return {
     register: (input) => post('/auth/register', TokenPair, input, 'none'),
@@ -176,17 +181,17 @@ export const makeHttpAxiomApi = (deps: HttpAxiomApiDeps): AxiomApi => {
     mints: (q) => get('/mint/', MintList, EMPTY_PAGE, paging(q)),
     mintPlans: () => get('/mint/all-plans', MintPlanList, []),
     calculateMint: (q) => get('/mint/calculate', BondQuote, null, q),
-    createMint: (body) => post('/mint/create', MintPayment, body),
+    createMint: (body, o) => create('/mint/create', MintPayment, body, o),
     cancelMint: (id) => post(`/mint/${encodeURIComponent(String(id))}/cancel`, Mint),
 
     calculateStake: (q) => get('/staking/calculate', StakeQuote, null, q),
     stakes: (q) => get('/staking/', StakeList, EMPTY_PAGE, paging(q)),
-    createStake: (body) => post('/staking/create', Stake, body),
+    createStake: (body, o) => create('/staking/create', Stake, body, o),
 
     farmingPlans: (q) => get('/farming/plans', FarmingPlanList, [], q),
     farmingLinks: (q) => get('/farming/', FarmingLinkList, EMPTY_PAGE, paging(q)),
     calculateFarming: (q) => get('/farming/calculate', BondQuote, null, q),
-    createFarmingLink: (body) => post('/farming/create', FarmingLink, body),
+    createFarmingLink: (body, o) => create('/farming/create', FarmingLink, body, o),
     cancelFarmingLink: (id) => post(`/farming/${encodeURIComponent(String(id))}/cancel`, FarmingLink),
     farmingActivationStatus: (q) => get('/farming/activation-status', FarmingActivation, null, q),
 
@@ -202,8 +207,8 @@ export const makeHttpAxiomApi = (deps: HttpAxiomApiDeps): AxiomApi => {
         sort_by: q.sort_by ?? WITHDRAW_HISTORY_SORT_BY,
         sort_order: q.sort_order ?? DEFAULT_SORT_ORDER,
       }),
-    createWithdraw: (body) => post('/withdraw/create', Withdrawal, body),
-    transferFromReferral: (body) => post('/withdraw/transfer-from-referral-balance', TransferResult, body),
+    createWithdraw: (body, o) => create('/withdraw/create', Withdrawal, body, o),
+    transferFromReferral: (body, o) => create('/withdraw/transfer-from-referral-balance', TransferResult, body, o),
 
     tasks: () => get('/task/list', TaskList, []),
     startTask: (body) => post('/task/start', Task, body),

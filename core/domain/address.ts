@@ -1,4 +1,10 @@
-import { SHORT_ADDRESS_HEAD, SHORT_ADDRESS_TAIL } from './constants.ts'
+import {
+  ADDRESS_FLAG_BOUNCEABLE,
+  ADDRESS_FLAG_NON_BOUNCEABLE,
+  ADDRESS_FLAG_TEST,
+  SHORT_ADDRESS_HEAD,
+  SHORT_ADDRESS_TAIL,
+} from './constants.ts'
 
 /** The raw address form (spec §5): exactly one colon, workchain 0 or -1, a 64-character hex part. */
 export const isRawAddress = (s: string): boolean => /^(0|-1):[0-9a-fA-F]{64}$/.test(s)
@@ -8,3 +14,48 @@ export const shortAddress = (address: string): string =>
   address.length <= SHORT_ADDRESS_HEAD + SHORT_ADDRESS_TAIL
     ? address
     : `${address.slice(0, SHORT_ADDRESS_HEAD)}…${address.slice(-SHORT_ADDRESS_TAIL)}`
+
+const crc16 = (bytes: Uint8Array): number => {
+  let crc = 0
+  for (const byte of bytes) {
+    crc ^= byte << 8
+    for (let i = 0; i < 8; i++) crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff
+  }
+  return crc
+}
+
+const decodeBase64 = (s: string): Uint8Array | null => {
+  const std = s.replace(/-/g, '+').replace(/_/g, '/')
+  if (!/^[A-Za-z0-9+/]{48}$/.test(std)) return null
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'
+  const out = new Uint8Array(36)
+  let bits = 0
+  let value = 0
+  let n = 0
+  for (const ch of std) {
+    value = (value << 6) | alphabet.indexOf(ch)
+    bits += 6
+    if (bits >= 8) {
+      bits -= 8
+      out[n++] = (value >> bits) & 0xff
+    }
+  }
+  return out
+}
+
+/**
+ * The friendly (user-facing) address form: 48 base64 or base64url characters holding a tag byte
+ * (0x11 bounceable or 0x51 non-bounceable, optionally with the 0x80 test flag), a workchain of
+ * 0 or -1, the 32-byte hash and a CRC16 checksum.
+ */
+export const isFriendlyAddress = (s: string): boolean => {
+  const bytes = decodeBase64(s)
+  if (!bytes) return false
+  const tag = bytes[0]! & ~ADDRESS_FLAG_TEST
+  if (tag !== ADDRESS_FLAG_BOUNCEABLE && tag !== ADDRESS_FLAG_NON_BOUNCEABLE) return false
+  if (bytes[1] !== 0x00 && bytes[1] !== 0xff) return false
+  return crc16(bytes.subarray(0, 34)) === ((bytes[34]! << 8) | bytes[35]!)
+}
+
+/** A TON address in raw or friendly form. */
+export const isTonAddress = (s: string): boolean => isRawAddress(s.trim()) || isFriendlyAddress(s.trim())

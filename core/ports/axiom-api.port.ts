@@ -21,6 +21,11 @@ export interface SortedPageQuery extends PageQuery {
 
 type Call<A> = Effect.Effect<A, ApiError>
 
+/** Creates carry an idempotency key: one key, one effect, however often it is sent. */
+export interface CreateOptions {
+  readonly idempotencyKey?: string
+}
+
 /**
  * The product API (spec §7), one method per call. Reads that the server fails with a 500
  * resolve with an empty list (or null) after the error is reported (spec §8).
@@ -35,25 +40,25 @@ export interface AxiomApi {
   mints(q?: PageQuery): Call<Page<Mint>>
   mintPlans(): Call<ReadonlyArray<MintPlan>>
   calculateMint(input: { amount: number; freeze_days: number }): Call<BondQuote | null>
-  createMint(input: { amount: number; days: number }): Call<MintPayment>
+  createMint(input: { amount: number; days: number }, options?: CreateOptions): Call<MintPayment>
   cancelMint(id: Id): Call<Mint>
 
   calculateStake(input: { staking_id: Id }): Call<StakeQuote | null>
   stakes(q?: PageQuery): Call<Page<Stake>>
-  createStake(input: { mint_id: Id }): Call<Stake>
+  createStake(input: { mint_id: Id }, options?: CreateOptions): Call<Stake>
 
   farmingPlans(input: { from_ref_balance: boolean; from_task_balance: boolean }): Call<ReadonlyArray<FarmingPlan>>
   farmingLinks(q?: PageQuery): Call<Page<FarmingLink>>
   calculateFarming(input: { amount: number; freeze_days: number }): Call<BondQuote | null>
-  createFarmingLink(input: FarmingLinkInput): Call<FarmingLink>
+  createFarmingLink(input: FarmingLinkInput, options?: CreateOptions): Call<FarmingLink>
   cancelFarmingLink(id: Id): Call<FarmingLink>
   farmingActivationStatus(input: { activation_code: string }): Call<FarmingActivation | null>
 
   calculateWithdraw(input: { token_amount: number }): Call<WithdrawQuote | null>
   operationsHistory(q?: SortedPageQuery): Call<Page<Operation>>
   withdrawHistory(q?: SortedPageQuery): Call<Page<Withdrawal>>
-  createWithdraw(input: WithdrawInput): Call<Withdrawal>
-  transferFromReferral(input: { token_amount: number }): Call<TransferResult>
+  createWithdraw(input: WithdrawInput, options?: CreateOptions): Call<Withdrawal>
+  transferFromReferral(input: { token_amount: number }, options?: CreateOptions): Call<TransferResult>
 
   tasks(): Call<ReadonlyArray<Task>>
   startTask(input: { task_id: Id }): Call<Task>

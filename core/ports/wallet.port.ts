@@ -5,6 +5,7 @@ import type {
   WalletNotConnected,
   WalletNotConnectedToDisconnect,
   WalletProtocolError,
+  WalletRestoreFailed,
 } from '../errors.ts'
 
 export interface WalletAccount {
@@ -34,8 +35,10 @@ export interface Wallet {
   /** How many messages the connected device can send in one transaction. */
   maxMessages(): number
   connect(): Effect.Effect<WalletAccount, WalletConnectionDeclined | WalletProtocolError>
-  /** Restores a stored connection; null when there is none to restore. */
-  restore(): Effect.Effect<WalletAccount | null>
+  /** Restores a stored connection once; null when there is none to restore. A failed attempt removes nothing: the caller retries. */
+  restore(): Effect.Effect<WalletAccount | null, WalletRestoreFailed>
+  /** Forgets the stored connection (after restoring gave up, spec §4). */
+  forgetStoredConnection(): void
   sendTransaction(
     tx: WalletTransaction,
   ): Effect.Effect<{ readonly boc: string }, WalletNotConnected | TransactionNotSent | WalletProtocolError>

@@ -1,0 +1,123 @@
+/**
+ * The AXIOM core: the product's domain, rules, ports and use cases, free of any framework.
+ * It imports only `effect`. The mini app, the CLI, bots and the reference backend all build on it.
+ */
+
+// §9 constants
+export * from './domain/constants.ts'
+
+// §3 entities (Effect Schemas) and §4 statuses
+export * from './domain/entities/primitives.ts'
+export * from './domain/entities/user.ts'
+export * from './domain/entities/mint.ts'
+export * from './domain/entities/task.ts'
+export * from './domain/entities/farming.ts'
+export * from './domain/entities/withdraw.ts'
+export * from './domain/entities/market.ts'
+export * from './domain/entities/session.ts'
+
+// §4 and §5 rules, pure
+export { rewardAt, perDayRate, perSecondRate, earningPerSecond } from './domain/reward.ts'
+export { formatAmount, truncateDecimal } from './domain/format-amount.ts'
+export { parseAmountInput, type AmountInputResult } from './domain/amount-input.ts'
+export { REFERRAL_TIERS, tierForTurnover, displayedLevel, nextTier, type ReferralTier } from './domain/referral-tiers.ts'
+export { isRawAddress, isFriendlyAddress, isTonAddress, shortAddress } from './domain/address.ts'
+export {
+  versionAtLeast,
+  shareMethod,
+  shareLinkUrl,
+  linkOpening,
+  referralLink,
+  type LinkOpening,
+} from './domain/platform-version.ts'
+export {
+  keepNewestPending,
+  mergeLiveRecord,
+  liveMintToMint,
+  liveStakeToStake,
+  liveRecordToast,
+  type LiveRecordToast,
+} from './domain/pending-records.ts'
+export { countActiveTasks, nextTaskStep, type TaskStep } from './domain/tasks.ts'
+export { newReferralsBadge } from './domain/referral-badge.ts'
+export { isMaintenanceOff } from './domain/maintenance.ts'
+export { authSteps, isDifferentUser, type AuthStep } from './domain/auth-flow.ts'
+export { shouldRefetchOnVisible } from './domain/visibility.ts'
+export { socketReconnectPolicy, socketSendRetryPolicy, socketTokenRetryPolicy } from './domain/reconnect-policy.ts'
+export { activePlansByDays } from './domain/bond-plans.ts'
+export { farmCodeFlagKey, farmCodeFromQuery } from './domain/farm-code.ts'
+
+// §8 errors and their messages
+export * from './errors.ts'
+export { ERROR_MESSAGES, WALLET_PROTOCOL_MESSAGES, userMessage } from './error-messages.ts'
+export { reportError } from './report-error.ts'
+
+// Ports
+export type * from './ports/axiom-api.port.ts'
+export type * from './ports/http-transport.port.ts'
+export type * from './ports/session-store.port.ts'
+export { STORAGE_KEYS, type KeyValueStore } from './ports/key-value-store.port.ts'
+export { nowSeconds, type Clock } from './ports/clock.port.ts'
+export type * from './ports/notifier.port.ts'
+export type * from './ports/platform.port.ts'
+export type * from './ports/chain-reader.port.ts'
+export type * from './ports/wallet.port.ts'
+export type * from './ports/socket.port.ts'
+
+// The API client and the live sockets
+export { makeHttpAxiomApi, errorForStatus, type HttpAxiomApiDeps } from './api/http-axiom-api.ts'
+export { decodeLiveEvent, type LiveEvent } from './live/live-events.ts'
+export {
+  openReconnectingSocket,
+  SOCKET_AUTH_FAILED_CODE,
+  type ReconnectingSocket,
+  type SocketStatus,
+} from './live/reconnecting-socket.ts'
+export { openMainSocket, openCandleSocket, type CandleSocket, type MainSocketDeps } from './live/product-sockets.ts'
+
+// Use cases
+export { authenticate, type AuthOutcome, type AuthenticateDeps } from './use-cases/authenticate.ts'
+export { checkMaintenance } from './use-cases/check-maintenance.ts'
+export { loadUser } from './use-cases/load-user.ts'
+export {
+  loadBondPlans,
+  loadMints,
+  loadStakes,
+  quoteBond,
+  cancelBond,
+  quoteStake,
+  stakeMint,
+} from './use-cases/bonds.ts'
+export {
+  buyBond,
+  bondPaymentTransaction,
+  waitForBalanceChange,
+  TRANSACTION_PROCESSING_TOAST,
+  type BuyBondDeps,
+  type BuyBondInput,
+  type BondPurchase,
+  type BuyBondError,
+} from './use-cases/buy-bond.ts'
+export {
+  loadFarmingPlans,
+  loadFarmingLinks,
+  quoteFarming,
+  createFarmingLink,
+  cancelFarmingLink,
+  checkFarmCode,
+  farmingLinkBody,
+  type FarmingLinkRequest,
+  type FundingSource,
+} from './use-cases/farming.ts'
+export {
+  quoteSale,
+  sellTokens,
+  transferReferralBalance,
+  loadWithdrawHistory,
+  type SaleRequest,
+} from './use-cases/sell.ts'
+export { loadOperationsHistory, pageCount } from './use-cases/history.ts'
+export { loadTasks, advanceTask } from './use-cases/tasks.ts'
+export { loadReferrals, markReferralsSeen, inviteFriends, INVITE_TEXT } from './use-cases/referrals.ts'
+export { loadPrice, loadCandles, loadFinancialStats, CANDLES_PER_CHART } from './use-cases/market.ts'
+export { restoreWallet, connectWallet, disconnectWallet } from './use-cases/wallet-connection.ts'

@@ -1,0 +1,40 @@
+import { Schema } from 'effect'
+import { CollectiveBonus, CurrentCandle, Price } from '../domain/entities/market.ts'
+import { LiveMintEvent, LiveStakeEvent, type Mint, type Stake } from '../domain/entities/mint.ts'
+import { BalanceUpdate } from '../domain/entities/user.ts'
+import { liveMintToMint, liveStakeToStake } from '../domain/pending-records.ts'
+
+/** A live event from the sockets (spec §3), decoded and in the shapes the app keeps. */
+export type LiveEvent =
+  | { readonly event: 'price_update'; readonly data: Price }
+  | { readonly event: 'global:collective_bonus'; readonly data: { readonly collective_bonus: number } }
+  | { readonly event: 'user:balance'; readonly data: BalanceUpdate }
+  | { readonly event: 'user:mint'; readonly data: Mint }
+  | { readonly event: 'user:staking'; readonly data: Stake }
+  | { readonly event: 'current_candle'; readonly data: CurrentCandle }
+
+const Envelope = Schema.Struct({ event: Schema.String, data: Schema.Unknown })
+
+const decoders: { readonly [K in LiveEvent['event']]: (data: unknown) => Extract<LiveEvent, { event: K }>['data'] } = {
+  price_update: Schema.decodeUnknownSync(Price),
+  'global:collective_bonus': Schema.decodeUnknownSync(CollectiveBonus),
+  'user:balance': Schema.decodeUnknownSync(BalanceUpdate),
+  'user:mint': (d) => liveMintToMint(Schema.decodeUnknownSync(LiveMintEvent)(d)),
+  'user:staking': (d) => liveStakeToStake(Schema.decodeUnknownSync(LiveStakeEvent)(d)),
+  current_candle: Schema.decodeUnknownSync(CurrentCandle),
+}
+
+/**
+ * Reads one socket message `{ "event": name, "data": {...} }`. Unknown events, bad JSON and
+ * payloads the schemas refuse give null: a bad message is dropped, it never breaks the stream.
+ */
+export const decodeLiveEvent = (text: string): LiveEvent | null => {
+  try {
+    const envelope = Schema.decodeUnknownSync(Envelope)(JSON.parse(text))
+    const decode = decoders[envelope.event as LiveEvent['event']]
+    if (!decode) return null
+    return { event: envelope.event, data: decode(envelope.data) } as LiveEvent
+  } catch {
+    return null
+  }
+}

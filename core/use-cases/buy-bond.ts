@@ -1,0 +1,105 @@
+import { Duration, Effect } from 'effect'
+import {
+  TRANSACTION_VALIDITY_SECONDS,
+  WALLET_BALANCE_POLL_MS,
+  WALLET_BALANCE_POLL_TRIES,
+} from '../domain/constants.ts'
+import type { Mint } from '../domain/entities/mint.ts'
+import {
+  type ApiError,
+  InvalidInput,
+  type TransactionNotSent,
+  WalletNotConnected,
+  type WalletProtocolError,
+  WalletUnsupported,
+} from '../errors.ts'
+import type { AxiomApi } from '../ports/axiom-api.port.ts'
+import type { ChainReader } from '../ports/chain-reader.port.ts'
+import { type Clock, nowSeconds } from '../ports/clock.port.ts'
+import type { Notifier } from '../ports/notifier.port.ts'
+import type { Wallet, WalletTransaction } from '../ports/wallet.port.ts'
+
+export interface BuyBondDeps {
+  readonly api: Pick<AxiomApi, 'createMint'>
+  readonly wallet: Wallet
+  readonly chain: ChainReader
+  readonly clock: Clock
+  readonly notifier: Notifier
+  readonly pollEveryMs?: number
+}
+
+export interface BuyBondInput {
+  readonly amount: number
+  readonly days: number
+  readonly idempotencyKey?: string
+}
+
+export interface BondPurchase {
+  readonly mint: Mint
+  /** True when the wallet balance was seen to change within the poll (spec §4). */
+  readonly balanceChanged: boolean
+}
+
+export type BuyBondError =
+  | ApiError
+  | InvalidInput
+  | WalletNotConnected
+  | WalletUnsupported
+  | TransactionNotSent
+  | WalletProtocolError
+
+export const TRANSACTION_PROCESSING_TOAST = 'Transaction is being processed'
+
+/** The transaction that pays for a pending mint: one message, valid for 60 s (spec §5). */
+export const bondPaymentTransaction = (
+  payment: { readonly address: string; readonly amount_nano: string; readonly comment: string },
+  nowSec: number,
+): WalletTransaction => ({
+  validUntil: nowSec + TRANSACTION_VALIDITY_SECONDS,
+  messages: [{ address: payment.address, amount: payment.amount_nano, comment: payment.comment }],
+})
+
+/**
+ * Polls the wallet balance every second, up to 30 times, until it differs from `before`
+ * (spec §4). Read errors count as "not changed yet".
+ */
+export const waitForBalanceChange = (deps: Pick<BuyBondDeps, 'chain' | 'pollEveryMs'>, address: string, before: bigint | null) =>
+  Effect.gen(function* () {
+    for (let i = 0; i < WALLET_BALANCE_POLL_TRIES; i++) {
+      yield* Effect.sleep(Duration.millis(deps.pollEveryMs ?? WALLET_BALANCE_POLL_MS))
+      const now = yield* Effect.result(deps.chain.balance(address))
+      if (now._tag === 'Success' && before !== null && now.success !== before) return true
+    }
+    return false
+  })
+
+/**
+ * Buys a bond (spec §4, §5): checks the wallet is connected and can send the message, creates the
+ * pending mint, asks the wallet to pay the treasury with the mint's comment within 60 s, tells the
+ * user the transaction is being processed and watches the wallet balance. A failure to sign ends
+ * with TransactionNotSent (or the wallet's protocol error); the caller then clears pending items.
+ */
+export const buyBond =
+  (deps: BuyBondDeps) =>
+  (input: BuyBondInput): Effect.Effect<BondPurchase, BuyBondError> =>
+    Effect.gen(function* () {
+      if (!(Number.isFinite(input.amount) && input.amount > 0))
+        return yield* Effect.fail(new InvalidInput({ field: 'amount', msg: 'Enter an amount above zero' }))
+      const account = deps.wallet.account()
+      if (!account) return yield* Effect.fail(new WalletNotConnected())
+      const maxMessages = deps.wallet.maxMessages()
+      if (maxMessages < 1) return yield* Effect.fail(new WalletUnsupported({ maxMessages, needed: 1 }))
+
+      const { mint, payment } = yield* deps.api.createMint(
+        { amount: input.amount, days: input.days },
+        input.idempotencyKey ? { idempotencyKey: input.idempotencyKey } : undefined,
+      )
+      const before = yield* deps.chain.balance(account.address).pipe(
+        Effect.map((b): bigint | null => b),
+        Effect.catch(() => Effect.succeed(null)),
+      )
+      yield* deps.wallet.sendTransaction(bondPaymentTransaction(payment, nowSeconds(deps.clock)))
+      deps.notifier.notify({ kind: 'info', text: TRANSACTION_PROCESSING_TOAST })
+      const balanceChanged = yield* waitForBalanceChange(deps, account.address, before)
+      return { mint, balanceChanged }
+    })

@@ -1,0 +1,45 @@
+import { Effect } from 'effect'
+import { referralLink, shareLinkUrl, shareMethod } from '../domain/platform-version.ts'
+import { newReferralsBadge } from '../domain/referral-badge.ts'
+import type { AxiomApi } from '../ports/axiom-api.port.ts'
+import { type KeyValueStore, STORAGE_KEYS } from '../ports/key-value-store.port.ts'
+import type { Platform } from '../ports/platform.port.ts'
+
+type ReferralApi = Pick<AxiomApi, 'referrals' | 'shareMessage'>
+
+/** The referral list and its '+N' badge against the count last seen (spec §2). */
+export const loadReferrals = (deps: { readonly api: ReferralApi; readonly storage: KeyValueStore }) =>
+  deps.api.referrals().pipe(
+    Effect.map((list) => {
+      const stored = deps.storage.get(STORAGE_KEYS.lastRefCount)
+      return { list, badge: newReferralsBadge(list.length, stored === null ? null : Number(stored)) }
+    }),
+  )
+
+/** Remembers how many referrals the user has seen, which clears the badge. */
+export const markReferralsSeen = (deps: { readonly storage: KeyValueStore }) => (count: number) =>
+  deps.storage.set(STORAGE_KEYS.lastRefCount, String(count))
+
+export const INVITE_TEXT = 'Join me on AXIOM: bond, stake and earn.'
+
+/**
+ * Invites friends (spec §5): the native share of a prepared message from client 8.0; otherwise,
+ * or when that fails, the platform's share-link URL with the referral deep link.
+ */
+export const inviteFriends =
+  (deps: { readonly api: ReferralApi; readonly platform: Pick<Platform, 'launch' | 'shareMessage' | 'openPlatformLink'> }) =>
+  (botUsername: string, refCode: string) =>
+    Effect.gen(function* () {
+      const link = referralLink(botUsername, refCode)
+      if (shareMethod(deps.platform.launch()?.version) === 'native') {
+        const prepared = yield* Effect.result(deps.api.shareMessage())
+        if (prepared._tag === 'Success' && prepared.success) {
+          const shared = yield* Effect.promise(() =>
+            deps.platform.shareMessage(prepared.success!.inline_message_id).catch(() => false),
+          )
+          if (shared) return 'native' as const
+        }
+      }
+      deps.platform.openPlatformLink(shareLinkUrl(link, INVITE_TEXT))
+      return 'share-url' as const
+    })
