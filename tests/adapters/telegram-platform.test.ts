@@ -1,0 +1,140 @@
+// @vitest-environment happy-dom
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
+import type { TelegramPlatform as TelegramPlatformClass } from '../../adapters/browser/telegram-platform.ts'
+import { initDataFor, launchInTelegram } from './telegram-host.ts'
+
+const initData = initDataFor({ id: 4_503_599_627_370_495, first_name: 'Ann', language_code: 'ru' }, { start_param: 'farm_XYZ' })
+const host = launchInTelegram({ initData, version: '8.0', platform: 'android' })
+
+const navigations: string[] = []
+let platform: TelegramPlatformClass
+
+beforeAll(async () => {
+  vi.spyOn(console, 'log').mockImplementation(() => {})
+  const { telegramWebApp } = await import('../../adapters/browser/telegram-web-app.ts')
+  const { TelegramPlatform } = await import('../../adapters/browser/telegram-platform.ts')
+  platform = new TelegramPlatform(telegramWebApp, {
+    location: { reload: () => navigations.push('reload'), replace: (url) => navigations.push(`replace ${url}`) },
+    document,
+  })
+})
+
+beforeEach(() => {
+  host.posted.length = 0
+  navigations.length = 0
+})
+
+describe('TelegramPlatform on a Telegram 8.0 client', () => {
+  it('reads the launch data from the hash Telegram opened the app with', () => {
+    expect(platform.launch()).toEqual({
+      initData,
+      userId: '4503599627370495',
+      languageCode: 'ru',
+      startParam: 'farm_XYZ',
+      version: '8.0',
+      platform: 'android',
+    })
+  })
+
+  it('sets the app up: ready, full height, no vertical swipes, locked orientation, light-blue colours', () => {
+    platform.setup({ background: '#e8f4ff', header: '#e8f4fe' })
+    expect(host.of('web_app_ready')).toHaveLength(1)
+    expect(host.of('web_app_expand')).toHaveLength(1)
+    expect(host.of('web_app_setup_swipe_behavior')).toEqual([{ allow_vertical_swipe: false }])
+    expect(host.of('web_app_toggle_orientation_lock')).toEqual([{ locked: true }])
+    expect(host.of('web_app_set_background_color')).toEqual([{ color: '#e8f4ff' }])
+    expect(host.of('web_app_set_header_color')).toEqual([{ color: '#e8f4fe' }])
+  })
+
+  it('survives a colour the client refuses', () => {
+    const quiet = vi.spyOn(console, 'error').mockImplementation(() => {})
+    expect(() => platform.setup({ background: 'light blue', header: 'nope' })).not.toThrow()
+    quiet.mockRestore()
+    expect(host.of('web_app_ready')).toHaveLength(1)
+  })
+
+  it('shows the back button and calls only the latest handler when it is pressed', () => {
+    const presses: string[] = []
+    platform.showBackButton(() => presses.push('first'))
+    platform.showBackButton(() => presses.push('second'))
+    expect(host.of('web_app_setup_back_button')).toContainEqual({ is_visible: true })
+    host.send('back_button_pressed')
+    expect(presses).toEqual(['second'])
+
+    platform.hideBackButton()
+    expect(host.of('web_app_setup_back_button').at(-1)).toEqual({ is_visible: false })
+    host.send('back_button_pressed')
+    expect(presses).toEqual(['second'])
+  })
+
+  it('maps each haptic kind to the feedback Telegram plays', () => {
+    for (const kind of ['error', 'success', 'warning', 'light', 'medium', 'selection'] as const) platform.haptic(kind)
+    expect(host.of('web_app_trigger_haptic_feedback')).toEqual([
+      { type: 'notification', notification_type: 'error' },
+      { type: 'notification', notification_type: 'success' },
+      { type: 'notification', notification_type: 'warning' },
+      { type: 'impact', impact_style: 'light' },
+      { type: 'impact', impact_style: 'medium' },
+      { type: 'selection_change' },
+    ])
+  })
+
+  it('opens t.me links inside Telegram, other web links outside, and nothing else', () => {
+    platform.openLink('https://t.me/axiom_community')
+    platform.openPlatformLink('https://t.me/axiom_bot?start=ref_1')
+    platform.openLink('https://docs.example.com/axiom')
+    platform.openLink('javascript:alert(1)')
+    platform.openLink('not a url')
+    expect(host.of('web_app_open_tg_link')).toEqual([
+      { path_full: '/axiom_community' },
+      { path_full: '/axiom_bot?start=ref_1' },
+    ])
+    expect(host.of('web_app_open_link')).toEqual([{ url: 'https://docs.example.com/axiom' }])
+  })
+
+  it('shares a prepared message and says whether it was sent', async () => {
+    const sent = platform.shareMessage('msg-1')
+    expect(host.of('web_app_send_prepared_message')).toEqual([{ id: 'msg-1' }])
+    host.send('prepared_message_sent')
+    expect(await sent).toBe(true)
+
+    const failed = platform.shareMessage('msg-2')
+    host.send('prepared_message_failed', { error: 'USER_DECLINED' })
+    expect(await failed).toBe(false)
+  })
+
+  it('resolves false when a share is already open instead of throwing', async () => {
+    vi.spyOn(console, 'error').mockImplementationOnce(() => {})
+    const first = platform.shareMessage('msg-3')
+    expect(await platform.shareMessage('msg-4')).toBe(false)
+    host.send('prepared_message_sent')
+    expect(await first).toBe(true)
+  })
+
+  it('closes the app, reloads and leaves for another URL', () => {
+    platform.close()
+    platform.reload()
+    platform.redirect('https://t.me/axiom_bot')
+    expect(host.of('web_app_close')).toHaveLength(1)
+    expect(navigations).toEqual(['reload', 'replace https://t.me/axiom_bot'])
+  })
+
+  it("reports visibility from Telegram's events and the document's, once per change, until unsubscribed", () => {
+    const seen: boolean[] = []
+    const unsubscribe = platform.onVisibilityChange((visible) => seen.push(visible))
+    host.send('visibility_changed', { is_visible: false })
+    host.send('visibility_changed', { is_visible: true })
+
+    Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true })
+    document.dispatchEvent(new Event('visibilitychange'))
+    host.send('visibility_changed', { is_visible: false })
+    Object.defineProperty(document, 'visibilityState', { value: 'visible', configurable: true })
+    document.dispatchEvent(new Event('visibilitychange'))
+    expect(seen).toEqual([false, true, false, true])
+
+    unsubscribe()
+    host.send('visibility_changed', { is_visible: false })
+    document.dispatchEvent(new Event('visibilitychange'))
+    expect(seen).toEqual([false, true, false, true])
+  })
+})

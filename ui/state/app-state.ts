@@ -1,0 +1,169 @@
+import { makeAutoObservable, runInAction } from 'mobx'
+import {
+  APP_BACKGROUND_COLOR,
+  type CandleSocket,
+  type Clock,
+  type CurrentCandle,
+  farmCodeFromQuery,
+  type LiveEvent,
+  type Platform,
+  type ReconnectingSocket,
+  shouldRefetchOnVisible,
+  type SocketStatus,
+} from '../../core/index.ts'
+import type { BondsState } from './bonds-state.ts'
+import type { FarmingState } from './farming-state.ts'
+import type { HistoryState } from './history-state.ts'
+import type { MaintenanceState } from './maintenance-state.ts'
+import type { MarketState } from './market-state.ts'
+import type { ReferralsState } from './referrals-state.ts'
+import type { SecondTicker } from './second-ticker.ts'
+import type { SellState } from './sell-state.ts'
+import type { SessionState } from './session-state.ts'
+import type { TasksState } from './tasks-state.ts'
+import type { ToastQueue } from './toast-queue.ts'
+
+export interface AppConfig {
+  /** The product's bot, where the app sends users who open it outside Telegram. */
+  readonly botUsername: string
+  readonly communityUrl: string
+}
+
+export interface AppDeps {
+  readonly platform: Platform
+  readonly clock: Clock
+  readonly openMainSocket: (onEvent: (e: LiveEvent) => void, onStatus: (s: SocketStatus) => void) => ReconnectingSocket
+  readonly openCandleSocket: (onCandle: (c: CurrentCandle) => void) => CandleSocket
+  readonly config: AppConfig
+}
+
+export interface AppStates {
+  readonly session: SessionState
+  readonly maintenance: MaintenanceState
+  readonly bonds: BondsState
+  readonly farming: FarmingState
+  readonly tasks: TasksState
+  readonly referrals: ReferralsState
+  readonly market: MarketState
+  readonly history: HistoryState
+  readonly sell: SellState
+  readonly toasts: ToastQueue
+  readonly ticker: SecondTicker
+}
+
+export type AppPhase = 'loading' | 'maintenance' | 'outside-platform' | 'ready' | 'failed'
+
+/** The app as a whole: start-up, live events, the visibility refetch, and the full-screen states. */
+export class AppState {
+  phase: AppPhase = 'loading'
+  socketStatus: SocketStatus = 'closed'
+  private lastRefetchMs: number | null = null
+  private mainSocket: ReconnectingSocket | null = null
+  private candleSocket: CandleSocket | null = null
+  private unsubscribeVisibility: (() => void) | null = null
+
+  constructor(
+    private readonly deps: AppDeps,
+    readonly s: AppStates,
+  ) {
+    makeAutoObservable<this, 'deps' | 'lastRefetchMs' | 'mainSocket' | 'candleSocket' | 'unsubscribeVisibility'>(this, {
+      deps: false,
+      s: false,
+      lastRefetchMs: false,
+      mainSocket: false,
+      candleSocket: false,
+      unsubscribeVisibility: false,
+    })
+  }
+
+  /** Starts the app: platform set-up, maintenance, sign-in, data, sockets, a farm code from `search`. */
+  async start(search: string): Promise<AppPhase> {
+    const { platform, config } = this.deps
+    platform.setup({ background: APP_BACKGROUND_COLOR, header: APP_BACKGROUND_COLOR })
+    this.s.maintenance.startPolling()
+    if (await this.s.maintenance.check()) return this.setPhase('maintenance')
+
+    const signedIn = await this.s.session.signIn()
+    if (signedIn === 'outside-platform') {
+      platform.redirect(`https://t.me/${config.botUsername}`)
+      return this.setPhase('outside-platform')
+    }
+    if (signedIn === 'reloading') return this.phase
+    if (signedIn !== 'signed-in') return this.setPhase('failed')
+
+    await this.refetchAll()
+    this.s.ticker.start()
+    this.openSockets()
+    this.unsubscribeVisibility = platform.onVisibilityChange((visible) => {
+      if (visible) void this.onVisible()
+    })
+    this.setPhase('ready')
+
+    const code = farmCodeFromQuery(search) ?? this.farmCodeFromStartParam()
+    if (code) void this.s.farming.activate(code)
+    return this.phase
+  }
+
+  async refetchAll(): Promise<void> {
+    this.lastRefetchMs = this.deps.clock.nowMs()
+    const { session, bonds, farming, tasks, referrals, market } = this.s
+    await Promise.all([session.refresh(), bonds.refresh(), farming.refresh(), tasks.refresh(), referrals.refresh(), market.refresh()])
+  }
+
+  /** Back in view: refetch if 10 s passed since the last refetch, and reopen closed sockets (spec §4). */
+  async onVisible(): Promise<void> {
+    this.mainSocket?.ensureOpen()
+    this.candleSocket?.ensureOpen()
+    if (shouldRefetchOnVisible(this.lastRefetchMs, this.deps.clock.nowMs())) await this.refetchAll()
+  }
+
+  /** Routes a live event to the state it changes. */
+  dispatch(event: LiveEvent): void {
+    const { session, bonds, market } = this.s
+    switch (event.event) {
+      case 'user:balance':
+        return session.applyBalance(event.data)
+      case 'global:collective_bonus':
+        return session.applyCollectiveBonus(event.data.collective_bonus)
+      case 'user:mint':
+        return bonds.applyLiveMint(event.data)
+      case 'user:staking':
+        return bonds.applyLiveStake(event.data)
+      case 'price_update':
+        return market.applyPrice(event.data)
+      case 'current_candle':
+        return market.applyCandle(event.data)
+    }
+  }
+
+  /** The candle socket follows the chart's interval. */
+  switchCandleInterval(interval: Parameters<CandleSocket['switchInterval']>[0]): void {
+    this.candleSocket?.switchInterval(interval)
+  }
+
+  stop(): void {
+    this.mainSocket?.close()
+    this.candleSocket?.close()
+    this.unsubscribeVisibility?.()
+    this.s.ticker.stop()
+    this.s.maintenance.stopPolling()
+  }
+
+  private openSockets(): void {
+    this.mainSocket = this.deps.openMainSocket(
+      (e) => this.dispatch(e),
+      (status) => runInAction(() => (this.socketStatus = status)),
+    )
+    this.candleSocket = this.deps.openCandleSocket((c) => this.s.market.applyCandle(c))
+  }
+
+  private farmCodeFromStartParam(): string | null {
+    const start = this.deps.platform.launch()?.startParam
+    return start?.startsWith('farm_') ? start.slice('farm_'.length) : null
+  }
+
+  private setPhase(phase: AppPhase): AppPhase {
+    this.phase = phase
+    return phase
+  }
+}

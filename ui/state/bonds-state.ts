@@ -1,0 +1,220 @@
+import type { Effect } from 'effect'
+import { makeAutoObservable, runInAction } from 'mobx'
+import {
+  type ApiError,
+  type BondPurchase,
+  type BondQuote,
+  type BuyBondError,
+  type BuyBondInput,
+  type CreateOptions,
+  earningPerSecond,
+  type HapticKind,
+  type InvalidInput,
+  type Id,
+  keepNewestPending,
+  liveRecordToast,
+  mergeLiveRecord,
+  type Mint,
+  type MintPlan,
+  type Notifier,
+  type Stake,
+  type StakeQuote,
+  SECONDS_PER_DAY,
+  rewardAt,
+  reportUnlessReported,
+  type AppError,
+} from '../../core/index.ts'
+import { newIdempotencyKey, runResult } from './run-effect.ts'
+import type { SecondTicker } from './second-ticker.ts'
+
+export interface BondUseCases {
+  readonly loadBondPlans: () => Effect.Effect<MintPlan[], ApiError>
+  readonly loadMints: () => Effect.Effect<Mint[], ApiError>
+  readonly loadStakes: () => Effect.Effect<Stake[], ApiError>
+  readonly quoteBond: (amount: number, days: number) => Effect.Effect<BondQuote | null, ApiError | InvalidInput>
+  readonly buyBond: (input: BuyBondInput) => Effect.Effect<BondPurchase, BuyBondError>
+  readonly cancelBond: (id: Id) => Effect.Effect<Mint, ApiError>
+  readonly quoteStake: (mintId: Id) => Effect.Effect<StakeQuote | null, ApiError>
+  readonly stakeMint: (mintId: Id, options?: CreateOptions) => Effect.Effect<Stake, ApiError>
+}
+
+/** Bonds (mints) and stakes: plans, the lists with the pending rule and live events, buying and staking. */
+export class BondsState {
+  plans: MintPlan[] = []
+  mints: Mint[] = []
+  stakes: Stake[] = []
+  quote: BondQuote | null = null
+  isFetching = false
+  isBuying = false
+  /** Ids of mints with a cancel or stake in flight: a second press does nothing. */
+  busyIds = new Set<string>()
+  /** Set when a farming activation is expected to bring a bond (spec §4 toast wording). */
+  viaFarming = false
+
+  constructor(
+    private readonly uc: BondUseCases,
+    private readonly ticker: SecondTicker,
+    private readonly notifier: Notifier,
+    private readonly haptic: (kind: HapticKind) => void = () => {},
+  ) {
+    makeAutoObservable<this, 'uc' | 'ticker' | 'notifier' | 'haptic'>(this, {
+      uc: false,
+      ticker: false,
+      notifier: false,
+      haptic: false,
+    })
+  }
+
+  async refresh(): Promise<void> {
+    this.isFetching = true
+    const [plans, mints, stakes] = await Promise.all([
+      runResult(this.uc.loadBondPlans()),
+      runResult(this.uc.loadMints()),
+      runResult(this.uc.loadStakes()),
+    ])
+    runInAction(() => {
+      if (plans._tag === 'Success') this.plans = plans.success
+      if (mints._tag === 'Success') this.mints = mints.success
+      if (stakes._tag === 'Success') this.stakes = stakes.success
+      this.isFetching = false
+    })
+  }
+
+  async refreshMints(): Promise<void> {
+    const mints = await runResult(this.uc.loadMints())
+    runInAction(() => {
+      if (mints._tag === 'Success') this.mints = mints.success
+    })
+  }
+
+  async preview(amount: number, days: number): Promise<BondQuote | null> {
+    const r = await runResult(this.uc.quoteBond(amount, days))
+    runInAction(() => (this.quote = r._tag === 'Success' ? r.success : null))
+    return this.quote
+  }
+
+  /** Buys a bond. A second press while one is in flight does nothing (one purchase per intent). */
+  async buy(amount: number, days: number): Promise<BondPurchase | null> {
+    if (this.isBuying) return null
+    this.isBuying = true
+    const r = await runResult(this.uc.buyBond({ amount, days, idempotencyKey: newIdempotencyKey() }))
+    runInAction(() => {
+      this.isBuying = false
+      if (r._tag === 'Success') {
+        this.mints = keepNewestPending(mergeLiveRecord(this.mints, r.success.mint), this.ticker.now)
+      } else {
+        this.failed(r.failure)
+        if (r.failure._tag === 'TransactionNotSent' || r.failure._tag === 'WalletProtocolError') this.clearPending()
+      }
+    })
+    return r._tag === 'Success' ? r.success : null
+  }
+
+  async cancel(id: Id): Promise<boolean> {
+    return this.withBusy(id, async () => {
+      const r = await runResult(this.uc.cancelBond(id))
+      runInAction(() => {
+        if (r._tag === 'Success') this.mints = mergeLiveRecord(this.mints, r.success)
+      })
+      return r._tag === 'Success'
+    })
+  }
+
+  async stake(mintId: Id): Promise<boolean> {
+    return this.withBusy(mintId, async () => {
+      const r = await runResult(this.uc.stakeMint(mintId, { idempotencyKey: newIdempotencyKey() }))
+      if (r._tag === 'Success') {
+        runInAction(() => (this.stakes = mergeLiveRecord(this.stakes, r.success)))
+        await this.refreshMints()
+      }
+      return r._tag === 'Success'
+    })
+  }
+
+  /** A live `user:mint` event (spec §4). */
+  applyLiveMint(mint: Mint): void {
+    this.mints = keepNewestPending(mergeLiveRecord(this.mints, mint), this.ticker.now)
+    const toast = liveRecordToast('mint', mint.status, this.viaFarming)
+    if (toast) {
+      if (this.viaFarming) this.viaFarming = false
+      this.notifier.notify({ kind: 'success', text: toast })
+      this.haptic('success')
+    }
+  }
+
+  /** A live `user:staking` event: merged, announced, and the mints refetched (spec §4). */
+  applyLiveStake(stake: Stake): void {
+    this.stakes = keepNewestPending(mergeLiveRecord(this.stakes, stake), this.ticker.now)
+    const toast = liveRecordToast('stake', stake.status, false)
+    if (toast) {
+      this.notifier.notify({ kind: 'success', text: toast })
+      this.haptic('success')
+    }
+    void this.refreshMints()
+  }
+
+  /** After a failed signing, pending mints and stakes are cleared (spec §4). */
+  clearPending(): void {
+    this.mints = this.mints.filter((m) => m.status !== 'pending')
+    this.stakes = this.stakes.filter((s) => s.status !== 'pending')
+  }
+
+  expectFarmingBond(): void {
+    this.viaFarming = true
+  }
+
+  get activePlans(): MintPlan[] {
+    return this.plans
+  }
+
+  /** Mints shown in the dashboard list: everything but those moved to staking. */
+  get visibleMints(): Mint[] {
+    return this.mints.filter((m) => m.status !== 'move_to_staking')
+  }
+
+  get stakeableMints(): Mint[] {
+    return this.mints.filter((m) => m.status === 'active')
+  }
+
+  get activeStakes(): Stake[] {
+    return this.stakes.filter((s) => s.status === 'active')
+  }
+
+  /** Tokens per second across active stakes (spec §4). */
+  get earningPerSecond(): number {
+    return earningPerSecond(this.stakes)
+  }
+
+  /** "Total earned today": each active stake's accrual since the start of the day (UTC), every second (spec §4). */
+  get earnedToday(): number {
+    const now = this.ticker.now
+    const dayStart = now - (now % SECONDS_PER_DAY)
+    return this.activeStakes.reduce((sum, s) => {
+      const since = Math.max(dayStart, s.last_updated_at || s.created_at)
+      return sum + Math.max(0, rewardAt(s, now) - rewardAt(s, Math.min(now, since)))
+    }, 0)
+  }
+
+  rewardOf(record: Mint | Stake): number {
+    return rewardAt(record, this.ticker.now)
+  }
+
+  isBusy(id: Id): boolean {
+    return this.busyIds.has(String(id))
+  }
+
+  private async withBusy(id: Id, work: () => Promise<boolean>): Promise<boolean> {
+    const key = String(id)
+    if (this.busyIds.has(key)) return false
+    this.busyIds.add(key)
+    try {
+      return await work()
+    } finally {
+      runInAction(() => this.busyIds.delete(key))
+    }
+  }
+
+  private failed(e: AppError): void {
+    reportUnlessReported({ notifier: this.notifier, platform: { haptic: this.haptic } })(e)
+  }
+}

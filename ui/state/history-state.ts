@@ -1,0 +1,54 @@
+import type { Effect } from 'effect'
+import { makeAutoObservable, runInAction } from 'mobx'
+import { type ApiError, type Operation, type Page, pageCount, type Withdrawal } from '../../core/index.ts'
+import { runResult } from './run-effect.ts'
+
+export interface HistoryUseCases {
+  readonly loadOperationsHistory: (page: number) => Effect.Effect<Page<Operation>, ApiError>
+  readonly loadWithdrawHistory: (page: number) => Effect.Effect<Page<Withdrawal>, ApiError>
+}
+
+/** One paged list (10 a page, spec §7). */
+class PagedList<T> {
+  items: ReadonlyArray<T> = []
+  total = 0
+  page = 1
+  isFetching = false
+
+  constructor(private readonly load: (page: number) => Effect.Effect<Page<T>, ApiError>) {
+    makeAutoObservable<this, 'load'>(this, { load: false })
+  }
+
+  get pages(): number {
+    return pageCount(this.total)
+  }
+
+  async goTo(page: number): Promise<void> {
+    const target = Math.min(Math.max(1, page), Math.max(1, this.pages))
+    this.isFetching = true
+    const r = await runResult(this.load(target))
+    runInAction(() => {
+      this.isFetching = false
+      if (r._tag === 'Success') {
+        this.items = r.success.items
+        this.total = r.success.total
+        this.page = target
+      }
+    })
+  }
+}
+
+/** The operations history and the withdraw history. */
+export class HistoryState {
+  readonly operations: PagedList<Operation>
+  readonly withdrawals: PagedList<Withdrawal>
+
+  constructor(uc: HistoryUseCases) {
+    this.operations = new PagedList(uc.loadOperationsHistory)
+    this.withdrawals = new PagedList(uc.loadWithdrawHistory)
+  }
+
+  async refresh(): Promise<void> {
+    await Promise.all([this.operations.goTo(1), this.withdrawals.goTo(1)])
+  }
+}

@@ -1,0 +1,42 @@
+import type { Effect } from 'effect'
+import { makeAutoObservable, runInAction } from 'mobx'
+import { MAINTENANCE_POLL_MS } from '../../core/index.ts'
+import { runResult } from './run-effect.ts'
+
+export interface MaintenanceUseCases {
+  readonly checkMaintenance: () => Effect.Effect<boolean | null>
+  readonly reload: () => void
+}
+
+/** Maintenance (spec §4): polled every 10 s; the page reloads when it ends. */
+export class MaintenanceState {
+  underMaintenance = false
+  private timer: ReturnType<typeof setInterval> | null = null
+
+  constructor(
+    private readonly uc: MaintenanceUseCases,
+    private readonly pollMs = MAINTENANCE_POLL_MS,
+  ) {
+    makeAutoObservable<this, 'uc' | 'timer' | 'pollMs'>(this, { uc: false, timer: false, pollMs: false })
+  }
+
+  async check(): Promise<boolean> {
+    const r = await runResult(this.uc.checkMaintenance())
+    const now = r._tag === 'Success' ? r.success : null
+    const was = this.underMaintenance
+    runInAction(() => {
+      if (now !== null) this.underMaintenance = now
+    })
+    if (was && now === false) this.uc.reload()
+    return this.underMaintenance
+  }
+
+  startPolling(): void {
+    this.timer ??= setInterval(() => void this.check(), this.pollMs)
+  }
+
+  stopPolling(): void {
+    if (this.timer) clearInterval(this.timer)
+    this.timer = null
+  }
+}

@@ -1,0 +1,45 @@
+import type { Effect } from 'effect'
+import { makeAutoObservable, runInAction } from 'mobx'
+import type { ApiError, Referral } from '../../core/index.ts'
+import { runResult } from './run-effect.ts'
+
+export interface ReferralUseCases {
+  readonly loadReferrals: () => Effect.Effect<{ list: ReadonlyArray<Referral>; badge: string | null }, ApiError>
+  readonly markReferralsSeen: (count: number) => void
+  readonly inviteFriends: (botUsername: string, refCode: string) => Effect.Effect<'native' | 'share-url'>
+  readonly copyText: (text: string) => Promise<boolean>
+}
+
+/** The referral list, its '+N' badge, and inviting (spec §2, §5). */
+export class ReferralsState {
+  referrals: ReadonlyArray<Referral> = []
+  badge: string | null = null
+
+  constructor(private readonly uc: ReferralUseCases) {
+    makeAutoObservable<this, 'uc'>(this, { uc: false })
+  }
+
+  async refresh(): Promise<void> {
+    const r = await runResult(this.uc.loadReferrals())
+    runInAction(() => {
+      if (r._tag === 'Success') {
+        this.referrals = r.success.list
+        this.badge = r.success.badge
+      }
+    })
+  }
+
+  /** Opening the referral screen marks the list as seen, which clears the badge. */
+  markSeen(): void {
+    this.uc.markReferralsSeen(this.referrals.length)
+    this.badge = null
+  }
+
+  async invite(botUsername: string, refCode: string): Promise<void> {
+    await runResult(this.uc.inviteFriends(botUsername, refCode))
+  }
+
+  copy(text: string): Promise<boolean> {
+    return this.uc.copyText(text)
+  }
+}

@@ -1,0 +1,71 @@
+import type { Effect } from 'effect'
+import { makeAutoObservable, runInAction } from 'mobx'
+import {
+  type ApiError,
+  type CreateOptions,
+  type InvalidInput,
+  type Notifier,
+  reportUnlessReported,
+  type SaleRequest,
+  type TransferResult,
+  type Withdrawal,
+  type WithdrawQuote,
+} from '../../core/index.ts'
+import { newIdempotencyKey, runResult } from './run-effect.ts'
+
+export interface SellUseCases {
+  readonly quoteSale: (amount: number) => Effect.Effect<WithdrawQuote | null, ApiError | InvalidInput>
+  readonly sellTokens: (r: SaleRequest, options?: CreateOptions) => Effect.Effect<Withdrawal, ApiError | InvalidInput>
+  readonly transferReferralBalance: (amount: number, options?: CreateOptions) => Effect.Effect<TransferResult, ApiError | InvalidInput>
+}
+
+/** Selling to an external address, and moving referral balance to the main balance. */
+export class SellState {
+  quote: WithdrawQuote | null = null
+  isSelling = false
+  isTransferring = false
+  lastSale: Withdrawal | null = null
+
+  constructor(
+    private readonly uc: SellUseCases,
+    private readonly notifier: Notifier,
+    private readonly onBalancesChanged: () => void = () => {},
+  ) {
+    makeAutoObservable<this, 'uc' | 'notifier' | 'onBalancesChanged'>(this, {
+      uc: false,
+      notifier: false,
+      onBalancesChanged: false,
+    })
+  }
+
+  async preview(amount: number): Promise<void> {
+    const r = await runResult(this.uc.quoteSale(amount))
+    runInAction(() => (this.quote = r._tag === 'Success' ? r.success : null))
+  }
+
+  /** Sells; a second press while a sale is in flight does nothing. */
+  async sell(request: SaleRequest): Promise<Withdrawal | null> {
+    if (this.isSelling) return null
+    this.isSelling = true
+    const r = await runResult(this.uc.sellTokens(request, { idempotencyKey: newIdempotencyKey() }))
+    runInAction(() => {
+      this.isSelling = false
+      if (r._tag === 'Success') this.lastSale = r.success
+      else reportUnlessReported({ notifier: this.notifier })(r.failure)
+    })
+    if (r._tag === 'Success') this.onBalancesChanged()
+    return r._tag === 'Success' ? r.success : null
+  }
+
+  async transfer(amount: number): Promise<TransferResult | null> {
+    if (this.isTransferring) return null
+    this.isTransferring = true
+    const r = await runResult(this.uc.transferReferralBalance(amount, { idempotencyKey: newIdempotencyKey() }))
+    runInAction(() => {
+      this.isTransferring = false
+      if (r._tag === 'Failure') reportUnlessReported({ notifier: this.notifier })(r.failure)
+    })
+    if (r._tag === 'Success') this.onBalancesChanged()
+    return r._tag === 'Success' ? r.success : null
+  }
+}

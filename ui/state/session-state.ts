@@ -1,0 +1,63 @@
+import type { Effect } from 'effect'
+import { makeAutoObservable, runInAction } from 'mobx'
+import type { ApiError, AuthOutcome, BalanceUpdate, OutsidePlatform, UserData } from '../../core/index.ts'
+import { runResult } from './run-effect.ts'
+
+export interface SessionUseCases {
+  readonly authenticate: () => Effect.Effect<AuthOutcome, ApiError | OutsidePlatform>
+  readonly loadUser: () => Effect.Effect<UserData | null, ApiError>
+}
+
+export type SessionStatus = 'idle' | 'signing-in' | 'signed-in' | 'outside-platform' | 'reloading' | 'failed'
+
+/** Who is signed in and their balances. */
+export class SessionState {
+  status: SessionStatus = 'idle'
+  user: UserData | null = null
+  isFetching = false
+
+  constructor(private readonly uc: SessionUseCases) {
+    makeAutoObservable<this, 'uc'>(this, { uc: false })
+  }
+
+  /** Signs in (cookie → refresh → init data) and loads the user. */
+  async signIn(): Promise<SessionStatus> {
+    this.status = 'signing-in'
+    const auth = await runResult(this.uc.authenticate())
+    if (auth._tag === 'Failure') {
+      runInAction(() => (this.status = auth.failure._tag === 'OutsidePlatform' ? 'outside-platform' : 'failed'))
+      return this.status
+    }
+    if (auth.success === 'reloading') {
+      runInAction(() => (this.status = 'reloading'))
+      return this.status
+    }
+    await this.refresh()
+    runInAction(() => (this.status = this.user ? 'signed-in' : 'failed'))
+    return this.status
+  }
+
+  async refresh(): Promise<void> {
+    this.isFetching = true
+    const user = await runResult(this.uc.loadUser())
+    runInAction(() => {
+      if (user._tag === 'Success' && user.success) this.user = user.success
+      this.isFetching = false
+    })
+  }
+
+  /** A live `user:balance` event. */
+  applyBalance(update: BalanceUpdate): void {
+    if (this.user) this.user = { ...this.user, ...update }
+  }
+
+  /** A live `global:collective_bonus` event. */
+  applyCollectiveBonus(collective_bonus: number): void {
+    if (this.user) this.user = { ...this.user, collective_bonus }
+  }
+
+  /** The blocking community modal shows while community_participation is false (spec §5). */
+  get mustJoinCommunity(): boolean {
+    return this.user !== null && !this.user.community_participation
+  }
+}
