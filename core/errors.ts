@@ -73,3 +73,16 @@ export type WalletError =
   | WalletRestoreFailed
 
 export type AppError = ApiError | WalletError | InvalidInput | OutsidePlatform
+
+const API_ERROR_TAGS: ReadonlySet<string> = new Set<ApiError['_tag']>([
+  'ServerFailed',
+  'Unauthorized',
+  'RequestRejected',
+  'PayloadTooLarge',
+  'NetworkError',
+  'Timeout',
+  'MalformedResponse',
+])
+
+/** True for the failures of an API call, which the API client reports itself. */
+export const isApiError = (e: { readonly _tag: string }): e is ApiError => API_ERROR_TAGS.has(e._tag)

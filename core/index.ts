@@ -50,7 +50,7 @@ export { farmCodeFlagKey, farmCodeFromQuery } from './domain/farm-code.ts'
 // §8 errors and their messages
 export * from './errors.ts'
 export { ERROR_MESSAGES, WALLET_PROTOCOL_MESSAGES, userMessage } from './error-messages.ts'
-export { reportError } from './report-error.ts'
+export { reportError, reportUnlessReported } from './report-error.ts'
 
 // Ports
 export type * from './ports/axiom-api.port.ts'

@@ -1,6 +1,6 @@
 import { TOAST_DURATION_MS } from './domain/constants.ts'
 import { userMessage } from './error-messages.ts'
-import type { AppError } from './errors.ts'
+import { type AppError, isApiError } from './errors.ts'
 import type { Notifier } from './ports/notifier.port.ts'
 import type { Platform } from './ports/platform.port.ts'
 
@@ -10,4 +10,11 @@ export const reportError =
   (error: AppError): void => {
     deps.notifier.notify({ kind: 'error', text: userMessage(error), durationMs: TOAST_DURATION_MS })
     deps.platform?.haptic('error')
+  }
+
+/** Reports a use case's failure unless the API client already did (it reports every ApiError). */
+export const reportUnlessReported =
+  (deps: Parameters<typeof reportError>[0]) =>
+  (error: AppError): void => {
+    if (!isApiError(error)) reportError(deps)(error)
   }

@@ -11,6 +11,8 @@ import type {
 export interface WalletAccount {
   /** Raw form, '0:…'. */
   readonly address: string
+  /** The user-facing (friendly, non-bounceable) form, when the adapter knows it. */
+  readonly friendlyAddress?: string
   readonly chain: string
   readonly publicKey?: string
 }

@@ -1,7 +1,7 @@
 import { Effect } from 'effect'
 import { nextTaskStep } from '../domain/tasks.ts'
 import type { Task, TaskValidation } from '../domain/entities/task.ts'
-import { InvalidInput } from '../errors.ts'
+import { type ApiError, InvalidInput } from '../errors.ts'
 import type { AxiomApi } from '../ports/axiom-api.port.ts'
 
 type TaskApi = Pick<AxiomApi, 'tasks' | 'startTask' | 'validateTask' | 'claimTask'>
@@ -15,7 +15,7 @@ export const loadTasks = (deps: { readonly api: TaskApi }) => deps.api.tasks()
  */
 export const advanceTask =
   (deps: { readonly api: TaskApi }) =>
-  (task: Pick<Task, 'task_id' | 'status'>, proof: Omit<TaskValidation, 'task_id'> = {}) => {
+  (task: Pick<Task, 'task_id' | 'status'>, proof: Omit<TaskValidation, 'task_id'> = {}): Effect.Effect<Task, ApiError | InvalidInput> => {
     switch (nextTaskStep(task.status)) {
       case 'start':
         return deps.api.startTask({ task_id: task.task_id })

@@ -22,6 +22,7 @@ import type { SellState } from './sell-state.ts'
 import type { SessionState } from './session-state.ts'
 import type { TasksState } from './tasks-state.ts'
 import type { ToastQueue } from './toast-queue.ts'
+import type { WalletState } from './wallet-state.ts'
 
 export interface AppConfig {
   /** The product's bot, where the app sends users who open it outside Telegram. */
@@ -49,6 +50,7 @@ export interface AppStates {
   readonly sell: SellState
   readonly toasts: ToastQueue
   readonly ticker: SecondTicker
+  readonly wallet: WalletState
 }
 
 export type AppPhase = 'loading' | 'maintenance' | 'outside-platform' | 'ready' | 'failed'
@@ -94,6 +96,7 @@ export class AppState {
     await this.refetchAll()
     this.s.ticker.start()
     this.openSockets()
+    void this.s.wallet.restore()
     this.unsubscribeVisibility = platform.onVisibilityChange((visible) => {
       if (visible) void this.onVisible()
     })

@@ -1,0 +1,77 @@
+import type { Effect } from 'effect'
+import { makeAutoObservable, runInAction } from 'mobx'
+import {
+  type AppError,
+  type Notifier,
+  reportUnlessReported,
+  shortAddress,
+  type WalletAccount,
+  type WalletConnectionDeclined,
+  type WalletNotConnectedToDisconnect,
+  type WalletProtocolError,
+} from '../../core/index.ts'
+import { runResult } from './run-effect.ts'
+
+export interface WalletUseCases {
+  readonly restoreWallet: () => Effect.Effect<WalletAccount | null>
+  readonly connectWallet: () => Effect.Effect<WalletAccount, WalletConnectionDeclined | WalletProtocolError>
+  readonly disconnectWallet: () => Effect.Effect<void, WalletNotConnectedToDisconnect>
+  readonly onAccountChange: (listener: (account: WalletAccount | null) => void) => () => void
+}
+
+/** The connected TON wallet, shown as its first 4 and last 4 characters (spec §9). */
+export class WalletState {
+  account: WalletAccount | null = null
+  isConnecting = false
+  isRestoring = false
+
+  constructor(
+    private readonly uc: WalletUseCases,
+    private readonly notifier: Notifier,
+  ) {
+    makeAutoObservable<this, 'uc' | 'notifier'>(this, { uc: false, notifier: false })
+    uc.onAccountChange((account) => runInAction(() => (this.account = account)))
+  }
+
+  get isConnected(): boolean {
+    return this.account !== null
+  }
+
+  get shortAddress(): string | null {
+    return this.account ? shortAddress(this.account.friendlyAddress ?? this.account.address) : null
+  }
+
+  async restore(): Promise<void> {
+    this.isRestoring = true
+    const r = await runResult(this.uc.restoreWallet())
+    runInAction(() => {
+      this.isRestoring = false
+      if (r._tag === 'Success' && r.success) this.account = r.success
+    })
+  }
+
+  async connect(): Promise<boolean> {
+    if (this.isConnecting) return false
+    this.isConnecting = true
+    const r = await runResult(this.uc.connectWallet())
+    runInAction(() => {
+      this.isConnecting = false
+      if (r._tag === 'Success') this.account = r.success
+      else this.report(r.failure)
+    })
+    return r._tag === 'Success'
+  }
+
+  async disconnect(): Promise<boolean> {
+    const r = await runResult(this.uc.disconnectWallet())
+    runInAction(() => {
+      if (r._tag === 'Success') this.account = null
+      else this.report(r.failure)
+    })
+    return r._tag === 'Success'
+  }
+
+  private report(e: AppError): void {
+    reportUnlessReported({ notifier: this.notifier })(e)
+  }
+}
