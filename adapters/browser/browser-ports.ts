@@ -1,0 +1,37 @@
+import type { PortBindings } from '../../composition-root.ts'
+import { FetchHttpTransport } from '../shared/fetch-http-transport.ts'
+import { SystemClock } from '../shared/system-clock.ts'
+import { TonClient4ChainReader } from '../ton/ton-client4-chain-reader.ts'
+import { TonConnectWallet, tonConnectUiOptions } from '../ton/ton-connect-wallet.ts'
+import { CookieSessionStore } from './cookie-session-store.ts'
+import { LocalStorageKeyValueStore } from './local-storage-key-value-store.ts'
+import { TelegramPlatform } from './telegram-platform.ts'
+import { telegramWebApp } from './telegram-web-app.ts'
+import { WebSocketFactory } from './websocket-factory.ts'
+
+export interface BrowserEnv {
+  /** Where the product API lives; '' is this page's origin (the dev server proxies /api). */
+  readonly apiOrigin: string
+  /** The TON node's v4 API for wallet balances. */
+  readonly tonV4Endpoint: string
+  readonly manifestUrl: string
+  readonly language: 'en' | 'ru'
+}
+
+/** The browser's adapters for every port. The wallet widget and the chain client load on first use. */
+export const browserPorts = (env: BrowserEnv): PortBindings => ({
+  http: new FetchHttpTransport({ origin: env.apiOrigin }),
+  sockets: new WebSocketFactory(env.apiOrigin ? { origin: env.apiOrigin } : {}),
+  session: new CookieSessionStore(),
+  storage: new LocalStorageKeyValueStore(),
+  clock: new SystemClock(),
+  platform: new TelegramPlatform(telegramWebApp),
+  wallet: new TonConnectWallet({
+    create: async () => {
+      const { TonConnectUI } = await import('@tonconnect/ui')
+      return new TonConnectUI(tonConnectUiOptions({ manifestUrl: env.manifestUrl, language: env.language }))
+    },
+    tonCore: () => import('../ton/ton-comment-payload.ts'),
+  }),
+  chain: new TonClient4ChainReader(env.tonV4Endpoint),
+})

@@ -1,0 +1,182 @@
+import { Effect } from 'effect'
+import type { ConnectedWallet, TonConnectUI, TonConnectUiCreateOptions } from '@tonconnect/ui'
+import {
+  TransactionNotSent,
+  WalletConnectionDeclined,
+  WalletNotConnected,
+  WalletNotConnectedToDisconnect,
+  WalletProtocolError,
+  WalletRestoreFailed,
+} from '../../core/errors.ts'
+import type { Wallet, WalletAccount, WalletTransaction } from '../../core/ports/wallet.port.ts'
+
+/** TON Connect protocol error codes (spec §8), by the SDK's error class. */
+const PROTOCOL_CODES: Readonly<Record<string, number>> = {
+  UnknownError: 0,
+  BadRequestError: 1,
+  ManifestNotFoundError: 2,
+  ManifestContentErrorError: 3,
+  UnknownAppError: 100,
+  UserRejectsError: 300,
+  WalletNotSupportFeatureError: 400,
+  WalletMissingRequiredFeaturesError: 400,
+}
+
+const errorName = (e: unknown): string => (e instanceof Error ? e.constructor.name || e.name : '')
+
+/** Maps an SDK failure to the core's wallet errors, so the SDK's classes never reach the core. */
+export const walletErrorFrom = (e: unknown): TransactionNotSent | WalletNotConnected | WalletProtocolError => {
+  const name = errorName(e)
+  if (name === 'UserRejectsError' || name === 'TonConnectUIError') return new TransactionNotSent({ reason: String((e as Error).message) })
+  if (name === 'WalletNotConnectedError') return new WalletNotConnected()
+  const code = PROTOCOL_CODES[name] ?? 0
+  return new WalletProtocolError({ code, ...(e instanceof Error ? { message: e.message } : {}) })
+}
+
+export interface TonConnectWalletOptions {
+  /** Builds the widget; imported lazily so that it adds nothing to the first paint. */
+  readonly create: () => Promise<TonConnectUI>
+  /** Loaded lazily with the widget: comment payloads and friendly addresses need @ton/core. */
+  readonly tonCore: () => Promise<typeof import('./ton-comment-payload.ts')>
+}
+
+/** The default widget options the spec's §9 constants describe (TON Connect UI's own defaults). */
+export const tonConnectUiOptions = (o: {
+  manifestUrl: string
+  language: 'en' | 'ru'
+  includeWallets?: NonNullable<NonNullable<TonConnectUiCreateOptions['walletsListConfiguration']>['includeWallets']>
+}): TonConnectUiCreateOptions => ({
+  manifestUrl: o.manifestUrl,
+  language: o.language,
+  uiPreferences: { theme: 'SYSTEM' as never },
+  actionsConfiguration: { returnStrategy: 'back', skipRedirectToWallet: 'ios', modals: ['before'], notifications: ['before', 'success', 'error'] },
+  analytics: { mode: 'off' } as never,
+  ...(o.includeWallets ? { walletsListConfiguration: { includeWallets: o.includeWallets } } : {}),
+})
+
+/** The user's wallet through TON Connect UI (the widget of spec §2), loaded on first use. */
+export class TonConnectWallet implements Wallet {
+  private ui: Promise<TonConnectUI> | null = null
+  private current: WalletAccount | null = null
+  private maxMsgs = 1
+  private readonly listeners = new Set<(a: WalletAccount | null) => void>()
+
+  constructor(private readonly options: TonConnectWalletOptions) {}
+
+  account(): WalletAccount | null {
+    return this.current
+  }
+
+  maxMessages(): number {
+    return this.maxMsgs
+  }
+
+  connect(): Effect.Effect<WalletAccount, WalletConnectionDeclined | WalletProtocolError> {
+    return Effect.tryPromise({
+      try: async () => {
+        const ui = await this.widget()
+        if (this.current) return this.current
+        const connected = new Promise<WalletAccount | null>((resolve) => {
+          const offStatus = ui.onStatusChange(async (w) => {
+            if (!w) return
+            offStatus()
+            offModal()
+            resolve(await this.accountOf(w))
+          })
+          const offModal = ui.onModalStateChange((state) => {
+            if (state.status === 'closed' && state.closeReason !== 'wallet-selected') {
+              offStatus()
+              offModal()
+              resolve(this.current)
+            }
+          })
+        })
+        await ui.openModal()
+        const account = await connected
+        if (!account) throw new WalletConnectionDeclined()
+        return account
+      },
+      catch: (e) => (e instanceof WalletConnectionDeclined ? e : new WalletProtocolError({ code: PROTOCOL_CODES[errorName(e)] ?? 0 })),
+    })
+  }
+
+  restore(): Effect.Effect<WalletAccount | null, WalletRestoreFailed> {
+    return Effect.tryPromise({
+      try: async () => {
+        const ui = await this.widget()
+        const restored = await ui.connectionRestored
+        return restored && ui.wallet ? this.accountOf(ui.wallet as ConnectedWallet) : null
+      },
+      catch: (e) => new WalletRestoreFailed({ reason: e instanceof Error ? e.message : String(e) }),
+    })
+  }
+
+  forgetStoredConnection(): void {
+    void this.widget().then((ui) => (ui.connected ? ui.disconnect() : undefined)).catch(() => undefined)
+  }
+
+  sendTransaction(tx: WalletTransaction) {
+    return Effect.tryPromise({
+      try: async () => {
+        const [ui, ton] = await Promise.all([this.widget(), this.options.tonCore()])
+        if (!ui.connected) throw new WalletNotConnected()
+        const result = await ui.sendTransaction({
+          validUntil: tx.validUntil,
+          messages: tx.messages.map((m) => ({
+            address: m.address,
+            amount: m.amount,
+            ...(m.comment ? { payload: ton.commentPayload(m.comment) } : {}),
+          })),
+        })
+        return { boc: result.boc }
+      },
+      catch: (e) => (e instanceof WalletNotConnected ? e : walletErrorFrom(e)),
+    })
+  }
+
+  disconnect(): Effect.Effect<void, WalletNotConnectedToDisconnect> {
+    return Effect.tryPromise({
+      try: async () => {
+        if (!this.current) throw new WalletNotConnectedToDisconnect()
+        const ui = await this.widget()
+        await ui.disconnect()
+        this.setAccount(null)
+      },
+      catch: () => new WalletNotConnectedToDisconnect(),
+    })
+  }
+
+  onAccountChange(listener: (account: WalletAccount | null) => void): () => void {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
+  }
+
+  private widget(): Promise<TonConnectUI> {
+    this.ui ??= this.options.create().then((ui) => {
+      ui.onStatusChange(async (w) => this.setAccount(w ? await this.accountOf(w) : null))
+      return ui
+    })
+    return this.ui
+  }
+
+  private async accountOf(w: ConnectedWallet): Promise<WalletAccount> {
+    const ton = await this.options.tonCore()
+    const feature = w.device.features.find(
+      (f): f is { name: 'SendTransaction'; maxMessages: number } => typeof f === 'object' && f.name === 'SendTransaction',
+    )
+    this.maxMsgs = feature?.maxMessages ?? 1
+    const account: WalletAccount = {
+      address: w.account.address,
+      chain: w.account.chain,
+      friendlyAddress: ton.friendlyAddress(w.account.address, w.account.chain),
+      ...(w.account.publicKey ? { publicKey: w.account.publicKey } : {}),
+    }
+    this.setAccount(account)
+    return account
+  }
+
+  private setAccount(account: WalletAccount | null): void {
+    this.current = account
+    for (const l of this.listeners) l(account)
+  }
+}
