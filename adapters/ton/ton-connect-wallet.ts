@@ -10,34 +10,44 @@ import {
 } from '../../core/errors.ts'
 import type { Wallet, WalletAccount, WalletTransaction } from '../../core/ports/wallet.port.ts'
 
-/** TON Connect protocol error codes (spec §8), by the SDK's error class. */
-const PROTOCOL_CODES: Readonly<Record<string, number>> = {
-  UnknownError: 0,
-  BadRequestError: 1,
-  ManifestNotFoundError: 2,
-  ManifestContentErrorError: 3,
-  UnknownAppError: 100,
-  UserRejectsError: 300,
-  WalletNotSupportFeatureError: 400,
-  WalletMissingRequiredFeaturesError: 400,
+type SdkErrors = Pick<
+  typeof import('@tonconnect/ui'),
+  | 'UserRejectsError'
+  | 'TonConnectUIError'
+  | 'WalletNotConnectedError'
+  | 'BadRequestError'
+  | 'UnknownAppError'
+  | 'WalletNotSupportFeatureError'
+  | 'WalletMissingRequiredFeaturesError'
+>
+
+/**
+ * Maps an SDK failure to the core's wallet errors and the protocol codes of spec §8, so that the
+ * SDK's classes never reach the core. The manifest errors (codes 2, 3) are not exported by the
+ * SDK, so they are told by their message.
+ */
+export const walletErrorFrom = (e: unknown, sdk: SdkErrors): TransactionNotSent | WalletNotConnected | WalletProtocolError => {
+  const message = e instanceof Error ? e.message : String(e)
+  const protocol = (code: number) => new WalletProtocolError({ code, message })
+  if (e instanceof sdk.UserRejectsError || e instanceof sdk.TonConnectUIError) return new TransactionNotSent({ reason: message })
+  if (e instanceof sdk.WalletNotConnectedError) return new WalletNotConnected()
+  if (e instanceof sdk.BadRequestError) return protocol(1)
+  if (e instanceof sdk.UnknownAppError) return protocol(100)
+  if (e instanceof sdk.WalletNotSupportFeatureError || e instanceof sdk.WalletMissingRequiredFeaturesError) return protocol(400)
+  if (/manifest/i.test(message)) return protocol(/content/i.test(message) ? 3 : 2)
+  return protocol(0)
 }
 
-const errorName = (e: unknown): string => (e instanceof Error ? e.constructor.name || e.name : '')
-
-/** Maps an SDK failure to the core's wallet errors, so the SDK's classes never reach the core. */
-export const walletErrorFrom = (e: unknown): TransactionNotSent | WalletNotConnected | WalletProtocolError => {
-  const name = errorName(e)
-  if (name === 'UserRejectsError' || name === 'TonConnectUIError') return new TransactionNotSent({ reason: String((e as Error).message) })
-  if (name === 'WalletNotConnectedError') return new WalletNotConnected()
-  const code = PROTOCOL_CODES[name] ?? 0
-  return new WalletProtocolError({ code, ...(e instanceof Error ? { message: e.message } : {}) })
-}
+const isCoreError = (e: unknown): e is { readonly _tag: string } =>
+  typeof e === 'object' && e !== null && typeof (e as { _tag?: unknown })._tag === 'string'
 
 export interface TonConnectWalletOptions {
   /** Builds the widget; imported lazily so that it adds nothing to the first paint. */
   readonly create: () => Promise<TonConnectUI>
   /** Loaded lazily with the widget: comment payloads and friendly addresses need @ton/core. */
   readonly tonCore: () => Promise<typeof import('./ton-comment-payload.ts')>
+  /** The SDK's error classes, loaded with the widget. */
+  readonly sdkErrors?: () => Promise<SdkErrors>
 }
 
 /** The default widget options the spec's §9 constants describe (TON Connect UI's own defaults). */
@@ -96,7 +106,7 @@ export class TonConnectWallet implements Wallet {
         if (!account) throw new WalletConnectionDeclined()
         return account
       },
-      catch: (e) => (e instanceof WalletConnectionDeclined ? e : new WalletProtocolError({ code: PROTOCOL_CODES[errorName(e)] ?? 0 })),
+      catch: (e) => (e instanceof WalletConnectionDeclined ? e : new WalletProtocolError({ code: 0, message: String(e) })),
     })
   }
 
@@ -120,17 +130,22 @@ export class TonConnectWallet implements Wallet {
       try: async () => {
         const [ui, ton] = await Promise.all([this.widget(), this.options.tonCore()])
         if (!ui.connected) throw new WalletNotConnected()
-        const result = await ui.sendTransaction({
-          validUntil: tx.validUntil,
-          messages: tx.messages.map((m) => ({
-            address: m.address,
-            amount: m.amount,
-            ...(m.comment ? { payload: ton.commentPayload(m.comment) } : {}),
-          })),
-        })
-        return { boc: result.boc }
+        try {
+          const result = await ui.sendTransaction({
+            validUntil: tx.validUntil,
+            messages: tx.messages.map((m) => ({
+              address: m.address,
+              amount: m.amount,
+              ...(m.comment ? { payload: ton.commentPayload(m.comment) } : {}),
+            })),
+          })
+          return { boc: result.boc }
+        } catch (e) {
+          throw walletErrorFrom(e, await (this.options.sdkErrors ?? (() => import('@tonconnect/ui')))())
+        }
       },
-      catch: (e) => (e instanceof WalletNotConnected ? e : walletErrorFrom(e)),
+      catch: (e) =>
+        isCoreError(e) ? (e as TransactionNotSent | WalletNotConnected | WalletProtocolError) : new WalletProtocolError({ code: 0 }),
     })
   }
 

@@ -1,0 +1,143 @@
+// @vitest-environment happy-dom
+import { Address, Cell } from '@ton/core'
+import * as sdk from '@tonconnect/ui'
+import { BadRequestError, UnknownAppError, UserRejectsError, WalletNotSupportFeatureError } from '@tonconnect/ui'
+import type { ConnectedWallet, TonConnectUI } from '@tonconnect/ui'
+import { Effect } from 'effect'
+import { describe, expect, it } from 'vitest'
+import { commentPayload, friendlyAddress } from '../../adapters/ton/ton-comment-payload.ts'
+import { TonConnectWallet, walletErrorFrom } from '../../adapters/ton/ton-connect-wallet.ts'
+import { userMessage } from '../../core/index.ts'
+
+const RAW = `0:${'5a'.repeat(32)}`
+
+describe('TON payloads and addresses', () => {
+  it('encodes a text comment the way wallets read it (op 0 + text)', () => {
+    const cell = Cell.fromBase64(commentPayload('axiom:mint:42')).beginParse()
+    expect(cell.loadUint(32)).toBe(0)
+    expect(cell.loadStringTail()).toBe('axiom:mint:42')
+  })
+
+  it('shows a wallet address in its non-bounceable friendly form, test-flagged on testnet', () => {
+    const main = friendlyAddress(RAW, '-239')
+    const test = friendlyAddress(RAW, '-3')
+    expect(main.startsWith('UQ')).toBe(true)
+    expect(test.startsWith('0Q')).toBe(true)
+    expect(Address.parse(main).toRawString()).toBe(RAW)
+    expect(Address.parseFriendly(main).isBounceable).toBe(false)
+    expect(Address.parseFriendly(test).isTestOnly).toBe(true)
+  })
+})
+
+describe('wallet errors (spec §8)', () => {
+  it('maps the SDK errors to the core errors and the user messages', () => {
+    expect(userMessage(walletErrorFrom(new UserRejectsError(), sdk))).toBe('Transaction was not sent')
+    expect(walletErrorFrom(new BadRequestError(), sdk)).toMatchObject({ _tag: 'WalletProtocolError', code: 1 })
+    expect(walletErrorFrom(new Error('[TON_CONNECT_SDK_ERROR] Manifest not found'), sdk)).toMatchObject({ code: 2 })
+    expect(walletErrorFrom(new Error('Passed manifest content error'), sdk)).toMatchObject({ code: 3 })
+    expect(walletErrorFrom(new UnknownAppError(), sdk)).toMatchObject({ code: 100 })
+    expect(walletErrorFrom(new WalletNotSupportFeatureError('unsupported', { cause: { requiredFeature: { featureName: 'SendTransaction' } } }), sdk)).toMatchObject({ code: 400 })
+    expect(walletErrorFrom(new Error('boom'), sdk)).toMatchObject({ code: 0 })
+  })
+})
+
+/** A stand-in for the widget: the wallet app's answers are scripted. */
+const fakeWidget = (script: { approve: boolean; rejectTx?: boolean; maxMessages?: number }) => {
+  const statusListeners = new Set<(w: ConnectedWallet | null) => void>()
+  const modalListeners = new Set<(s: { status: string; closeReason?: string }) => void>()
+  let wallet: ConnectedWallet | null = null
+  const sent: unknown[] = []
+  const connectedWallet = {
+    account: { address: RAW, chain: '-239', publicKey: 'ab'.repeat(32) },
+    device: { features: ['SendTransaction', { name: 'SendTransaction', maxMessages: script.maxMessages ?? 4 }] },
+  } as unknown as ConnectedWallet
+  const ui = {
+    get connected() {
+      return wallet !== null
+    },
+    get wallet() {
+      return wallet
+    },
+    connectionRestored: Promise.resolve(false),
+    onStatusChange(cb: (w: ConnectedWallet | null) => void) {
+      statusListeners.add(cb)
+      return () => statusListeners.delete(cb)
+    },
+    onModalStateChange(cb: (s: { status: string; closeReason?: string }) => void) {
+      modalListeners.add(cb)
+      return () => modalListeners.delete(cb)
+    },
+    async openModal() {
+      setTimeout(() => {
+        if (script.approve) {
+          wallet = connectedWallet
+          for (const l of [...statusListeners]) l(wallet)
+        } else for (const l of [...modalListeners]) l({ status: 'closed', closeReason: 'action-cancelled' })
+      }, 0)
+    },
+    async sendTransaction(tx: unknown) {
+      if (script.rejectTx) throw new UserRejectsError()
+      sent.push(tx)
+      return { boc: 'te6cc' }
+    },
+    async disconnect() {
+      wallet = null
+      for (const l of [...statusListeners]) l(null)
+    },
+  }
+  return { ui: ui as unknown as TonConnectUI, sent }
+}
+
+const walletOver = (widget: ReturnType<typeof fakeWidget>) =>
+  new TonConnectWallet({ create: async () => widget.ui, tonCore: () => import('../../adapters/ton/ton-comment-payload.ts') })
+
+describe('TonConnectWallet', () => {
+  it('connects, reports the account with its friendly form and the device message limit', async () => {
+    const wallet = walletOver(fakeWidget({ approve: true, maxMessages: 4 }))
+    const seen: unknown[] = []
+    wallet.onAccountChange((a) => seen.push(a?.address ?? null))
+    const account = await Effect.runPromise(wallet.connect())
+    expect(account.address).toBe(RAW)
+    expect(account.friendlyAddress?.startsWith('UQ')).toBe(true)
+    expect(wallet.maxMessages()).toBe(4)
+    expect(seen).toContain(RAW)
+  })
+
+  it('declines when the user closes the modal without a wallet', async () => {
+    const wallet = walletOver(fakeWidget({ approve: false }))
+    const r = await Effect.runPromise(Effect.result(wallet.connect()))
+    expect(r._tag === 'Failure' && userMessage(r.failure)).toBe('Connection declined')
+  })
+
+  it('sends the transaction with the comment as a payload, and maps a rejection', async () => {
+    const widget = fakeWidget({ approve: true })
+    const wallet = walletOver(widget)
+    await Effect.runPromise(wallet.connect())
+    await Effect.runPromise(
+      wallet.sendTransaction({ validUntil: 100, messages: [{ address: RAW, amount: '1000', comment: 'axiom:mint:7' }] }),
+    )
+    const tx = widget.sent[0] as { validUntil: number; messages: { amount: string; payload: string }[] }
+    expect(tx.validUntil).toBe(100)
+    expect(tx.messages[0]?.amount).toBe('1000')
+    expect(Cell.fromBase64(tx.messages[0]!.payload).beginParse().skip(32).loadStringTail()).toBe('axiom:mint:7')
+
+    const rejecting = walletOver(fakeWidget({ approve: true, rejectTx: true }))
+    await Effect.runPromise(rejecting.connect())
+    const r = await Effect.runPromise(Effect.result(rejecting.sendTransaction({ validUntil: 1, messages: [] })))
+    expect(r._tag === 'Failure' && r.failure._tag).toBe('TransactionNotSent')
+  })
+
+  it('refuses to disconnect while not connected, and disconnects when connected', async () => {
+    const wallet = walletOver(fakeWidget({ approve: true }))
+    const before = await Effect.runPromise(Effect.result(wallet.disconnect()))
+    expect(before._tag === 'Failure' && before.failure._tag).toBe('WalletNotConnectedToDisconnect')
+    await Effect.runPromise(wallet.connect())
+    await Effect.runPromise(wallet.disconnect())
+    expect(wallet.account()).toBeNull()
+  })
+
+  it('restores nothing when no connection was stored', async () => {
+    const wallet = walletOver(fakeWidget({ approve: true }))
+    expect(await Effect.runPromise(wallet.restore())).toBeNull()
+  })
+})
