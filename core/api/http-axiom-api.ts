@@ -49,13 +49,18 @@ interface Operation<S extends Schema.Top> {
   readonly auth?: Auth
   /** What a read resolves with when the server fails with a 500 (spec §8). Writes have none and fail. */
   readonly fallback?: S['Type'] | null
+  /** A 401/403 is returned but not shown: a refused refresh token is expected, not news. */
+  readonly quietUnauthorized?: boolean
 }
 
 const messageOf = (body: unknown, status: number): string => {
   const decoded = Schema.decodeUnknownOption(ErrorBody)(body)
   if (decoded._tag === 'Some') {
-    if (decoded.value.msg) return decoded.value.msg
-    if (typeof decoded.value.detail === 'string') return decoded.value.detail
+    const { msg, detail } = decoded.value
+    if (msg) return msg
+    if (typeof detail === 'string') return detail
+    const first: unknown = Array.isArray(detail) ? detail[0] : undefined
+    if (first && typeof first === 'object' && typeof (first as { msg?: unknown }).msg === 'string') return (first as { msg: string }).msg
   }
   return `Request failed with status code ${status}`
 }
@@ -137,13 +142,19 @@ export const makeHttpAxiomApi = (deps: HttpAxiomApiDeps): AxiomApi => {
 
   const call = <S extends Schema.Top>(op: Operation<S>): Effect.Effect<S['Type'], ApiError> =>
     Effect.gen(function* () {
+      const usedToken = deps.session.get('auth_token')
       let res = yield* attempt(op)
-      if (res.status === 401 && op.auth !== 'none' && (yield* refreshOnce)) res = yield* attempt(op)
+      if (res.status === 401 && op.auth !== 'none') {
+        // A token that changed meanwhile was refreshed by another call: retry with it, no second refresh.
+        const refreshed = deps.session.get('auth_token') !== usedToken || (yield* refreshOnce)
+        if (refreshed) res = yield* attempt(op)
+      }
       if (res.status >= 200 && res.status < 300) return yield* decode(op, res)
       return yield* Effect.fail(errorForStatus(res))
     }).pipe(
       Effect.tapError((e) =>
         Effect.sync(() => {
+          if (e._tag === 'Unauthorized' && op.quietUnauthorized) return
           if (e._tag === 'Unauthorized') {
             deps.session.remove('auth_token')
             if (e.msg === INVALID_INIT_DATA_MSG) deps.platform?.close()
@@ -173,7 +184,8 @@ export const makeHttpAxiomApi = (deps: HttpAxiomApiDeps): AxiomApi => {
 
   return {
     register: (input) => post('/auth/register', TokenPair, input, 'none'),
-    refresh: (refresh) => post('/auth/refresh', TokenPair, { refresh_token: refresh, refresh }, 'none'),
+    refresh: (refresh) =>
+      call({ request: { method: 'POST', path: '/auth/refresh', body: { refresh_token: refresh, refresh } }, schema: TokenPair, quietUnauthorized: true }),
     me: () => get('/user/me', UserData, null),
     referrals: () => get('/user/referrals', ReferralList, []),
     shareMessage: () => post('/user/share-message', SharedMessage),

@@ -31,8 +31,8 @@ const decoders: { readonly [K in LiveEvent['event']]: (data: unknown) => Extract
 export const decodeLiveEvent = (text: string): LiveEvent | null => {
   try {
     const envelope = Schema.decodeUnknownSync(Envelope)(JSON.parse(text))
+    if (!Object.hasOwn(decoders, envelope.event)) return null
     const decode = decoders[envelope.event as LiveEvent['event']]
-    if (!decode) return null
     return { event: envelope.event, data: decode(envelope.data) } as LiveEvent
   } catch {
     return null

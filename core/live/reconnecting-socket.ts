@@ -1,6 +1,7 @@
 import { Data, Duration, Effect, Fiber, Schedule } from 'effect'
 import {
   SOCKET_CONNECT_TIMEOUT_MS,
+  SOCKET_RECONNECT_MAX_DELAY_MS,
   SOCKET_SHORT_REFRESH_MS,
   SOCKET_TOKEN_RETRY_MS,
   SOCKET_TOKEN_TIMEOUT_MS,
@@ -70,10 +71,13 @@ export const openReconnectingSocket = (o: ReconnectingSocketOptions): Reconnecti
   /** One connection: fails if it never opened, succeeds with the close code once an open one closes. */
   const connectOnce = Effect.callback<number, SocketNotOpened>((resume) => {
     let opened = false
+    /** Set once this attempt is over, so that a token arriving late is not sent on a dead connection. */
+    let over = false
     const gen = ++generation
     setStatus('connecting')
     const timer = setTimeout(() => {
       if (!opened) {
+        over = true
         conn.close()
         resume(Effect.fail(new SocketNotOpened({ reason: 'connect timeout' })))
       }
@@ -81,7 +85,9 @@ export const openReconnectingSocket = (o: ReconnectingSocketOptions): Reconnecti
     const conn = o.sockets.open(o.path, {
       onOpen: () => {
         Effect.runPromise(Effect.result(firstMessage)).then((m) => {
+          if (over) return
           if (m._tag === 'Failure') {
+            over = true
             conn.close()
             resume(Effect.fail(m.failure instanceof SocketNotOpened ? m.failure : new SocketNotOpened({ reason: 'no token' })))
             return
@@ -95,6 +101,7 @@ export const openReconnectingSocket = (o: ReconnectingSocketOptions): Reconnecti
       },
       onMessage: o.onMessage,
       onClose: (code, reason) => {
+        over = true
         clearTimeout(timer)
         if (current === conn) current = null
         setStatus('closed', gen)
@@ -102,20 +109,27 @@ export const openReconnectingSocket = (o: ReconnectingSocketOptions): Reconnecti
       },
     })
     return Effect.sync(() => {
+      over = true
       clearTimeout(timer)
       if (current === conn) current = null
       conn.close(1000, 'client closed')
     })
   })
 
-  const shortRefresh = Duration.millis(o.shortRefreshMs ?? SOCKET_SHORT_REFRESH_MS)
+  const shortRefreshMs = o.shortRefreshMs ?? SOCKET_SHORT_REFRESH_MS
+  /** Refused tokens in a row: each waits twice as long before the next try, up to the backoff cap. */
+  let refusedInARow = 0
   const cycle = connectOnce.pipe(
     Effect.retry({ schedule: o.reconnectPolicy ?? socketReconnectPolicy }),
-    Effect.flatMap((code) =>
-      code === SOCKET_AUTH_FAILED_CODE && o.onAuthFailed
-        ? Effect.promise(() => o.onAuthFailed!().catch(() => undefined)).pipe(Effect.andThen(Effect.sleep(shortRefresh)))
-        : Effect.sleep(shortRefresh),
-    ),
+    Effect.flatMap((code) => {
+      if (code !== SOCKET_AUTH_FAILED_CODE) {
+        refusedInARow = 0
+        return Effect.sleep(Duration.millis(shortRefreshMs))
+      }
+      const wait = Duration.millis(Math.min(SOCKET_RECONNECT_MAX_DELAY_MS, shortRefreshMs * 2 ** refusedInARow++))
+      const refresh = o.onAuthFailed ? Effect.promise(() => o.onAuthFailed!().catch(() => undefined)) : Effect.void
+      return refresh.pipe(Effect.andThen(Effect.sleep(wait)))
+    }),
     Effect.forever,
   )
 
@@ -132,7 +146,7 @@ export const openReconnectingSocket = (o: ReconnectingSocketOptions): Reconnecti
       )
     },
     ensureOpen: () => {
-      if (closed || status === 'open') return
+      if (closed || status !== 'closed') return
       Effect.runFork(Fiber.interrupt(fiber))
       fiber = Effect.runFork(cycle)
     },

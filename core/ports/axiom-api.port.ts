@@ -35,7 +35,7 @@ export interface AxiomApi {
   refresh(refreshToken: string): Call<TokenPair>
   me(): Call<UserData | null>
   referrals(): Call<ReadonlyArray<Referral>>
-  shareMessage(): Call<{ readonly inline_message_id: string } | null>
+  shareMessage(): Call<{ readonly inline_message_id: string }>
 
   mints(q?: PageQuery): Call<Page<Mint>>
   mintPlans(): Call<ReadonlyArray<MintPlan>>

@@ -61,14 +61,18 @@ export const bondPaymentTransaction = (
 
 /**
  * Polls the wallet balance every second, up to 30 times, until it differs from `before`
- * (spec §4). Read errors count as "not changed yet".
+ * (spec §4). Read errors count as "not changed yet"; with no reading before signing, the first
+ * successful poll becomes the baseline.
  */
 export const waitForBalanceChange = (deps: Pick<BuyBondDeps, 'chain' | 'pollEveryMs'>, address: string, before: bigint | null) =>
   Effect.gen(function* () {
+    let baseline = before
     for (let i = 0; i < WALLET_BALANCE_POLL_TRIES; i++) {
       yield* Effect.sleep(Duration.millis(deps.pollEveryMs ?? WALLET_BALANCE_POLL_MS))
       const now = yield* Effect.result(deps.chain.balance(address))
-      if (now._tag === 'Success' && before !== null && now.success !== before) return true
+      if (now._tag !== 'Success') continue
+      if (baseline === null) baseline = now.success
+      else if (now.success !== baseline) return true
     }
     return false
   })

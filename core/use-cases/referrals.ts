@@ -33,9 +33,9 @@ export const inviteFriends =
       const link = referralLink(botUsername, refCode)
       if (shareMethod(deps.platform.launch()?.version) === 'native') {
         const prepared = yield* Effect.result(deps.api.shareMessage())
-        if (prepared._tag === 'Success' && prepared.success) {
+        if (prepared._tag === 'Success') {
           const shared = yield* Effect.promise(() =>
-            deps.platform.shareMessage(prepared.success!.inline_message_id).catch(() => false),
+            deps.platform.shareMessage(prepared.success.inline_message_id).catch(() => false),
           )
           if (shared) return 'native' as const
         }

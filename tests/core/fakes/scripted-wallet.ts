@@ -1,0 +1,104 @@
+import { Effect } from 'effect'
+import {
+  TransactionNotSent,
+  type Wallet,
+  type WalletAccount,
+  WalletConnectionDeclined,
+  WalletNotConnected,
+  WalletNotConnectedToDisconnect,
+  WalletProtocolError,
+  WalletRestoreFailed,
+  type WalletTransaction,
+} from '../../../core/index.ts'
+
+export const ACCOUNT: WalletAccount = { address: `0:${'ab'.repeat(32)}`, chain: '-239' }
+
+export type RestoreStep = WalletAccount | null | 'fails'
+export type SignOutcome = 'signs' | 'rejects' | 'protocol-error'
+
+/**
+ * A wallet whose answers the test scripts. Restore answers are taken in order, the last one repeating.
+ * Every transaction asked of it is kept, signed or not.
+ */
+export class ScriptedWallet implements Wallet {
+  readonly transactions: WalletTransaction[] = []
+  restoreAttempts = 0
+  forgotten = 0
+  signOutcome: SignOutcome = 'signs'
+  connectOutcome: 'approves' | 'declines' = 'approves'
+  private restoreScript: RestoreStep[] = [null]
+  private listeners = new Set<(a: WalletAccount | null) => void>()
+
+  constructor(
+    private connected: WalletAccount | null = ACCOUNT,
+    private maxMessagesValue = 4,
+  ) {}
+
+  scriptRestore(...steps: RestoreStep[]): void {
+    this.restoreScript = steps
+  }
+
+  setMaxMessages(n: number): void {
+    this.maxMessagesValue = n
+  }
+
+  account(): WalletAccount | null {
+    return this.connected
+  }
+
+  maxMessages(): number {
+    return this.maxMessagesValue
+  }
+
+  connect(): Effect.Effect<WalletAccount, WalletConnectionDeclined | WalletProtocolError> {
+    return Effect.suspend(() => {
+      if (this.connectOutcome === 'declines') return Effect.fail(new WalletConnectionDeclined())
+      this.setAccount(ACCOUNT)
+      return Effect.succeed(ACCOUNT)
+    })
+  }
+
+  restore(): Effect.Effect<WalletAccount | null, WalletRestoreFailed> {
+    return Effect.suspend(() => {
+      const step = this.restoreScript[Math.min(this.restoreAttempts, this.restoreScript.length - 1)] ?? null
+      this.restoreAttempts++
+      if (step === 'fails') return Effect.fail(new WalletRestoreFailed({ reason: 'bridge unreachable' }))
+      if (step) this.setAccount(step)
+      return Effect.succeed(step)
+    })
+  }
+
+  forgetStoredConnection(): void {
+    this.forgotten++
+  }
+
+  sendTransaction(
+    tx: WalletTransaction,
+  ): Effect.Effect<{ readonly boc: string }, WalletNotConnected | TransactionNotSent | WalletProtocolError> {
+    return Effect.suspend((): Effect.Effect<{ readonly boc: string }, WalletNotConnected | TransactionNotSent | WalletProtocolError> => {
+      if (!this.connected) return Effect.fail(new WalletNotConnected())
+      this.transactions.push(tx)
+      if (this.signOutcome === 'rejects') return Effect.fail(new TransactionNotSent({ reason: 'user rejected' }))
+      if (this.signOutcome === 'protocol-error') return Effect.fail(new WalletProtocolError({ code: 300 }))
+      return Effect.succeed({ boc: 'te6cckEBAQEAAgAAAEysuc0=' })
+    })
+  }
+
+  disconnect(): Effect.Effect<void, WalletNotConnectedToDisconnect> {
+    return Effect.suspend(() => {
+      if (!this.connected) return Effect.fail(new WalletNotConnectedToDisconnect())
+      this.setAccount(null)
+      return Effect.void
+    })
+  }
+
+  onAccountChange(listener: (account: WalletAccount | null) => void): () => void {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
+  }
+
+  private setAccount(a: WalletAccount | null): void {
+    this.connected = a
+    for (const l of this.listeners) l(a)
+  }
+}

@@ -1,0 +1,149 @@
+import { Effect, Fiber } from 'effect'
+import { TestClock } from 'effect/testing'
+import { describe, expect, it } from 'vitest'
+import { buyBond, TRANSACTION_PROCESSING_TOAST } from '../../../core/index.ts'
+import { FakeAxiomApi } from '../fakes/fake-axiom-api.ts'
+import { FakeChainReader } from '../fakes/fake-chain-reader.ts'
+import { FixedClock } from '../fakes/fixed-clock.ts'
+import { RecordingNotifier } from '../fakes/recording-notifier.ts'
+import { failure, onTestClock, succeed } from '../fakes/run.ts'
+import { ACCOUNT, ScriptedWallet } from '../fakes/scripted-wallet.ts'
+
+const TON = 1_000_000_000n
+
+const setup = (pollEveryMs?: number) => {
+  const api = new FakeAxiomApi()
+  const wallet = new ScriptedWallet()
+  const chain = new FakeChainReader()
+  chain.setBalance(ACCOUNT.address, 5n * TON)
+  const clock = new FixedClock(1_700_000_123_456)
+  const notifier = new RecordingNotifier()
+  const buy = buyBond({ api, wallet, chain, clock, notifier, ...(pollEveryMs ? { pollEveryMs } : {}) })
+  return { api, wallet, chain, clock, notifier, buy }
+}
+
+describe('buyBond', () => {
+  it('refuses without a connected wallet, and creates no mint', async () => {
+    const s = setup(1)
+    await succeed(s.wallet.disconnect())
+
+    expect(await failure(s.buy({ amount: 100, days: 30 }))).toMatchObject({ _tag: 'WalletNotConnected' })
+    expect(s.api.callsTo('createMint')).toEqual([])
+  })
+
+  it('refuses a wallet that cannot send a single message, and creates no mint', async () => {
+    const s = setup(1)
+    s.wallet.setMaxMessages(0)
+
+    expect(await failure(s.buy({ amount: 100, days: 30 }))).toMatchObject({ _tag: 'WalletUnsupported', maxMessages: 0, needed: 1 })
+    expect(s.api.callsTo('createMint')).toEqual([])
+  })
+
+  it.each([0, -1, Number.NaN])('refuses an amount of %s before anything is created', async (amount) => {
+    const s = setup(1)
+
+    expect(await failure(s.buy({ amount, days: 30 }))).toMatchObject({ _tag: 'InvalidInput' })
+    expect(s.api.calls).toEqual([])
+    expect(s.wallet.transactions).toEqual([])
+  })
+
+  it('asks the wallet to pay the mint, valid for 60 s, with the payment comment', async () => {
+    const s = setup(1)
+    s.chain.changeAfterReads(1, ACCOUNT.address, 4n * TON)
+
+    const { mint } = await succeed(s.buy({ amount: 100, days: 30, idempotencyKey: 'buy-1' }))
+
+    expect(s.api.callsTo('createMint')).toEqual([
+      { method: 'createMint', input: { amount: 100, days: 30 }, options: { idempotencyKey: 'buy-1' } },
+    ])
+    expect(s.wallet.transactions).toEqual([
+      {
+        validUntil: 1_700_000_123 + 60,
+        messages: [{ address: `0:${'ee'.repeat(32)}`, amount: '1000000000', comment: `axiom:mint:${mint.id}` }],
+      },
+    ])
+    expect(mint.status).toBe('pending')
+  })
+
+  it("says 'Transaction is being processed' once the wallet signed", async () => {
+    const s = setup(1)
+    s.chain.changeAfterReads(1, ACCOUNT.address, 4n * TON)
+
+    await succeed(s.buy({ amount: 100, days: 30 }))
+
+    expect(s.notifier.toasts).toEqual([{ kind: 'info', text: TRANSACTION_PROCESSING_TOAST }])
+    expect(TRANSACTION_PROCESSING_TOAST).toBe('Transaction is being processed')
+  })
+
+  it('polls the balance every second until it changes', async () => {
+    const s = setup()
+    s.chain.changeAfterReads(4, ACCOUNT.address, 4n * TON)
+
+    const seen = await onTestClock(
+      Effect.gen(function* () {
+        const fiber = yield* Effect.forkChild(s.buy({ amount: 100, days: 30 }))
+        yield* TestClock.adjust('3 seconds')
+        const after3s = { done: fiber.pollUnsafe() !== undefined, reads: s.chain.reads }
+        yield* TestClock.adjust('1 second')
+        return { after3s, purchase: yield* Fiber.join(fiber), reads: s.chain.reads }
+      }),
+    )
+
+    expect(seen.after3s).toEqual({ done: false, reads: 4 })
+    expect(seen.purchase.balanceChanged).toBe(true)
+    expect(seen.reads).toBe(5)
+  })
+
+  it('takes the first successful poll as the baseline when the balance could not be read before signing', async () => {
+    const s = setup()
+    const chain = new FakeChainReader()
+    chain.changeAfterReads(2, ACCOUNT.address, 5n * TON) // unreadable before signing and at the first poll
+    chain.changeAfterReads(4, ACCOUNT.address, 4n * TON)
+    const buy = buyBond({ api: s.api, wallet: s.wallet, chain, clock: s.clock, notifier: s.notifier })
+
+    const purchase = await onTestClock(
+      Effect.gen(function* () {
+        const fiber = yield* Effect.forkChild(buy({ amount: 100, days: 30 }))
+        yield* TestClock.adjust('10 seconds')
+        return yield* Fiber.join(fiber)
+      }),
+    )
+
+    expect(purchase.balanceChanged).toBe(true)
+  })
+
+  it('gives up watching after 30 tries, the bond bought all the same', async () => {
+    const s = setup()
+
+    const seen = await onTestClock(
+      Effect.gen(function* () {
+        const fiber = yield* Effect.forkChild(s.buy({ amount: 100, days: 30 }))
+        yield* TestClock.adjust('29 seconds')
+        const doneAt29s = fiber.pollUnsafe() !== undefined
+        yield* TestClock.adjust('1 second')
+        return { doneAt29s, purchase: yield* Fiber.join(fiber) }
+      }),
+    )
+
+    expect(seen.doneAt29s).toBe(false)
+    expect(seen.purchase).toMatchObject({ balanceChanged: false, mint: { status: 'pending' } })
+    expect(s.chain.reads).toBe(1 + 30)
+  })
+
+  it('a wallet rejection fails with TransactionNotSent and says nothing about processing', async () => {
+    const s = setup(1)
+    s.wallet.signOutcome = 'rejects'
+
+    expect(await failure(s.buy({ amount: 100, days: 30 }))).toMatchObject({ _tag: 'TransactionNotSent' })
+    expect(s.notifier.toasts).toEqual([])
+    expect(s.chain.reads).toBeLessThanOrEqual(1)
+  })
+
+  it('a wallet protocol error is passed on as such', async () => {
+    const s = setup(1)
+    s.wallet.signOutcome = 'protocol-error'
+
+    expect(await failure(s.buy({ amount: 100, days: 30 }))).toMatchObject({ _tag: 'WalletProtocolError', code: 300 })
+    expect(s.notifier.toasts).toEqual([])
+  })
+})
