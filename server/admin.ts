@@ -1,0 +1,71 @@
+import { pathToFileURL } from 'node:url'
+import { createAdmin } from './admin-ops.ts'
+import { defaultConfig, DEFAULT_DB_PATH } from './config.ts'
+import type { ServerContext } from './context.ts'
+import { openDb } from './db/open-db.ts'
+import { BALANCE_COLUMNS, type BalanceColumn } from './domain/ledger.ts'
+import { createPriceFeed } from './domain/price-walk.ts'
+import { createEventQueue } from './events.ts'
+import { isHttpError } from './http/errors.ts'
+
+const USAGE = `usage: npm run admin -- <command>   (database: AXIOM_DB, default ${DEFAULT_DB_PATH})
+  maintenance on|off                       switch maintenance mode
+  member <telegramId> [off]                make a user a community member (or not)
+  credit <telegramId> <amount> [balance]   credit tokens; balance: ${BALANCE_COLUMNS.join(' | ')} (default balance_token)
+  mark-paid <mintId>                       a bond's TON payment arrived: activate it
+  collective <percent>                     set the collective bonus, e.g. 0.25
+  users                                    list users and balances`
+
+/** Runs one admin command against a database file; returns the text to print. */
+export const runAdminCommand = (dbPath: string, argv: ReadonlyArray<string>): string => {
+  const [command, a, b, c] = argv
+  const db = openDb(dbPath)
+  // The CLI has no sockets: a running server sees the changes on its next read, no events are pushed.
+  const ctx: ServerContext = {
+    db,
+    config: { ...defaultConfig(), dbPath },
+    now: () => Math.floor(Date.now() / 1000),
+    events: createEventQueue(),
+    price: createPriceFeed(defaultConfig().priceSeed),
+  }
+  const admin = createAdmin(ctx)
+  try {
+    switch (command) {
+      case 'maintenance':
+        if (a !== 'on' && a !== 'off') return USAGE
+        admin.setMaintenance(a === 'on')
+        return `maintenance ${a}`
+      case 'member':
+        if (!a) return USAGE
+        admin.setMember(a, b !== 'off')
+        return `user ${a} community member: ${b !== 'off'}`
+      case 'credit':
+        if (!a || !b) return USAGE
+        return `credited ${admin.credit(a, b, (c ?? 'balance_token') as BalanceColumn)} to ${c ?? 'balance_token'} of ${a}`
+      case 'mark-paid': {
+        if (!a || !/^\d+$/.test(a)) return USAGE
+        const mint = admin.markPaid(a)
+        return `bond #${mint.id} is ${mint.status}`
+      }
+      case 'collective':
+        if (!a) return USAGE
+        admin.setCollectiveBonus(a)
+        return `collective bonus ${a} %`
+      case 'users':
+        return JSON.stringify(admin.users(), null, 2)
+      default:
+        return USAGE
+    }
+  } finally {
+    db.close()
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  try {
+    console.log(runAdminCommand(process.env.AXIOM_DB ?? DEFAULT_DB_PATH, process.argv.slice(2)))
+  } catch (e) {
+    console.error(isHttpError(e) ? e.message : e)
+    process.exitCode = 1
+  }
+}

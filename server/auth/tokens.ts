@@ -1,0 +1,102 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto'
+import { jwtVerify, SignJWT } from 'jose'
+import { big, getRow, run, str } from '../db/sql.ts'
+import { inTx, type ServerContext } from '../context.ts'
+import { httpError } from '../http/errors.ts'
+
+const keys = new WeakMap<ServerContext, Uint8Array>()
+const keyOf = (ctx: ServerContext) => {
+  let key = keys.get(ctx)
+  if (!key) {
+    key = new TextEncoder().encode(ctx.config.jwtSecret)
+    keys.set(ctx, key)
+  }
+  return key
+}
+
+const hashOf = (token: string) => createHash('sha256').update(token).digest('hex')
+
+export const issueAccessToken = (ctx: ServerContext, userId: bigint): Promise<string> =>
+  new SignJWT({ typ: 'access' })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject(userId.toString())
+    .setIssuedAt(ctx.now())
+    .setExpirationTime(ctx.now() + ctx.config.accessTokenTtlS)
+    .sign(keyOf(ctx))
+
+interface Verified {
+  readonly userId: bigint
+  readonly exp: number
+}
+
+/** Tokens already verified, per server: the signature of a given string never changes, only its age. */
+const verifiedCache = new WeakMap<ServerContext, Map<string, Verified>>()
+const CACHE_SIZE = 10_000
+
+/** The user id of a valid, unexpired access token of an existing user, or a 401 saying why. */
+export const verifyAccessToken = async (ctx: ServerContext, token: string): Promise<bigint> => {
+  let cache = verifiedCache.get(ctx)
+  if (!cache) verifiedCache.set(ctx, (cache = new Map()))
+  const hit = cache.get(token)
+  if (hit) {
+    if (hit.exp > ctx.now()) return hit.userId
+    cache.delete(token)
+    throw httpError(401, 'Token expired')
+  }
+  let verified: Verified
+  try {
+    const { payload } = await jwtVerify(token, keyOf(ctx), { algorithms: ['HS256'], currentDate: new Date(ctx.now() * 1000) })
+    if (payload.typ !== 'access' || typeof payload.sub !== 'string' || !/^\d{1,18}$/.test(payload.sub) || typeof payload.exp !== 'number')
+      throw new Error('claims')
+    verified = { userId: BigInt(payload.sub), exp: payload.exp }
+  } catch (e) {
+    const expired = (e as { code?: string }).code === 'ERR_JWT_EXPIRED'
+    throw httpError(401, expired ? 'Token expired' : 'Invalid token')
+  }
+  if (!getRow(ctx.db, 'SELECT id FROM users WHERE id = ?', verified.userId)) throw httpError(401, 'Invalid token')
+  if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!)
+  cache.set(token, verified)
+  return verified.userId
+}
+
+/** An opaque refresh token; only its hash is stored. Each belongs to a family that rotation keeps. */
+const storeRefresh = (ctx: ServerContext, userId: bigint, family: string): string => {
+  const token = randomBytes(32).toString('base64url')
+  run(
+    ctx.db,
+    'INSERT INTO refresh_tokens (hash, user_id, family, expires_at) VALUES (?, ?, ?, ?)',
+    hashOf(token),
+    userId,
+    family,
+    ctx.now() + ctx.config.refreshTokenTtlS,
+  )
+  return token
+}
+
+export const issueTokenPair = async (ctx: ServerContext, userId: bigint) => {
+  const refresh = inTx(ctx, () => storeRefresh(ctx, userId, randomUUID()))
+  return { token: await issueAccessToken(ctx, userId), refresh }
+}
+
+/**
+ * Rotates a refresh token: the presented one is spent and a new one of the same family issued.
+ * Presenting a spent token means it leaked, so the whole family is revoked.
+ */
+export const rotateRefresh = async (ctx: ServerContext, presented: unknown) => {
+  if (typeof presented !== 'string' || presented === '' || presented.length > 200) throw httpError(401, 'Invalid refresh token')
+  const outcome = inTx(ctx, () => {
+    const row = getRow(ctx.db, 'SELECT * FROM refresh_tokens WHERE hash = ?', hashOf(presented))
+    if (!row) return { error: 'Invalid refresh token' }
+    const family = str(row, 'family')
+    if (row.used_at !== null || big(row, 'revoked') !== 0n) {
+      run(ctx.db, 'UPDATE refresh_tokens SET revoked = 1 WHERE family = ?', family)
+      return { error: 'Refresh token was already used' }
+    }
+    if (big(row, 'expires_at') <= BigInt(ctx.now())) return { error: 'Refresh token expired' }
+    run(ctx.db, 'UPDATE refresh_tokens SET used_at = ? WHERE hash = ?', ctx.now(), hashOf(presented))
+    const userId = big(row, 'user_id')
+    return { userId, refresh: storeRefresh(ctx, userId, family) }
+  })
+  if ('error' in outcome) throw httpError(401, outcome.error ?? 'Invalid refresh token')
+  return { token: await issueAccessToken(ctx, outcome.userId), refresh: outcome.refresh }
+}

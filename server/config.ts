@@ -1,0 +1,60 @@
+import { tokens } from './money.ts'
+
+/** Dev defaults: not secret, documented in docs/api.md so tests and the local stack can sign initData. */
+export const DEV_BOT_TOKEN = '7000000001:AXIOM-dev-bot-token-not-secret'
+export const DEV_JWT_SECRET = 'axiom-dev-jwt-secret-not-for-production-use'
+export const DEFAULT_PORT = 8787
+export const DEFAULT_HOST = '127.0.0.1'
+export const DEFAULT_DB_PATH = '.data/axiom.db'
+export const DEFAULT_WELCOME_TOKENS = 100n
+export const DEFAULT_PRICE_TICK_MS = 3_000
+export const DEFAULT_PRICE_SEED = 42
+
+/** The treasury the client pays bonds to (a raw address on workchain 0). */
+export const DEV_TREASURY_ADDRESS = '0:7a1c0b4e2f0d6a3a9c5e8b1d4f7a2c6e9b3d5f8a1c4e7b2d6f9a3c5e8b1d4f7a'
+
+export interface ServerConfig {
+  readonly port: number
+  readonly host: string
+  readonly dbPath: string
+  readonly botToken: string
+  readonly jwtSecret: string
+  readonly priceTickMs: number
+  readonly priceSeed: number
+  readonly welcomeBalanceNano: bigint
+  readonly treasuryAddress: string
+  /** Seconds a Telegram initData stays acceptable after its auth_date. */
+  readonly initDataMaxAgeS: number
+  readonly accessTokenTtlS: number
+  readonly refreshTokenTtlS: number
+  /** How often active bonds and stakes are settled in the background. */
+  readonly settleEveryMs: number
+  readonly heartbeatMs: number
+  /** Largest photo a task accepts, in bytes after base64 decoding. */
+  readonly maxPhotoBytes: number
+  readonly bodyLimitBytes: number
+  /** A create without Idempotency-Key that repeats within this window returns the first result. */
+  readonly dedupeWindowS: number
+  readonly logger: boolean
+}
+
+export const defaultConfig = (): ServerConfig => ({
+  port: DEFAULT_PORT,
+  host: DEFAULT_HOST,
+  dbPath: DEFAULT_DB_PATH,
+  botToken: DEV_BOT_TOKEN,
+  jwtSecret: DEV_JWT_SECRET,
+  priceTickMs: DEFAULT_PRICE_TICK_MS,
+  priceSeed: DEFAULT_PRICE_SEED,
+  welcomeBalanceNano: tokens(DEFAULT_WELCOME_TOKENS),
+  treasuryAddress: DEV_TREASURY_ADDRESS,
+  initDataMaxAgeS: 86_400,
+  accessTokenTtlS: 15 * 60,
+  refreshTokenTtlS: 30 * 86_400,
+  settleEveryMs: 30_000,
+  heartbeatMs: 30_000,
+  maxPhotoBytes: 1024 * 1024,
+  bodyLimitBytes: 8 * 1024 * 1024,
+  dedupeWindowS: 5,
+  logger: false,
+})

@@ -1,0 +1,159 @@
+import type { Database } from 'better-sqlite3'
+
+/** Each entry moves the schema one version up; never edit a shipped entry, append a new one. */
+const MIGRATIONS: ReadonlyArray<string> = [
+  `
+  CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+  CREATE TABLE users (
+    id INTEGER PRIMARY KEY,
+    telegram_id INTEGER NOT NULL UNIQUE,
+    name TEXT NOT NULL,
+    ref_code TEXT NOT NULL UNIQUE,
+    referrer_id INTEGER REFERENCES users(id),
+    community INTEGER NOT NULL DEFAULT 0,
+    balance_token INTEGER NOT NULL DEFAULT 0 CHECK (balance_token >= 0),
+    task_balance INTEGER NOT NULL DEFAULT 0 CHECK (task_balance >= 0),
+    referral_balance INTEGER NOT NULL DEFAULT 0 CHECK (referral_balance >= 0),
+    hold_bonus INTEGER NOT NULL DEFAULT 0,
+    investment_bonus INTEGER NOT NULL DEFAULT 0,
+    turnover INTEGER NOT NULL DEFAULT 0,
+    created_at INTEGER NOT NULL
+  );
+  CREATE INDEX users_referrer ON users(referrer_id);
+  CREATE TABLE refresh_tokens (
+    hash TEXT PRIMARY KEY,
+    user_id INTEGER NOT NULL REFERENCES users(id),
+    family TEXT NOT NULL,
+    expires_at INTEGER NOT NULL,
+    used_at INTEGER,
+    revoked INTEGER NOT NULL DEFAULT 0
+  );
+  CREATE INDEX refresh_family ON refresh_tokens(family);
+  CREATE TABLE mints (
+    id INTEGER PRIMARY KEY,
+    user_id INTEGER NOT NULL REFERENCES users(id),
+    status TEXT NOT NULL,
+    source TEXT NOT NULL,
+    link_id INTEGER,
+    created_at INTEGER NOT NULL,
+    activated_at INTEGER,
+    ends_at INTEGER,
+    last_updated_at INTEGER,
+    total_amount INTEGER NOT NULL,
+    daily_reward INTEGER NOT NULL,
+    hold_bonus INTEGER NOT NULL,
+    collective_bonus INTEGER NOT NULL,
+    investment_bonus INTEGER NOT NULL,
+    earned_reward INTEGER NOT NULL DEFAULT 0,
+    max_reward INTEGER NOT NULL,
+    amount_ton INTEGER NOT NULL,
+    tariff_days INTEGER NOT NULL,
+    paid_nano INTEGER,
+    penalty INTEGER NOT NULL DEFAULT 0
+  );
+  CREATE INDEX mints_user ON mints(user_id, id);
+  CREATE INDEX mints_status ON mints(status);
+  CREATE TABLE stakes (
+    id INTEGER PRIMARY KEY,
+    user_id INTEGER NOT NULL REFERENCES users(id),
+    mint_id INTEGER NOT NULL UNIQUE REFERENCES mints(id),
+    status TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    activated_at INTEGER,
+    ends_at INTEGER,
+    last_updated_at INTEGER,
+    total_amount INTEGER NOT NULL,
+    daily_reward INTEGER NOT NULL,
+    hold_bonus INTEGER NOT NULL,
+    collective_bonus INTEGER NOT NULL,
+    investment_bonus INTEGER NOT NULL,
+    earned_reward INTEGER NOT NULL DEFAULT 0,
+    max_reward INTEGER NOT NULL,
+    amount_ton INTEGER NOT NULL,
+    tariff_days INTEGER NOT NULL
+  );
+  CREATE INDEX stakes_user ON stakes(user_id, id);
+  CREATE INDEX stakes_status ON stakes(status);
+  CREATE TABLE farming_links (
+    id INTEGER PRIMARY KEY,
+    user_id INTEGER NOT NULL REFERENCES users(id),
+    activation_code TEXT NOT NULL UNIQUE,
+    amount INTEGER NOT NULL,
+    days INTEGER NOT NULL,
+    daily_reward INTEGER NOT NULL,
+    count_activations INTEGER NOT NULL,
+    used_activations INTEGER NOT NULL DEFAULT 0,
+    from_ref_balance INTEGER NOT NULL,
+    from_task_balance INTEGER NOT NULL,
+    is_multilink INTEGER NOT NULL,
+    is_for_me INTEGER NOT NULL,
+    status TEXT NOT NULL,
+    created_at INTEGER NOT NULL
+  );
+  CREATE INDEX farming_user ON farming_links(user_id, id);
+  CREATE TABLE farming_activations (
+    link_id INTEGER NOT NULL REFERENCES farming_links(id),
+    user_id INTEGER NOT NULL REFERENCES users(id),
+    mint_id INTEGER NOT NULL REFERENCES mints(id),
+    created_at INTEGER NOT NULL,
+    PRIMARY KEY (link_id, user_id)
+  );
+  CREATE TABLE withdrawals (
+    id INTEGER PRIMARY KEY,
+    user_id INTEGER NOT NULL REFERENCES users(id),
+    from_ref_balance INTEGER NOT NULL,
+    token_amount INTEGER NOT NULL,
+    fee INTEGER NOT NULL,
+    net_amount INTEGER NOT NULL,
+    amount_ton INTEGER NOT NULL,
+    address TEXT NOT NULL,
+    status TEXT NOT NULL,
+    created_at INTEGER NOT NULL
+  );
+  CREATE INDEX withdrawals_user ON withdrawals(user_id, created_at);
+  CREATE TABLE operations (
+    id INTEGER PRIMARY KEY,
+    user_id INTEGER NOT NULL REFERENCES users(id),
+    type TEXT NOT NULL,
+    balance TEXT NOT NULL,
+    amount INTEGER NOT NULL,
+    created_at INTEGER NOT NULL,
+    description TEXT NOT NULL
+  );
+  CREATE INDEX operations_user ON operations(user_id, id);
+  CREATE TABLE task_progress (
+    user_id INTEGER NOT NULL REFERENCES users(id),
+    task_id INTEGER NOT NULL,
+    status TEXT NOT NULL,
+    updated_at INTEGER NOT NULL,
+    PRIMARY KEY (user_id, task_id)
+  );
+  CREATE TABLE idempotency (
+    user_id INTEGER NOT NULL,
+    route TEXT NOT NULL,
+    key TEXT NOT NULL,
+    fingerprint TEXT NOT NULL,
+    status_code INTEGER NOT NULL,
+    body TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    PRIMARY KEY (user_id, route, key)
+  );
+  `,
+]
+
+export const SCHEMA_VERSION = MIGRATIONS.length
+
+/** Brings the schema up to date inside one transaction per step; returns the version reached. */
+export const migrate = (db: Database): number => {
+  db.exec('CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)')
+  const row = db.prepare('SELECT MAX(version) AS v FROM schema_version').get() as { v: bigint | number | null }
+  let version = row.v === null ? 0 : Number(row.v)
+  for (; version < MIGRATIONS.length; version++) {
+    const sql = MIGRATIONS[version]!
+    db.transaction(() => {
+      db.exec(sql)
+      db.prepare('INSERT INTO schema_version (version) VALUES (?)').run(version + 1)
+    })()
+  }
+  return version
+}

@@ -1,0 +1,20 @@
+import { mkdirSync } from 'node:fs'
+import { dirname } from 'node:path'
+import BetterSqlite3, { type Database } from 'better-sqlite3'
+import { migrate } from './migrations.ts'
+
+/**
+ * Opens (creating its folder) and migrates the database. Integers come back as BigInt so money never
+ * passes through a double. WAL lets the admin CLI write while a server reads the same file.
+ */
+export const openDb = (path: string): Database => {
+  if (path !== ':memory:' && !path.startsWith('file:')) mkdirSync(dirname(path), { recursive: true })
+  const db = new BetterSqlite3(path)
+  db.defaultSafeIntegers(true)
+  if (path !== ':memory:') db.pragma('journal_mode = WAL')
+  db.pragma('busy_timeout = 5000')
+  db.pragma('foreign_keys = ON')
+  db.pragma('synchronous = NORMAL')
+  migrate(db)
+  return db
+}

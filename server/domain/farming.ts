@@ -1,0 +1,139 @@
+import { randomBytes } from 'node:crypto'
+import { big, bool, getRow, num, run, str, type Row } from '../db/sql.ts'
+import { inTx, type ServerContext } from '../context.ts'
+import { httpError } from '../http/errors.ts'
+import { formatNano, formatPercent } from '../money.ts'
+import { moveBalance, type BalanceColumn } from './ledger.ts'
+import { bondTerms, insertMint } from './mints.ts'
+import type { Plan } from './plans.ts'
+
+export const MAX_ACTIVATIONS = 1000
+const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'
+
+const newCode = (): string => [...randomBytes(10)].map((b) => CODE_ALPHABET[b % CODE_ALPHABET.length]).join('')
+
+export interface FarmingInput {
+  readonly amount: bigint
+  readonly plan: Plan
+  readonly countActivations: number
+  readonly fromRefBalance: boolean
+  readonly fromTaskBalance: boolean
+  readonly isMultilink: boolean
+  readonly isForMe: boolean
+}
+
+export const sourceColumn = (fromRef: boolean, fromTask: boolean): BalanceColumn => {
+  if (fromRef === fromTask) throw httpError(422, 'Exactly one of from_ref_balance and from_task_balance must be true')
+  return fromRef ? 'referral_balance' : 'task_balance'
+}
+
+export const linkWire = (row: Row) => ({
+  id: num(row, 'id'),
+  amount: formatNano(big(row, 'amount')),
+  days: num(row, 'days'),
+  daily_reward: formatPercent(big(row, 'daily_reward')),
+  count_activations: num(row, 'count_activations'),
+  used_activations: num(row, 'used_activations'),
+  from_ref_balance: bool(row, 'from_ref_balance'),
+  from_task_balance: bool(row, 'from_task_balance'),
+  is_multilink: bool(row, 'is_multilink'),
+  is_for_me: bool(row, 'is_for_me'),
+  activation_code: str(row, 'activation_code'),
+  created_at: num(row, 'created_at'),
+  status: str(row, 'status') as 'active' | 'reached' | 'revoked',
+})
+
+/** `POST /farming/create`: amount × count_activations leaves the chosen balance into the link. */
+export const createLink = (ctx: ServerContext, userId: bigint, input: FarmingInput) =>
+  inTx(ctx, () => {
+    const column = sourceColumn(input.fromRefBalance, input.fromTaskBalance)
+    if (!input.isMultilink && input.countActivations !== 1)
+      throw httpError(422, 'A single-use link (is_multilink false) has count_activations 1')
+    const fund = input.amount * BigInt(input.countActivations)
+    const info = run(
+      ctx.db,
+      `INSERT INTO farming_links (user_id, activation_code, amount, days, daily_reward, count_activations,
+         from_ref_balance, from_task_balance, is_multilink, is_for_me, status, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?)`,
+      userId,
+      newCode(),
+      input.amount,
+      input.plan.days,
+      input.plan.dailyReward,
+      input.countActivations,
+      input.fromRefBalance ? 1 : 0,
+      input.fromTaskBalance ? 1 : 0,
+      input.isMultilink ? 1 : 0,
+      input.isForMe ? 1 : 0,
+      ctx.now(),
+    )
+    const id = BigInt(info.lastInsertRowid)
+    moveBalance(ctx, userId, column, -fund, 'farming_fund', `Farming link #${id} funded`)
+    return linkWire(getRow(ctx.db, 'SELECT * FROM farming_links WHERE id = ?', id)!)
+  })
+
+/** `POST /farming/{id}/cancel`: revokes an active link and refunds its unused activations. */
+export const cancelLink = (ctx: ServerContext, userId: bigint, linkId: bigint) =>
+  inTx(ctx, () => {
+    const row = getRow(ctx.db, 'SELECT * FROM farming_links WHERE id = ? AND user_id = ?', linkId, userId)
+    if (!row) throw httpError(404, 'Farming link not found')
+    const status = str(row, 'status')
+    if (status !== 'active') throw httpError(400, `A ${status} link cannot be cancelled`)
+    const unused = big(row, 'count_activations') - big(row, 'used_activations')
+    run(ctx.db, `UPDATE farming_links SET status = 'revoked' WHERE id = ?`, linkId)
+    const column = sourceColumn(bool(row, 'from_ref_balance'), bool(row, 'from_task_balance'))
+    moveBalance(ctx, userId, column, unused * big(row, 'amount'), 'farming_refund', `Farming link #${linkId} revoked, unused part refunded`)
+    return linkWire(getRow(ctx.db, 'SELECT * FROM farming_links WHERE id = ?', linkId)!)
+  })
+
+const mintDetails = (row: Row) => ({
+  tariff_days: num(row, 'tariff_days'),
+  amount_token: formatNano(big(row, 'total_amount')),
+  amount_ton: formatNano(big(row, 'amount_ton')),
+})
+
+/**
+ * `GET /farming/activation-status`: activates the link for this user (once per user and code) and
+ * reports ACTIVE with the bond; REACHED when used up, REVOKED when cancelled. A repeat by a user who
+ * already activated answers ACTIVE with the same bond. `is_for_me` links are for their creator only;
+ * shared links are not for their creator.
+ */
+export const activateLink = (ctx: ServerContext, userId: bigint, code: string) =>
+  inTx(ctx, () => {
+    const link = getRow(ctx.db, 'SELECT * FROM farming_links WHERE activation_code = ?', code)
+    if (!link) throw httpError(404, 'Farming link not found')
+    const linkId = big(link, 'id')
+    const days = num(link, 'days')
+    const active = (mint: Row) => ({
+      status: 'ACTIVE' as const,
+      message: `A bond of ${formatNano(big(mint, 'total_amount'))} AXIOM for ${days} days is yours`,
+      mint_details: mintDetails(mint),
+    })
+    const done = getRow(
+      ctx.db,
+      'SELECT m.* FROM farming_activations a JOIN mints m ON m.id = a.mint_id WHERE a.link_id = ? AND a.user_id = ?',
+      linkId,
+      userId,
+    )
+    if (done) return active(done)
+    const status = str(link, 'status')
+    if (status === 'revoked') return { status: 'REVOKED' as const, message: 'This link has been revoked', mint_details: null }
+    if (status === 'reached' || big(link, 'used_activations') >= big(link, 'count_activations'))
+      return { status: 'REACHED' as const, message: 'All activations of this link are used', mint_details: null }
+    const isCreator = big(link, 'user_id') === userId
+    if (bool(link, 'is_for_me') && !isCreator) throw httpError(403, 'This link can only be activated by its creator')
+    if (!bool(link, 'is_for_me') && isCreator) throw httpError(403, 'You cannot activate your own shared link')
+    const amount = big(link, 'amount')
+    const terms = bondTerms(ctx, userId, amount, days, big(link, 'daily_reward'))
+    const mintId = insertMint(ctx, userId, terms, 'active', 'farming', linkId)
+    const used = big(link, 'used_activations') + 1n
+    run(
+      ctx.db,
+      'UPDATE farming_links SET used_activations = ?, status = ? WHERE id = ?',
+      used,
+      used >= big(link, 'count_activations') ? 'reached' : 'active',
+      linkId,
+    )
+    run(ctx.db, 'INSERT INTO farming_activations (link_id, user_id, mint_id, created_at) VALUES (?, ?, ?, ?)', linkId, userId, mintId, ctx.now())
+    return active(getRow(ctx.db, 'SELECT * FROM mints WHERE id = ?', mintId)!)
+  })

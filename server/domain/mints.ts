@@ -1,0 +1,182 @@
+import { big, getRow, run, str, type Row } from '../db/sql.ts'
+import { inTx, type ServerContext } from '../context.ts'
+import { httpError } from '../http/errors.ts'
+import { formatNano, formatPercent, mulNano, percentOf, PERCENT_SCALE } from '../money.ts'
+import { moveBalance } from './ledger.ts'
+import type { Plan } from './plans.ts'
+import { mintWire } from './positions.ts'
+import { maxReward } from './rewards.ts'
+import { collectiveBonus } from './settings.ts'
+import { queueBalance, queueMint } from './user-events.ts'
+import { tierBonusScaled, userRow } from './users.ts'
+
+/** A pending bond's payment must arrive within this window (the wallet transaction's validity). */
+export const PAYMENT_VALIDITY_S = 60
+/** Cancelling an active bond returns its principal less this penalty (10 %); the reward is forfeited. */
+export const CANCEL_PENALTY = 10n * PERCENT_SCALE
+
+export const paymentComment = (mintId: bigint | number) => `axiom:mint:${mintId}`
+
+interface BondTerms {
+  readonly total: bigint
+  readonly daily: bigint
+  readonly hold: bigint
+  readonly collective: bigint
+  readonly investment: bigint
+  readonly days: number
+  readonly amountTon: bigint
+  readonly max: bigint
+}
+
+/** The terms a user gets today for `amount` over `plan`: their bonuses and the current price. */
+export const bondTerms = (ctx: ServerContext, userId: bigint, amount: bigint, days: number, daily: bigint): BondTerms => {
+  const user = userRow(ctx, userId)
+  const hold = big(user, 'hold_bonus')
+  const investment = big(user, 'investment_bonus')
+  const collective = collectiveBonus(ctx.db)
+  return {
+    total: amount,
+    daily,
+    hold,
+    collective,
+    investment,
+    days,
+    amountTon: mulNano(amount, ctx.price.priceAt(ctx.now())),
+    max: maxReward({ total: amount, percentPerDay: daily + hold + collective + investment, days: BigInt(days) }),
+  }
+}
+
+/** `GET /mint/calculate` and `GET /farming/calculate`. */
+export const quoteBond = (ctx: ServerContext, userId: bigint, amount: bigint, plan: Plan) => {
+  const t = bondTerms(ctx, userId, amount, plan.days, plan.dailyReward)
+  return {
+    amount_token: formatNano(amount),
+    amount_ton: formatNano(t.amountTon),
+    tariff_days: plan.days,
+    daily_reward: formatPercent(plan.dailyReward),
+    max_reward: formatNano(t.max),
+    expected_reward: formatNano(t.max),
+  }
+}
+
+/** Inserts a bond; an active one starts its term now. */
+export const insertMint = (
+  ctx: ServerContext,
+  userId: bigint,
+  t: BondTerms,
+  status: 'pending' | 'active',
+  source: 'ton' | 'farming',
+  linkId: bigint | null,
+): bigint => {
+  const now = ctx.now()
+  const active = status === 'active'
+  const info = run(
+    ctx.db,
+    `INSERT INTO mints (user_id, status, source, link_id, created_at, activated_at, ends_at, last_updated_at,
+       total_amount, daily_reward, hold_bonus, collective_bonus, investment_bonus, max_reward, amount_ton, tariff_days)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    userId,
+    status,
+    source,
+    linkId,
+    now,
+    active ? now : null,
+    active ? now + t.days * 86_400 : null,
+    active ? now : null,
+    t.total,
+    t.daily,
+    t.hold,
+    t.collective,
+    t.investment,
+    t.max,
+    t.amountTon,
+    t.days,
+  )
+  const id = BigInt(info.lastInsertRowid)
+  queueMint(ctx, userId, id)
+  return id
+}
+
+export const mintRowOf = (ctx: ServerContext, userId: bigint, mintId: bigint): Row => {
+  const row = getRow(ctx.db, 'SELECT * FROM mints WHERE id = ? AND user_id = ?', mintId, userId)
+  if (!row) throw httpError(404, 'Bond not found')
+  return row
+}
+
+/** `POST /mint/create`: a pending bond and the TON payment that activates it. */
+export const createMint = (ctx: ServerContext, userId: bigint, amount: bigint, plan: Plan) =>
+  inTx(ctx, () => {
+    const t = bondTerms(ctx, userId, amount, plan.days, plan.dailyReward)
+    const id = insertMint(ctx, userId, t, 'pending', 'ton', null)
+    const mint = mintWire(getRow(ctx.db, 'SELECT * FROM mints WHERE id = ?', id)!)
+    return {
+      mint,
+      payment: {
+        address: ctx.config.treasuryAddress,
+        amount_nano: t.amountTon.toString(),
+        comment: paymentComment(id),
+        valid_until: ctx.now() + PAYMENT_VALIDITY_S,
+      },
+    }
+  })
+
+/**
+ * A bond's TON payment arrived (the chain watcher or `admin mark-paid`): the bond becomes active
+ * from now, and the buyer's referrer earns its tier's bonus of the amount and the turnover.
+ * `paidNano` below the quoted amount_ton is refused.
+ */
+export const markMintPaid = (ctx: ServerContext, mintId: bigint, paidNano?: bigint) =>
+  inTx(ctx, () => {
+    const row = getRow(ctx.db, 'SELECT * FROM mints WHERE id = ?', mintId)
+    if (!row) throw httpError(404, 'Bond not found')
+    if (str(row, 'status') !== 'pending') throw httpError(409, `Bond #${mintId} is ${str(row, 'status')}, not pending`)
+    const expected = big(row, 'amount_ton')
+    const paid = paidNano ?? expected
+    if (paid < expected) throw httpError(400, `Payment of ${formatNano(paid)} TON is below ${formatNano(expected)} TON`)
+    const now = ctx.now()
+    run(
+      ctx.db,
+      `UPDATE mints SET status = 'active', activated_at = ?, ends_at = ? + tariff_days * 86400, last_updated_at = ?, paid_nano = ? WHERE id = ?`,
+      now,
+      now,
+      now,
+      paid,
+      mintId,
+    )
+    const userId = big(row, 'user_id')
+    const amount = big(row, 'total_amount')
+    const buyer = userRow(ctx, userId)
+    if (buyer.referrer_id !== null) {
+      const referrerId = big(buyer, 'referrer_id')
+      const referrer = userRow(ctx, referrerId)
+      const reward = percentOf(amount, tierBonusScaled(big(referrer, 'turnover')))
+      run(ctx.db, 'UPDATE users SET turnover = turnover + ? WHERE id = ?', amount, referrerId)
+      moveBalance(ctx, referrerId, 'referral_balance', reward, 'referral_reward', `Referral bonus for bond #${mintId}`)
+      queueBalance(ctx, referrerId)
+    }
+    queueMint(ctx, userId, mintId)
+    return mintWire(getRow(ctx.db, 'SELECT * FROM mints WHERE id = ?', mintId)!)
+  })
+
+/**
+ * `POST /mint/{id}/cancel`: a pending bond is simply cancelled (nothing was paid); an active bond
+ * returns its principal less the 10 % penalty to balance_token and forfeits its reward. Staked,
+ * completed or cancelled bonds cannot be cancelled.
+ */
+export const cancelMint = (ctx: ServerContext, userId: bigint, mintId: bigint) =>
+  inTx(ctx, () => {
+    const row = mintRowOf(ctx, userId, mintId)
+    const status = str(row, 'status')
+    if (status === 'pending') {
+      run(ctx.db, `UPDATE mints SET status = 'canceled', last_updated_at = ? WHERE id = ?`, ctx.now(), mintId)
+    } else if (status === 'active') {
+      const total = big(row, 'total_amount')
+      const penalty = percentOf(total, CANCEL_PENALTY)
+      run(ctx.db, `UPDATE mints SET status = 'canceled', penalty = ?, last_updated_at = ? WHERE id = ?`, penalty, ctx.now(), mintId)
+      moveBalance(ctx, userId, 'balance_token', total - penalty, 'bond_cancel', `Bond #${mintId} cancelled, 10% penalty kept`)
+    } else {
+      throw httpError(400, `A ${status} bond cannot be cancelled`)
+    }
+    queueMint(ctx, userId, mintId)
+    return mintWire(getRow(ctx.db, 'SELECT * FROM mints WHERE id = ?', mintId)!)
+  })

@@ -1,0 +1,92 @@
+import { allRows, big, getRow, num, numOrNull, run, str, type Row } from '../db/sql.ts'
+import { inTx, type ServerContext } from '../context.ts'
+import { formatNano, formatPercent } from '../money.ts'
+import { moveBalance } from './ledger.ts'
+import { earnedAfter, type RewardTerms } from './rewards.ts'
+import { queueMint, queueStake } from './user-events.ts'
+
+/** Bonds (mints) and stakes share their columns and their reward rule. */
+export type PositionTable = 'mints' | 'stakes'
+
+const recordWire = (row: Row) => ({
+  id: num(row, 'id'),
+  created_at: num(row, 'created_at'),
+  last_updated_at: numOrNull(row, 'last_updated_at'),
+  total_amount: formatNano(big(row, 'total_amount')),
+  daily_reward: formatPercent(big(row, 'daily_reward')),
+  hold_bonus: formatPercent(big(row, 'hold_bonus')),
+  collective_bonus: formatPercent(big(row, 'collective_bonus')),
+  investment_bonus: formatPercent(big(row, 'investment_bonus')),
+  earned_reward: formatNano(big(row, 'earned_reward')),
+  max_reward: formatNano(big(row, 'max_reward')),
+  amount_token: formatNano(big(row, 'total_amount')),
+  amount_ton: formatNano(big(row, 'amount_ton')),
+  tariff_days: num(row, 'tariff_days'),
+})
+
+export type MintStatus = 'pending' | 'active' | 'canceled' | 'completed' | 'move_to_staking'
+export type StakeStatus = 'pending' | 'active' | 'canceled' | 'completed'
+
+export const mintWire = (row: Row) => ({ ...recordWire(row), status: str(row, 'status') as MintStatus })
+export const stakeWire = (row: Row) => ({ ...recordWire(row), status: str(row, 'status') as StakeStatus })
+
+export const termsOf = (row: Row): RewardTerms => ({
+  total: big(row, 'total_amount'),
+  percentPerDay: big(row, 'daily_reward') + big(row, 'hold_bonus') + big(row, 'collective_bonus') + big(row, 'investment_bonus'),
+  days: big(row, 'tariff_days'),
+})
+
+const KIND = {
+  mints: { principal: 'bond_principal', reward: 'bond_reward', label: 'Bond' },
+  stakes: { principal: 'stake_principal', reward: 'stake_reward', label: 'Stake' },
+} as const
+
+/**
+ * Brings one active record up to `now`: earned_reward from the start of its term, and at the end
+ * of the term status completed with principal and reward credited to balance_token.
+ */
+export const settlePosition = (ctx: ServerContext, table: PositionTable, row: Row, now: number): void => {
+  if (str(row, 'status') !== 'active' || row.activated_at === null) return
+  const id = big(row, 'id')
+  const userId = big(row, 'user_id')
+  const endsAt = big(row, 'ends_at')
+  const at = BigInt(now) < endsAt ? BigInt(now) : endsAt
+  const earned = earnedAfter(termsOf(row), at - big(row, 'activated_at'))
+  if (BigInt(now) >= endsAt) {
+    inTx(ctx, () => {
+      const done = run(
+        ctx.db,
+        `UPDATE ${table} SET status = 'completed', earned_reward = max_reward, last_updated_at = ? WHERE id = ? AND status = 'active'`,
+        endsAt,
+        id,
+      )
+      if (done.changes === 0) return
+      const kind = KIND[table]
+      moveBalance(ctx, userId, 'balance_token', big(row, 'total_amount'), kind.principal, `${kind.label} #${id} principal returned`)
+      moveBalance(ctx, userId, 'balance_token', big(row, 'max_reward'), kind.reward, `${kind.label} #${id} reward`)
+      if (table === 'mints') queueMint(ctx, userId, id)
+      else queueStake(ctx, userId, id)
+    })
+    return
+  }
+  if (earned !== big(row, 'earned_reward'))
+    run(ctx.db, `UPDATE ${table} SET earned_reward = ?, last_updated_at = ? WHERE id = ?`, earned, now, id)
+}
+
+/** Settles a user's active bonds and stakes (on read), or everyone's (the periodic job). */
+export const settleUser = (ctx: ServerContext, userId: bigint | null): void => {
+  const now = ctx.now()
+  for (const table of ['mints', 'stakes'] as const) {
+    const rows =
+      userId === null
+        ? allRows(ctx.db, `SELECT * FROM ${table} WHERE status = 'active'`)
+        : allRows(ctx.db, `SELECT * FROM ${table} WHERE user_id = ? AND status = 'active'`, userId)
+    for (const row of rows) settlePosition(ctx, table, row, now)
+  }
+}
+
+export const pageOf = (ctx: ServerContext, table: PositionTable, userId: bigint, limit: number, offset: number) => {
+  const rows = allRows(ctx.db, `SELECT * FROM ${table} WHERE user_id = ? ORDER BY id DESC LIMIT ? OFFSET ?`, userId, limit, offset)
+  const total = getRow(ctx.db, `SELECT COUNT(*) AS n FROM ${table} WHERE user_id = ?`, userId)!
+  return { rows, total: num(total, 'n') }
+}

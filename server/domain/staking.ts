@@ -1,0 +1,75 @@
+import { big, getRow, run, str, type Row } from '../db/sql.ts'
+import { inTx, type ServerContext } from '../context.ts'
+import { httpError } from '../http/errors.ts'
+import { formatNano, formatPercent } from '../money.ts'
+import { moveBalance } from './ledger.ts'
+import { mintRowOf } from './mints.ts'
+import { settlePosition, stakeWire, termsOf } from './positions.ts'
+import { STAKING_EXTRA_DAILY } from './plans.ts'
+import { maxReward } from './rewards.ts'
+import { queueMint, queueStake } from './user-events.ts'
+
+/** A stakeable bond: the user's, active, settled up to now. */
+const activeMint = (ctx: ServerContext, userId: bigint, mintId: bigint): Row => {
+  settlePosition(ctx, 'mints', mintRowOf(ctx, userId, mintId), ctx.now())
+  const row = mintRowOf(ctx, userId, mintId)
+  if (str(row, 'status') !== 'active') throw httpError(400, `Only an active bond can be staked; this one is ${str(row, 'status')}`)
+  return row
+}
+
+const stakeTerms = (mint: Row) => {
+  const terms = termsOf(mint)
+  const daily = big(mint, 'daily_reward') + STAKING_EXTRA_DAILY
+  return { daily, max: maxReward({ ...terms, percentPerDay: terms.percentPerDay + STAKING_EXTRA_DAILY }) }
+}
+
+/** `GET /staking/calculate?staking_id=<mint id>`. */
+export const quoteStake = (ctx: ServerContext, userId: bigint, mintId: bigint) =>
+  inTx(ctx, () => {
+    const mint = activeMint(ctx, userId, mintId)
+    const t = stakeTerms(mint)
+    return {
+      staking_id: Number(mintId),
+      total_amount: formatNano(big(mint, 'total_amount')),
+      daily_reward: formatPercent(t.daily),
+      max_reward: formatNano(t.max),
+      tariff_days: Number(big(mint, 'tariff_days')),
+    }
+  })
+
+/**
+ * `POST /staking/create`: the bond's reward so far is paid to balance_token, the bond moves to
+ * staking, and a stake of the same principal starts a fresh term with the staking extra.
+ */
+export const createStake = (ctx: ServerContext, userId: bigint, mintId: bigint) =>
+  inTx(ctx, () => {
+    const mint = activeMint(ctx, userId, mintId)
+    const now = ctx.now()
+    const t = stakeTerms(mint)
+    run(ctx.db, `UPDATE mints SET status = 'move_to_staking', last_updated_at = ? WHERE id = ?`, now, mintId)
+    moveBalance(ctx, userId, 'balance_token', big(mint, 'earned_reward'), 'bond_reward', `Bond #${mintId} reward on staking`)
+    const info = run(
+      ctx.db,
+      `INSERT INTO stakes (user_id, mint_id, status, created_at, activated_at, ends_at, last_updated_at, total_amount,
+         daily_reward, hold_bonus, collective_bonus, investment_bonus, max_reward, amount_ton, tariff_days)
+       VALUES (?, ?, 'active', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      userId,
+      mintId,
+      now,
+      now,
+      now + Number(big(mint, 'tariff_days')) * 86_400,
+      now,
+      big(mint, 'total_amount'),
+      t.daily,
+      big(mint, 'hold_bonus'),
+      big(mint, 'collective_bonus'),
+      big(mint, 'investment_bonus'),
+      t.max,
+      big(mint, 'amount_ton'),
+      big(mint, 'tariff_days'),
+    )
+    const stakeId = BigInt(info.lastInsertRowid)
+    queueMint(ctx, userId, mintId)
+    queueStake(ctx, userId, stakeId)
+    return stakeWire(getRow(ctx.db, 'SELECT * FROM stakes WHERE id = ?', stakeId)!)
+  })

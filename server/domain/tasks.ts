@@ -1,0 +1,113 @@
+import { getRow, run, str } from '../db/sql.ts'
+import { inTx, type ServerContext } from '../context.ts'
+import { FILE_TOO_LARGE, httpError } from '../http/errors.ts'
+import { formatNano, tokens } from '../money.ts'
+import { moveBalance } from './ledger.ts'
+
+type TaskStatus = 'NEW' | 'STARTED' | 'VALIDATED' | 'CLAIMED'
+
+interface CatalogueTask {
+  readonly id: number
+  readonly kind: 'community' | 'link' | 'photo'
+  readonly title: string
+  readonly url: string | null
+  readonly reward: bigint
+}
+
+export const COMMUNITY_URL = 'https://t.me/axiom_community'
+
+/** The seeded catalogue; validating the community task makes the user a community member. */
+export const TASKS: ReadonlyArray<CatalogueTask> = [
+  { id: 1, kind: 'community', title: 'Join the AXIOM community', url: COMMUNITY_URL, reward: tokens(5) },
+  { id: 2, kind: 'link', title: 'Visit the AXIOM news channel', url: 'https://t.me/axiom_news', reward: tokens(3) },
+  { id: 3, kind: 'photo', title: 'Share a photo of AXIOM in the wild', url: null, reward: tokens(10) },
+]
+
+export const taskById = (id: number): CatalogueTask => {
+  const task = TASKS.find((t) => t.id === id)
+  if (!task) throw httpError(404, 'Task not found')
+  return task
+}
+
+const statusOf = (ctx: ServerContext, userId: bigint, taskId: number): TaskStatus => {
+  const row = getRow(ctx.db, 'SELECT status FROM task_progress WHERE user_id = ? AND task_id = ?', userId, taskId)
+  return row ? (str(row, 'status') as TaskStatus) : 'NEW'
+}
+
+const taskWire = (t: CatalogueTask, status: TaskStatus) => ({
+  task_id: t.id,
+  status,
+  title: t.title,
+  kind: t.kind,
+  url: t.url,
+  reward: formatNano(t.reward),
+})
+
+export const listTasks = (ctx: ServerContext, userId: bigint) => TASKS.map((t) => taskWire(t, statusOf(ctx, userId, t.id)))
+
+const setStatus = (ctx: ServerContext, userId: bigint, taskId: number, status: TaskStatus) =>
+  run(
+    ctx.db,
+    `INSERT INTO task_progress (user_id, task_id, status, updated_at) VALUES (?, ?, ?, ?)
+     ON CONFLICT(user_id, task_id) DO UPDATE SET status = excluded.status, updated_at = excluded.updated_at`,
+    userId,
+    taskId,
+    status,
+    ctx.now(),
+  )
+
+/** Moves a task one step; any other order is refused with 409 and a message naming the next step. */
+const step = (ctx: ServerContext, userId: bigint, task: CatalogueTask, from: TaskStatus, to: TaskStatus, before?: () => void) =>
+  inTx(ctx, () => {
+    const status = statusOf(ctx, userId, task.id)
+    if (status !== from) {
+      const next: Record<TaskStatus, string> = {
+        NEW: 'Start the task first',
+        STARTED: 'Validate the task first',
+        VALIDATED: 'Claim the task',
+        CLAIMED: 'The task is already claimed',
+      }
+      throw httpError(409, next[status])
+    }
+    before?.()
+    setStatus(ctx, userId, task.id, to)
+    return taskWire(task, to)
+  })
+
+export const startTask = (ctx: ServerContext, userId: bigint, taskId: number) => step(ctx, userId, taskById(taskId), 'NEW', 'STARTED')
+
+const PHOTO = /^data:image\/(png|jpe?g|webp|gif|heic);base64,([A-Za-z0-9+/]+={0,2})$/
+
+/** Bytes a base64 payload decodes to, without decoding it. */
+const base64Bytes = (b64: string) => Math.floor((b64.length * 3) / 4) - (b64.endsWith('==') ? 2 : b64.endsWith('=') ? 1 : 0)
+
+/** What a validation must carry for each kind: nothing, the task's link, or a photo as a data URL. */
+const checkProof = (ctx: ServerContext, task: CatalogueTask, body: Record<string, unknown>) => {
+  if (task.kind === 'link') {
+    const link = typeof body.link === 'string' ? body.link.trim().replace(/\/+$/, '') : null
+    if (link === null) throw httpError(422, 'link is required')
+    if (link !== task.url) throw httpError(422, 'The link does not match the task')
+  }
+  if (task.kind === 'photo') {
+    const photo = body.photo
+    if (typeof photo !== 'string' || photo === '') throw httpError(422, 'photo is required as a base64 data URL')
+    const comma = photo.indexOf(',')
+    if (comma >= 0 && base64Bytes(photo.slice(comma + 1)) > ctx.config.maxPhotoBytes) throw httpError(413, FILE_TOO_LARGE)
+    if (photo.length > ctx.config.maxPhotoBytes * 2 || !PHOTO.test(photo)) throw httpError(422, 'photo must be a base64 image data URL')
+  }
+}
+
+export const validateTask = (ctx: ServerContext, userId: bigint, taskId: number, body: Record<string, unknown>) => {
+  const task = taskById(taskId)
+  return step(ctx, userId, task, 'STARTED', 'VALIDATED', () => {
+    checkProof(ctx, task, body)
+    if (task.kind === 'community') run(ctx.db, 'UPDATE users SET community = 1 WHERE id = ?', userId)
+  })
+}
+
+export const claimTask = (ctx: ServerContext, userId: bigint, taskId: number) => {
+  const task = taskById(taskId)
+  return step(ctx, userId, task, 'VALIDATED', 'CLAIMED', () =>
+    moveBalance(ctx, userId, 'task_balance', task.reward, 'task_reward', `Task: ${task.title}`),
+  )
+}

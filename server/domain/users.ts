@@ -1,0 +1,84 @@
+import { randomBytes } from 'node:crypto'
+import { tierForTurnover } from '../../core/domain/referral-tiers.ts'
+import { allRows, big, getRow, num, run, str, type Row } from '../db/sql.ts'
+import { inTx, type ServerContext } from '../context.ts'
+import { httpError } from '../http/errors.ts'
+import { formatNano, formatPercent, NANO, PERCENT_SCALE } from '../money.ts'
+import { moveBalance } from './ledger.ts'
+import { collectiveBonus } from './settings.ts'
+
+export interface TelegramUser {
+  readonly id: bigint
+  readonly name: string
+}
+
+export const userRow = (ctx: ServerContext, userId: bigint): Row => {
+  const row = getRow(ctx.db, 'SELECT * FROM users WHERE id = ?', userId)
+  if (!row) throw httpError(401, 'User not found')
+  return row
+}
+
+/** The tier for a turnover in nano; the tier table is in whole tokens. */
+export const tierOf = (turnoverNano: bigint) => tierForTurnover(Number(turnoverNano / NANO))
+
+/** The referral bonus of a tier in percent scaled by 1e4. */
+export const tierBonusScaled = (turnoverNano: bigint): bigint => BigInt(tierOf(turnoverNano).bonus) * PERCENT_SCALE
+
+const newRefCode = () => randomBytes(6).toString('base64url')
+
+/**
+ * Finds the user by Telegram id, or creates them: the referrer is linked only here, at first
+ * registration, and never to the user themself. An unknown ref_code is ignored, not an error.
+ */
+export const registerUser = (ctx: ServerContext, tg: TelegramUser, refCode: string | null): bigint =>
+  inTx(ctx, () => {
+    const existing = getRow(ctx.db, 'SELECT id FROM users WHERE telegram_id = ?', tg.id)
+    if (existing) return big(existing, 'id')
+    const referrer = refCode ? getRow(ctx.db, 'SELECT id FROM users WHERE ref_code = ?', refCode) : undefined
+    const info = run(
+      ctx.db,
+      'INSERT INTO users (telegram_id, name, ref_code, referrer_id, created_at) VALUES (?, ?, ?, ?, ?)',
+      tg.id,
+      tg.name,
+      newRefCode(),
+      referrer ? big(referrer, 'id') : null,
+      ctx.now(),
+    )
+    const userId = BigInt(info.lastInsertRowid)
+    if (ctx.config.welcomeBalanceNano > 0n)
+      moveBalance(ctx, userId, 'balance_token', ctx.config.welcomeBalanceNano, 'welcome', 'Welcome balance')
+    return userId
+  })
+
+export const balanceWire = (ctx: ServerContext, row: Row) => ({
+  balance_token: formatNano(big(row, 'balance_token')),
+  task_balance: formatNano(big(row, 'task_balance')),
+  referral_balance: formatNano(big(row, 'referral_balance')),
+  hold_bonus: formatPercent(big(row, 'hold_bonus')),
+  investment_bonus: formatPercent(big(row, 'investment_bonus')),
+})
+
+export const userWire = (ctx: ServerContext, row: Row) => ({
+  ref: { level: tierOf(big(row, 'turnover')).level - 1, turnover: formatNano(big(row, 'turnover')) },
+  community_participation: big(row, 'community') !== 0n,
+  ...balanceWire(ctx, row),
+  collective_bonus: formatPercent(collectiveBonus(ctx.db)),
+  ref_code: str(row, 'ref_code'),
+})
+
+/** The users a user invited, with their own level and the bond volume they brought. */
+export const referralsOf = (ctx: ServerContext, userId: bigint) =>
+  allRows(
+    ctx.db,
+    `SELECT u.id, u.name, u.turnover, u.created_at,
+       (SELECT COALESCE(SUM(m.total_amount), 0) FROM mints m
+         WHERE m.user_id = u.id AND m.source = 'ton' AND m.activated_at IS NOT NULL) AS brought
+     FROM users u WHERE u.referrer_id = ? ORDER BY u.id DESC`,
+    userId,
+  ).map((r) => ({
+    id: num(r, 'id'),
+    name: str(r, 'name'),
+    level: tierOf(big(r, 'turnover')).level - 1,
+    turnover: formatNano(big(r, 'brought')),
+    created_at: num(r, 'created_at'),
+  }))

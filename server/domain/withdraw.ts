@@ -1,0 +1,81 @@
+import { Address } from '@ton/core'
+import { big, bool, getRow, num, run, str, type Row } from '../db/sql.ts'
+import { inTx, type ServerContext } from '../context.ts'
+import { httpError } from '../http/errors.ts'
+import { formatNano, mulNano, percentOf, PERCENT_SCALE } from '../money.ts'
+import { moveBalance } from './ledger.ts'
+import { userRow } from './users.ts'
+
+/** The sale fee: 3 % of token_amount, floored to nano. */
+export const WITHDRAW_FEE = 3n * PERCENT_SCALE
+
+export const withdrawQuote = (ctx: ServerContext, tokenAmount: bigint) => {
+  const fee = percentOf(tokenAmount, WITHDRAW_FEE)
+  const net = tokenAmount - fee
+  return { tokenAmount, fee, net, amountTon: mulNano(net, ctx.price.priceAt(ctx.now())) }
+}
+
+export const quoteWire = (q: ReturnType<typeof withdrawQuote>) => ({
+  token_amount: formatNano(q.tokenAmount),
+  fee: formatNano(q.fee),
+  net_amount: formatNano(q.net),
+  amount_ton: formatNano(q.amountTon),
+})
+
+/** A TON address in raw (`0:<64 hex>`) or friendly form on workchain 0 or -1, as @ton/core reads it; else 422. */
+export const parseTonAddress = (input: unknown): string => {
+  if (typeof input !== 'string' || input.length > 100) throw httpError(422, 'address must be a TON address')
+  const text = input.trim()
+  if (!Address.isFriendly(text) && !Address.isRaw(text)) throw httpError(422, 'address must be a TON address')
+  let workchain: number
+  try {
+    workchain = Address.parse(text).workChain
+  } catch {
+    throw httpError(422, 'address must be a TON address')
+  }
+  if (workchain !== 0 && workchain !== -1) throw httpError(422, 'address must be on workchain 0 or -1')
+  return text
+}
+
+export const withdrawalWire = (row: Row) => ({
+  id: num(row, 'id'),
+  from_ref_balance: bool(row, 'from_ref_balance'),
+  token_amount: formatNano(big(row, 'token_amount')),
+  fee: formatNano(big(row, 'fee')),
+  net_amount: formatNano(big(row, 'net_amount')),
+  amount_ton: formatNano(big(row, 'amount_ton')),
+  address: str(row, 'address'),
+  status: str(row, 'status') as 'pending' | 'completed' | 'failed',
+  created_at: num(row, 'created_at'),
+})
+
+/** `POST /withdraw/create`: the whole token_amount is reserved now; the record waits as pending for payout. */
+export const createWithdrawal = (ctx: ServerContext, userId: bigint, fromRef: boolean, tokenAmount: bigint, address: string) =>
+  inTx(ctx, () => {
+    const q = withdrawQuote(ctx, tokenAmount)
+    const info = run(
+      ctx.db,
+      `INSERT INTO withdrawals (user_id, from_ref_balance, token_amount, fee, net_amount, amount_ton, address, status, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', ?)`,
+      userId,
+      fromRef ? 1 : 0,
+      tokenAmount,
+      q.fee,
+      q.net,
+      q.amountTon,
+      address,
+      ctx.now(),
+    )
+    const id = BigInt(info.lastInsertRowid)
+    moveBalance(ctx, userId, fromRef ? 'referral_balance' : 'balance_token', -tokenAmount, 'withdraw', `Sale #${id} to ${address}`)
+    return withdrawalWire(getRow(ctx.db, 'SELECT * FROM withdrawals WHERE id = ?', id)!)
+  })
+
+/** `POST /withdraw/transfer-from-referral-balance`. */
+export const transferFromReferral = (ctx: ServerContext, userId: bigint, amount: bigint) =>
+  inTx(ctx, () => {
+    moveBalance(ctx, userId, 'referral_balance', -amount, 'transfer_out', 'Moved to the main balance')
+    moveBalance(ctx, userId, 'balance_token', amount, 'transfer_in', 'Moved from the referral balance')
+    const row = userRow(ctx, userId)
+    return { balance_token: formatNano(big(row, 'balance_token')), referral_balance: formatNano(big(row, 'referral_balance')) }
+  })

@@ -1,0 +1,12 @@
+/** An error a route answers with: `statusCode` and a JSON `{ msg }` the client shows. */
+export type HttpError = Error & { readonly statusCode: number; readonly expose: true }
+
+export const httpError = (statusCode: number, msg: string): HttpError =>
+  Object.assign(new Error(msg), { statusCode, expose: true as const })
+
+export const isHttpError = (e: unknown): e is HttpError =>
+  e instanceof Error && (e as Partial<HttpError>).expose === true && typeof (e as Partial<HttpError>).statusCode === 'number'
+
+export const INSUFFICIENT_BALANCE = 'Insufficient balance'
+export const MAINTENANCE_MSG = 'We are under maintenance'
+export const FILE_TOO_LARGE = 'File size is too large'

@@ -1,0 +1,64 @@
+import { createHash } from 'node:crypto'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import { getRow, num, run, str } from '../db/sql.ts'
+import { inTx, type ServerContext } from '../context.ts'
+import { httpError } from './errors.ts'
+
+const canonical = (v: unknown): unknown => {
+  if (Array.isArray(v)) return v.map(canonical)
+  if (v && typeof v === 'object')
+    return Object.fromEntries(
+      Object.keys(v)
+        .sort()
+        .map((k) => [k, canonical((v as Record<string, unknown>)[k])]),
+    )
+  return v
+}
+
+const fingerprintOf = (route: string, body: unknown) =>
+  createHash('sha256').update(route).update('\n').update(JSON.stringify(canonical(body ?? {}))).digest('hex')
+
+/**
+ * Runs a create once per (user, route, key). With an Idempotency-Key header a repeat returns the
+ * stored answer for as long as it is kept; without one, the key is the request's own fingerprint and
+ * a repeat within the dedupe window returns the first answer. The check, the effect and the stored
+ * answer share one transaction, and a failed create stores nothing, so it can be retried.
+ */
+export const once = <T>(ctx: ServerContext, req: FastifyRequest, reply: FastifyReply, route: string, effect: () => T): T => {
+  const header = req.headers['idempotency-key']
+  if (header !== undefined && (typeof header !== 'string' || header.length === 0 || header.length > 200))
+    throw httpError(422, 'Idempotency-Key must be 1 to 200 characters')
+  const fingerprint = fingerprintOf(route, req.body)
+  const key = header ?? `auto:${fingerprint}`
+  const userId = req.userId
+  return inTx(ctx, () => {
+    const stored = getRow(ctx.db, 'SELECT * FROM idempotency WHERE user_id = ? AND route = ? AND key = ?', userId, route, key)
+    if (stored && (header !== undefined || ctx.now() - num(stored, 'created_at') <= ctx.config.dedupeWindowS)) {
+      if (str(stored, 'fingerprint') !== fingerprint) throw httpError(422, 'This Idempotency-Key was used for a different request')
+      reply.header('idempotent-replayed', 'true')
+      return JSON.parse(str(stored, 'body')) as T
+    }
+    const result = effect()
+    run(
+      ctx.db,
+      `INSERT INTO idempotency (user_id, route, key, fingerprint, status_code, body, created_at) VALUES (?, ?, ?, ?, 200, ?, ?)
+       ON CONFLICT(user_id, route, key) DO UPDATE SET fingerprint = excluded.fingerprint, body = excluded.body, created_at = excluded.created_at`,
+      userId,
+      route,
+      key,
+      fingerprint,
+      JSON.stringify(result),
+      ctx.now(),
+    )
+    return result
+  })
+}
+
+/** Fingerprint keys outlive their window by a day at most; header keys are kept for a week. */
+export const pruneIdempotency = (ctx: ServerContext) =>
+  run(
+    ctx.db,
+    `DELETE FROM idempotency WHERE (key LIKE 'auto:%' AND created_at < ?) OR created_at < ?`,
+    ctx.now() - 86_400,
+    ctx.now() - 7 * 86_400,
+  )

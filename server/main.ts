@@ -1,0 +1,33 @@
+import { pathToFileURL } from 'node:url'
+import { DEFAULT_DB_PATH, DEFAULT_HOST, DEFAULT_PORT, DEFAULT_PRICE_TICK_MS, DEV_BOT_TOKEN, DEV_JWT_SECRET, DEV_TREASURY_ADDRESS } from './config.ts'
+import { requireNano } from './money.ts'
+import { startServer, type StartOptions } from './start-server.ts'
+
+export { DEV_BOT_TOKEN, DEV_JWT_SECRET } from './config.ts'
+export { startServer, type RunningServer, type StartOptions } from './start-server.ts'
+
+/** The server's options from the environment (see docs/api.md, "Environment"). */
+export const optionsFromEnv = (env: NodeJS.ProcessEnv = process.env): StartOptions => ({
+  port: env.PORT ? Number(env.PORT) : DEFAULT_PORT,
+  host: env.HOST ?? DEFAULT_HOST,
+  dbPath: env.AXIOM_DB ?? DEFAULT_DB_PATH,
+  botToken: env.BOT_TOKEN ?? DEV_BOT_TOKEN,
+  jwtSecret: env.JWT_SECRET ?? DEV_JWT_SECRET,
+  priceTickMs: env.PRICE_TICK_MS ? Number(env.PRICE_TICK_MS) : DEFAULT_PRICE_TICK_MS,
+  treasuryAddress: env.AXIOM_TREASURY ?? DEV_TREASURY_ADDRESS,
+  logger: env.AXIOM_LOG === '1',
+  ...(env.AXIOM_WELCOME_BALANCE !== undefined
+    ? { welcomeBalanceNano: requireNano('AXIOM_WELCOME_BALANCE', env.AXIOM_WELCOME_BALANCE, { allowZero: true }) }
+    : {}),
+})
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const options = optionsFromEnv()
+  const server = await startServer(options)
+  console.log(`AXIOM reference backend on ${server.url}/api (db ${options.dbPath})`)
+  const stop = () => {
+    void server.close().then(() => process.exit(0))
+  }
+  process.on('SIGINT', stop)
+  process.on('SIGTERM', stop)
+}

@@ -1,0 +1,85 @@
+import { httpError } from './http/errors.ts'
+
+/** Token and TON amounts are integers of nano-units (1e9 per unit); percentages are integers scaled by 1e4. */
+export const NANO_DECIMALS = 9
+export const NANO = 1_000_000_000n
+export const PERCENT_DECIMALS = 4
+export const PERCENT_SCALE = 10_000n
+/** No single amount may exceed this (1e12 tokens), which keeps every product far below SQLite's 63 bits. */
+export const MAX_AMOUNT_NANO = 1_000_000_000_000n * NANO
+
+const POW10 = (n: number): bigint => 10n ** BigInt(n)
+
+/** Exact decimal text of a scaled integer: 12500000000n at 9 decimals → "12.5". */
+export const formatFixed = (value: bigint, decimals: number): string => {
+  const negative = value < 0n
+  const abs = negative ? -value : value
+  const scale = POW10(decimals)
+  const whole = abs / scale
+  const frac = (abs % scale).toString().padStart(decimals, '0').replace(/0+$/, '')
+  return `${negative ? '-' : ''}${whole}${frac ? `.${frac}` : ''}`
+}
+
+export const formatNano = (nano: bigint): string => formatFixed(nano, NANO_DECIMALS)
+export const formatPercent = (scaled: bigint): string => formatFixed(scaled, PERCENT_DECIMALS)
+
+const DECIMAL = /^\+?(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d{1,4}))?$/
+
+/**
+ * Parses decimal text exactly into an integer scaled by 10^decimals, or returns a reason.
+ * JSON numbers are read through their shortest decimal text, which is the text the client wrote.
+ */
+export const parseFixed = (input: unknown, decimals: number): bigint | string => {
+  let text: string
+  if (typeof input === 'number') {
+    if (!Number.isFinite(input)) return 'must be a finite number'
+    text = String(input)
+  } else if (typeof input === 'string') {
+    text = input.trim()
+  } else if (typeof input === 'bigint') {
+    text = input.toString()
+  } else {
+    return 'must be a number or a numeric string'
+  }
+  if (text.startsWith('-')) return /^-0*(\.0*)?$/.test(text) ? 0n : 'must not be negative'
+  const m = DECIMAL.exec(text)
+  if (!m || (m[1] === '' && (m[2] ?? '') === '')) return 'must be a decimal number'
+  let digits = (m[1] ?? '') + (m[2] ?? '')
+  let point = (m[1] ?? '').length + Number(m[3] ?? '0')
+  if (point > 40) return 'is too large'
+  if (point < 0) {
+    digits = '0'.repeat(-point) + digits
+    point = 0
+  }
+  const intPart = digits.slice(0, point).padEnd(point, '0')
+  const fracPart = digits.slice(point)
+  const significantFrac = fracPart.replace(/0+$/, '')
+  if (significantFrac.length > decimals) return `must have at most ${decimals} decimals`
+  return BigInt(intPart || '0') * POW10(decimals) + BigInt(significantFrac.padEnd(decimals, '0') || '0')
+}
+
+export interface AmountRule {
+  readonly allowZero?: boolean
+  readonly min?: bigint
+  readonly max?: bigint
+}
+
+/** A request amount in nano-units, or a 422 naming the field and why. */
+export const requireNano = (field: string, input: unknown, rule: AmountRule = {}): bigint => {
+  if (input === undefined || input === null || input === '') throw httpError(422, `${field} is required`)
+  const parsed = parseFixed(input, NANO_DECIMALS)
+  if (typeof parsed === 'string') throw httpError(422, `${field} ${parsed}`)
+  if (parsed === 0n && !rule.allowZero) throw httpError(422, `${field} must be greater than 0`)
+  const max = rule.max ?? MAX_AMOUNT_NANO
+  if (parsed > max) throw httpError(422, `${field} must be at most ${formatNano(max)}`)
+  if (rule.min !== undefined && parsed < rule.min) throw httpError(422, `${field} must be at least ${formatNano(rule.min)}`)
+  return parsed
+}
+
+/** amount × price, both in nano, floored to nano. */
+export const mulNano = (a: bigint, b: bigint): bigint => (a * b) / NANO
+
+/** amount × percent (scaled by 1e4) / 100, floored to nano. */
+export const percentOf = (amount: bigint, percentScaled: bigint): bigint => (amount * percentScaled) / (100n * PERCENT_SCALE)
+
+export const tokens = (whole: number | bigint): bigint => BigInt(whole) * NANO

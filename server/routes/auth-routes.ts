@@ -1,0 +1,20 @@
+import type { FastifyInstance } from 'fastify'
+import type { ServerContext } from '../context.ts'
+import { telegramUserFrom } from '../auth/init-data.ts'
+import { issueTokenPair, rotateRefresh } from '../auth/tokens.ts'
+import { registerUser } from '../domain/users.ts'
+import { bodyFields } from '../http/params.ts'
+
+export const authRoutes = (app: FastifyInstance, ctx: ServerContext) => {
+  app.post('/auth/register', async (req) => {
+    const body = bodyFields(req.body)
+    const tg = telegramUserFrom(body.init_data, ctx.config.botToken, ctx.now(), ctx.config.initDataMaxAgeS)
+    const refCode = typeof body.ref_code === 'string' && body.ref_code.length <= 64 ? body.ref_code : null
+    return issueTokenPair(ctx, registerUser(ctx, tg, refCode))
+  })
+
+  app.post('/auth/refresh', async (req) => {
+    const body = bodyFields(req.body)
+    return rotateRefresh(ctx, body.refresh_token ?? body.refresh)
+  })
+}

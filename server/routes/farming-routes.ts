@@ -1,0 +1,59 @@
+import type { FastifyInstance } from 'fastify'
+import type { ServerContext } from '../context.ts'
+import { allRows, big, getRow, num } from '../db/sql.ts'
+import { activateLink, cancelLink, createLink, linkWire, MAX_ACTIVATIONS } from '../domain/farming.ts'
+import { quoteBond } from '../domain/mints.ts'
+import { activePlan, MINT_PLANS, planWire } from '../domain/plans.ts'
+import { userRow } from '../domain/users.ts'
+import { httpError } from '../http/errors.ts'
+import { once } from '../http/idempotency.ts'
+import { bodyFields, boolField, idField, intField, paging, queryFields, stringField } from '../http/params.ts'
+import { formatNano, requireNano } from '../money.ts'
+import { BOND_MAX, BOND_MIN } from './mint-routes.ts'
+
+export const farmingRoutes = (app: FastifyInstance, ctx: ServerContext) => {
+  app.get('/farming/plans', async (req) => {
+    const q = queryFields(req.query)
+    const fromRef = boolField(q, 'from_ref_balance', false)
+    const fromTask = boolField(q, 'from_task_balance', false)
+    if (fromRef && fromTask) throw httpError(422, 'Choose one of from_ref_balance and from_task_balance')
+    const user = userRow(ctx, req.userId)
+    const available = fromRef ? big(user, 'referral_balance') : fromTask ? big(user, 'task_balance') : 0n
+    return MINT_PLANS.map((p) => ({ ...planWire(p), available: formatNano(available) }))
+  })
+
+  app.get('/farming/', async (req) => {
+    const { page, limit, offset } = paging(queryFields(req.query))
+    const rows = allRows(ctx.db, 'SELECT * FROM farming_links WHERE user_id = ? ORDER BY id DESC LIMIT ? OFFSET ?', req.userId, limit, offset)
+    const total = num(getRow(ctx.db, 'SELECT COUNT(*) AS n FROM farming_links WHERE user_id = ?', req.userId)!, 'n')
+    return { items: rows.map(linkWire), total, page, limit }
+  })
+
+  app.get('/farming/calculate', async (req) => {
+    const q = queryFields(req.query)
+    const amount = requireNano('amount', q.amount, { min: BOND_MIN, max: BOND_MAX })
+    return quoteBond(ctx, req.userId, amount, activePlan('freeze_days', intField(q, 'freeze_days', { min: 1, max: 10_000 })))
+  })
+
+  app.post('/farming/create', async (req, reply) => {
+    const body = bodyFields(req.body)
+    const input = {
+      amount: requireNano('amount', body.amount, { min: BOND_MIN, max: BOND_MAX }),
+      plan: activePlan('days', intField(body, 'days', { min: 1, max: 10_000 })),
+      countActivations: intField(body, 'count_activations', { min: 1, max: MAX_ACTIVATIONS }),
+      fromRefBalance: boolField(body, 'from_ref_balance', false),
+      fromTaskBalance: boolField(body, 'from_task_balance', false),
+      isMultilink: boolField(body, 'is_multilink', false),
+      isForMe: boolField(body, 'is_for_me', false),
+    }
+    return once(ctx, req, reply, 'farming/create', () => createLink(ctx, req.userId, input))
+  })
+
+  app.post('/farming/:id/cancel', async (req) => cancelLink(ctx, req.userId, idField(req.params as Record<string, unknown>, 'id')))
+
+  app.get('/farming/activation-status', async (req) => {
+    const code = stringField(queryFields(req.query), 'activation_code', 64)
+    if (!/^[A-Za-z0-9_-]+$/.test(code)) throw httpError(404, 'Farming link not found')
+    return activateLink(ctx, req.userId, code)
+  })
+}

@@ -1,0 +1,22 @@
+import type { FastifyInstance } from 'fastify'
+import type { ServerContext } from '../context.ts'
+import { pageOf, settleUser, stakeWire } from '../domain/positions.ts'
+import { createStake, quoteStake } from '../domain/staking.ts'
+import { once } from '../http/idempotency.ts'
+import { bodyFields, idField, paging, queryFields } from '../http/params.ts'
+
+export const stakingRoutes = (app: FastifyInstance, ctx: ServerContext) => {
+  app.get('/staking/', async (req) => {
+    const { page, limit, offset } = paging(queryFields(req.query))
+    settleUser(ctx, req.userId)
+    const { rows, total } = pageOf(ctx, 'stakes', req.userId, limit, offset)
+    return { items: rows.map(stakeWire), total, page, limit }
+  })
+
+  app.get('/staking/calculate', async (req) => quoteStake(ctx, req.userId, idField(queryFields(req.query), 'staking_id')))
+
+  app.post('/staking/create', async (req, reply) => {
+    const mintId = idField(bodyFields(req.body), 'mint_id')
+    return once(ctx, req, reply, 'staking/create', () => createStake(ctx, req.userId, mintId))
+  })
+}

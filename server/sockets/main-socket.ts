@@ -1,0 +1,44 @@
+import type { WebSocket } from 'ws'
+import type { ServerContext } from '../context.ts'
+import { verifyAccessToken } from '../auth/tokens.ts'
+import { getRow } from '../db/sql.ts'
+import { collectiveBonus } from '../domain/settings.ts'
+import { balanceWire } from '../domain/users.ts'
+import { formatPercent } from '../money.ts'
+import { envelope, type SocketHub } from './hub.ts'
+
+export const BAD_TOKEN_CLOSE = 4001
+const TOKEN_WAIT_MS = 10_000
+
+/**
+ * `/api/ws/`: the first message is the access token. A bad or expired one closes with 4001 and the
+ * reason; a good one subscribes the socket to its user's events and the broadcasts, and gets the
+ * current balance, price and collective bonus at once. A later message that is a token re-authenticates
+ * (the client sends a fresh one after a refresh).
+ */
+export const handleMainSocket = (ctx: ServerContext, hub: SocketHub, ws: WebSocket) => {
+  let userId: bigint | null = null
+  const timer = setTimeout(() => ws.close(BAD_TOKEN_CLOSE, 'No token received'), TOKEN_WAIT_MS)
+  ws.on('close', () => {
+    clearTimeout(timer)
+    hub.remove(ws)
+  })
+  ws.on('message', async (raw, isBinary) => {
+    const text = isBinary ? '' : raw.toString().trim()
+    if (userId !== null && text.split('.').length !== 3) return
+    const token = text.startsWith('Bearer ') ? text.slice(7) : text
+    try {
+      const id = await verifyAccessToken(ctx, token)
+      const user = getRow(ctx.db, 'SELECT * FROM users WHERE id = ?', id)!
+      clearTimeout(timer)
+      if (userId !== null) hub.remove(ws)
+      userId = id
+      hub.add(id, ws)
+      ws.send(envelope('user:balance', balanceWire(ctx, user)))
+      ws.send(envelope('price_update', ctx.price.current(ctx.now())))
+      ws.send(envelope('global:collective_bonus', { collective_bonus: formatPercent(collectiveBonus(ctx.db)) }))
+    } catch (e) {
+      ws.close(BAD_TOKEN_CLOSE, e instanceof Error ? e.message : 'Invalid token')
+    }
+  })
+}

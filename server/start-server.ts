@@ -1,0 +1,124 @@
+import type { IncomingMessage } from 'node:http'
+import type { Duplex } from 'node:stream'
+import type { FastifyInstance } from 'fastify'
+import { WebSocketServer, type WebSocket } from 'ws'
+import { createAdmin, type Admin } from './admin-ops.ts'
+import { defaultConfig, type ServerConfig } from './config.ts'
+import type { ServerContext } from './context.ts'
+import { openDb } from './db/open-db.ts'
+import { markMintPaid } from './domain/mints.ts'
+import { settleUser } from './domain/positions.ts'
+import { createPriceFeed } from './domain/price-walk.ts'
+import { createEventQueue } from './events.ts'
+import { buildApp } from './http/app.ts'
+import { pruneIdempotency } from './http/idempotency.ts'
+import { handleCandleSocket, pushCandles } from './sockets/candle-socket.ts'
+import { createHub, type SocketHub } from './sockets/hub.ts'
+import { handleMainSocket } from './sockets/main-socket.ts'
+
+export interface StartOptions extends Partial<ServerConfig> {
+  /** Unix seconds; tests pass a movable clock. */
+  readonly now?: () => number
+}
+
+export interface RunningServer {
+  /** http://host:port, no trailing slash. */
+  readonly url: string
+  readonly port: number
+  readonly ctx: ServerContext
+  readonly app: FastifyInstance
+  readonly hub: SocketHub
+  readonly admin: Admin
+  /** What the chain watcher calls when a bond's TON payment arrives. */
+  markMintPaid(mintId: bigint | number, paidNano?: bigint): ReturnType<typeof markMintPaid>
+  /** Runs one price tick now (broadcast price_update and current_candle). */
+  tick(): void
+  close(): Promise<void>
+}
+
+const MAIN_PATHS = new Set(['/api/ws', '/api/ws/'])
+const CANDLE_PATHS = new Set(['/api/ws/candles', '/api/ws/candles/'])
+
+/** Starts the reference backend: migrations, HTTP, both sockets, the price ticker and the settle job. */
+export const startServer = async (options: StartOptions = {}): Promise<RunningServer> => {
+  const { now, ...overrides } = options
+  const config: ServerConfig = { ...defaultConfig(), ...overrides }
+  const db = openDb(config.dbPath)
+  const ctx: ServerContext = {
+    db,
+    config,
+    now: now ?? (() => Math.floor(Date.now() / 1000)),
+    events: createEventQueue(),
+    price: createPriceFeed(config.priceSeed),
+  }
+  const hub = createHub()
+  ctx.events.attach(hub)
+  const app = buildApp(ctx)
+
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 })
+  const alive = new WeakSet<WebSocket>()
+  app.server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const path = new URL(req.url ?? '/', 'http://x').pathname
+    const handler = MAIN_PATHS.has(path) ? handleMainSocket : CANDLE_PATHS.has(path) ? handleCandleSocket : null
+    if (!handler) {
+      socket.end('HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n')
+      return
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      alive.add(ws)
+      ws.on('pong', () => alive.add(ws))
+      ws.on('error', () => ws.terminate())
+      handler(ctx, hub, ws)
+    })
+  })
+
+  const tick = () => {
+    hub.broadcast('price_update', ctx.price.current(ctx.now()))
+    pushCandles(ctx, hub)
+  }
+  const timers = [
+    setInterval(tick, config.priceTickMs),
+    setInterval(() => {
+      try {
+        settleUser(ctx, null)
+        pruneIdempotency(ctx)
+      } catch (e) {
+        app.log.error(e)
+      }
+    }, config.settleEveryMs),
+    // A client that missed a whole heartbeat is dropped.
+    setInterval(() => {
+      for (const ws of wss.clients) {
+        if (!alive.has(ws)) {
+          ws.terminate()
+          continue
+        }
+        alive.delete(ws)
+        ws.ping()
+      }
+    }, config.heartbeatMs),
+  ]
+  for (const t of timers) t.unref()
+
+  await app.listen({ port: config.port, host: config.host })
+  const address = app.server.address()
+  const port = typeof address === 'object' && address ? address.port : config.port
+
+  return {
+    url: `http://${config.host}:${port}`,
+    port,
+    ctx,
+    app,
+    hub,
+    admin: createAdmin(ctx),
+    markMintPaid: (mintId, paidNano) => markMintPaid(ctx, BigInt(mintId), paidNano),
+    tick,
+    close: async () => {
+      for (const t of timers) clearInterval(t)
+      for (const ws of wss.clients) ws.terminate()
+      wss.close()
+      await app.close()
+      db.close()
+    },
+  }
+}

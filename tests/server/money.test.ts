@@ -1,0 +1,53 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { formatNano, parseFixed } from '../../server/money.ts'
+import { earnedAfter, maxReward } from '../../server/domain/rewards.ts'
+import { createPriceFeed } from '../../server/domain/price-walk.ts'
+
+describe('money', () => {
+  it('parses decimal text exactly and formats it back', () => {
+    expect(parseFixed('12.5', 9)).toBe(12_500_000_000n)
+    expect(parseFixed('1000.000000001', 9)).toBe(1_000_000_000_001n)
+    expect(parseFixed(0.1, 9)).toBe(100_000_000n)
+    expect(parseFixed('1e3', 9)).toBe(1_000_000_000_000n)
+    expect(parseFixed(1e-7, 9)).toBe(100n)
+    expect(parseFixed('1.0000000001', 9)).toBe('must have at most 9 decimals')
+    expect(parseFixed('-1', 9)).toBe('must not be negative')
+    expect(parseFixed(Number.NaN, 9)).toBe('must be a finite number')
+    expect(formatNano(0n)).toBe('0')
+    expect(formatNano(12_500_000_000n)).toBe('12.5')
+  })
+
+  it('format then parse is the identity on nano amounts', () => {
+    fc.assert(fc.property(fc.bigInt({ min: 0n, max: 10n ** 21n }), (n) => {
+      expect(parseFixed(formatNano(n), 9)).toBe(n)
+    }))
+  })
+
+  it('earned reward never decreases and never exceeds the whole-term reward', () => {
+    fc.assert(
+      fc.property(
+        fc.bigInt({ min: 1n, max: 10n ** 15n }),
+        fc.bigInt({ min: 0n, max: 200_000n }),
+        fc.integer({ min: 1, max: 365 }),
+        fc.nat(40_000_000),
+        fc.nat(40_000_000),
+        (total, pct, days, a, b) => {
+          const terms = { total, percentPerDay: pct, days: BigInt(days) }
+          const [lo, hi] = a < b ? [a, b] : [b, a]
+          expect(earnedAfter(terms, BigInt(lo))).toBeLessThanOrEqual(earnedAfter(terms, BigInt(hi)))
+          expect(earnedAfter(terms, BigInt(hi))).toBeLessThanOrEqual(maxReward(terms))
+        },
+      ),
+    )
+  })
+
+  it('the price walk is a function of its seed', () => {
+    const a = createPriceFeed(7)
+    const b = createPriceFeed(7)
+    const c = createPriceFeed(8)
+    const now = 1_780_000_000
+    expect(a.candles('1h', now - 86_400, now, now)).toEqual(b.candles('1h', now - 86_400, now, now))
+    expect(a.current(now)).not.toEqual(c.current(now))
+  })
+})

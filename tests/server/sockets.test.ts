@@ -1,0 +1,86 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { CurrentCandle, CollectiveBonus, Price } from '../../core/domain/entities/market.ts'
+import { LiveMintEvent, LiveStakeEvent } from '../../core/domain/entities/mint.ts'
+import { BalanceUpdate } from '../../core/domain/entities/user.ts'
+import { collect, decode, openSocket, startTestServer, type TestServer } from './support.ts'
+
+let t: TestServer
+beforeAll(async () => {
+  t = await startTestServer({ priceTickMs: 40 })
+})
+afterAll(() => t.close())
+
+const closed = (ws: import('ws').WebSocket) =>
+  new Promise<{ code: number; reason: string }>((resolve) => ws.once('close', (code, reason) => resolve({ code, reason: reason.toString() })))
+
+describe('main socket /api/ws/', () => {
+  it('takes the token first, then pushes balance, price and the collective bonus', async () => {
+    const s = await t.login(3001)
+    const live = await t.socket(s)
+    decode(Price, await live.next('price_update'))
+    decode(CollectiveBonus, await live.next('global:collective_bonus'))
+    decode(Price, await live.next('price_update'))
+    live.close()
+  })
+
+  it('closes with 4001 and a reason on a bad token', async () => {
+    const ws = await openSocket(t.url, '/api/ws/')
+    const done = closed(ws)
+    ws.send('not-a-token')
+    expect(await done).toEqual({ code: 4001, reason: 'Invalid token' })
+  })
+
+  it('closes with 4001 on an expired token', async () => {
+    const s = await t.login(3002)
+    t.clock.advance(16 * 60)
+    const ws = await openSocket(t.url, '/api/ws/')
+    const done = closed(ws)
+    ws.send(s.token)
+    expect(await done).toEqual({ code: 4001, reason: 'Token expired' })
+  })
+
+  it('pushes user:mint, user:balance and user:staking as they happen', async () => {
+    const s = await t.login(3003)
+    const live = await t.socket(s)
+    const created = (await s.call('POST', '/mint/create', { body: { amount: 50, days: 10 } })).body
+    const pending = decode(LiveMintEvent, await live.next('user:mint'))
+    expect(pending).toMatchObject({ mint_id: created.mint.id, status: 'pending', expected_token: 50 })
+    t.server.markMintPaid(created.mint.id)
+    expect(decode(LiveMintEvent, await live.next('user:mint', (d) => d.status === 'active')).mint_id).toBe(created.mint.id)
+    await s.call('POST', '/staking/create', { body: { mint_id: created.mint.id } })
+    expect(decode(LiveStakeEvent, await live.next('user:staking')).status).toBe('active')
+    await s.call('POST', '/withdraw/transfer-from-referral-balance', { body: { token_amount: 1 } })
+    await s.call('POST', '/withdraw/create', { body: { from_ref_balance: false, token_amount: 10, address: '0:' + 'a'.repeat(64) } })
+    expect(decode(BalanceUpdate, await live.next('user:balance')).balance_token).toBe(90)
+    live.close()
+  })
+
+  it('broadcasts global:collective_bonus when the operator changes it', async () => {
+    const s = await t.login(3004)
+    const live = await t.socket(s)
+    await live.next('global:collective_bonus')
+    t.server.admin.setCollectiveBonus('0.25')
+    expect(decode(CollectiveBonus, await live.next('global:collective_bonus')).collective_bonus).toBe(0.25)
+    t.server.admin.setCollectiveBonus('0.1')
+    live.close()
+  })
+
+  it('refuses unknown socket paths', async () => {
+    await expect(openSocket(t.url, '/api/ws/nope')).rejects.toThrow()
+  })
+})
+
+describe('candle socket /api/ws/candles', () => {
+  it('streams the 5m candle by default and switches interval on request', async () => {
+    const ws = await openSocket(t.url, '/api/ws/candles')
+    const live = collect(ws)
+    const first = decode(CurrentCandle, await live.next('current_candle'))
+    expect(first.interval).toBe('5m')
+    ws.send('1h')
+    const hourly = decode(CurrentCandle, await live.next('current_candle', (d) => d.interval === '1h'))
+    expect(hourly.time % 3600).toBe(0)
+    ws.send('7m')
+    expect((await live.next('error')).msg).toMatch(/interval/)
+    live.close()
+  })
+})

@@ -1,0 +1,171 @@
+import { sign } from '@telegram-apps/init-data-node'
+import { Schema } from 'effect'
+import fc from 'fast-check'
+import WebSocket from 'ws'
+import { DEV_BOT_TOKEN, startServer, type RunningServer, type StartOptions } from '../../server/main.ts'
+
+// Fixed seed: the generated cases are the same on every run (set FC_SEED to explore others).
+fc.configureGlobal({ seed: Number(process.env.FC_SEED ?? 20_260_101) })
+
+/** A fixed start time, so prices, ages and rewards are the same on every run. */
+export const T0 = 1_780_000_000
+
+export interface TestClock {
+  now: number
+  advance(seconds: number): void
+}
+
+export interface Reply<T = any> {
+  readonly status: number
+  readonly body: T
+  readonly headers: Headers
+}
+
+export interface CallOptions {
+  readonly token?: string
+  readonly body?: unknown
+  readonly rawBody?: string
+  readonly contentType?: string
+  readonly query?: Record<string, string | number | boolean>
+  readonly headers?: Record<string, string>
+}
+
+export const call = async (base: string, method: string, path: string, o: CallOptions = {}): Promise<Reply> => {
+  const url = new URL(`${base}/api${path}`)
+  for (const [k, v] of Object.entries(o.query ?? {})) url.searchParams.set(k, String(v))
+  const headers: Record<string, string> = { ...(o.headers ?? {}) }
+  if (o.token) headers.authorization = `Bearer ${o.token}`
+  let body: string | undefined
+  if (o.rawBody !== undefined) body = o.rawBody
+  else if (o.body !== undefined) body = JSON.stringify(o.body)
+  if (body !== undefined) headers['content-type'] = o.contentType ?? 'application/json'
+  const res = await fetch(url, { method, headers, ...(body !== undefined ? { body } : {}) })
+  const text = await res.text()
+  let parsed: unknown = text
+  try {
+    parsed = JSON.parse(text)
+  } catch {}
+  return { status: res.status, body: parsed, headers: res.headers }
+}
+
+export interface TgUser {
+  readonly id: number
+  readonly first_name?: string
+}
+
+/** initData signed like Telegram signs it, for `user`, at `authDate` (seconds), with the dev bot token. */
+export const signInitData = (user: TgUser, authDate: number, botToken = DEV_BOT_TOKEN): string =>
+  sign({ user: { first_name: `User ${user.id}`, ...user }, query_id: `q${user.id}` }, botToken, new Date(authDate * 1000))
+
+export interface Session {
+  readonly token: string
+  readonly refresh: string
+  readonly telegramId: number
+  call(method: string, path: string, o?: CallOptions): Promise<Reply>
+}
+
+export interface TestServer {
+  readonly server: RunningServer
+  readonly url: string
+  readonly clock: TestClock
+  call(method: string, path: string, o?: CallOptions): Promise<Reply>
+  /** Registers (or logs in) a Telegram user and returns a session that sends its bearer token. */
+  login(telegramId: number, refCode?: string | null): Promise<Session>
+  /** A main socket authenticated as `session`, with every envelope it receives collected. */
+  socket(session: Session): Promise<LiveSocket>
+  close(): Promise<void>
+}
+
+export interface LiveSocket {
+  readonly ws: WebSocket
+  readonly events: Array<{ event: string; data: any }>
+  next(event: string, match?: (data: any) => boolean, timeoutMs?: number): Promise<any>
+  close(): void
+}
+
+export const collect = (ws: WebSocket): LiveSocket => {
+  const events: Array<{ event: string; data: any }> = []
+  const waiters: Array<{ event: string; match: (d: any) => boolean; resolve: (d: any) => void; seen: number }> = []
+  ws.on('message', (raw) => {
+    const e = JSON.parse(raw.toString()) as { event: string; data: any }
+    events.push(e)
+    for (const w of [...waiters])
+      if (w.event === e.event && w.match(e.data)) {
+        waiters.splice(waiters.indexOf(w), 1)
+        w.resolve(e.data)
+      }
+  })
+  return {
+    ws,
+    events,
+    next: (event, match = () => true, timeoutMs = 3000) =>
+      new Promise((resolve, reject) => {
+        const found = events.find((e) => e.event === event && match(e.data))
+        if (found) {
+          events.splice(events.indexOf(found), 1)
+          return resolve(found.data)
+        }
+        const timer = setTimeout(() => reject(new Error(`no ${event} within ${timeoutMs} ms`)), timeoutMs)
+        waiters.push({
+          event,
+          match,
+          seen: events.length,
+          resolve: (d) => {
+            clearTimeout(timer)
+            events.splice(events.findIndex((e) => e.data === d), 1)
+            resolve(d)
+          },
+        })
+      }),
+    close: () => ws.close(),
+  }
+}
+
+export const openSocket = (url: string, path: string): Promise<WebSocket> =>
+  new Promise((resolve, reject) => {
+    const ws = new WebSocket(url.replace('http', 'ws') + path)
+    ws.once('open', () => resolve(ws))
+    ws.once('error', reject)
+  })
+
+/** A server on a random port with an in-memory database and a clock the test moves. */
+export const startTestServer = async (options: StartOptions = {}): Promise<TestServer> => {
+  const clock: TestClock = {
+    now: T0,
+    advance(seconds) {
+      this.now += seconds
+    },
+  }
+  const server = await startServer({ port: 0, dbPath: ':memory:', priceTickMs: 50, now: () => clock.now, ...options })
+  const url = server.url
+  const login = async (telegramId: number, refCode: string | null = null): Promise<Session> => {
+    const res = await call(url, 'POST', '/auth/register', {
+      body: { init_data: signInitData({ id: telegramId }, clock.now), ref_code: refCode },
+    })
+    if (res.status !== 200) throw new Error(`login failed: ${res.status} ${JSON.stringify(res.body)}`)
+    const { token, refresh } = res.body as { token: string; refresh: string }
+    return { token, refresh, telegramId, call: (m, p, o = {}) => call(url, m, p, { token, ...o }) }
+  }
+  return {
+    server,
+    url,
+    clock,
+    call: (m, p, o) => call(url, m, p, o),
+    login,
+    socket: async (session) => {
+      const ws = await openSocket(url, '/api/ws/')
+      const live = collect(ws)
+      ws.send(session.token)
+      await live.next('user:balance')
+      return live
+    },
+    close: () => server.close(),
+  }
+}
+
+/** Decodes a response body with a core schema, throwing with the issue if it does not fit. */
+export const decode = <S extends Schema.Top>(schema: S, body: unknown): S['Type'] =>
+  Schema.decodeUnknownSync(schema as unknown as Schema.Codec<S['Type'], unknown>)(body)
+
+/** A valid friendly TON address (bounceable, workchain 0). */
+export const SOME_ADDRESS = 'EQB6HAtOLw1qOpxeix1Peixumz1fihxOey1vmjxeix1PerQ7'
