@@ -67,7 +67,7 @@ import { TasksState } from './ui/state/tasks-state.ts'
 import { ToastQueue } from './ui/state/toast-queue.ts'
 import { WalletState } from './ui/state/wallet-state.ts'
 
-interface BoundPorts extends Omit<PortBindings, 'notifier' | 'http' | 'sockets'> {
+export interface BoundPorts extends Omit<PortBindings, 'notifier' | 'http' | 'sockets'> {
   readonly api: AxiomApi
   readonly notifier: Notifier
 }
@@ -111,7 +111,7 @@ export const TOKENS = {
 } as const
 
 /** Every use case, bound to its ports. */
-const bindUseCases = ({ api, clock, storage, platform, session, notifier, wallet, chain }: BoundPorts) => {
+export const bindUseCases = ({ api, clock, storage, platform, session, notifier, wallet, chain }: BoundPorts) => {
   return {
     authenticate: () => authenticate({ api, session, storage, platform }),
     checkMaintenance: () => checkMaintenance({ api }),

@@ -1,0 +1,172 @@
+import { describe, expect, it } from 'vitest'
+import type { CandleSocket, LiveEvent, ReconnectingSocket } from '../../../core/index.ts'
+import { AppState } from '../../../ui/state/app-state.ts'
+import { FarmingState } from '../../../ui/state/farming-state.ts'
+import { HistoryState } from '../../../ui/state/history-state.ts'
+import { MaintenanceState } from '../../../ui/state/maintenance-state.ts'
+import { MarketState } from '../../../ui/state/market-state.ts'
+import { ReferralsState } from '../../../ui/state/referrals-state.ts'
+import { SellState } from '../../../ui/state/sell-state.ts'
+import { SessionState } from '../../../ui/state/session-state.ts'
+import { TasksState } from '../../../ui/state/tasks-state.ts'
+import { WalletState } from '../../../ui/state/wallet-state.ts'
+import { launchData } from '../../core/fakes/fake-platform.ts'
+import { aMint, aTask } from '../../core/fakes/records.ts'
+import { stateHarness, toastTexts } from './harness.ts'
+
+/** A socket that records what the app asked of it; the test pushes events through `emit`. */
+const recordingSocket = () => {
+  const calls: string[] = []
+  let emit: (e: LiveEvent) => void = () => {}
+  const socket: CandleSocket = {
+    send: (t) => calls.push(`send ${t}`),
+    ensureOpen: () => calls.push('ensureOpen'),
+    status: () => 'open',
+    close: () => calls.push('close'),
+    switchInterval: (i) => calls.push(`interval ${i}`),
+  }
+  return {
+    calls,
+    socket,
+    push: (e: LiveEvent) => emit(e),
+    open: (onEvent: (e: LiveEvent) => void): ReconnectingSocket => {
+      emit = onEvent
+      calls.push('open')
+      return socket
+    },
+  }
+}
+
+const appOver = (h: ReturnType<typeof stateHarness>) => {
+  const main = recordingSocket()
+  const candles = recordingSocket()
+  const bonds = h.bonds()
+  const session = new SessionState(h.uc)
+  const app = new AppState(
+    {
+      platform: h.platform,
+      clock: h.clock,
+      config: { botUsername: 'axiom_bot', communityUrl: 'https://t.me/axiom' },
+      openMainSocket: (onEvent) => main.open(onEvent),
+      openCandleSocket: () => candles.open(() => {}) as CandleSocket,
+    },
+    {
+      session,
+      maintenance: new MaintenanceState({ checkMaintenance: h.uc.checkMaintenance, reload: () => h.platform.reload() }, 10),
+      bonds,
+      farming: new FarmingState(h.uc, h.toasts, () => bonds.expectFarmingBond()),
+      tasks: new TasksState(h.uc, h.toasts),
+      referrals: new ReferralsState({ ...h.uc, copyText: async () => true }),
+      market: new MarketState({ ...h.uc, switchLiveInterval: () => {} }),
+      history: new HistoryState(h.uc),
+      sell: new SellState(h.uc, h.toasts),
+      toasts: h.toasts,
+      ticker: h.ticker,
+      wallet: new WalletState(h.uc, h.toasts),
+    },
+  )
+  return { app, main, candles }
+}
+
+describe('AppState', () => {
+  it('starts: signs in, loads the data, opens the sockets and lands ready', async () => {
+    const h = stateHarness()
+    h.api.mintList = [aMint({ id: 1 })]
+    h.api.taskList = [aTask({ task_id: 1 }), aTask({ task_id: 2, status: 'CLAIMED' })]
+    const { app, main, candles } = appOver(h)
+
+    expect(await app.start('')).toBe('ready')
+    app.stop()
+
+    expect(app.s.session.user?.ref_code).toBe('REF42')
+    expect(app.s.bonds.mints).toHaveLength(1)
+    expect(app.s.tasks.badge).toBe(1)
+    expect(main.calls[0]).toBe('open')
+    expect(candles.calls[0]).toBe('open')
+    expect(h.session.get('auth_token')).toBe('registered-token')
+  })
+
+  it('shows maintenance instead of signing in, and reloads when it ends', async () => {
+    const h = stateHarness()
+    h.api.maintenanceDetail = 'Maintenance mode is enabled'
+    const { app } = appOver(h)
+
+    expect(await app.start('')).toBe('maintenance')
+    expect(h.api.callsTo('register')).toEqual([])
+
+    h.api.maintenanceDetail = 'Maintenance mode is disabled'
+    await new Promise((r) => setTimeout(r, 50))
+    app.stop()
+    expect(h.platform.reloads).toBeGreaterThanOrEqual(1)
+  })
+
+  it('outside Telegram sends the user to the bot', async () => {
+    const h = stateHarness()
+    h.platform.launch = () => null
+    const { app } = appOver(h)
+    expect(await app.start('')).toBe('outside-platform')
+    app.stop()
+    expect(h.platform.redirects).toEqual(['https://t.me/axiom_bot'])
+    expect(h.api.callsTo('register')).toEqual([])
+  })
+
+  it('routes live events to the states they change', async () => {
+    const h = stateHarness()
+    const { app, main } = appOver(h)
+    await app.start('')
+    main.push({ event: 'user:balance', data: { balance_token: 5, task_balance: 1, referral_balance: 2, hold_bonus: 0, investment_bonus: 0 } })
+    main.push({ event: 'price_update', data: { price: 0.5, price_change_24h: 1, price_change_30d: 2 } })
+    main.push({ event: 'user:mint', data: aMint({ id: 77 }) })
+    app.stop()
+    expect(app.s.session.user?.balance_token).toBe(5)
+    expect(app.s.market.price?.price).toBe(0.5)
+    expect(app.s.bonds.mints[0]?.id).toBe(77)
+    expect(toastTexts(h)).toContain('New Bond created')
+  })
+
+  it('refetches on becoming visible only when 10 s passed, and reopens the sockets', async () => {
+    const h = stateHarness()
+    const { app, main } = appOver(h)
+    await app.start('')
+    const mes = () => h.api.callsTo('me').length
+    const before = mes()
+
+    h.clock.advance(5_000)
+    await app.onVisible()
+    expect(mes()).toBe(before)
+    h.clock.advance(5_000)
+    await app.onVisible()
+    app.stop()
+    expect(mes()).toBe(before + 1)
+    expect(main.calls.filter((c) => c === 'ensureOpen')).toHaveLength(2)
+  })
+
+  it('checks a farm code from the start page once', async () => {
+    const h = stateHarness()
+    h.api.activations.set('FARM1234', { status: 'ACTIVE', message: 'Welcome', mint_details: { tariff_days: 14, amount_token: 50, amount_ton: 1 } })
+    const { app } = appOver(h)
+    await app.start('?farm_code=FARM1234')
+    await new Promise((r) => setTimeout(r, 0))
+    expect(app.s.farming.activation?.status).toBe('ACTIVE')
+    expect(app.s.bonds.viaFarming).toBe(true)
+
+    const again = appOver(h)
+    await again.app.start('?farm_code=FARM1234')
+    await new Promise((r) => setTimeout(r, 0))
+    app.stop()
+    again.app.stop()
+    expect(h.api.callsTo('farmingActivationStatus')).toHaveLength(1)
+    expect(again.app.s.farming.activation).toBeNull()
+  })
+
+  it('a start parameter farm_<code> also activates', async () => {
+    const h = stateHarness()
+    h.platform.launch = () => launchData({ startParam: 'farm_CODE5678' })
+    h.api.activations.set('CODE5678', { status: 'REVOKED', message: null, mint_details: null })
+    const { app } = appOver(h)
+    await app.start('')
+    await new Promise((r) => setTimeout(r, 0))
+    app.stop()
+    expect(app.s.farming.activation?.status).toBe('REVOKED')
+  })
+})

@@ -1,0 +1,109 @@
+import { Effect } from 'effect'
+import { describe, expect, it } from 'vitest'
+import { aMint, aStake } from '../../core/fakes/records.ts'
+import { stateHarness, toastTexts } from './harness.ts'
+
+describe('BondsState', () => {
+  it('buys once however often the button is pressed while a purchase is in flight', async () => {
+    const h = stateHarness()
+    h.chain.changeAfterReads(1, h.wallet.account()!.address, 4_000_000_000n)
+    const bonds = h.bonds()
+
+    const presses = await Promise.all([bonds.buy(100, 30), bonds.buy(100, 30), bonds.buy(100, 30)])
+
+    expect(h.api.callsTo('createMint')).toHaveLength(1)
+    expect(h.wallet.transactions).toHaveLength(1)
+    expect(presses.filter(Boolean)).toHaveLength(1)
+    expect(bonds.isBuying).toBe(false)
+    expect(bonds.mints.map((m) => m.status)).toEqual(['pending'])
+    expect(toastTexts(h)).toContain('Transaction is being processed')
+  }, 60_000)
+
+  it('sends an idempotency key with each purchase', async () => {
+    const h = stateHarness()
+    h.chain.changeAfterReads(1, h.wallet.account()!.address, 1n)
+    const bonds = h.bonds()
+    await bonds.buy(100, 30)
+    expect(h.api.callsTo('createMint')[0]?.options?.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/)
+  }, 60_000)
+
+  it('after a refused signature shows the wallet message and clears pending bonds and stakes', async () => {
+    const h = stateHarness()
+    h.wallet.signOutcome = 'rejects'
+    const bonds = h.bonds()
+    bonds.stakes = [aStake({ id: 9, status: 'pending', created_at: h.ticker.now })]
+
+    expect(await bonds.buy(100, 30)).toBeNull()
+
+    expect(toastTexts(h)).toEqual(['Transaction was not sent'])
+    expect(h.platform.haptics).toContain('error')
+    expect(bonds.mints.filter((m) => m.status === 'pending')).toEqual([])
+    expect(bonds.stakes).toEqual([])
+  })
+
+  it('without a wallet says so and creates nothing', async () => {
+    const h = stateHarness()
+    await Effect.runPromise(h.wallet.disconnect())
+    const bonds = h.bonds()
+    await bonds.buy(100, 30)
+    expect(toastTexts(h)).toEqual(['Wallet was not connected'])
+    expect(h.api.callsTo('createMint')).toEqual([])
+  })
+
+  it('merges a live bond, drops its pending twin and announces it', () => {
+    const h = stateHarness()
+    const bonds = h.bonds()
+    bonds.mints = [aMint({ id: 5, status: 'pending', created_at: h.ticker.now - 10 }), aMint({ id: 1 })]
+
+    bonds.applyLiveMint(aMint({ id: 5, status: 'active', created_at: h.ticker.now - 10 }))
+
+    expect(bonds.mints.map((m) => [m.id, m.status])).toEqual([
+      [5, 'active'],
+      [1, 'active'],
+    ])
+    expect(toastTexts(h)).toEqual(['New Bond created'])
+  })
+
+  it('says "via Farming" for the bond a farming activation brings, once', () => {
+    const h = stateHarness()
+    const bonds = h.bonds()
+    bonds.expectFarmingBond()
+    bonds.applyLiveMint(aMint({ id: 7 }))
+    bonds.applyLiveMint(aMint({ id: 8 }))
+    expect(toastTexts(h)).toEqual(['New Bond created via Farming', 'New Bond created'])
+  })
+
+  it('announces a live stake and refetches the mints', async () => {
+    const h = stateHarness()
+    h.api.mintList = [aMint({ id: 1, status: 'move_to_staking' })]
+    const bonds = h.bonds()
+    bonds.applyLiveStake(aStake({ id: 3 }))
+    await new Promise((r) => setTimeout(r, 0))
+    expect(toastTexts(h)).toEqual(['New Stake created'])
+    expect(h.api.callsTo('mints')).toHaveLength(1)
+    expect(bonds.mints.map((m) => m.status)).toEqual(['move_to_staking'])
+  })
+
+  it('cancels or stakes a bond once per press', async () => {
+    const h = stateHarness()
+    h.api.mintList = [aMint({ id: 1 })]
+    const bonds = h.bonds()
+    await bonds.refresh()
+    await Promise.all([bonds.stake(1), bonds.stake(1)])
+    expect(h.api.callsTo('createStake')).toHaveLength(1)
+  })
+
+  it('ticks the reward and "earned today" with the second ticker', () => {
+    const h = stateHarness()
+    const bonds = h.bonds()
+    const start = h.ticker.now
+    bonds.stakes = [aStake({ id: 1, created_at: start, total_amount: 8_640, daily_reward: 1, max_reward: 1e6 })]
+    const before = bonds.earnedToday
+    h.clock.advance(10_000)
+    h.ticker.tick()
+    // 8640 × 1 % a day = 0.001 a second
+    expect(bonds.earnedToday - before).toBeCloseTo(0.01, 9)
+    expect(bonds.rewardOf(bonds.stakes[0]!)).toBeCloseTo(0.01, 9)
+    expect(bonds.earningPerSecond).toBeCloseTo(0.001, 12)
+  })
+})

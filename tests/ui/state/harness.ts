@@ -1,0 +1,29 @@
+import { bindUseCases } from '../../../composition-root.ts'
+import { BondsState } from '../../../ui/state/bonds-state.ts'
+import { SecondTicker } from '../../../ui/state/second-ticker.ts'
+import { ToastQueue } from '../../../ui/state/toast-queue.ts'
+import { FakeAxiomApi } from '../../core/fakes/fake-axiom-api.ts'
+import { FakeChainReader } from '../../core/fakes/fake-chain-reader.ts'
+import { FakePlatform } from '../../core/fakes/fake-platform.ts'
+import { FixedClock } from '../../core/fakes/fixed-clock.ts'
+import { MemoryKeyValueStore, MemorySessionStore } from '../../core/fakes/memory-stores.ts'
+import { ACCOUNT, ScriptedWallet } from '../../core/fakes/scripted-wallet.ts'
+
+/** The app's use cases over in-memory fakes, as the composition root binds them. */
+export const stateHarness = (nowMs = 1_700_000_100_000) => {
+  const api = new FakeAxiomApi()
+  const clock = new FixedClock(nowMs)
+  const storage = new MemoryKeyValueStore()
+  const session = new MemorySessionStore()
+  const platform = new FakePlatform()
+  const toasts = new ToastQueue({ setTimeout: () => 0 })
+  const wallet = new ScriptedWallet()
+  const chain = new FakeChainReader()
+  chain.setBalance(ACCOUNT.address, 5_000_000_000n)
+  const uc = bindUseCases({ api, clock, storage, platform, session, notifier: toasts, wallet, chain })
+  const ticker = new SecondTicker(clock)
+  const bonds = () => new BondsState(uc, ticker, toasts, (k) => platform.haptic(k))
+  return { api, clock, storage, session, platform, toasts, wallet, chain, uc, ticker, bonds }
+}
+
+export const toastTexts = (h: ReturnType<typeof stateHarness>) => h.toasts.toasts.map((t) => t.text)

@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest'
+import { FarmingState } from '../../../ui/state/farming-state.ts'
+import { HistoryState } from '../../../ui/state/history-state.ts'
+import { ReferralsState } from '../../../ui/state/referrals-state.ts'
+import { SellState } from '../../../ui/state/sell-state.ts'
+import { TasksState } from '../../../ui/state/tasks-state.ts'
+import { ToastQueue } from '../../../ui/state/toast-queue.ts'
+import { aTask } from '../../core/fakes/records.ts'
+import { stateHarness, toastTexts } from './harness.ts'
+
+describe('ToastQueue', () => {
+  it('shows a toast for 3 s by default (spec §8)', () => {
+    const timers: Array<[() => void, number]> = []
+    const q = new ToastQueue({ setTimeout: (fn, ms) => timers.push([fn, ms]) })
+    q.notify({ kind: 'error', text: 'Error: x' })
+    expect(q.toasts.map((t) => t.text)).toEqual(['Error: x'])
+    expect(timers[0]?.[1]).toBe(3_000)
+    timers[0]?.[0]()
+    expect(q.toasts).toEqual([])
+  })
+})
+
+describe('TasksState', () => {
+  it('walks a task start → validate → claim and keeps the badge right', async () => {
+    const h = stateHarness()
+    h.api.taskList = [aTask({ task_id: 1 }), aTask({ task_id: 2, status: 'CLAIMED' })]
+    let claimed = 0
+    const tasks = new TasksState(h.uc, h.toasts, () => claimed++)
+    await tasks.refresh()
+    expect(tasks.badge).toBe(1)
+    for (let i = 0; i < 3; i++) await tasks.advance(tasks.tasks[0]!)
+    expect(tasks.tasks[0]?.status).toBe('CLAIMED')
+    expect(tasks.badge).toBe(0)
+    expect(claimed).toBe(1)
+    expect(h.api.calls.map((c) => c.method)).toEqual(['tasks', 'startTask', 'validateTask', 'claimTask'])
+  })
+})
+
+describe('ReferralsState', () => {
+  it("shows '+N' new referrals until the list is seen", async () => {
+    const h = stateHarness()
+    h.api.referralList = [{ id: 1 }, { id: 2 }]
+    const referrals = new ReferralsState({ ...h.uc, copyText: async () => true })
+    await referrals.refresh()
+    expect(referrals.badge).toBe('+2')
+    referrals.markSeen()
+    await referrals.refresh()
+    expect(referrals.badge).toBeNull()
+  })
+})
+
+describe('SellState', () => {
+  it('refuses a bad address with a clear message and sends nothing', async () => {
+    const h = stateHarness()
+    const sell = new SellState(h.uc, h.toasts)
+    expect(await sell.sell({ amount: 5, address: 'not-an-address', fromReferral: false })).toBeNull()
+    expect(toastTexts(h)).toEqual(['Error: Enter a valid TON address'])
+    expect(h.api.callsTo('createWithdraw')).toEqual([])
+  })
+
+  it('sells once per press and tells the balances to refresh', async () => {
+    const h = stateHarness()
+    let refreshed = 0
+    const sell = new SellState(h.uc, h.toasts, () => refreshed++)
+    const address = `0:${'12'.repeat(32)}`
+    await Promise.all([sell.sell({ amount: 5, address, fromReferral: true }), sell.sell({ amount: 5, address, fromReferral: true })])
+    expect(h.api.callsTo('createWithdraw')).toHaveLength(1)
+    expect(refreshed).toBe(1)
+  })
+})
+
+describe('FarmingState', () => {
+  it('creates a link from the chosen balance, once per press', async () => {
+    const h = stateHarness()
+    const farming = new FarmingState(h.uc, h.toasts)
+    await farming.chooseSource('task')
+    const request = { amount: 10, days: 30, activations: 1, multiUse: false, forMe: false }
+    await Promise.all([farming.create(request), farming.create(request)])
+    const calls = h.api.callsTo('createFarmingLink')
+    expect(calls).toHaveLength(1)
+    expect(calls[0]?.input).toMatchObject({ from_task_balance: true, from_ref_balance: false, count_activations: 1 })
+    expect(farming.lastCreated).not.toBeNull()
+  })
+})
+
+describe('HistoryState', () => {
+  it('pages through the operations 10 at a time', async () => {
+    const h = stateHarness()
+    h.api.operations = Array.from({ length: 23 }, (_, i) => ({ id: i, type: 'credit', amount: i, created_at: 1_700_000_000 + i }))
+    const history = new HistoryState(h.uc)
+    await history.refresh()
+    expect(history.operations.items).toHaveLength(10)
+    expect(history.operations.pages).toBe(3)
+    await history.operations.goTo(3)
+    expect(history.operations.items).toHaveLength(3)
+    await history.operations.goTo(9)
+    expect(history.operations.page).toBe(3)
+  })
+})
