@@ -93,6 +93,9 @@ interface Resolver {
 }
 const resolver = (ctx: { get(id: symbol): unknown }): Resolver => ({ get: <T>(id: Token<T>) => ctx.get(id) as T })
 
+/** Gets a service from a composed container, typed by its token. */
+export const resolve = <T>(container: Container, id: Token<T>): T => resolver(container).get(id)
+
 /** Service identifiers: ports, the API, and the app's states. */
 export const TOKENS = {
   http: token<HttpTransport>('http'),
@@ -150,8 +153,13 @@ export const bindUseCases = ({ api, clock, storage, platform, session, notifier,
 }
 export type UseCases = ReturnType<typeof bindUseCases>
 
+export interface CoreOptions {
+  /** The API timeout; the §9 default is 25 s. */
+  readonly apiTimeoutMs?: number
+}
+
 /** The core composed over a front end's adapters: the ports, the API client and the use cases. */
-export const composeCore = (ports: PortBindings): Container => {
+export const composeCore = (ports: PortBindings, options: CoreOptions = {}): Container => {
   const c = new Container({ defaultScope: 'Singleton' })
   c.bind(TOKENS.http).toConstantValue(ports.http)
   c.bind(TOKENS.sockets).toConstantValue(ports.sockets)
@@ -171,6 +179,7 @@ export const composeCore = (ports: PortBindings): Container => {
       session: r.get(TOKENS.session),
       notifier: r.get(TOKENS.notifier),
       platform: r.get(TOKENS.platform),
+      ...(options.apiTimeoutMs ? { timeoutMs: options.apiTimeoutMs } : {}),
     })
   })
   c.bind(TOKENS.useCases).toDynamicValue((ctx) => {

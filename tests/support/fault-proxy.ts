@@ -1,0 +1,80 @@
+import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+
+export type Fault =
+  | { readonly kind: 'status'; readonly status: number; readonly msg: string }
+  | { readonly kind: 'delay'; readonly ms: number }
+  | { readonly kind: 'drop' }
+
+/**
+ * An HTTP proxy in front of the reference backend that can break chosen calls the way real
+ * networks and servers break: an error status, a slow answer, or a dropped connection.
+ * Sockets (upgrades) pass through untouched.
+ */
+export interface FaultProxy {
+  readonly url: string
+  /** Breaks calls whose path (under /api) starts with `pathPrefix`, until cleared. */
+  fail(pathPrefix: string, fault: Fault): void
+  clear(): void
+  close(): Promise<void>
+}
+
+export const startFaultProxy = async (target: string): Promise<FaultProxy> => {
+  const faults = new Map<string, Fault>()
+  const upstream = new URL(target)
+  const faultFor = (url: string) => {
+    const path = new URL(url, 'http://x').pathname.replace(/^\/api/, '')
+    for (const [prefix, fault] of faults) if (path.startsWith(prefix)) return fault
+    return null
+  }
+  const forward = (req: IncomingMessage, res: ServerResponse) => {
+    const out = request(
+      { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
+      (up) => {
+        res.writeHead(up.statusCode ?? 502, up.headers)
+        up.pipe(res)
+      },
+    )
+    out.on('error', () => res.destroy())
+    req.pipe(out)
+  }
+  const server: Server = createServer((req, res) => {
+    const fault = faultFor(req.url ?? '/')
+    if (!fault) return forward(req, res)
+    if (fault.kind === 'drop') return req.socket.destroy()
+    if (fault.kind === 'delay') {
+      const timer = setTimeout(() => forward(req, res), fault.ms)
+      res.on('close', () => clearTimeout(timer))
+      return
+    }
+    res.writeHead(fault.status, { 'content-type': 'application/json' })
+    res.end(JSON.stringify({ msg: fault.msg }))
+  })
+  server.on('upgrade', (req, socket, head) => {
+    const out = request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers })
+    out.on('upgrade', (upRes, upSocket, upHead) => {
+      const lines = [`HTTP/1.1 ${upRes.statusCode} ${upRes.statusMessage}`]
+      for (let i = 0; i < upRes.rawHeaders.length; i += 2) lines.push(`${upRes.rawHeaders[i]}: ${upRes.rawHeaders[i + 1]}`)
+      socket.write(`${lines.join('\r\n')}\r\n\r\n`)
+      if (upHead.length) socket.write(upHead)
+      if (head.length) upSocket.write(head)
+      upSocket.pipe(socket).pipe(upSocket)
+      socket.on('error', () => upSocket.destroy())
+      upSocket.on('error', () => socket.destroy())
+    })
+    out.on('error', () => socket.destroy())
+    out.end()
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}`,
+    fail: (prefix, fault) => faults.set(prefix, fault),
+    clear: () => faults.clear(),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+  }
+}
