@@ -15,23 +15,27 @@ export interface BrowserEnv {
   /** The TON node's v4 API for wallet balances. */
   readonly tonV4Endpoint: string
   readonly manifestUrl: string
-  readonly language: 'en' | 'ru'
 }
 
 /** The browser's adapters for every port. The wallet widget and the chain client load on first use. */
-export const browserPorts = (env: BrowserEnv): PortBindings => ({
-  http: new FetchHttpTransport({ origin: env.apiOrigin }),
-  sockets: new WebSocketFactory(env.apiOrigin ? { origin: env.apiOrigin } : {}),
-  session: new CookieSessionStore(),
-  storage: new LocalStorageKeyValueStore(),
-  clock: new SystemClock(),
-  platform: new TelegramPlatform(telegramWebApp),
-  wallet: new TonConnectWallet({
-    create: async () => {
-      const { TonConnectUI } = await import('@tonconnect/ui')
-      return new TonConnectUI(tonConnectUiOptions({ manifestUrl: env.manifestUrl, language: env.language }))
-    },
-    tonCore: () => import('../ton/ton-comment-payload.ts'),
-  }),
-  chain: new TonClient4ChainReader(env.tonV4Endpoint),
-})
+export const browserPorts = (env: BrowserEnv): PortBindings => {
+  const platform = new TelegramPlatform(telegramWebApp)
+  // The wallet widget speaks the app's language: Russian for Russian-speaking users, else English.
+  const language = /^ru/i.test(platform.launch()?.languageCode ?? '') ? 'ru' : 'en'
+  return {
+    http: new FetchHttpTransport({ origin: env.apiOrigin }),
+    sockets: new WebSocketFactory(env.apiOrigin ? { origin: env.apiOrigin } : {}),
+    session: new CookieSessionStore(),
+    storage: new LocalStorageKeyValueStore(),
+    clock: new SystemClock(),
+    platform,
+    wallet: new TonConnectWallet({
+      create: async () => {
+        const { TonConnectUI } = await import('@tonconnect/ui')
+        return new TonConnectUI(tonConnectUiOptions({ manifestUrl: env.manifestUrl, language }))
+      },
+      tonCore: () => import('../ton/ton-comment-payload.ts'),
+    }),
+    chain: new TonClient4ChainReader(env.tonV4Endpoint),
+  }
+}

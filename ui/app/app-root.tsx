@@ -1,0 +1,51 @@
+import { observer } from 'mobx-react-lite'
+import { useEffect, useState } from 'react'
+import { createBrowserRouter, RouterProvider } from 'react-router'
+import { FailedScreen } from '../full-screen/failed-screen.tsx'
+import { LoaderScreen } from '../full-screen/loader-screen.tsx'
+import { MaintenanceScreen } from '../full-screen/maintenance-screen.tsx'
+import { OutsidePlatformScreen } from '../full-screen/outside-platform-screen.tsx'
+import { Toasts } from '../components/toasts.tsx'
+import { useLanguage } from '../i18n/use-t.ts'
+import type { AppState } from '../state/app-state.ts'
+import { AppContext } from './contexts.ts'
+import { routes } from './routes.tsx'
+import '../styles/base.css'
+import '../styles/components.css'
+
+function Router() {
+  const [router] = useState(() => createBrowserRouter(routes))
+  return <RouterProvider router={router} />
+}
+
+/** The full-screen states (spec §2) around the routed app. */
+const Phase = observer(function Phase({ app }: { readonly app: AppState }) {
+  if (app.phase === 'maintenance' || app.s.maintenance.underMaintenance) return <MaintenanceScreen />
+  switch (app.phase) {
+    case 'loading':
+      return <LoaderScreen />
+    case 'failed':
+      return <FailedScreen />
+    case 'outside-platform':
+      return <OutsidePlatformScreen />
+    case 'ready':
+      return <Router />
+  }
+})
+
+/**
+ * The whole app. The entry renders `<AppRoot app={app} />` (inside the optional providers:
+ * UiConfigContext, BackButtonContext, LinkOpenerContext, LanguageContext) and calls `app.start(location.search)`.
+ */
+export function AppRoot({ app }: { readonly app: AppState }) {
+  const language = useLanguage()
+  useEffect(() => {
+    document.documentElement.lang = language
+  }, [language])
+  return (
+    <AppContext.Provider value={app}>
+      <Phase app={app} />
+      <Toasts />
+    </AppContext.Provider>
+  )
+}

@@ -1,0 +1,46 @@
+import { observer } from 'mobx-react-lite'
+import { Suspense } from 'react'
+import { Outlet } from 'react-router'
+import { BottomNav } from '../components/bottom-nav.tsx'
+import { Spinner } from '../components/spinner.tsx'
+import { Toasts } from '../components/toasts.tsx'
+import { TopBar } from '../components/top-bar.tsx'
+import { useT } from '../i18n/use-t.ts'
+import { CommunityModal } from '../modals/community-modal.tsx'
+import { FarmingActivationModal } from '../modals/farming-activation-modal.tsx'
+import { useStates } from './contexts.ts'
+import { useBackButton, useScrollToTop } from './use-back-button.ts'
+import '../styles/layout.css'
+
+function ScreenFallback() {
+  const t = useT()
+  return (
+    <div className="screen-fallback" data-testid="screen-loading">
+      <Spinner size={28} label={t('common.loading')} />
+    </div>
+  )
+}
+
+const CommunityGate = observer(function CommunityGate() {
+  const { session } = useStates()
+  return <CommunityModal open={session.mustJoinCommunity} />
+})
+
+/** The frame of every route: the top bar, the screen, the tabs, toasts and the app-wide modals. */
+export function Layout() {
+  useBackButton()
+  useScrollToTop()
+  return (
+    <div className="app-shell">
+      <TopBar />
+      <main className="screen" id="main">
+        <Suspense fallback={<ScreenFallback />}>
+          <Outlet />
+        </Suspense>
+      </main>
+      <BottomNav />
+      <FarmingActivationModal />
+      <CommunityGate />
+    </div>
+  )
+}

@@ -1,0 +1,58 @@
+import { observer } from 'mobx-react-lite'
+import type { ReactNode } from 'react'
+import { NavLink } from 'react-router'
+import { useStates } from '../app/contexts.ts'
+import { type MessageKey, useT } from '../i18n/use-t.ts'
+import { BondIcon, DashboardIcon, ReferralIcon, StakingIcon, TasksIcon } from './icons.tsx'
+
+interface Tab {
+  readonly to: string
+  readonly label: MessageKey
+  readonly icon: ReactNode
+  readonly testId: string
+  readonly end?: boolean
+}
+
+const TABS: ReadonlyArray<Tab> = [
+  { to: '/bond', label: 'nav.bond', icon: <BondIcon />, testId: 'tab-bond' },
+  { to: '/staking', label: 'nav.staking', icon: <StakingIcon />, testId: 'tab-staking' },
+  { to: '/', label: 'nav.dashboard', icon: <DashboardIcon />, testId: 'tab-dashboard', end: true },
+  { to: '/referral', label: 'nav.referral', icon: <ReferralIcon />, testId: 'tab-referral' },
+  { to: '/tasks', label: 'nav.tasks', icon: <TasksIcon />, testId: 'tab-tasks' },
+]
+
+const ReferralBadge = observer(function ReferralBadge() {
+  const { referrals } = useStates()
+  return referrals.badge ? (
+    <span className="tab__badge" data-testid="badge-referral">
+      {referrals.badge}
+    </span>
+  ) : null
+})
+
+const TasksBadge = observer(function TasksBadge() {
+  const { tasks } = useStates()
+  return tasks.badge > 0 ? (
+    <span className="tab__badge" data-testid="badge-tasks">
+      {tasks.badge}
+    </span>
+  ) : null
+})
+
+/** The five tabs (spec §2), with the '+N' referral badge and the unclaimed-tasks count. */
+export function BottomNav() {
+  const t = useT()
+  return (
+    <nav className="bottom-nav" aria-label={t('nav.label')}>
+      {TABS.map((tab) => (
+        <NavLink key={tab.to} to={tab.to} end={tab.end} className={({ isActive }) => `tab${isActive ? ' is-active' : ''}`} data-testid={tab.testId}>
+          <span className="tab__icon">
+            {tab.icon}
+            {tab.testId === 'tab-referral' ? <ReferralBadge /> : tab.testId === 'tab-tasks' ? <TasksBadge /> : null}
+          </span>
+          <span className="tab__label">{t(tab.label)}</span>
+        </NavLink>
+      ))}
+    </nav>
+  )
+}

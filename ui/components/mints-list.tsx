@@ -1,0 +1,79 @@
+import { observer } from 'mobx-react-lite'
+import { useState } from 'react'
+import { useNavigate } from 'react-router'
+import type { Mint } from '../../core/index.ts'
+import { useStates } from '../app/contexts.ts'
+import { useT } from '../i18n/use-t.ts'
+import { canCancelMint } from '../lib/record-actions.ts'
+import { CancelBondModal } from '../modals/cancel-bond-modal.tsx'
+import { Button } from './button.tsx'
+import { EmptyState } from './empty-state.tsx'
+import { BondIcon } from './icons.tsx'
+import { RecordRow } from './record-row.tsx'
+import { Skeleton } from './spinner.tsx'
+
+const MintActions = observer(function MintActions({ mint, onCancel }: { readonly mint: Mint; readonly onCancel: (m: Mint) => void }) {
+  const { bonds } = useStates()
+  const t = useT()
+  const navigate = useNavigate()
+  const id = String(mint.id)
+  const busy = bonds.isBusy(mint.id)
+  const stakeable = bonds.stakeableMints.some((m) => String(m.id) === id)
+  if (!canCancelMint(mint) && !stakeable) return null
+  return (
+    <>
+      {canCancelMint(mint) ? (
+        <Button variant="secondary" size="sm" busy={busy} onClick={() => onCancel(mint)} testId={`mint-cancel-${id}`}>
+          {t('mint.cancel')}
+        </Button>
+      ) : null}
+      {stakeable ? (
+        <Button size="sm" disabled={busy} onClick={() => navigate(`/staking/select?mint=${encodeURIComponent(id)}`)} testId={`mint-stake-${id}`}>
+          {t('mint.stake')}
+        </Button>
+      ) : null}
+    </>
+  )
+})
+
+/** The user's bonds with ticking rewards, and their cancel and stake actions. */
+export const MintsList = observer(function MintsList() {
+  const { bonds } = useStates()
+  const t = useT()
+  const navigate = useNavigate()
+  const [cancelling, setCancelling] = useState<Mint | null>(null)
+  const mints = bonds.visibleMints
+
+  if (mints.length === 0 && bonds.isFetching)
+    return (
+      <div className="card stack" aria-busy="true">
+        <Skeleton height={20} width="40%" />
+        <Skeleton height={56} />
+      </div>
+    )
+  if (mints.length === 0)
+    return (
+      <EmptyState
+        icon={<BondIcon size={28} />}
+        title={t('dashboard.noBonds')}
+        hint={t('dashboard.noBondsHint')}
+        testId="mints-empty"
+        action={
+          <Button onClick={() => navigate('/bond')} testId="mints-empty-bond">
+            {t('dashboard.bondCta')}
+          </Button>
+        }
+      />
+    )
+
+  return (
+    <>
+      <ul className="record-list" data-testid="mints-list">
+        {mints.map((m) => (
+          <RecordRow key={String(m.id)} record={m} kind="mint" actions={<MintActions mint={m} onCancel={setCancelling} />} />
+        ))}
+      </ul>
+      <CancelBondModal mint={cancelling} onClose={() => setCancelling(null)} />
+    </>
+  )
+})

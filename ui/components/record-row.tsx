@@ -1,0 +1,50 @@
+import { observer } from 'mobx-react-lite'
+import type { ReactNode } from 'react'
+import { formatAmount, type Mint, type Stake } from '../../core/index.ts'
+import { useT } from '../i18n/use-t.ts'
+import { RewardText } from './reward-text.tsx'
+
+/** One bond or stake: amount, term, status, the ticking reward and its actions. */
+export const RecordRow = observer(function RecordRow({
+  record,
+  kind,
+  actions,
+}: {
+  readonly record: Mint | Stake
+  readonly kind: 'mint' | 'stake'
+  readonly actions?: ReactNode
+}) {
+  const t = useT()
+  const id = String(record.id)
+  return (
+    <li className={`record record--${record.status}`} data-testid={`${kind}-row-${id}`}>
+      <div className="record__head">
+        <span className="record__title">{t(kind === 'mint' ? 'mint.title' : 'stake.title', { id })}</span>
+        <span className={`status status--${record.status}`} data-testid={`${kind}-status-${id}`}>
+          {t(`mint.status.${record.status}`)}
+        </span>
+      </div>
+      <div className="record__grid">
+        <div>
+          <span className="record__label">{t('mint.amount')}</span>
+          <span className="record__value num">{formatAmount(record.total_amount || record.amount_token)} AXIOM</span>
+        </div>
+        <div>
+          <span className="record__label">{t('mint.term')}</span>
+          <span className="record__value">{t('common.days', { n: record.tariff_days })}</span>
+        </div>
+        <div className="record__reward">
+          <span className="record__label">{t('mint.reward')}</span>
+          <span className="record__value record__value--accent">
+            <RewardText record={record} testId={`${kind}-reward-${id}`} />
+          </span>
+        </div>
+        <div>
+          <span className="record__label">{t('mint.maxReward')}</span>
+          <span className="record__value num">{formatAmount(record.max_reward, 4)}</span>
+        </div>
+      </div>
+      {actions ? <div className="record__actions">{actions}</div> : null}
+    </li>
+  )
+})

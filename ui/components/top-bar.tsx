@@ -1,0 +1,49 @@
+import { observer } from 'mobx-react-lite'
+import { Link, useLocation } from 'react-router'
+import { referralLink } from '../../core/index.ts'
+import { useStates, useUiConfig } from '../app/contexts.ts'
+import { useCopy } from '../hooks/use-copy.ts'
+import { useT } from '../i18n/use-t.ts'
+import { CopyIcon, ShareIcon } from './icons.tsx'
+import { TokenIcon } from './token-icon.tsx'
+
+/** On the referral route: 'Invite Friends' and the copy-link button (spec §2). */
+const ReferralActions = observer(function ReferralActions() {
+  const { referrals, session } = useStates()
+  const { botUsername } = useUiConfig()
+  const copy = useCopy()
+  const t = useT()
+  const refCode = session.user?.ref_code
+  if (!refCode) return null
+  return (
+    <div className="top-bar__actions">
+      <button type="button" className="pill-btn" onClick={() => void referrals.invite(botUsername, refCode)} data-testid="invite-friends">
+        <ShareIcon size={16} />
+        <span>{t('nav.invite')}</span>
+      </button>
+      <button
+        type="button"
+        className="icon-btn icon-btn--filled"
+        onClick={() => void copy(referralLink(botUsername, refCode), 'toast.linkCopied')}
+        aria-label={t('nav.copyLink')}
+        data-testid="copy-referral-link"
+      >
+        <CopyIcon size={18} />
+      </button>
+    </div>
+  )
+})
+
+export function TopBar() {
+  const { pathname } = useLocation()
+  const t = useT()
+  return (
+    <header className="top-bar">
+      <Link to="/" className="brand" aria-label={t('nav.dashboard')} data-testid="brand">
+        <TokenIcon size={30} />
+        <span className="brand__name">{t('app.name')}</span>
+      </Link>
+      {pathname === '/referral' || pathname.startsWith('/referral/') ? <ReferralActions /> : null}
+    </header>
+  )
+}

@@ -1,0 +1,41 @@
+import { observer } from 'mobx-react-lite'
+import { useState } from 'react'
+import { useStates } from '../app/contexts.ts'
+import { Button } from '../components/button.tsx'
+import { WalletIcon } from '../components/icons.tsx'
+import { Modal } from '../components/modal.tsx'
+import { useT } from '../i18n/use-t.ts'
+
+/** Confirms disconnecting the TON wallet (spec §2: disconnect wallet modal). */
+export const DisconnectWalletModal = observer(function DisconnectWalletModal({ open, onClose }: { readonly open: boolean; readonly onClose: () => void }) {
+  const { wallet } = useStates()
+  const t = useT()
+  const [busy, setBusy] = useState(false)
+  const disconnect = async () => {
+    setBusy(true)
+    await wallet.disconnect()
+    setBusy(false)
+    onClose()
+  }
+  return (
+    <Modal
+      open={open}
+      onClose={onClose}
+      icon={<WalletIcon size={28} />}
+      title={t('wallet.disconnectTitle')}
+      testId="disconnect-wallet-modal"
+      actions={
+        <>
+          <Button variant="secondary" onClick={onClose} testId="disconnect-cancel">
+            {t('common.cancel')}
+          </Button>
+          <Button variant="danger" busy={busy} onClick={() => void disconnect()} testId="disconnect-confirm">
+            {t('wallet.disconnect')}
+          </Button>
+        </>
+      }
+    >
+      <p>{t('wallet.disconnectBody', { address: wallet.shortAddress ?? '' })}</p>
+    </Modal>
+  )
+})

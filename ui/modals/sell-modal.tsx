@@ -1,0 +1,73 @@
+import { observer } from 'mobx-react-lite'
+import { formatAmount, shortAddress } from '../../core/index.ts'
+import { useStates } from '../app/contexts.ts'
+import { Button } from '../components/button.tsx'
+import { SellIcon } from '../components/icons.tsx'
+import { Modal } from '../components/modal.tsx'
+import { Row } from '../components/section.tsx'
+import { useLastDefined } from '../hooks/use-last-defined.ts'
+import { useT } from '../i18n/use-t.ts'
+
+export interface SaleDraft {
+  readonly amount: number
+  readonly address: string
+  readonly fromReferral: boolean
+}
+
+/** Confirms a sale before it is sent (spec §2: sell modal). */
+export const SellModal = observer(function SellModal({
+  draft,
+  onClose,
+  onSold,
+}: {
+  readonly draft: SaleDraft | null
+  readonly onClose: () => void
+  readonly onSold: () => void
+}) {
+  const { sell, toasts } = useStates()
+  const t = useT()
+  const shown = useLastDefined(draft)
+  const quote = sell.quote
+  const confirm = async () => {
+    if (!shown) return
+    const r = await sell.sell(shown)
+    if (r) {
+      toasts.notify({ kind: 'success', text: t('sell.done') })
+      onSold()
+    }
+  }
+  return (
+    <Modal
+      open={draft !== null}
+      onClose={onClose}
+      icon={<SellIcon size={28} />}
+      title={t('sellModal.title')}
+      testId="sell-modal"
+      actions={
+        <>
+          <Button variant="secondary" onClick={onClose} testId="sell-cancel">
+            {t('common.cancel')}
+          </Button>
+          <Button busy={sell.isSelling} onClick={() => void confirm()} testId="sell-confirm">
+            {sell.isSelling ? t('sell.selling') : t('sellModal.confirm')}
+          </Button>
+        </>
+      }
+    >
+      {shown ? (
+        <div className="summary">
+          <Row label={t('sellModal.amount')} value={`${formatAmount(shown.amount)} AXIOM`} strong />
+          <Row label={t('sellModal.from')} value={shown.fromReferral ? t('sell.fromReferral') : t('sell.fromMain')} />
+          <Row label={t('sellModal.to')} value={<span title={shown.address}>{shortAddress(shown.address.trim())}</span>} />
+          {quote ? (
+            <>
+              <Row label={t('sell.fee')} value={`${formatAmount(quote.fee, 4)} AXIOM`} />
+              <Row label={t('sell.net')} value={`${formatAmount(quote.net_amount, 4)} AXIOM`} strong />
+              {quote.amount_ton !== undefined ? <Row label={t('sell.tonAmount')} value={t('common.approxTon', { amount: formatAmount(quote.amount_ton, 4) })} /> : null}
+            </>
+          ) : null}
+        </div>
+      ) : null}
+    </Modal>
+  )
+})

@@ -1,0 +1,41 @@
+import { observer } from 'mobx-react-lite'
+import type { FormEvent } from 'react'
+import { useStates } from '../app/contexts.ts'
+import { Button } from '../components/button.tsx'
+import { TransferIcon } from '../components/icons.tsx'
+import { InputAmount, useAmountField } from '../components/input-amount.tsx'
+import { Modal } from '../components/modal.tsx'
+import { useT } from '../i18n/use-t.ts'
+
+/** Moves referral balance into the main balance (spec §2: transfer modal). */
+export const TransferModal = observer(function TransferModal({ open, onClose }: { readonly open: boolean; readonly onClose: () => void }) {
+  const { sell, session, toasts } = useStates()
+  const t = useT()
+  const max = session.user?.referral_balance ?? 0
+  const amount = useAmountField(max)
+  const close = () => {
+    amount.reset()
+    onClose()
+  }
+  const submit = async (e: FormEvent) => {
+    e.preventDefault()
+    amount.setTouched(true)
+    if (amount.value === null || sell.isTransferring) return
+    const r = await sell.transfer(amount.value)
+    if (r) {
+      toasts.notify({ kind: 'success', text: t('transfer.done') })
+      close()
+    }
+  }
+  return (
+    <Modal open={open} onClose={close} icon={<TransferIcon size={28} />} title={t('transfer.title')} testId="transfer-modal">
+      <form className="stack" onSubmit={(e) => void submit(e)} noValidate>
+        <p className="muted">{t('transfer.body')}</p>
+        <InputAmount field={amount} label={t('amount.label')} max={max} testId="transfer-amount" />
+        <Button type="submit" block busy={sell.isTransferring} disabled={amount.value === null} testId="transfer-submit">
+          {sell.isTransferring ? t('transfer.pending') : t('transfer.submit')}
+        </Button>
+      </form>
+    </Modal>
+  )
+})

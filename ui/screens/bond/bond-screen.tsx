@@ -1,0 +1,110 @@
+import { observer } from 'mobx-react-lite'
+import { type FormEvent, useState } from 'react'
+import { useNavigate } from 'react-router'
+import { formatAmount } from '../../../core/index.ts'
+import { useStates } from '../../app/contexts.ts'
+import { Button } from '../../components/button.tsx'
+import { DayChips } from '../../components/chips.tsx'
+import { EmptyState } from '../../components/empty-state.tsx'
+import { BondIcon, WalletIcon } from '../../components/icons.tsx'
+import { InputAmount, useAmountField } from '../../components/input-amount.tsx'
+import { Row, ScreenHeader, Section } from '../../components/section.tsx'
+import { Skeleton, Spinner } from '../../components/spinner.tsx'
+import { WalletChip } from '../../components/wallet-chip.tsx'
+import { useDebouncedEffect } from '../../hooks/use-debounced-effect.ts'
+import { useT } from '../../i18n/use-t.ts'
+import '../../styles/forms.css'
+
+const BondPreview = observer(function BondPreview({ amount, days }: { readonly amount: number | null; readonly days: number | null }) {
+  const { bonds } = useStates()
+  const t = useT()
+  const [previewed, setPreviewed] = useState<string | null>(null)
+  const [calculating, setCalculating] = useState(false)
+  const key = amount !== null && days !== null ? `${amount}:${days}` : null
+
+  useDebouncedEffect(() => {
+    if (amount === null || days === null) return
+    setCalculating(true)
+    void bonds.preview(amount, days).finally(() => {
+      setCalculating(false)
+      setPreviewed(`${amount}:${days}`)
+    })
+  }, [amount, days])
+
+  const quote = key !== null && previewed === key ? bonds.quote : null
+  if (key === null) return <p className="muted preview-hint">{t('bond.previewHint')}</p>
+  return (
+    <div className="summary" aria-busy={calculating || undefined} data-testid="bond-preview">
+      {quote ? (
+        <>
+          <Row label={t('bond.youPay')} value={`${formatAmount(quote.amount_ton, 4)} TON`} testId="bond-preview-ton" strong />
+          <Row label={t('bond.dailyReward')} value={`${formatAmount(quote.daily_reward, 4)}%`} testId="bond-preview-daily" />
+          <Row label={t('bond.maxReward')} value={`${formatAmount(quote.max_reward, 4)} AXIOM`} testId="bond-preview-max" />
+          <Row label={t('bond.expectedReward')} value={`${formatAmount(quote.expected_reward, 4)} AXIOM`} testId="bond-preview-expected" />
+        </>
+      ) : calculating || previewed !== key ? (
+        <div className="summary__loading">
+          <Spinner size={16} /> <span>{t('bond.calculating')}</span>
+        </div>
+      ) : null}
+    </div>
+  )
+})
+
+const BondAction = observer(function BondAction({ canBuy }: { readonly canBuy: boolean }) {
+  const { bonds, wallet } = useStates()
+  const t = useT()
+  if (!wallet.isConnected)
+    return (
+      <Button block busy={wallet.isConnecting || wallet.isRestoring} icon={<WalletIcon size={18} />} onClick={() => void wallet.connect()} testId="connect-wallet">
+        {wallet.isConnecting ? t('bond.connecting') : t('bond.connect')}
+      </Button>
+    )
+  return (
+    <Button type="submit" block busy={bonds.isBuying} disabled={!canBuy} testId="buy-bond">
+      {bonds.isBuying ? t('bond.buying') : t('bond.buy')}
+    </Button>
+  )
+})
+
+/** Route /bond (mint): pick a term, enter an amount, preview, and buy through the wallet. */
+export const BondScreen = observer(function BondScreen() {
+  const { bonds, wallet } = useStates()
+  const t = useT()
+  const navigate = useNavigate()
+  const amount = useAmountField()
+  const [chosen, setChosen] = useState<number | null>(null)
+  const plans = bonds.activePlans
+  const days = chosen !== null && plans.some((p) => p.days === chosen) ? chosen : (plans[0]?.days ?? null)
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault()
+    amount.setTouched(true)
+    if (!wallet.isConnected || amount.value === null || days === null || bonds.isBuying) return
+    const r = await bonds.buy(amount.value, days)
+    if (r) {
+      amount.reset()
+      void navigate('/')
+    }
+  }
+
+  return (
+    <div className="screen-stack" data-testid="screen-bond">
+      <ScreenHeader title={t('bond.title')} subtitle={t('bond.subtitle')} aside={<WalletChip />} />
+      <form className="card stack" onSubmit={(e) => void submit(e)} noValidate>
+        <Section title={t('bond.term')}>
+          {plans.length > 0 ? (
+            <DayChips label={t('bond.term')} days={plans.map((p) => p.days)} value={days} onChange={setChosen} format={(n) => t('common.days', { n })} testIdPrefix="bond-plan" />
+          ) : bonds.isFetching ? (
+            <Skeleton height={36} />
+          ) : (
+            <EmptyState icon={<BondIcon size={24} />} title={t('bond.noPlans')} testId="bond-no-plans" />
+          )}
+        </Section>
+        <InputAmount field={amount} label={t('bond.amount')} testId="bond-amount" />
+        <BondPreview amount={amount.value} days={days} />
+        <BondAction canBuy={amount.value !== null && days !== null} />
+      </form>
+    </div>
+  )
+})

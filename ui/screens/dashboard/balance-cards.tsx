@@ -1,0 +1,63 @@
+import { observer } from 'mobx-react-lite'
+import { formatAmount } from '../../../core/index.ts'
+import { useStates } from '../../app/contexts.ts'
+import { CardBalance } from '../../components/card-balance.tsx'
+import { Skeleton } from '../../components/spinner.tsx'
+import { TokenIcon } from '../../components/token-icon.tsx'
+import { useComputed } from '../../hooks/use-computed.ts'
+import { useT } from '../../i18n/use-t.ts'
+
+/** Decimals shown for the ticking figures, so that a second's accrual is visible. */
+const MAIN_DECIMALS = 6
+const EARNED_TODAY_DECIMALS = 8
+
+/** The main balance as displayed: balance_token plus today's accrual (spec §4), every second. */
+const MainAmount = observer(function MainAmount() {
+  const { session, bonds } = useStates()
+  const text = useComputed(
+    () => (session.user ? formatAmount(session.user.balance_token + bonds.earnedToday, MAIN_DECIMALS) : null),
+    [session, bonds],
+  )
+  return text ?? <Skeleton width={140} height={28} />
+})
+
+/** "Total earned today", ticking every second. */
+export const EarnedToday = observer(function EarnedToday() {
+  const { bonds } = useStates()
+  const t = useT()
+  const text = useComputed(() => formatAmount(bonds.earnedToday, EARNED_TODAY_DECIMALS), [bonds])
+  return (
+    <div className="earned-today">
+      <span className="earned-today__label">{t('dashboard.earnedToday')}</span>
+      <span className="earned-today__value num" data-testid="earned-today">
+        +{text}
+      </span>
+    </div>
+  )
+})
+
+const SideBalance = observer(function SideBalance({ field }: { readonly field: 'referral_balance' | 'task_balance' }) {
+  const { session } = useStates()
+  const user = session.user
+  return user ? formatAmount(user[field]) : <Skeleton width={80} height={20} />
+})
+
+export function BalanceCards() {
+  const t = useT()
+  return (
+    <div className="balance-cards">
+      <CardBalance
+        tone="main"
+        label={t('balance.main')}
+        icon={<TokenIcon size={22} />}
+        amount={<MainAmount />}
+        footer={<EarnedToday />}
+        testId="balance-main"
+      />
+      <div className="balance-cards__row">
+        <CardBalance label={t('balance.referral')} amount={<SideBalance field="referral_balance" />} testId="balance-referral" />
+        <CardBalance label={t('balance.task')} amount={<SideBalance field="task_balance" />} testId="balance-task" />
+      </div>
+    </div>
+  )
+}

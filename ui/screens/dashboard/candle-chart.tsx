@@ -1,0 +1,104 @@
+import type { IChartApi, UTCTimestamp } from 'lightweight-charts'
+import { reaction } from 'mobx'
+import { observer } from 'mobx-react-lite'
+import { useEffect, useRef, useState } from 'react'
+import type { Candle } from '../../../core/index.ts'
+import { useStates } from '../../app/contexts.ts'
+import { Spinner } from '../../components/spinner.tsx'
+import { useT } from '../../i18n/use-t.ts'
+
+const toBar = (c: Candle) => ({ time: c.time as UTCTimestamp, open: c.open, high: c.high, low: c.low, close: c.close })
+
+/** Ascending and one bar per time, as the chart requires. */
+const toBars = (candles: ReadonlyArray<Candle>) => {
+  const byTime = new Map<number, Candle>()
+  for (const c of candles) byTime.set(c.time, c)
+  return [...byTime.values()].sort((a, b) => a.time - b.time).map(toBar)
+}
+
+const cssVar = (el: Element, name: string, fallback: string): string =>
+  getComputedStyle(el).getPropertyValue(name).trim() || fallback
+
+/**
+ * The candle chart. lightweight-charts loads on first use (a dynamic import, out of the initial
+ * bundle); the series is set from market.candles and updated from market.liveCandle.
+ */
+export const CandleChart = observer(function CandleChart() {
+  const { market } = useStates()
+  const t = useT()
+  const host = useRef<HTMLDivElement>(null)
+  const [loaded, setLoaded] = useState(false)
+
+  useEffect(() => {
+    let disposed = false
+    let chart: IChartApi | null = null
+    const disposers: Array<() => void> = []
+    void import('lightweight-charts').then(({ createChart, CandlestickSeries, ColorType }) => {
+      const el = host.current
+      if (disposed || !el) return
+      const text = cssVar(el, '--hint', '#7d8b99')
+      const grid = cssVar(el, '--grid', 'rgba(120,140,160,0.12)')
+      chart = createChart(el, {
+        autoSize: true,
+        layout: { background: { type: ColorType.Solid, color: 'transparent' }, textColor: text, fontFamily: getComputedStyle(el).fontFamily },
+        grid: { vertLines: { color: grid }, horzLines: { color: grid } },
+        rightPriceScale: { borderVisible: false },
+        timeScale: { borderVisible: false, timeVisible: true, secondsVisible: false },
+        crosshair: { horzLine: { labelBackgroundColor: '#2481cc' }, vertLine: { labelBackgroundColor: '#2481cc' } },
+        handleScale: { axisPressedMouseMove: false },
+      })
+      const series = chart.addSeries(CandlestickSeries, {
+        upColor: '#26a65b',
+        downColor: '#e5484d',
+        wickUpColor: '#26a65b',
+        wickDownColor: '#e5484d',
+        borderVisible: false,
+        priceFormat: { type: 'price', precision: 6, minMove: 0.000001 },
+      })
+      const c = chart
+      disposers.push(
+        reaction(
+          () => market.candles,
+          (candles) => {
+            series.setData(toBars(candles))
+            c.timeScale().fitContent()
+          },
+          { fireImmediately: true },
+        ),
+        reaction(
+          () => market.liveCandle,
+          (bar) => {
+            if (!bar) return
+            try {
+              series.update(toBar(bar))
+            } catch {
+              // An older bar than the last one (after an interval switch): the next setData corrects it.
+            }
+          },
+        ),
+      )
+      setLoaded(true)
+    })
+    return () => {
+      disposed = true
+      for (const d of disposers) d()
+      chart?.remove()
+    }
+  }, [market])
+
+  const empty = market.candles.length === 0 && !market.isFetchingCandles
+  return (
+    <div className="chart" data-testid="candle-chart" aria-label={t('dashboard.chart')} role="img">
+      <div ref={host} className="chart__canvas" />
+      {!loaded || market.isFetchingCandles ? (
+        <div className="chart__overlay">
+          <Spinner size={24} />
+        </div>
+      ) : empty ? (
+        <div className="chart__overlay chart__overlay--text" data-testid="chart-empty">
+          {t('dashboard.chartEmpty')}
+        </div>
+      ) : null}
+    </div>
+  )
+})

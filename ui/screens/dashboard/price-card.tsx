@@ -1,0 +1,62 @@
+import { observer } from 'mobx-react-lite'
+import { CANDLE_INTERVALS, type CandleInterval, formatAmount } from '../../../core/index.ts'
+import { useStates } from '../../app/contexts.ts'
+import { Segmented } from '../../components/segmented.tsx'
+import { Skeleton } from '../../components/spinner.tsx'
+import { useT } from '../../i18n/use-t.ts'
+import { changeTone, formatSignedPercent } from '../../lib/format.ts'
+import { CandleChart } from './candle-chart.tsx'
+
+function Change({ label, value, testId }: { readonly label: string; readonly value: number; readonly testId: string }) {
+  return (
+    <span className={`change change--${changeTone(value)}`} data-testid={testId}>
+      <span className="change__label">{label}</span> <span className="num">{formatSignedPercent(value)}</span>
+    </span>
+  )
+}
+
+const PriceLine = observer(function PriceLine() {
+  const { market } = useStates()
+  const t = useT()
+  const price = market.price
+  return (
+    <div className="price">
+      <div>
+        <span className="price__label">{t('dashboard.price')}</span>
+        <div className="price__value num" data-testid="price">
+          {price ? `${formatAmount(price.price, 6)} TON` : <Skeleton width={120} height={26} />}
+        </div>
+      </div>
+      {price ? (
+        <div className="price__changes">
+          <Change label={t('dashboard.change24h')} value={price.price_change_24h} testId="price-change-24h" />
+          <Change label={t('dashboard.change30d')} value={price.price_change_30d} testId="price-change-30d" />
+        </div>
+      ) : null}
+    </div>
+  )
+})
+
+const IntervalTabs = observer(function IntervalTabs() {
+  const { market } = useStates()
+  const t = useT()
+  return (
+    <Segmented<CandleInterval>
+      size="sm"
+      label={t('dashboard.interval')}
+      value={market.interval}
+      onChange={(i) => void market.chooseInterval(i)}
+      options={CANDLE_INTERVALS.map((i) => ({ value: i, label: i, testId: `interval-${i}` }))}
+    />
+  )
+})
+
+export function PriceCard() {
+  return (
+    <div className="card price-card" data-testid="price-card">
+      <PriceLine />
+      <IntervalTabs />
+      <CandleChart />
+    </div>
+  )
+}

@@ -1,0 +1,158 @@
+import { observer } from 'mobx-react-lite'
+import { useEffect, useState } from 'react'
+import { formatAmount, type Operation, shortAddress, type Withdrawal } from '../../../core/index.ts'
+import { useStates } from '../../app/contexts.ts'
+import { EmptyState } from '../../components/empty-state.tsx'
+import { ChevronLeftIcon, ChevronRightIcon, HistoryIcon } from '../../components/icons.tsx'
+import { ScreenHeader } from '../../components/section.tsx'
+import { Segmented } from '../../components/segmented.tsx'
+import { Skeleton } from '../../components/spinner.tsx'
+import { useLanguage, useT } from '../../i18n/use-t.ts'
+import { formatDateTime } from '../../lib/format.ts'
+import '../../styles/history.css'
+
+type Tab = 'operations' | 'withdrawals'
+
+interface PagedView {
+  readonly page: number
+  readonly pages: number
+  readonly isFetching: boolean
+  goTo(page: number): Promise<void>
+}
+
+const Pager = observer(function Pager({ list, name }: { readonly list: PagedView; readonly name: string }) {
+  const t = useT()
+  if (list.pages <= 1) return null
+  return (
+    <nav className="pager" aria-label={name}>
+      <button
+        type="button"
+        className="icon-btn icon-btn--filled"
+        disabled={list.page <= 1 || list.isFetching}
+        onClick={() => void list.goTo(list.page - 1)}
+        aria-label={t('history.prev')}
+        data-testid="history-prev"
+      >
+        <ChevronLeftIcon size={18} />
+      </button>
+      <span className="pager__label num" data-testid="history-page">
+        {t('history.page', { page: list.page, pages: list.pages })}
+      </span>
+      <button
+        type="button"
+        className="icon-btn icon-btn--filled"
+        disabled={list.page >= list.pages || list.isFetching}
+        onClick={() => void list.goTo(list.page + 1)}
+        aria-label={t('history.next')}
+        data-testid="history-next"
+      >
+        <ChevronRightIcon size={18} />
+      </button>
+    </nav>
+  )
+})
+
+function OperationRow({ op }: { readonly op: Operation }) {
+  const language = useLanguage()
+  return (
+    <li className="list__item" data-testid={`operation-${String(op.id)}`}>
+      <span className="list__main">
+        <span className="list__title">{op.description ?? op.type}</span>
+        <span className="list__meta">{formatDateTime(op.created_at, language)}</span>
+      </span>
+      <span className={`list__amount num${op.amount < 0 ? ' is-negative' : op.amount > 0 ? ' is-positive' : ''}`}>
+        {op.amount > 0 ? '+' : ''}
+        {formatAmount(op.amount, 4)}
+      </span>
+    </li>
+  )
+}
+
+function WithdrawalRow({ w }: { readonly w: Withdrawal }) {
+  const t = useT()
+  const language = useLanguage()
+  return (
+    <li className="list__item" data-testid={`withdrawal-${String(w.id)}`}>
+      <span className="list__main">
+        <span className="list__title">{t('history.to', { address: shortAddress(w.address) })}</span>
+        <span className="list__meta">
+          {formatDateTime(w.created_at, language)} · {w.from_ref_balance ? t('history.fromReferral') : t('history.fromMain')}
+          {w.fee !== undefined ? ` · ${t('history.fee', { amount: formatAmount(w.fee, 4) })}` : ''}
+        </span>
+      </span>
+      <span className="list__end">
+        <span className="list__amount num">−{formatAmount(w.token_amount, 4)}</span>
+        <span className={`status status--${w.status}`}>{t(`withdraw.status.${w.status}`)}</span>
+      </span>
+    </li>
+  )
+}
+
+const Loading = () => (
+  <div className="card stack" aria-busy="true">
+    <Skeleton height={18} />
+    <Skeleton height={18} />
+    <Skeleton height={18} />
+  </div>
+)
+
+const Operations = observer(function Operations() {
+  const { history } = useStates()
+  const t = useT()
+  const list = history.operations
+  if (list.items.length === 0 && list.isFetching) return <Loading />
+  if (list.items.length === 0) return <EmptyState icon={<HistoryIcon size={28} />} title={t('history.emptyOps')} testId="history-empty" />
+  return (
+    <>
+      <ul className={`list card card--flush${list.isFetching ? ' is-fetching' : ''}`} data-testid="operations-list">
+        {list.items.map((op) => (
+          <OperationRow key={String(op.id)} op={op} />
+        ))}
+      </ul>
+      <Pager list={list} name={t('history.operations')} />
+    </>
+  )
+})
+
+const Withdrawals = observer(function Withdrawals() {
+  const { history } = useStates()
+  const t = useT()
+  const list = history.withdrawals
+  if (list.items.length === 0 && list.isFetching) return <Loading />
+  if (list.items.length === 0) return <EmptyState icon={<HistoryIcon size={28} />} title={t('history.emptyWithdrawals')} testId="history-empty" />
+  return (
+    <>
+      <ul className={`list card card--flush${list.isFetching ? ' is-fetching' : ''}`} data-testid="withdrawals-list">
+        {list.items.map((w) => (
+          <WithdrawalRow key={String(w.id)} w={w} />
+        ))}
+      </ul>
+      <Pager list={list} name={t('history.withdrawals')} />
+    </>
+  )
+})
+
+/** Route /history: operations and withdrawals, 10 a page. */
+export function HistoryScreen() {
+  const { history } = useStates()
+  const t = useT()
+  const [tab, setTab] = useState<Tab>('operations')
+  useEffect(() => {
+    void history.refresh()
+  }, [history])
+  return (
+    <div className="screen-stack" data-testid="screen-history">
+      <ScreenHeader title={t('history.title')} />
+      <Segmented<Tab>
+        label={t('history.tabs')}
+        value={tab}
+        onChange={setTab}
+        options={[
+          { value: 'operations', label: t('history.operations'), testId: 'history-tab-operations' },
+          { value: 'withdrawals', label: t('history.withdrawals'), testId: 'history-tab-withdrawals' },
+        ]}
+      />
+      {tab === 'operations' ? <Operations /> : <Withdrawals />}
+    </div>
+  )
+}

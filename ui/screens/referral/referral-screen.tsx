@@ -1,0 +1,122 @@
+import { observer } from 'mobx-react-lite'
+import { useEffect, useState } from 'react'
+import { Link } from 'react-router'
+import { displayedLevel, formatAmount, referralLink } from '../../../core/index.ts'
+import { useStates, useUiConfig } from '../../app/contexts.ts'
+import { Button } from '../../components/button.tsx'
+import { CardBalance } from '../../components/card-balance.tsx'
+import { CopyIcon, RebondIcon, SellIcon, TransferIcon } from '../../components/icons.tsx'
+import { ScreenHeader, Section } from '../../components/section.tsx'
+import { Skeleton } from '../../components/spinner.tsx'
+import { useCopy } from '../../hooks/use-copy.ts'
+import { useT } from '../../i18n/use-t.ts'
+import { TransferModal } from '../../modals/transfer-modal.tsx'
+import { ReferralsList } from './referrals-list.tsx'
+import { TierTable } from './tier-table.tsx'
+import '../../styles/referral.css'
+
+const LevelCard = observer(function LevelCard() {
+  const { session } = useStates()
+  const t = useT()
+  const user = session.user
+  return (
+    <div className="card level-card" data-testid="referral-level">
+      <span className="level-card__label">{t('referral.level')}</span>
+      <span className="level-card__value" data-testid="referral-level-value">
+        {user ? t('referral.levelN', { n: displayedLevel(user.ref.level) }) : <Skeleton width={90} height={24} />}
+      </span>
+      {user?.ref.turnover !== undefined ? (
+        <span className="level-card__meta num">
+          {t('referral.turnover')}: {formatAmount(user.ref.turnover)}
+        </span>
+      ) : null}
+    </div>
+  )
+})
+
+const ReferralBalance = observer(function ReferralBalance() {
+  const { session } = useStates()
+  const t = useT()
+  const [open, setOpen] = useState(false)
+  const balance = session.user?.referral_balance
+  return (
+    <>
+      <CardBalance
+        label={t('balance.referral')}
+        amount={balance !== undefined ? formatAmount(balance) : <Skeleton width={90} height={22} />}
+        testId="referral-balance"
+        footer={
+          <div className="button-row">
+            <Button size="sm" icon={<TransferIcon size={16} />} disabled={!balance} onClick={() => setOpen(true)} testId="open-transfer">
+              {t('referral.transfer')}
+            </Button>
+            <Link to="/referral/re-bonding" className="btn btn--secondary btn--sm" data-testid="link-referral-rebond">
+              <RebondIcon size={16} />
+              <span>{t('referral.rebond')}</span>
+            </Link>
+            <Link to="/referral/sell" className="btn btn--secondary btn--sm" data-testid="link-referral-sell">
+              <SellIcon size={16} />
+              <span>{t('referral.sell')}</span>
+            </Link>
+          </div>
+        }
+      />
+      <TransferModal open={open} onClose={() => setOpen(false)} />
+    </>
+  )
+})
+
+const ReferralLinkLine = observer(function ReferralLinkLine() {
+  const { session } = useStates()
+  const { botUsername } = useUiConfig()
+  const copy = useCopy()
+  const t = useT()
+  const code = session.user?.ref_code
+  if (!code) return null
+  const link = referralLink(botUsername, code)
+  return (
+    <div className="copy-line">
+      <span className="copy-line__label">{t('referral.link')}</span>
+      <div className="copy-line__box">
+        <code className="copy-line__value" data-testid="referral-link">
+          {link}
+        </code>
+        <button type="button" className="icon-btn" onClick={() => void copy(link, 'toast.linkCopied')} aria-label={t('nav.copyLink')} data-testid="referral-link-copy">
+          <CopyIcon size={18} />
+        </button>
+      </div>
+    </div>
+  )
+})
+
+const Tiers = observer(function Tiers() {
+  const { session } = useStates()
+  const t = useT()
+  const user = session.user
+  return (
+    <Section title={t('referral.tiers')}>
+      <TierTable currentLevel={user ? displayedLevel(user.ref.level) : null} />
+    </Section>
+  )
+})
+
+/** Route /referral: the level and tiers, the friends, inviting, and the referral balance's uses. */
+export function ReferralScreen() {
+  const { referrals } = useStates()
+  const t = useT()
+  useEffect(() => {
+    referrals.markSeen()
+  }, [referrals])
+  return (
+    <div className="screen-stack" data-testid="screen-referral">
+      <ScreenHeader title={t('referral.title')} />
+      <LevelCard />
+      <ReferralBalance />
+      <ReferralLinkLine />
+      <Tiers />
+      <Section title={t('referral.friends')}>
+        <ReferralsList />
+      </Section>
+    </div>
+  )
+}

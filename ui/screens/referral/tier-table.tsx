@@ -1,0 +1,35 @@
+import { formatAmount, REFERRAL_TIERS } from '../../../core/index.ts'
+import { useT } from '../../i18n/use-t.ts'
+
+/** The 8 referral tiers (spec §3) with the user's own highlighted. */
+export function TierTable({ currentLevel }: { readonly currentLevel: number | null }) {
+  const t = useT()
+  return (
+    <div className="card card--flush">
+      <table className="tier-table" data-testid="tier-table">
+        <thead>
+          <tr>
+            <th scope="col">{t('referral.tierLevel')}</th>
+            <th scope="col">{t('referral.tierThreshold')}</th>
+            <th scope="col">{t('referral.tierBonus')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {REFERRAL_TIERS.map((tier) => {
+            const current = tier.level === currentLevel
+            return (
+              <tr key={tier.level} className={current ? 'is-current' : undefined} aria-current={current ? 'true' : undefined} data-testid={`tier-${tier.level}`}>
+                <td>
+                  <span className="tier-level">{tier.level}</span>
+                  {current ? <span className="tier-you">{t('referral.current')}</span> : null}
+                </td>
+                <td className="num">{formatAmount(tier.threshold, 0)}</td>
+                <td className="num">{tier.bonus}</td>
+              </tr>
+            )
+          })}
+        </tbody>
+      </table>
+    </div>
+  )
+}

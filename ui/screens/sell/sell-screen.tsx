@@ -1,0 +1,132 @@
+import { observer } from 'mobx-react-lite'
+import { type FormEvent, useId, useState } from 'react'
+import { formatAmount, isTonAddress } from '../../../core/index.ts'
+import { useStates } from '../../app/contexts.ts'
+import { Button } from '../../components/button.tsx'
+import { WalletIcon } from '../../components/icons.tsx'
+import { InputAmount, useAmountField } from '../../components/input-amount.tsx'
+import { Row, ScreenHeader, Section } from '../../components/section.tsx'
+import { Segmented } from '../../components/segmented.tsx'
+import { useDebouncedEffect } from '../../hooks/use-debounced-effect.ts'
+import { useT } from '../../i18n/use-t.ts'
+import { type SaleDraft, SellModal } from '../../modals/sell-modal.tsx'
+import '../../styles/forms.css'
+
+type From = 'main' | 'referral'
+
+const SellPreview = observer(function SellPreview({ amount }: { readonly amount: number | null }) {
+  const { sell } = useStates()
+  const t = useT()
+  useDebouncedEffect(() => {
+    if (amount !== null) void sell.preview(amount)
+  }, [amount])
+  const q = sell.quote
+  if (amount === null || !q) return null
+  return (
+    <div className="summary" data-testid="sell-preview">
+      <Row label={t('sell.fee')} value={`${formatAmount(q.fee, 4)} AXIOM`} testId="sell-fee" />
+      <Row label={t('sell.net')} value={`${formatAmount(q.net_amount, 4)} AXIOM`} testId="sell-net" strong />
+      {q.amount_ton !== undefined ? <Row label={t('sell.tonAmount')} value={t('common.approxTon', { amount: formatAmount(q.amount_ton, 4) })} testId="sell-ton" /> : null}
+    </div>
+  )
+})
+
+/** Sell (routes /sell, /referral/sell, /tasks/sell): an amount from the main or referral balance to a TON address. */
+export const SellScreen = observer(function SellScreen({ fromReferral }: { readonly fromReferral: boolean }) {
+  const { sell, session, wallet } = useStates()
+  const t = useT()
+  const addressId = useId()
+  const [from, setFrom] = useState<From>(fromReferral ? 'referral' : 'main')
+  const balance = from === 'referral' ? session.user?.referral_balance : session.user?.balance_token
+  const amount = useAmountField(balance ?? 0)
+  const [address, setAddress] = useState('')
+  const [addressTouched, setAddressTouched] = useState(false)
+  const addressOk = isTonAddress(address)
+  const addressError = addressTouched && !addressOk ? t('sell.addressInvalid') : null
+  const [draft, setDraft] = useState<SaleDraft | null>(null)
+  const walletAddress = wallet.account ? (wallet.account.friendlyAddress ?? wallet.account.address) : null
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault()
+    amount.setTouched(true)
+    setAddressTouched(true)
+    if (amount.value === null || !addressOk || sell.isSelling) return
+    setDraft({ amount: amount.value, address: address.trim(), fromReferral: from === 'referral' })
+  }
+
+  return (
+    <div className="screen-stack" data-testid="screen-sell">
+      <ScreenHeader title={t('sell.title')} subtitle={t('sell.subtitle')} />
+      <form className="card stack" onSubmit={submit} noValidate>
+        <Section title={t('sell.from')}>
+          <Segmented<From>
+            label={t('sell.from')}
+            value={from}
+            onChange={setFrom}
+            options={[
+              { value: 'main', label: t('sell.fromMain'), testId: 'sell-from-main' },
+              { value: 'referral', label: t('sell.fromReferral'), testId: 'sell-from-referral' },
+            ]}
+          />
+        </Section>
+        <InputAmount field={amount} label={t('sell.amount')} max={balance ?? 0} testId="sell-amount" />
+        <div className={`field${addressError ? ' has-error' : ''}`}>
+          <div className="field__top">
+            <label className="field__label" htmlFor={addressId}>
+              {t('sell.address')}
+            </label>
+            {walletAddress ? (
+              <button
+                type="button"
+                className="link-btn"
+                onClick={() => {
+                  setAddress(walletAddress)
+                  setAddressTouched(true)
+                }}
+                data-testid="sell-use-wallet"
+              >
+                <WalletIcon size={14} /> {t('sell.useWallet')}
+              </button>
+            ) : null}
+          </div>
+          <div className="field__control">
+            <input
+              id={addressId}
+              className="field__input field__input--mono"
+              type="text"
+              autoComplete="off"
+              autoCapitalize="off"
+              spellCheck={false}
+              placeholder={t('sell.addressPlaceholder')}
+              value={address}
+              onChange={(e) => setAddress(e.target.value)}
+              onBlur={() => setAddressTouched(true)}
+              aria-invalid={addressError ? true : undefined}
+              aria-describedby={addressError ? `${addressId}-error` : undefined}
+              data-testid="sell-address"
+            />
+          </div>
+          {addressError ? (
+            <p className="field__error" id={`${addressId}-error`} role="alert" data-testid="sell-address-error">
+              {addressError}
+            </p>
+          ) : null}
+        </div>
+        <SellPreview amount={amount.value} />
+        <Button type="submit" block busy={sell.isSelling} disabled={amount.value === null || !addressOk} testId="sell-submit">
+          {sell.isSelling ? t('sell.selling') : t('sell.submit')}
+        </Button>
+      </form>
+      <SellModal
+        draft={draft}
+        onClose={() => setDraft(null)}
+        onSold={() => {
+          setDraft(null)
+          amount.reset()
+          setAddress('')
+          setAddressTouched(false)
+        }}
+      />
+    </div>
+  )
+})

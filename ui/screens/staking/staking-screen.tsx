@@ -1,0 +1,47 @@
+import { observer } from 'mobx-react-lite'
+import { Link } from 'react-router'
+import { useStates } from '../../app/contexts.ts'
+import { EmptyState } from '../../components/empty-state.tsx'
+import { PlusIcon, StakingIcon } from '../../components/icons.tsx'
+import { RecordRow } from '../../components/record-row.tsx'
+import { ScreenHeader, Section } from '../../components/section.tsx'
+import { Skeleton } from '../../components/spinner.tsx'
+import { useT } from '../../i18n/use-t.ts'
+
+const StakesList = observer(function StakesList() {
+  const { bonds } = useStates()
+  const t = useT()
+  if (bonds.stakes.length === 0 && bonds.isFetching)
+    return (
+      <div className="card stack" aria-busy="true">
+        <Skeleton height={20} width="40%" />
+        <Skeleton height={56} />
+      </div>
+    )
+  if (bonds.stakes.length === 0)
+    return <EmptyState icon={<StakingIcon size={28} />} title={t('staking.empty')} hint={t('staking.emptyHint')} testId="stakes-empty" />
+  return (
+    <ul className="record-list" data-testid="stakes-list">
+      {bonds.stakes.map((s) => (
+        <RecordRow key={String(s.id)} record={s} kind="stake" />
+      ))}
+    </ul>
+  )
+})
+
+/** Route /staking: the stakes with ticking rewards, and the way to stake a bond. */
+export function StakingScreen() {
+  const t = useT()
+  return (
+    <div className="screen-stack" data-testid="screen-staking">
+      <ScreenHeader title={t('staking.title')} subtitle={t('staking.subtitle')} />
+      <Link to="/staking/select" className="btn btn--primary btn--md btn--block" data-testid="stake-bond">
+        <PlusIcon size={18} />
+        <span>{t('staking.stakeBond')}</span>
+      </Link>
+      <Section title={t('staking.stakes')}>
+        <StakesList />
+      </Section>
+    </div>
+  )
+}

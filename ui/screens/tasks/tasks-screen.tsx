@@ -1,0 +1,109 @@
+import { observer } from 'mobx-react-lite'
+import { useState } from 'react'
+import { Link } from 'react-router'
+import { formatAmount, nextTaskStep, type Task, type TaskStep } from '../../../core/index.ts'
+import { useLinkOpener, useStates } from '../../app/contexts.ts'
+import { Button } from '../../components/button.tsx'
+import { CardBalance } from '../../components/card-balance.tsx'
+import { EmptyState } from '../../components/empty-state.tsx'
+import { CameraIcon, CheckIcon, LinkIcon, RebondIcon, SellIcon, TasksIcon } from '../../components/icons.tsx'
+import { ScreenHeader } from '../../components/section.tsx'
+import { Skeleton } from '../../components/spinner.tsx'
+import { type MessageKey, useT } from '../../i18n/use-t.ts'
+import { AddPhotoModal } from '../../modals/add-photo-modal.tsx'
+import { LinkVerificationModal } from '../../modals/link-verification-modal.tsx'
+import '../../styles/tasks.css'
+
+const STEP_LABEL: Record<TaskStep, MessageKey> = { start: 'tasks.start', validate: 'tasks.validate', claim: 'tasks.claim' }
+
+const TaskRow = observer(function TaskRow({
+  task,
+  onNeedLink,
+  onNeedPhoto,
+}: {
+  readonly task: Task
+  readonly onNeedLink: (t: Task) => void
+  readonly onNeedPhoto: (t: Task) => void
+}) {
+  const { tasks } = useStates()
+  const openLink = useLinkOpener()
+  const t = useT()
+  const id = String(task.task_id)
+  const step = nextTaskStep(task.status)
+  const act = () => {
+    if (step === 'start' && task.url) openLink(task.url)
+    if (step === 'validate' && task.kind === 'link') return onNeedLink(task)
+    if (step === 'validate' && task.kind === 'photo') return onNeedPhoto(task)
+    void tasks.advance(task)
+  }
+  return (
+    <li className={`task${step === null ? ' is-done' : ''}`} data-testid={`task-${id}`}>
+      <span className="task__icon" aria-hidden="true">
+        {step === null ? <CheckIcon size={20} /> : task.kind === 'photo' ? <CameraIcon size={20} /> : task.kind === 'link' ? <LinkIcon size={20} /> : <TasksIcon size={20} />}
+      </span>
+      <span className="task__main">
+        <span className="task__title">{task.title ?? t('tasks.task', { id })}</span>
+        {task.reward !== undefined ? <span className="task__reward num">{t('tasks.reward', { amount: formatAmount(task.reward) })}</span> : null}
+      </span>
+      {step === null ? (
+        <span className="status status--completed" data-testid={`task-claimed-${id}`}>
+          {t('tasks.claimed')}
+        </span>
+      ) : (
+        <Button size="sm" variant={step === 'claim' ? 'primary' : 'secondary'} busy={tasks.isBusy(task)} onClick={act} testId={`task-action-${id}`}>
+          {t(STEP_LABEL[step])}
+        </Button>
+      )}
+    </li>
+  )
+})
+
+const TaskBalance = observer(function TaskBalance() {
+  const { session } = useStates()
+  const t = useT()
+  const balance = session.user?.task_balance
+  return (
+    <CardBalance
+      label={t('balance.task')}
+      amount={balance !== undefined ? formatAmount(balance) : <Skeleton width={90} height={22} />}
+      testId="tasks-balance"
+      footer={
+        <div className="button-row">
+          <Link to="/tasks/re-bonding" className="btn btn--secondary btn--sm" data-testid="link-tasks-rebond">
+            <RebondIcon size={16} />
+            <span>{t('tasks.rebond')}</span>
+          </Link>
+          <Link to="/tasks/sell" className="btn btn--secondary btn--sm" data-testid="link-tasks-sell">
+            <SellIcon size={16} />
+            <span>{t('tasks.sell')}</span>
+          </Link>
+        </div>
+      }
+    />
+  )
+})
+
+/** Route /tasks: each task's next step (start → validate → claim), with the proof modals. */
+export const TasksScreen = observer(function TasksScreen() {
+  const { tasks } = useStates()
+  const t = useT()
+  const [linkTask, setLinkTask] = useState<Task | null>(null)
+  const [photoTask, setPhotoTask] = useState<Task | null>(null)
+  return (
+    <div className="screen-stack" data-testid="screen-tasks">
+      <ScreenHeader title={t('tasks.title')} subtitle={t('tasks.subtitle')} />
+      <TaskBalance />
+      {tasks.tasks.length === 0 ? (
+        <EmptyState icon={<TasksIcon size={28} />} title={t('tasks.empty')} hint={t('tasks.emptyHint')} testId="tasks-empty" />
+      ) : (
+        <ul className="task-list" data-testid="tasks-list">
+          {tasks.tasks.map((task) => (
+            <TaskRow key={String(task.task_id)} task={task} onNeedLink={setLinkTask} onNeedPhoto={setPhotoTask} />
+          ))}
+        </ul>
+      )}
+      <LinkVerificationModal task={linkTask} onClose={() => setLinkTask(null)} />
+      <AddPhotoModal task={photoTask} onClose={() => setPhotoTask(null)} />
+    </div>
+  )
+})

@@ -1,0 +1,9 @@
+/// <reference types="vite/client" />
+
+interface ImportMetaEnv {
+  readonly VITE_API_ORIGIN?: string
+  readonly VITE_BOT_USERNAME?: string
+  readonly VITE_COMMUNITY_URL?: string
+  readonly VITE_TON_V4_ENDPOINT?: string
+  readonly VITE_MANIFEST_URL?: string
+}
