@@ -1,0 +1,559 @@
+// The browser side of the Telegram host emulator: plain JS, no build step. It plays Telegram Web's
+// part: the app in the iframe posts JSON {eventType, eventData} to window.parent, and the host
+// answers with the same shape through iframe.contentWindow.postMessage.
+;(() => {
+  'use strict'
+  const config = JSON.parse(document.getElementById('host-config').textContent)
+  const $ = (id) => document.getElementById(id)
+  const NAMES = { 1001: 'Alice', 1002: 'Bob', 1003: 'Carol', 1004: 'Dave', 1005: 'Eve' }
+  const STORE_KEY = 'axiom-host:form'
+
+  /** What tests read: every message both ways, and the launches. */
+  const record = { events: [], launches: [], state: null }
+  window.__axiomHost = record
+
+  const state = {
+    form: null, // the last launched form
+    iframe: null,
+    ready: false,
+    expanded: false,
+    closed: false,
+    visible: true,
+    backVisible: false,
+    headerColor: null, // { color, key }
+    bgColor: null,
+    bottomBarColor: null,
+    allowVerticalSwipe: true,
+    orientationLocked: false,
+    needCloseConfirmation: false,
+    share: null, // { id }
+    lastBotStart: '',
+    popup: null,
+    mainButton: { is_visible: false },
+  }
+  record.state = state
+
+  // ---------- the log ----------
+  const logEl = $('host-log')
+  const hhmmss = () => new Date().toTimeString().slice(0, 8)
+  const short = (data) => {
+    if (data === undefined || data === '' || data === null) return ''
+    const s = typeof data === 'string' ? data : JSON.stringify(data)
+    return s.length > 400 ? s.slice(0, 400) + '…' : s
+  }
+  const log = (dir, type, data) => {
+    record.events.push({ dir, type, data, at: Date.now() })
+    const li = document.createElement('li')
+    li.dataset.dir = dir
+    li.dataset.event = type
+    const t = document.createElement('time')
+    t.textContent = hhmmss()
+    const d = document.createElement('span')
+    d.className = 'dir'
+    d.textContent = dir === 'in' ? '→' : dir === 'out' ? '←' : '★'
+    const body = document.createElement('span')
+    const b = document.createElement('b')
+    b.textContent = type
+    body.append(b)
+    const text = short(data)
+    if (text) {
+      const c = document.createElement('code')
+      c.textContent = ' ' + text
+      body.append(c)
+    }
+    li.append(t, d, body)
+    const atBottom = logEl.scrollTop + logEl.clientHeight >= logEl.scrollHeight - 8
+    logEl.append(li)
+    while (logEl.children.length > 500) logEl.firstElementChild.remove()
+    if (atBottom) logEl.scrollTop = logEl.scrollHeight
+  }
+  const note = (what, data) => log('note', what, data)
+  $('log-clear').addEventListener('click', () => logEl.replaceChildren())
+
+  // ---------- talking to the app ----------
+  const send = (eventType, eventData) => {
+    const win = state.iframe && state.iframe.contentWindow
+    if (!win || state.closed) return
+    log('out', eventType, eventData)
+    win.postMessage(JSON.stringify(eventData === undefined ? { eventType } : { eventType, eventData }), '*')
+  }
+
+  const theme = () => config.themes[(state.form && state.form.scheme) || 'light']
+
+  // ---------- colours ----------
+  const luminance = (hex) => {
+    const m = /^#?([0-9a-f]{6})$/i.exec(hex || '')
+    if (!m) return 1
+    const n = parseInt(m[1], 16)
+    const ch = [(n >> 16) & 255, (n >> 8) & 255, n & 255].map((v) => {
+      const c = v / 255
+      return c <= 0.03928 ? c / 12.92 : Math.pow((c + 0.055) / 1.055, 2.4)
+    })
+    return 0.2126 * ch[0] + 0.7152 * ch[1] + 0.0722 * ch[2]
+  }
+  /** A colour the app sent: '#rrggbb', '#rgb' or a theme key such as bg_color. */
+  const resolveColor = (value) => {
+    if (typeof value !== 'string') return null
+    if (/^#[0-9a-f]{3}$/i.test(value)) return ('#' + value.slice(1).split('').map((c) => c + c).join('')).toLowerCase()
+    if (/^#[0-9a-f]{6}$/i.test(value)) return value.toLowerCase()
+    const t = theme()
+    return t[value] || null
+  }
+  const paintChrome = () => {
+    const t = theme()
+    const header = (state.headerColor && resolveColor(state.headerColor.key || state.headerColor.color)) || t.header_bg_color
+    const bg = (state.bgColor && resolveColor(state.bgColor)) || t.bg_color
+    const screen = $('screen')
+    screen.style.setProperty('--header-bg', header)
+    screen.style.setProperty('--app-bg', bg)
+    const dark = luminance(header) < 0.35
+    screen.style.setProperty('--header-fg', dark ? '#ffffff' : '#000000')
+    screen.style.setProperty('--header-link', dark ? '#ffffff' : t.link_color)
+    const headerText = state.headerColor ? header + (state.headerColor.key ? ` (${state.headerColor.key})` : '') : `${header} (default)`
+    $('host-header-color').textContent = headerText
+    $('sw-header').style.background = header
+    $('host-bg-color').textContent = state.bgColor ? bg : `${bg} (default)`
+    $('sw-bg').style.background = bg
+    const mb = state.mainButton
+    const button = $('host-main-button')
+    button.hidden = !mb.is_visible
+    button.textContent = (mb.is_progress_visible ? '⏳ ' : '') + (mb.text || 'Continue')
+    button.disabled = mb.is_active === false
+    button.style.background = resolveColor(mb.color) || t.button_color
+    button.style.color = resolveColor(mb.text_color) || t.button_text_color
+  }
+
+  const showState = () => {
+    $('st-ready').textContent = state.ready ? 'yes' : 'no'
+    $('host-ready').hidden = !state.ready || state.closed
+    $('st-expanded').textContent = state.expanded ? 'yes' : 'no'
+    $('host-swipes').textContent = state.allowVerticalSwipe ? 'allowed' : 'disabled'
+    $('host-orientation').textContent = state.orientationLocked ? 'locked' : 'unlocked'
+    $('st-back').textContent = state.backVisible ? 'visible' : 'hidden'
+    $('st-closing').textContent = state.needCloseConfirmation ? 'on' : 'off'
+    $('st-visible').textContent = state.visible ? 'yes' : 'no (minimized)'
+    $('host-back').hidden = !state.backVisible || state.closed
+    $('host-close').hidden = state.backVisible && !state.closed
+    $('closed').hidden = !state.closed
+    $('minimized').hidden = state.visible || state.closed
+    $('share').hidden = !state.share
+    $('popup').hidden = !state.popup
+    const vp = viewport()
+    $('st-viewport').textContent = `${vp.width}×${vp.height}`
+    paintChrome()
+  }
+
+  const viewport = () => {
+    const el = $('viewport')
+    return { width: el.clientWidth, height: el.clientHeight }
+  }
+  const sendViewport = () => {
+    const vp = viewport()
+    send('viewport_changed', { height: vp.height, width: vp.width, is_expanded: true, is_state_stable: true })
+  }
+  const sendTheme = () => send('theme_changed', { theme_params: theme() })
+
+  // ---------- haptics ----------
+  let hapticTimer = 0
+  const haptic = (data) => {
+    data = data || {}
+    const detail = data.type === 'impact' ? data.impact_style : data.type === 'notification' ? data.notification_type : ''
+    const text = detail ? `${data.type}: ${detail}` : String(data.type || 'unknown')
+    $('host-haptic').textContent = text
+    const pop = $('haptic-pop')
+    pop.textContent = 'haptic · ' + text
+    pop.classList.add('on')
+    const phone = $('phone')
+    phone.classList.remove('shake')
+    void phone.offsetWidth
+    if (data.type !== 'selection_change') phone.classList.add('shake')
+    clearTimeout(hapticTimer)
+    hapticTimer = setTimeout(() => pop.classList.remove('on'), 1200)
+  }
+
+  // ---------- links ----------
+  const postJson = async (path, body) => {
+    const res = await fetch(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+    let json = null
+    try {
+      json = await res.json()
+    } catch {}
+    return { ok: res.ok, status: res.status, json }
+  }
+
+  const setMember = async (member) => {
+    if (!state.form) return
+    const id = Number(state.form.user)
+    const r = member ? await postJson('/join-community', { user_id: id }) : await postJson('/community', { user_id: id, member: false })
+    note(member ? 'community joined' : 'community left', r.ok ? { user_id: id } : { user_id: id, status: r.status, error: r.json && r.json.error })
+  }
+
+  /** A t.me link, as Telegram's client would route it (path plus query). */
+  const openTelegramPath = (pathFull) => {
+    const url = new URL(pathFull, 'https://t.me')
+    $('host-last-link').textContent = url.href
+    const path = url.pathname.replace(/\/+$/, '').toLowerCase()
+    if (path === config.communityPath.replace(/\/+$/, '').toLowerCase()) {
+      note('open community', url.href)
+      void setMember(true)
+      return
+    }
+    if (path === '/share/url' || path === '/share') {
+      note('share link', { url: url.searchParams.get('url'), text: url.searchParams.get('text') })
+      return
+    }
+    if (path === '/' + config.botUsername.toLowerCase()) {
+      const start = url.searchParams.get('startapp') || url.searchParams.get('start') || ''
+      note('bot link', { start: url.searchParams.get('start'), startapp: url.searchParams.get('startapp') })
+      state.lastBotStart = start
+      $('host-open-start-link').hidden = !start
+      $('host-open-start-link').title = `start parameter ${start}`
+      return
+    }
+    note('telegram link', url.href)
+  }
+
+  const openLink = (rawUrl) => {
+    let url
+    try {
+      url = new URL(rawUrl)
+    } catch {
+      note('open link rejected', rawUrl)
+      return
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      note('open link rejected', rawUrl)
+      return
+    }
+    if (url.hostname === 't.me') return openTelegramPath(url.pathname + url.search)
+    $('host-last-link').textContent = url.href
+    note('open link (new tab)', url.href)
+    window.open(url.href, '_blank', 'noopener')
+  }
+
+  // ---------- dialogs ----------
+  const closeShare = (sent) => {
+    if (!state.share) return
+    state.share = null
+    showState()
+    if (sent) send('prepared_message_sent', {})
+    else send('prepared_message_failed', { error: 'USER_DECLINED' })
+  }
+  $('host-share-send').addEventListener('click', () => closeShare(true))
+  $('host-share-cancel').addEventListener('click', () => closeShare(false))
+
+  const openPopup = (params, onClose) => {
+    params = params || {}
+    state.popup = { onClose }
+    $('popup-title').textContent = params.title || config.botName
+    $('popup-message').textContent = params.message || ''
+    const row = $('popup-buttons')
+    row.replaceChildren()
+    const buttons = Array.isArray(params.buttons) && params.buttons.length ? params.buttons : [{ id: '', type: 'close' }]
+    for (const b of buttons) {
+      const el = document.createElement('button')
+      el.type = 'button'
+      el.className = 'btn' + (b.type === 'destructive' ? ' danger' : b.type === 'default' || b.type === 'ok' ? ' primary' : '')
+      el.dataset.testid = 'host-popup-button'
+      el.textContent = b.text || { ok: 'OK', close: 'Close', cancel: 'Cancel' }[b.type] || 'OK'
+      el.addEventListener('click', () => {
+        const p = state.popup
+        state.popup = null
+        showState()
+        if (p && p.onClose) p.onClose(b.id === undefined ? '' : b.id)
+      })
+      row.append(el)
+    }
+    showState()
+  }
+
+  // ---------- CloudStorage (web_app_invoke_custom_method), kept per user in localStorage ----------
+  const cloudKey = () => `axiom-host:cloud:${state.form ? state.form.user : 0}`
+  const cloud = () => {
+    try {
+      return JSON.parse(localStorage.getItem(cloudKey()) || '{}')
+    } catch {
+      return {}
+    }
+  }
+  const customMethod = (method, params) => {
+    const store = cloud()
+    const save = () => localStorage.setItem(cloudKey(), JSON.stringify(store))
+    switch (method) {
+      case 'saveStorageValue':
+        store[params.key] = String(params.value)
+        save()
+        return true
+      case 'getStorageValues': {
+        const out = {}
+        for (const k of params.keys || []) out[k] = store[k] === undefined ? '' : store[k]
+        return out
+      }
+      case 'deleteStorageValues':
+        for (const k of params.keys || []) delete store[k]
+        save()
+        return true
+      case 'getStorageKeys':
+        return Object.keys(store)
+      default:
+        throw new Error('Method not supported by the emulator')
+    }
+  }
+
+  // ---------- close / visibility ----------
+  const closeApp = (why) => {
+    if (state.closed) return
+    state.closed = true
+    state.share = null
+    state.popup = null
+    $('closed-why').textContent = why
+    note('closed', why)
+    if (state.iframe) {
+      state.iframe.remove()
+      state.iframe = null
+    }
+    showState()
+  }
+  $('host-close').addEventListener('click', () => {
+    if (state.needCloseConfirmation) {
+      openPopup(
+        { title: config.botName, message: 'Changes that you made may not be saved.', buttons: [{ id: 'close', type: 'destructive', text: 'Close anyway' }, { id: 'cancel', type: 'cancel' }] },
+        (id) => id === 'close' && closeApp('closed by the user'),
+      )
+    } else closeApp('closed by the user')
+  })
+  $('host-back').addEventListener('click', () => send('back_button_pressed'))
+  $('host-main-button').addEventListener('click', () => {
+    if (state.mainButton.is_active !== false) send('main_button_pressed')
+  })
+
+  const setVisible = (visible) => {
+    if (state.closed || !state.iframe || state.visible === visible) return
+    state.visible = visible
+    showState()
+    send('visibility_changed', { is_visible: visible })
+  }
+  document.addEventListener('click', (e) => {
+    const action = e.target instanceof Element ? e.target.closest('[data-action]') : null
+    if (!action) return
+    if (action.dataset.action === 'minimize') setVisible(false)
+    if (action.dataset.action === 'restore') setVisible(true)
+  })
+  $('host-join').addEventListener('click', () => void setMember(true))
+  $('host-leave').addEventListener('click', () => void setMember(false))
+  $('host-reload').addEventListener('click', () => send('reload_iframe'))
+
+  // ---------- what the app posts ----------
+  const handlers = {
+    iframe_ready: () => {},
+    iframe_will_reload: () => {
+      state.ready = false
+      state.backVisible = false
+    },
+    web_app_ready: () => {
+      state.ready = true
+    },
+    web_app_expand: () => {
+      state.expanded = true
+      sendViewport()
+    },
+    web_app_request_viewport: () => sendViewport(),
+    web_app_request_theme: () => sendTheme(),
+    web_app_request_safe_area: () => send('safe_area_changed', { top: 0, bottom: 0, left: 0, right: 0 }),
+    web_app_request_content_safe_area: () => send('content_safe_area_changed', { top: 0, bottom: 0, left: 0, right: 0 }),
+    web_app_setup_back_button: (d) => {
+      state.backVisible = !!(d && d.is_visible)
+    },
+    web_app_setup_main_button: (d) => {
+      state.mainButton = Object.assign({}, d || {})
+    },
+    web_app_trigger_haptic_feedback: (d) => haptic(d),
+    web_app_set_header_color: (d) => {
+      d = d || {}
+      state.headerColor = d.color_key ? { key: d.color_key } : { color: d.color }
+    },
+    web_app_set_background_color: (d) => {
+      state.bgColor = d && d.color
+    },
+    web_app_set_bottom_bar_color: (d) => {
+      state.bottomBarColor = d && d.color
+    },
+    web_app_setup_swipe_behavior: (d) => {
+      state.allowVerticalSwipe = !(d && d.allow_vertical_swipe === false)
+    },
+    web_app_toggle_orientation_lock: (d) => {
+      state.orientationLocked = !!(d && d.locked)
+    },
+    web_app_setup_closing_behavior: (d) => {
+      state.needCloseConfirmation = !!(d && d.need_confirmation)
+    },
+    web_app_open_link: (d) => openLink(d && d.url),
+    web_app_open_tg_link: (d) => openTelegramPath((d && d.path_full) || '/'),
+    web_app_send_prepared_message: (d) => {
+      if (state.share) return send('prepared_message_failed', { error: 'MESSAGE_SEND_FAILED' })
+      state.share = { id: d && d.id }
+      $('share-text').textContent = `Prepared message ${d && d.id ? '“' + d.id + '”' : ''} from @${config.botUsername}. Choose a chat:`
+    },
+    web_app_open_popup: (d) => openPopup(d, (id) => send('popup_closed', id === '' ? {} : { button_id: id })),
+    web_app_read_text_from_clipboard: (d) => send('clipboard_text_received', { req_id: d && d.req_id, data: null }),
+    web_app_request_write_access: () => send('write_access_requested', { status: 'allowed' }),
+    web_app_request_phone: () => send('phone_requested', { status: 'cancelled' }),
+    web_app_request_fullscreen: () => send('fullscreen_failed', { error: 'UNSUPPORTED' }),
+    web_app_exit_fullscreen: () => send('fullscreen_changed', { is_fullscreen: false }),
+    web_app_check_home_screen: () => send('home_screen_checked', { status: 'unsupported' }),
+    web_app_invoke_custom_method: (d) => {
+      d = d || {}
+      try {
+        send('custom_method_invoked', { req_id: d.req_id, result: customMethod(d.method, d.params || {}) })
+      } catch (e) {
+        send('custom_method_invoked', { req_id: d.req_id, error: String((e && e.message) || e) })
+      }
+    },
+    web_app_close: () => closeApp('the app called close()'),
+  }
+
+  window.addEventListener('message', (event) => {
+    if (!state.iframe || event.source !== state.iframe.contentWindow) return
+    let msg
+    try {
+      msg = typeof event.data === 'string' ? JSON.parse(event.data) : event.data
+    } catch {
+      return
+    }
+    if (!msg || typeof msg.eventType !== 'string') return
+    const data = msg.eventData === '' ? undefined : msg.eventData
+    log('in', msg.eventType, data)
+    const handler = handlers[msg.eventType]
+    if (!handler) return
+    try {
+      handler(data)
+    } catch (e) {
+      note('host error', String((e && e.message) || e))
+    }
+    showState()
+  })
+
+  // ---------- the form and launching ----------
+  const form = $('launch-form')
+  const platformSelect = $('f-platform')
+  for (const p of config.platforms) {
+    const o = document.createElement('option')
+    o.value = p
+    o.textContent = p
+    platformSelect.append(o)
+  }
+  const fields = ['user', 'name', 'lang', 'start', 'version', 'platform', 'scheme']
+  const readForm = () => {
+    const out = {}
+    for (const f of fields) out[f] = form.elements[f].value.trim()
+    return out
+  }
+  const writeForm = (values) => {
+    for (const f of fields) if (values[f] !== undefined && values[f] !== null) form.elements[f].value = String(values[f])
+  }
+
+  const launch = async (values) => {
+    $('launch-error').textContent = ''
+    const body = {
+      user: { id: Number(values.user), first_name: values.name || `User ${values.user}`, language_code: values.lang },
+      start_param: values.start,
+      version: values.version,
+      platform: values.platform,
+      color_scheme: values.scheme,
+    }
+    const r = await postJson('/launch', body)
+    if (!r.ok) {
+      $('launch-error').textContent = (r.json && r.json.error) || `launch failed (${r.status})`
+      return
+    }
+    try {
+      localStorage.setItem(STORE_KEY, JSON.stringify(values))
+    } catch {}
+    const q = new URLSearchParams({ user: values.user, name: values.name, lang: values.lang, version: values.version, platform: values.platform, scheme: values.scheme })
+    if (values.start) q.set('start', values.start)
+    history.replaceState(null, '', `${location.pathname}?${q}`)
+
+    if (state.iframe) state.iframe.remove()
+    Object.assign(state, {
+      form: values, ready: false, expanded: false, closed: false, visible: true, backVisible: false,
+      headerColor: null, bgColor: null, bottomBarColor: null, allowVerticalSwipe: true, orientationLocked: false,
+      needCloseConfirmation: false, share: null, popup: null, mainButton: { is_visible: false },
+    })
+    const iframe = document.createElement('iframe')
+    iframe.id = 'app-frame'
+    iframe.name = 'axiom-app'
+    iframe.title = config.botName
+    iframe.dataset.testid = 'host-iframe'
+    iframe.allow = 'clipboard-read; clipboard-write; fullscreen'
+    iframe.src = r.json.url
+    state.iframe = iframe
+    $('viewport').prepend(iframe)
+    record.launches.push({ at: Date.now(), form: values, url: r.json.url, initData: r.json.initData })
+    note('launch', { user: Number(values.user), name: values.name, lang: values.lang, start: values.start || null, version: values.version, platform: values.platform, scheme: values.scheme })
+    showState()
+  }
+
+  form.addEventListener('submit', (e) => {
+    e.preventDefault()
+    void launch(readForm())
+  })
+  $('host-reopen').addEventListener('click', () => {
+    if (state.form) void launch(state.form)
+  })
+  $('host-new-user').addEventListener('click', () => {
+    const id = 100000 + Math.floor(Math.random() * 900000)
+    writeForm({ user: id, name: `User ${id}`, start: '' })
+    void launch(readForm())
+  })
+  $('host-open-start-link').addEventListener('click', () => {
+    // What a friend who taps the shared link gets: the mini app, as a new user, with its start parameter.
+    const id = 100000 + Math.floor(Math.random() * 900000)
+    writeForm({ user: id, name: `User ${id}`, start: state.lastBotStart || '' })
+    $('host-open-start-link').hidden = true
+    void launch(readForm())
+  })
+  $('f-user').addEventListener('input', () => {
+    const id = Number($('f-user').value)
+    const name = $('f-name').value
+    if (!name || /^User \d+$/.test(name) || Object.values(NAMES).includes(name)) $('f-name').value = NAMES[id] || `User ${id}`
+  })
+  $('f-scheme').addEventListener('change', () => {
+    // Telegram tells a running app when the user switches theme.
+    if (!state.form || state.closed) return
+    state.form = Object.assign({}, state.form, { scheme: $('f-scheme').value })
+    sendTheme()
+    showState()
+  })
+  window.addEventListener('resize', () => state.iframe && sendViewport())
+
+  // ---------- start ----------
+  $('bot-name').textContent = config.botName
+  $('bot-sub').textContent = `mini app · @${config.botUsername}`
+  $('brand-sub').textContent = `@${config.botUsername} → ${config.appUrl}`
+  $('app-url').textContent = config.appUrl
+  const clock = () => ($('clock').textContent = new Date().toTimeString().slice(0, 5))
+  clock()
+  setInterval(clock, 30000)
+
+  const defaults = config.defaults
+  const initial = {
+    user: String(defaults.user), name: defaults.name, lang: defaults.lang, start: defaults.start,
+    version: defaults.version, platform: defaults.platform, scheme: defaults.scheme,
+  }
+  const query = new URLSearchParams(location.search)
+  const fromQuery = fields.some((f) => query.has(f))
+  if (fromQuery) {
+    if (query.has('user')) {
+      initial.user = query.get('user')
+      initial.name = NAMES[Number(initial.user)] || `User ${initial.user}`
+    }
+    for (const f of fields) if (f !== 'user' && query.has(f)) initial[f] = query.get(f)
+  } else {
+    try {
+      Object.assign(initial, JSON.parse(localStorage.getItem(STORE_KEY) || '{}'))
+    } catch {}
+  }
+  writeForm(initial)
+  showState()
+  if (query.get('launch') !== '0') void launch(readForm())
+})()

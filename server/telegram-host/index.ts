@@ -1,0 +1,184 @@
+/**
+ * The local Telegram host emulator: a page that launches the mini app in an iframe the way
+ * Telegram Web does (signed initData in the launch hash, the host side of the web-app messages
+ * over postMessage). The bot token stays here: the page asks POST /launch for a signed fragment.
+ *
+ * Routes: GET / (the page), GET /host.js (its script), POST /launch, POST /join-community,
+ * POST /community, GET /health.
+ */
+import { readFile } from 'node:fs/promises'
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { buildLaunch, DEFAULT_PLATFORM, DEFAULT_VERSION, LaunchError, parseLaunchRequest, PLATFORMS } from './launch.ts'
+import { THEMES } from './themes.ts'
+
+export { buildLaunch, parseLaunchRequest, type Launch, type LaunchRequest } from './launch.ts'
+export { THEMES, type ColorScheme, type ThemeParams } from './themes.ts'
+
+/** The part of the backend's admin (server/admin-ops.ts) the host needs. */
+export interface HostAdmin {
+  setMember(tgId: number | string, member: boolean): unknown
+}
+
+export interface TelegramHostOptions {
+  /** 0 (the default) picks a free port. */
+  readonly port?: number
+  /** Interface to bind; 127.0.0.1 by default. The /launch endpoint signs with the bot token: keep it local. */
+  readonly host?: string
+  /** The mini app's URL, without a hash, e.g. http://127.0.0.1:5173/ */
+  readonly appUrl: string
+  readonly botToken: string
+  /** Called by POST /join-community when the app opens the community link. */
+  readonly admin?: HostAdmin
+  /** The bot's @username, shown in the header (default axiom_dev_bot, as the UI's DEFAULT_UI_CONFIG). */
+  readonly botUsername?: string
+  /** The bot's display name in the header (default AXIOM). */
+  readonly botName?: string
+  /** The community link's path on t.me (default /axiom_community). */
+  readonly communityPath?: string
+  /** The signing clock (tests). */
+  readonly now?: () => Date
+}
+
+export interface RunningTelegramHost {
+  /** http://host:port/ — open it in a browser. */
+  readonly url: string
+  readonly port: number
+  close(): Promise<void>
+}
+
+const here = new URL('.', import.meta.url)
+const MAX_BODY = 16 * 1024
+
+const readBody = (req: IncomingMessage): Promise<unknown> =>
+  new Promise((resolve, reject) => {
+    let size = 0
+    const chunks: Buffer[] = []
+    req.on('data', (c: Buffer) => {
+      size += c.length
+      if (size > MAX_BODY) {
+        reject(new LaunchError('body too large'))
+        req.destroy()
+        return
+      }
+      chunks.push(c)
+    })
+    req.on('end', () => {
+      const raw = Buffer.concat(chunks).toString('utf8')
+      if (raw.trim() === '') return resolve({})
+      try {
+        resolve(JSON.parse(raw))
+      } catch {
+        reject(new LaunchError('body is not JSON'))
+      }
+    })
+    req.on('error', reject)
+  })
+
+const send = (res: ServerResponse, status: number, body: unknown, type = 'application/json; charset=utf-8') => {
+  const payload = typeof body === 'string' ? body : JSON.stringify(body)
+  res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' })
+  res.end(payload)
+}
+
+/** A JSON island: `<` escaped so no value can close the script element. */
+const jsonForHtml = (v: unknown) => JSON.stringify(v).replace(/</g, '\\u003c')
+
+const userIdOf = (body: unknown): number => {
+  const b = (body ?? {}) as Record<string, unknown>
+  const raw = b.user_id ?? b.id
+  const id = typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : raw
+  if (typeof id !== 'number' || !Number.isSafeInteger(id) || id <= 0) throw new LaunchError('user_id must be a positive integer')
+  return id
+}
+
+/** Starts the emulator on 127.0.0.1 (by default a free port). */
+export const startTelegramHost = async (options: TelegramHostOptions): Promise<RunningTelegramHost> => {
+  const appUrl = new URL(options.appUrl)
+  appUrl.hash = ''
+  const config = {
+    appUrl: appUrl.href,
+    appOrigin: appUrl.origin,
+    botUsername: options.botUsername ?? 'axiom_dev_bot',
+    botName: options.botName ?? 'AXIOM',
+    communityPath: options.communityPath ?? '/axiom_community',
+    hasAdmin: options.admin !== undefined,
+    themes: THEMES,
+    platforms: PLATFORMS,
+    defaults: { user: 1001, name: 'Alice', lang: 'en', start: '', version: DEFAULT_VERSION, platform: DEFAULT_PLATFORM, scheme: 'light' },
+  }
+  const [pageTemplate, script] = await Promise.all([
+    readFile(new URL('page.html', here), 'utf8'),
+    readFile(new URL('host-client.js', here), 'utf8'),
+  ])
+  const page = pageTemplate.replace('__HOST_CONFIG__', () => jsonForHtml(config))
+  const now = options.now ?? (() => new Date())
+
+  const setMember = (id: number, member: boolean) => {
+    if (!options.admin) return { status: 501, body: { error: 'No backend admin is wired to this host' } }
+    try {
+      options.admin.setMember(id, member)
+      return { status: 200, body: { ok: true, user_id: id, member } }
+    } catch (e) {
+      const status = typeof (e as { statusCode?: unknown }).statusCode === 'number' ? (e as { statusCode: number }).statusCode : 500
+      return { status, body: { error: e instanceof Error ? e.message : String(e) } }
+    }
+  }
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const path = new URL(req.url ?? '/', 'http://host').pathname
+    const method = req.method ?? 'GET'
+    if ((method === 'GET' || method === 'HEAD') && (path === '/' || path === '/index.html')) {
+      return send(res, 200, page, 'text/html; charset=utf-8')
+    }
+    if ((method === 'GET' || method === 'HEAD') && path === '/host.js') return send(res, 200, script, 'text/javascript; charset=utf-8')
+    if (method === 'GET' && path === '/health') return send(res, 200, { ok: true })
+    if (method === 'POST' && path === '/launch') {
+      const launch = buildLaunch(parseLaunchRequest(await readBody(req)), options.botToken, now())
+      return send(res, 200, { hash: launch.hash, initData: launch.initData, url: `${config.appUrl}#${launch.hash}` })
+    }
+    if (method === 'POST' && path === '/join-community') {
+      const r = setMember(userIdOf(await readBody(req)), true)
+      return send(res, r.status, r.body)
+    }
+    if (method === 'POST' && path === '/community') {
+      const body = await readBody(req)
+      const member = (body as { member?: unknown }).member
+      if (typeof member !== 'boolean') throw new LaunchError('member must be a boolean')
+      const r = setMember(userIdOf(body), member)
+      return send(res, r.status, r.body)
+    }
+    if (path === '/favicon.ico') {
+      res.writeHead(204)
+      return res.end()
+    }
+    send(res, 404, { error: 'Not found' })
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((e: unknown) => {
+      if (res.headersSent) return res.destroy()
+      if (e instanceof LaunchError) send(res, 400, { error: e.message })
+      else send(res, 500, { error: e instanceof Error ? e.message : String(e) })
+    })
+  })
+  const host = options.host ?? '127.0.0.1'
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject)
+      resolve()
+    })
+  })
+  const port = (server.address() as AddressInfo).port
+  const shownHost = host.includes(':') ? `[${host}]` : host
+  return {
+    url: `http://${shownHost}:${port}/`,
+    port,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((e) => (e ? reject(e) : resolve()))
+        server.closeAllConnections()
+      }),
+  }
+}

@@ -1,0 +1,117 @@
+import { sign } from '@telegram-apps/init-data-node'
+import { THEMES, type ColorScheme } from './themes.ts'
+
+/** What the emulator's form sends to POST /launch. */
+export interface LaunchRequest {
+  readonly user: {
+    readonly id: number
+    readonly first_name: string
+    readonly last_name?: string
+    readonly username?: string
+    readonly language_code?: string
+    readonly is_premium?: boolean
+  }
+  /** A referral code or `farm_<code>`; empty or absent for none. */
+  readonly start_param?: string
+  /** The client's Bot API version, e.g. "6.0", "7.10", "8.0". */
+  readonly version?: string
+  readonly platform?: string
+  readonly color_scheme?: ColorScheme
+}
+
+export interface Launch {
+  /** The fragment to put after `#` in the app URL, as Telegram builds it. */
+  readonly hash: string
+  /** The raw signed initData (tgWebAppData). */
+  readonly initData: string
+}
+
+export const DEFAULT_VERSION = '8.0'
+export const DEFAULT_PLATFORM = 'ios'
+export const PLATFORMS = ['ios', 'android', 'android_x', 'tdesktop', 'macos', 'weba', 'webk', 'unknown'] as const
+/** Telegram user ids fit in 52 bits. */
+const MAX_USER_ID = 2 ** 52
+const START_PARAM = /^[A-Za-z0-9_-]{0,512}$/
+const VERSION = /^\d{1,2}(\.\d{1,2}){0,2}$/
+const LANGUAGE = /^[a-z]{2,3}(-[A-Za-z0-9]{1,8})?$/
+const USERNAME = /^[A-Za-z0-9_]{1,32}$/
+
+export class LaunchError extends Error {}
+
+const text = (v: unknown, field: string, max: number): string => {
+  if (typeof v !== 'string' || v.trim() === '' || v.length > max) throw new LaunchError(`${field} must be 1–${max} characters`)
+  return v
+}
+
+/** Checks a POST /launch body; throws LaunchError with a readable message. */
+export const parseLaunchRequest = (body: unknown): LaunchRequest => {
+  if (typeof body !== 'object' || body === null) throw new LaunchError('body must be a JSON object')
+  const b = body as Record<string, unknown>
+  if (typeof b.user !== 'object' || b.user === null) throw new LaunchError('user is required')
+  const u = b.user as Record<string, unknown>
+  const id = typeof u.id === 'string' && /^\d+$/.test(u.id) ? Number(u.id) : u.id
+  if (typeof id !== 'number' || !Number.isSafeInteger(id) || id <= 0 || id >= MAX_USER_ID) {
+    throw new LaunchError('user.id must be a positive integer below 2^52')
+  }
+  const user: { -readonly [K in keyof LaunchRequest['user']]: LaunchRequest['user'][K] } = {
+    id,
+    first_name: text(u.first_name, 'user.first_name', 64),
+  }
+  if (u.last_name !== undefined && u.last_name !== '') user.last_name = text(u.last_name, 'user.last_name', 64)
+  if (u.username !== undefined && u.username !== '') {
+    if (typeof u.username !== 'string' || !USERNAME.test(u.username)) throw new LaunchError('user.username is not a username')
+    user.username = u.username
+  }
+  if (u.language_code !== undefined && u.language_code !== '') {
+    if (typeof u.language_code !== 'string' || !LANGUAGE.test(u.language_code)) throw new LaunchError('user.language_code is not a language code')
+    user.language_code = u.language_code
+  }
+  if (u.is_premium !== undefined) {
+    if (typeof u.is_premium !== 'boolean') throw new LaunchError('user.is_premium must be a boolean')
+    if (u.is_premium) user.is_premium = true
+  }
+  const startParam = b.start_param ?? ''
+  if (typeof startParam !== 'string' || !START_PARAM.test(startParam)) {
+    throw new LaunchError('start_param: up to 512 of A-Z a-z 0-9 _ -')
+  }
+  const version = b.version ?? DEFAULT_VERSION
+  if (typeof version !== 'string' || !VERSION.test(version)) throw new LaunchError('version must look like 8.0')
+  const platform = b.platform ?? DEFAULT_PLATFORM
+  if (typeof platform !== 'string' || !(PLATFORMS as readonly string[]).includes(platform)) {
+    throw new LaunchError(`platform must be one of ${PLATFORMS.join(', ')}`)
+  }
+  const scheme = b.color_scheme ?? 'light'
+  if (scheme !== 'light' && scheme !== 'dark') throw new LaunchError('color_scheme must be light or dark')
+  return { user, start_param: startParam, version, platform, color_scheme: scheme }
+}
+
+/**
+ * Signs initData for `req` with the bot token, the way Telegram does, and builds the launch
+ * fragment: tgWebAppData, tgWebAppVersion, tgWebAppPlatform, tgWebAppThemeParams and, when there is
+ * one, tgWebAppStartParam.
+ */
+export const buildLaunch = (req: LaunchRequest, botToken: string, now: Date = new Date()): Launch => {
+  const startParam = req.start_param ?? ''
+  const queryId = `AA${req.user.id.toString(36)}${now.getTime().toString(36)}`
+  const initData = sign(
+    {
+      query_id: queryId,
+      user: { ...req.user, allows_write_to_pm: true },
+      chat_instance: String(8_000_000_000_000_000_000n + BigInt(req.user.id)),
+      chat_type: 'sender',
+      ...(startParam ? { start_param: startParam } : {}),
+    } as Parameters<typeof sign>[0],
+    botToken,
+    now,
+  )
+  const params = new URLSearchParams()
+  params.set('tgWebAppData', initData)
+  params.set('tgWebAppVersion', req.version ?? DEFAULT_VERSION)
+  params.set('tgWebAppPlatform', req.platform ?? DEFAULT_PLATFORM)
+  params.set('tgWebAppThemeParams', JSON.stringify(THEMES[req.color_scheme ?? 'light']))
+  // Always present, even empty: telegram-web-app.js keeps the previous launch's parameters in
+  // sessionStorage and only fills the ones the new hash lacks, so an absent one would leak over.
+  params.set('tgWebAppStartParam', startParam)
+  // URLSearchParams writes spaces as '+', which the SDK decodes too; %20 is what Telegram sends.
+  return { hash: params.toString().replace(/\+/g, '%20'), initData }
+}

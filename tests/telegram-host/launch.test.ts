@@ -1,0 +1,137 @@
+import { parse, validate } from '@telegram-apps/init-data-node'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { buildLaunch, startTelegramHost, THEMES, type RunningTelegramHost } from '../../server/telegram-host/index.ts'
+import { fakeAdmin, TEST_BOT_TOKEN } from './support.ts'
+
+const APP_URL = 'http://127.0.0.1:5999/'
+
+const post = async (base: string, path: string, body: unknown) => {
+  const res = await fetch(new URL(path, base), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  return { status: res.status, body: (await res.json()) as any }
+}
+
+/** The launch fragment as telegram-web-app.js reads it (split on & and =, then decodeURIComponent). */
+const hashParams = (hash: string) => {
+  const out: Record<string, string> = {}
+  for (const part of hash.split('&')) {
+    const [k, v = ''] = part.split('=')
+    out[decodeURIComponent(k!)] = decodeURIComponent(v.replace(/\+/g, '%20'))
+  }
+  return out
+}
+
+describe('telegram host: POST /launch', () => {
+  let host: RunningTelegramHost
+  const admin = fakeAdmin()
+  beforeAll(async () => {
+    host = await startTelegramHost({ port: 0, appUrl: APP_URL, botToken: TEST_BOT_TOKEN, admin, botUsername: 'axiom_test_bot' })
+  })
+  afterAll(() => host.close())
+
+  it('signs valid initData for the chosen user, language and start parameter', async () => {
+    const r = await post(host.url, '/launch', {
+      user: { id: 4_503_599_627_370_000, first_name: 'Алиса', language_code: 'ru' },
+      start_param: 'farm_Xk3_a9Qp',
+      version: '7.10',
+      platform: 'android',
+      color_scheme: 'dark',
+    })
+    expect(r.status).toBe(200)
+    const p = hashParams(r.body.hash)
+    expect(r.body.url).toBe(`${APP_URL}#${r.body.hash}`)
+    expect(p.tgWebAppData).toBe(r.body.initData)
+    expect(() => validate(p.tgWebAppData!, TEST_BOT_TOKEN)).not.toThrow()
+    expect(() => validate(p.tgWebAppData!, '7000000001:some-other-bot')).toThrow()
+    const data = parse(p.tgWebAppData!)
+    expect(data.user).toMatchObject({ id: 4_503_599_627_370_000, first_name: 'Алиса', language_code: 'ru' })
+    expect(data.start_param).toBe('farm_Xk3_a9Qp')
+    expect(Math.abs(data.auth_date.getTime() - Date.now())).toBeLessThan(60_000)
+    expect(p.tgWebAppVersion).toBe('7.10')
+    expect(p.tgWebAppPlatform).toBe('android')
+    expect(p.tgWebAppStartParam).toBe('farm_Xk3_a9Qp')
+    expect(JSON.parse(p.tgWebAppThemeParams!)).toEqual(THEMES.dark)
+  })
+
+  it('defaults to version 8.0, ios, the light theme and no start parameter', async () => {
+    const r = await post(host.url, '/launch', { user: { id: '1001', first_name: 'Alice' } })
+    expect(r.status).toBe(200)
+    const p = hashParams(r.body.hash)
+    const data = parse(p.tgWebAppData!)
+    expect(data.user?.id).toBe(1001)
+    expect(data.start_param).toBeUndefined()
+    expect(p.tgWebAppStartParam).toBe('')
+    expect(p.tgWebAppVersion).toBe('8.0')
+    expect(p.tgWebAppPlatform).toBe('ios')
+    expect(JSON.parse(p.tgWebAppThemeParams!)).toEqual(THEMES.light)
+  })
+
+  it('refuses bad launch requests with 400', async () => {
+    const bad = [
+      {},
+      { user: { id: 0, first_name: 'A' } },
+      { user: { id: 2 ** 53, first_name: 'A' } },
+      { user: { id: 1, first_name: '' } },
+      { user: { id: 1, first_name: 'A', language_code: 'english!' } },
+      { user: { id: 1, first_name: 'A' }, start_param: 'has space' },
+      { user: { id: 1, first_name: 'A' }, version: 'latest' },
+      { user: { id: 1, first_name: 'A' }, platform: 'nokia' },
+      { user: { id: 1, first_name: 'A' }, color_scheme: 'blue' },
+    ]
+    for (const body of bad) {
+      const r = await post(host.url, '/launch', body)
+      expect(r.status, JSON.stringify(body)).toBe(400)
+      expect(typeof r.body.error).toBe('string')
+    }
+    const res = await fetch(new URL('/launch', host.url), { method: 'POST', body: '{not json' })
+    expect(res.status).toBe(400)
+  })
+
+  it('serves the page with its config but never the bot token', async () => {
+    const page = await (await fetch(host.url)).text()
+    const script = await (await fetch(new URL('/host.js', host.url))).text()
+    expect(page).toContain('data-testid="host-log"')
+    expect(page).toContain('axiom_test_bot')
+    expect(page).toContain(APP_URL)
+    expect(page).not.toContain(TEST_BOT_TOKEN)
+    expect(script).not.toContain(TEST_BOT_TOKEN)
+    expect(page).not.toContain('__HOST_CONFIG__')
+  })
+
+  it('marks a user a member through the admin on POST /join-community', async () => {
+    const r = await post(host.url, '/join-community', { user_id: 4242 })
+    expect(r.status).toBe(200)
+    expect(admin.calls).toContainEqual([4242, true])
+    const off = await post(host.url, '/community', { user_id: '4242', member: false })
+    expect(off.status).toBe(200)
+    expect(admin.calls).toContainEqual([4242, false])
+    expect((await post(host.url, '/join-community', { user_id: 'x' })).status).toBe(400)
+  })
+
+  it('answers 501 without an admin, and passes on the admin’s own errors', async () => {
+    const bare = await startTelegramHost({ appUrl: APP_URL, botToken: TEST_BOT_TOKEN })
+    const failing = await startTelegramHost({
+      appUrl: APP_URL,
+      botToken: TEST_BOT_TOKEN,
+      admin: {
+        setMember: () => {
+          throw Object.assign(new Error('No user with Telegram id 7'), { statusCode: 404 })
+        },
+      },
+    })
+    try {
+      expect((await post(bare.url, '/join-community', { user_id: 7 })).status).toBe(501)
+      const r = await post(failing.url, '/join-community', { user_id: 7 })
+      expect(r.status).toBe(404)
+      expect(r.body.error).toContain('No user')
+    } finally {
+      await Promise.all([bare.close(), failing.close()])
+    }
+  })
+
+  it('buildLaunch signs at the given time', () => {
+    const at = new Date('2026-01-01T00:00:00Z')
+    const { initData } = buildLaunch({ user: { id: 5, first_name: 'E' } }, TEST_BOT_TOKEN, at)
+    expect(parse(initData).auth_date.getTime()).toBe(at.getTime())
+    expect(() => validate(initData, TEST_BOT_TOKEN, { expiresIn: 0 })).not.toThrow()
+  })
+})
