@@ -1,9 +1,14 @@
 /**
- * `npm start`: the whole product on one machine, offline — the reference backend and the app's
- * dev server (which proxies /api, sockets included, to the backend).
+ * `npm start`: the whole product on one machine, offline — the reference backend (with the local
+ * TON stand-ins), the app's dev server (which proxies /api, sockets included, to the backend), and
+ * the Telegram host emulator that opens the app the way Telegram does.
  */
 import { spawn } from 'node:child_process'
 import { createServer } from 'vite'
+import { DEFAULT_DB_PATH, DEV_BOT_TOKEN } from '../server/config.ts'
+import { adminForDb } from '../server/telegram-host/db-admin.ts'
+import { startTelegramHost } from '../server/telegram-host/index.ts'
+import { DEFAULT_TG_HOST_PORT } from '../server/telegram-host/main.ts'
 
 const backendPort = Number(process.env.PORT ?? 8787)
 const backendUrl = `http://127.0.0.1:${backendPort}`
@@ -31,9 +36,10 @@ backend.on('exit', (code) => {
   process.exit(code ?? 1)
 })
 
+let stopHost: () => Promise<void> = async () => {}
 const stop = () => {
   backend.kill('SIGTERM')
-  process.exit(0)
+  void stopHost().finally(() => process.exit(0))
 }
 process.on('SIGINT', stop)
 process.on('SIGTERM', stop)
@@ -41,7 +47,18 @@ process.on('SIGTERM', stop)
 await waitFor(`${backendUrl}/api/maintenance/`, 60_000)
 const app = await createServer({ configFile: 'vite.config.ts', server: { proxy: { '/api': { target: backendUrl, ws: true } } } })
 await app.listen()
+const appUrl = app.resolvedUrls?.local[0] ?? 'http://127.0.0.1:5173/'
+const host = await startTelegramHost({
+  port: Number(process.env.TG_HOST_PORT ?? DEFAULT_TG_HOST_PORT),
+  appUrl,
+  botToken: process.env.BOT_TOKEN ?? DEV_BOT_TOKEN,
+  admin: adminForDb(process.env.AXIOM_DB ?? DEFAULT_DB_PATH),
+  ...(process.env.BOT_USERNAME ? { botUsername: process.env.BOT_USERNAME } : {}),
+})
+stopHost = () => host.close()
 console.log('')
-console.log(`  AXIOM reference backend  ${backendUrl}/api`)
-for (const url of app.resolvedUrls?.local ?? []) console.log(`  AXIOM mini app           ${url}`)
+console.log(`  AXIOM reference backend   ${backendUrl}/api`)
+console.log(`  AXIOM mini app            ${appUrl}   (outside Telegram it redirects to the bot, as in production)`)
+console.log('')
+console.log(`  ➜ Open the app in the Telegram host emulator:  ${host.url}`)
 console.log('')
