@@ -22,11 +22,20 @@ export const optionsFromEnv = (env: NodeJS.ProcessEnv = process.env): StartOptio
 })
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const options = optionsFromEnv()
+  // The offline TON stand-ins (docs/local-stack.md), on unless AXIOM_LOCAL_TON=0; they own the treasury.
+  const localTon = process.env.AXIOM_LOCAL_TON !== '0' ? await import('./chain/local-ton.ts') : null
+  const options = localTon && !process.env.AXIOM_TREASURY ? { ...optionsFromEnv(), treasuryAddress: localTon.localTreasuryAddress() } : optionsFromEnv()
   const server = await startServer(options)
   console.log(`AXIOM reference backend on ${server.url}/api (db ${options.dbPath})`)
+  const ton = localTon
+    ? await localTon.attachLocalTon(server, localTon.localTonOptionsFromEnv()).catch((e: unknown) => {
+        console.error(`AXIOM local TON did not start (${e instanceof Error ? e.message : e}); the backend runs without it`)
+        return null
+      })
+    : null
+  if (ton) localTon?.printLocalTon(ton)
   const stop = () => {
-    void server.close().then(() => process.exit(0))
+    void (ton?.close() ?? Promise.resolve()).then(() => server.close()).then(() => process.exit(0))
   }
   process.on('SIGINT', stop)
   process.on('SIGTERM', stop)

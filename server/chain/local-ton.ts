@@ -1,0 +1,207 @@
+import Fastify, { type FastifyInstance } from 'fastify'
+import type { ServerContext } from '../context.ts'
+import { Bridge } from '../ton-connect/bridge.ts'
+import { DevWallet, type AutoMode, type WalletsListEntry } from '../ton-connect/dev-wallet.ts'
+import { createTonProofService, type TonProofService } from '../ton-connect/ton-proof.ts'
+import { localTreasuryAddress, sameAddress } from './dev-keys.ts'
+
+export { localTreasuryAddress } from './dev-keys.ts'
+import { LocalChain } from './local-chain.ts'
+import { createPayoutProcessor, type PayoutProcessor } from './payouts.ts'
+import { registerV4Routes } from './v4-api.ts'
+import { createPaymentWatcher, type PaymentWatcher } from './watcher.ts'
+
+/** The default port of the local TON server (v4 API, bridge, dev wallet, tonProof). */
+export const DEFAULT_LOCAL_TON_PORT = 8788
+
+/** What attachLocalTon needs of the reference backend (RunningServer from server/main.ts fits). */
+export interface BackendHandle {
+  readonly url: string
+  readonly ctx: ServerContext
+  markMintPaid(mintId: bigint | number, paidNano?: bigint): unknown
+}
+
+export interface LocalTonOptions {
+  /** 0 picks a free port (tests). Default DEFAULT_LOCAL_TON_PORT. */
+  readonly port?: number
+  readonly host?: string
+  /** Funded dev wallets on the chain (default 3). */
+  readonly devWallets?: number
+  /** Which dev wallet the TON Connect dev wallet holds (default 0). */
+  readonly walletIndex?: number
+  /** The chain id the dev wallet reports (default '-239'). */
+  readonly network?: string
+  /** Dev wallet auto-approve (default: AXIOM_DEV_WALLET_AUTO, else off). */
+  readonly autoApprove?: AutoMode
+  readonly heartbeatMs?: number
+  /** Pending sales are paid every this many ms (default 1000; 0: only payouts.processOnce()). */
+  readonly payoutIntervalMs?: number
+  /** Refund refused payments (default true). */
+  readonly refunds?: boolean
+  /** tonProof domain allow-list (default: localhost, 127.0.0.1, and AXIOM_TON_PROOF_DOMAINS, comma-separated). */
+  readonly tonProofDomains?: ReadonlyArray<string>
+  /** Where the served /tonconnect-manifest.json says the app lives (default this server's URL). */
+  readonly appUrl?: string
+}
+
+export interface LocalTon {
+  /** http://host:port of the local TON server. */
+  readonly url: string
+  readonly port: number
+  /** TonClient4 endpoint (the v4 routes are at the root). */
+  readonly v4Endpoint: string
+  readonly bridgeUrl: string
+  readonly walletsListUrl: string
+  readonly manifestUrl: string
+  readonly treasuryAddress: string
+  readonly chain: LocalChain
+  readonly bridge: Bridge
+  readonly devWallet: DevWallet
+  readonly watcher: PaymentWatcher
+  readonly payouts: PayoutProcessor
+  readonly tonProof: TonProofService
+  readonly app: FastifyInstance
+  /** The entry for TON Connect UI's walletsListConfiguration.includeWallets. */
+  readonly walletsListEntry: WalletsListEntry
+  close(): Promise<void>
+}
+
+const json = (v: unknown) => JSON.parse(JSON.stringify(v, (_k, x) => (typeof x === 'bigint' ? x.toString() : x)))
+
+/**
+ * Starts the offline TON stand-ins next to a running reference backend, on their own port (the
+ * backend's Fastify is already listening, and Fastify takes no routes after listen): the
+ * @ton/sandbox chain with its v4 API, the payment watcher (→ backend.markMintPaid), the sale payout
+ * processor, the TON Connect bridge, the dev wallet and the tonProof routes.
+ * The backend must use the local treasury: startServer({ treasuryAddress: localTreasuryAddress() }).
+ */
+export const attachLocalTon = async (backend: BackendHandle, options: LocalTonOptions = {}): Promise<LocalTon> => {
+  const treasuryAddress = localTreasuryAddress()
+  if (!sameAddress(backend.ctx.config.treasuryAddress, treasuryAddress)) {
+    throw new Error(
+      `The backend's treasury ${backend.ctx.config.treasuryAddress} is not the local chain's ${treasuryAddress}: ` +
+        `start it with treasuryAddress: localTreasuryAddress() (server/chain/dev-keys.ts), or AXIOM_TREASURY=${treasuryAddress}`,
+    )
+  }
+  const chain = await LocalChain.create({ ...(options.devWallets !== undefined ? { devWallets: options.devWallets } : {}) })
+  const host = options.host ?? '127.0.0.1'
+  // Fastify takes no routes after listen, and the links need the port: they read `url` when used.
+  let url = ''
+  const server = Fastify({ logger: false, bodyLimit: 1024 * 1024 })
+  server.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body))
+  server.addHook('onRequest', async (req, reply) => {
+    reply.header('Access-Control-Allow-Origin', '*')
+    reply.header('Access-Control-Allow-Headers', '*')
+    reply.header('Access-Control-Allow-Methods', 'GET, POST, OPTIONS')
+    if (req.method === 'OPTIONS') return reply.code(204).send()
+  })
+
+  const bridge = new Bridge({ ...(options.heartbeatMs !== undefined ? { heartbeatMs: options.heartbeatMs } : {}) })
+  const devWallet = new DevWallet({
+    chain,
+    bridge,
+    baseUrl: () => url,
+    ...(options.walletIndex !== undefined ? { walletIndex: options.walletIndex } : {}),
+    ...(options.network !== undefined ? { network: options.network } : {}),
+    ...(options.autoApprove !== undefined ? { auto: options.autoApprove } : {}),
+  })
+  const envDomains = (process.env.AXIOM_TON_PROOF_DOMAINS ?? '').split(',').map((s) => s.trim()).filter(Boolean)
+  const tonProof = createTonProofService({
+    secret: backend.ctx.config.jwtSecret,
+    allowedDomains: options.tonProofDomains ?? ['localhost', '127.0.0.1', ...envDomains],
+    now: backend.ctx.now,
+  })
+  const watcher = createPaymentWatcher(chain, backend, { ...(options.refunds !== undefined ? { refunds: options.refunds } : {}) })
+  const payouts = createPayoutProcessor(chain, backend.ctx, { intervalMs: options.payoutIntervalMs ?? 1000 })
+
+  registerV4Routes(server, chain)
+  bridge.register(server, '/bridge')
+  devWallet.register(server, '/dev-wallet')
+  tonProof.register(server, '/ton-proof')
+  server.get('/tonconnect-manifest.json', async () => ({
+    url: options.appUrl ?? url,
+    name: 'AXIOM (local)',
+    iconUrl: `${url}/dev-wallet/icon.svg`,
+  }))
+  server.get('/wallets-v2.json', async () => devWallet.walletsListDto())
+  server.get('/chain/info', async () =>
+    json({
+      treasury: { address: chain.treasury.address, friendly: chain.treasury.friendly, balance: await chain.balance(chain.treasury.address) },
+      devWallets: await Promise.all(
+        chain.devWallets.map(async (w, index) => ({ index, address: w.address, friendly: w.friendly, seed: w.seedText, balance: await chain.balance(w.address) })),
+      ),
+      lastBlock: chain.lastBlock,
+      backend: backend.url,
+    }),
+  )
+  server.get('/chain/payments', async () => json(watcher.records))
+  server.get('/chain/payouts', async () => json(payouts.records))
+  server.post('/chain/payouts/run', async () => json(await payouts.processOnce()))
+
+  const stopAll = () => {
+    payouts.stop()
+    watcher.stop()
+    devWallet.close()
+    bridge.close()
+  }
+  try {
+    await server.listen({ port: options.port ?? DEFAULT_LOCAL_TON_PORT, host })
+  } catch (e) {
+    stopAll()
+    throw e
+  }
+  const address = server.server.address()
+  const port = typeof address === 'object' && address ? address.port : (options.port ?? DEFAULT_LOCAL_TON_PORT)
+  // Links must be reachable from a browser: a wildcard listen address is shown as 127.0.0.1.
+  url = `http://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host}:${port}`
+
+  return {
+    url,
+    port,
+    v4Endpoint: url,
+    bridgeUrl: devWallet.bridgeUrl,
+    walletsListUrl: `${url}/wallets-v2.json`,
+    manifestUrl: `${url}/tonconnect-manifest.json`,
+    treasuryAddress,
+    chain,
+    bridge,
+    devWallet,
+    watcher,
+    payouts,
+    tonProof,
+    app: server,
+    walletsListEntry: devWallet.walletsListEntry(),
+    close: async () => {
+      stopAll()
+      await server.close()
+    },
+  }
+}
+
+/** The local TON options from the environment (docs/local-stack.md). */
+export const localTonOptionsFromEnv = (env: NodeJS.ProcessEnv = process.env): LocalTonOptions => {
+  const auto = env.AXIOM_DEV_WALLET_AUTO
+  return {
+    port: env.AXIOM_TON_PORT ? Number(env.AXIOM_TON_PORT) : DEFAULT_LOCAL_TON_PORT,
+    host: env.AXIOM_TON_HOST ?? env.HOST ?? '127.0.0.1',
+    ...(env.AXIOM_DEV_WALLET_INDEX ? { walletIndex: Number(env.AXIOM_DEV_WALLET_INDEX) } : {}),
+    ...(env.AXIOM_TON_NETWORK ? { network: env.AXIOM_TON_NETWORK } : {}),
+    ...(auto === 'approve' || auto === '1' ? { autoApprove: 'approve' as const } : auto === 'reject' ? { autoApprove: 'reject' as const } : {}),
+    ...(env.AXIOM_APP_URL ? { appUrl: env.AXIOM_APP_URL } : {}),
+  }
+}
+
+/** Prints where everything is (npm run server / npm start). */
+export const printLocalTon = (ton: LocalTon): void => {
+  const lines = [
+    `AXIOM local TON on ${ton.url}`,
+    `  v4 API (TonClient4 endpoint)  ${ton.v4Endpoint}`,
+    `  TON Connect bridge            ${ton.bridgeUrl}`,
+    `  dev wallet page               ${ton.devWallet.universalLink}  (holds ${ton.devWallet.key.friendly}, auto-approve ${ton.devWallet.auto})`,
+    `  wallets list                  ${ton.walletsListUrl}`,
+    `  tonProof                      ${ton.url}/ton-proof/payload, ${ton.url}/ton-proof/check`,
+    `  treasury                      ${ton.treasuryAddress}`,
+    `  chain info                    ${ton.url}/chain/info`,
+  ]
+  console.log(lines.join('\n'))
+}

@@ -1,0 +1,128 @@
+import { Address } from '@ton/core'
+import type { ServerContext } from '../context.ts'
+import { getRow, big, str } from '../db/sql.ts'
+import { PAYMENT_VALIDITY_S } from '../domain/mints.ts'
+import { isHttpError } from '../http/errors.ts'
+import { commentCell, readComment, type ChainTx, type LocalChain } from './local-chain.ts'
+
+/** What the watcher did with one payment into the treasury. */
+export interface PaymentRecord {
+  /** Unix seconds (the server's clock). */
+  readonly at: number
+  readonly txHash: string
+  readonly from: string
+  readonly amountNano: bigint
+  readonly comment: string | null
+  readonly mintId: bigint | null
+  /** activated: the bond became active; refunded: the whole amount was sent back; ignored: no bond comment, kept. */
+  readonly outcome: 'activated' | 'refunded' | 'ignored'
+  readonly reason?: 'underpaid' | 'expired' | 'duplicate' | 'not_pending' | 'unknown_bond' | 'refused'
+  /** The server's message when markMintPaid refused, or a refund that failed to send. */
+  readonly detail?: string
+  /** Paid above the quoted amount_ton (kept with the bond; paid_nano records the full amount). */
+  readonly overpaidNano?: bigint
+}
+
+export interface PaymentWatcherOptions {
+  /** Send refunds back to the payer (default true). Off: the payment is only recorded. */
+  readonly refunds?: boolean
+  readonly onRecord?: (r: PaymentRecord) => void
+}
+
+export interface PaymentWatcher {
+  readonly records: ReadonlyArray<PaymentRecord>
+  /** Resolves when every refund queued so far has been sent. */
+  idle(): Promise<void>
+  stop(): void
+}
+
+export const MINT_COMMENT = /^axiom:mint:(\d{1,18})$/
+
+export interface MintPayee {
+  readonly ctx: ServerContext
+  markMintPaid(mintId: bigint | number, paidNano?: bigint): unknown
+}
+
+/**
+ * Watches every transaction into the treasury and matches it to a pending bond by its comment
+ * `axiom:mint:<id>` and amount (docs/local-stack.md, "The watcher's rules"):
+ * - exact or higher amount on a pending bond within its validity → markMintPaid(id, amount);
+ * - less than amount_ton, after created_at + PAYMENT_VALIDITY_S, for a bond that is no longer
+ *   pending (a second payment), an unknown bond, or any refusal by markMintPaid → the whole amount
+ *   is refunded to the sender with the comment `axiom:refund:<id>:<reason>`;
+ * - no bond comment → kept (a plain top-up of the treasury), recorded as ignored.
+ */
+export const createPaymentWatcher = (chain: LocalChain, server: MintPayee, options: PaymentWatcherOptions = {}): PaymentWatcher => {
+  const records: PaymentRecord[] = []
+  const refunds = options.refunds ?? true
+  let pending: Promise<unknown> = Promise.resolve()
+  const treasury = chain.treasury.wallet.address
+
+  const record = (r: PaymentRecord) => {
+    records.push(r)
+    options.onRecord?.(r)
+    return r
+  }
+
+  const refund = (to: Address, amount: bigint, mintId: bigint | null, reason: NonNullable<PaymentRecord['reason']>) => {
+    if (!refunds) return
+    // Queued outside the transaction listener: the chain runs one message tree at a time.
+    pending = pending.then(async () => {
+      try {
+        await chain.transfer(chain.treasury, [{ to, value: amount, body: commentCell(`axiom:refund:${mintId ?? 'unknown'}:${reason}`) }])
+      } catch (e) {
+        console.error(`[local-ton] refund of ${amount} to ${to.toRawString()} failed:`, e)
+      }
+    })
+  }
+
+  const handle = (t: ChainTx) => {
+    if (!t.address.equals(treasury)) return
+    const msg = t.tx.inMessage
+    if (!msg || msg.info.type !== 'internal' || msg.info.bounced) return
+    const from = msg.info.src
+    const amount = msg.info.value.coins
+    const comment = readComment(msg.body)
+    const base = { at: server.ctx.now(), txHash: t.tx.hash().toString('hex'), from: from.toRawString(), amountNano: amount, comment }
+    const m = comment ? MINT_COMMENT.exec(comment.trim()) : null
+    if (!m) {
+      record({ ...base, mintId: null, outcome: 'ignored' })
+      return
+    }
+    const mintId = BigInt(m[1]!)
+    const refused = (reason: NonNullable<PaymentRecord['reason']>, detail?: string) => {
+      record({ ...base, mintId, outcome: 'refunded', reason, ...(detail ? { detail } : {}) })
+      refund(from, amount, mintId, reason)
+    }
+    const row = getRow(server.ctx.db, 'SELECT status, amount_ton, created_at FROM mints WHERE id = ?', mintId)
+    if (!row) return refused('unknown_bond')
+    const status = str(row, 'status')
+    if (status !== 'pending') return refused(status === 'canceled' ? 'not_pending' : 'duplicate', `bond is ${status}`)
+    if (server.ctx.now() > big(row, 'created_at') + BigInt(PAYMENT_VALIDITY_S)) return refused('expired')
+    const expected = big(row, 'amount_ton')
+    if (amount < expected) return refused('underpaid', `paid ${amount}, expected ${expected}`)
+    try {
+      server.markMintPaid(mintId, amount)
+    } catch (e) {
+      if (isHttpError(e) && e.statusCode === 409) return refused('duplicate', e.message)
+      return refused('refused', e instanceof Error ? e.message : String(e))
+    }
+    record({ ...base, mintId, outcome: 'activated', ...(amount > expected ? { overpaidNano: amount - expected } : {}) })
+  }
+
+  const off = chain.onTransactions((txs) => {
+    for (const t of txs) handle(t)
+  })
+
+  return {
+    records,
+    idle: async () => {
+      let seen: Promise<unknown>
+      do {
+        seen = pending
+        await seen
+      } while (seen !== pending)
+    },
+    stop: off,
+  }
+}

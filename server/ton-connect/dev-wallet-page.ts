@@ -1,0 +1,62 @@
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)
+
+/**
+ * The dev wallet's approval page: the wallet's address and balance, and every waiting request (a
+ * connection, or a transaction with its messages and comments) with Approve / Reject. It polls the
+ * wallet's state every second, so one open tab serves every later request too.
+ */
+export const devWalletPage = (o: { prefix: string; notice: string }): string => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>AXIOM Dev Wallet</title>
+<link rel="icon" href="${o.prefix}/icon.svg">
+<style>
+body{font:15px/1.4 system-ui,sans-serif;margin:0;background:#0f1626;color:#e8edf7}
+main{max-width:560px;margin:0 auto;padding:16px}
+h1{font-size:20px;margin:8px 0 4px}.muted{color:#8a97b1;font-size:13px}
+.card{background:#1a2337;border-radius:12px;padding:14px;margin:12px 0}
+code{word-break:break-all;font-size:12px}
+button{font:inherit;border:0;border-radius:8px;padding:10px 18px;margin:8px 8px 0 0;cursor:pointer}
+.ok{background:#4fd1c5;color:#0f1626}.no{background:#3a4560;color:#e8edf7}
+.notice{background:#24324f;padding:8px 12px;border-radius:8px}
+input{width:100%;box-sizing:border-box;padding:8px;border-radius:8px;border:0;margin-top:6px}
+</style></head>
+<body><main>
+<h1>AXIOM Dev Wallet</h1>
+<div class="muted">A local test wallet on the offline TON chain. Its coins are not real.</div>
+${o.notice ? `<p class="notice" id="notice">${escapeHtml(o.notice)}</p>` : ''}
+<div class="card"><div class="muted">Address</div><code id="addr">…</code>
+<div class="muted" style="margin-top:8px">Balance</div><div id="bal">…</div>
+<div class="muted" style="margin-top:8px">Auto-approve: <span id="auto">…</span></div></div>
+<div id="requests"></div>
+<div class="card"><div class="muted">Connections</div><div id="conns">none</div>
+<button class="no" id="disc">Disconnect all</button></div>
+<div class="card"><div class="muted">Paste a TON Connect link (tc://… or a universal link) to connect</div>
+<input id="link" placeholder="tc://?v=2&id=…&r=…"><button class="ok" id="go">Connect</button></div>
+</main>
+<script>
+const P=${JSON.stringify(o.prefix)};
+const ton=n=>{const s=String(n).padStart(10,'0');const w=s.slice(0,-9).replace(/\\B(?=(\\d{3})+(?!\\d))/g,' ');const f=s.slice(-9).replace(/0+$/,'');return w+(f?'.'+f:'')+' TON'};
+const esc=s=>String(s).replace(/[&<>"']/g,c=>({'&':'&amp;','<':'&lt;','>':'&gt;','"':'&quot;',"'":'&#39;'})[c]);
+async function act(id,a){await fetch(P+'/api/requests/'+id+'/'+a,{method:'POST'});refresh()}
+function render(r){
+  if(r.kind==='connect') return '<div class="card" data-id="'+r.id+'"><b>'+esc(r.app.name)+'</b> wants to connect<div class="muted">'+esc(r.app.url)+'</div><div class="muted">asks for: '+esc(r.details.items.join(', '))+'</div>'+
+    '<button class="ok" onclick="act(\\''+r.id+'\\',\\'approve\\')">Approve</button><button class="no" onclick="act(\\''+r.id+'\\',\\'reject\\')">Reject</button></div>';
+  const ms=r.details.messages.map(m=>'<div>'+ton(m.amount)+' → <code>'+esc(m.address)+'</code>'+(m.comment?'<div class="muted">comment: '+esc(m.comment)+'</div>':'')+'</div>').join('');
+  return '<div class="card" data-id="'+r.id+'"><b>'+esc(r.app.name)+'</b> asks to send a transaction'+ms+
+    '<button class="ok" onclick="act(\\''+r.id+'\\',\\'approve\\')">Approve</button><button class="no" onclick="act(\\''+r.id+'\\',\\'reject\\')">Reject</button></div>';
+}
+async function refresh(){
+  try{const s=await (await fetch(P+'/api/state')).json();
+  document.getElementById('addr').textContent=s.wallet.friendly+'  ('+s.wallet.address+')';
+  document.getElementById('bal').textContent=ton(s.wallet.balance);
+  document.getElementById('auto').textContent=s.auto;
+  document.getElementById('requests').innerHTML=s.requests.map(render).join('');
+  document.getElementById('conns').innerHTML=s.connections.length?s.connections.map(c=>esc(c.app)).join('<br>'):'none';}catch(e){}
+}
+document.getElementById('disc').onclick=async()=>{await fetch(P+'/api/disconnect',{method:'POST'});refresh()};
+document.getElementById('go').onclick=async()=>{const link=document.getElementById('link').value;
+  const r=await fetch(P+'/api/connect',{method:'POST',headers:{'content-type':'application/json'},body:JSON.stringify({link})});
+  if(!r.ok)alert((await r.json()).msg);refresh()};
+refresh();setInterval(refresh,1000);
+</script></body></html>`

@@ -1,0 +1,226 @@
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
+import { Address, Cell, contractAddress, loadStateInit, type StateInit } from '@ton/core'
+import { sign, signVerify } from '@ton/crypto'
+import { WalletContractV3R2, WalletContractV4, WalletContractV5R1 } from '@ton/ton'
+import type { FastifyInstance } from 'fastify'
+
+/**
+ * tonProof (TON Connect's proof of wallet ownership), both sides:
+ * - the message a wallet signs (`tonProofMessage`, `signTonProof`, used by the dev wallet);
+ * - the backend: a signed, expiring, single-use payload (`issue`) and the checks (`verify`), in the
+ *   order STACK-NOTES gives: payload, domain allow-list, timestamp freshness, public key from the
+ *   walletStateInit, address derived from the stateInit = the claimed one, Ed25519 over
+ *   sha256(0xffff ‖ "ton-connect" ‖ sha256("ton-proof-item-v2/" ‖ wc ‖ hash ‖ len ‖ domain ‖ ts ‖ payload)).
+ */
+
+export interface TonProofDomain {
+  readonly lengthBytes: number
+  readonly value: string
+}
+
+export interface TonProof {
+  readonly timestamp: number
+  readonly domain: TonProofDomain
+  readonly payload: string
+  /** base64 */
+  readonly signature: string
+  /** base64 BOC of the wallet's StateInit (the connect reply's ton_addr.walletStateInit). */
+  readonly state_init: string
+}
+
+export interface TonProofCheck {
+  readonly address: string
+  readonly network?: string
+  /** hex; if given it must equal the key in the stateInit. */
+  readonly public_key?: string
+  readonly proof: TonProof
+}
+
+/** The bytes a wallet signs for a proof (before its own sha256): 0xffff ‖ "ton-connect" ‖ sha256(message). */
+export const tonProofMessage = (address: Address, domain: string, timestamp: number, payload: string): Buffer => {
+  const wc = Buffer.alloc(4)
+  wc.writeInt32BE(address.workChain)
+  const domainBytes = Buffer.from(domain, 'utf8')
+  const len = Buffer.alloc(4)
+  len.writeUInt32LE(domainBytes.length)
+  const ts = Buffer.alloc(8)
+  ts.writeBigUInt64LE(BigInt(timestamp))
+  const message = Buffer.concat([Buffer.from('ton-proof-item-v2/'), wc, address.hash, len, domainBytes, ts, Buffer.from(payload)])
+  return Buffer.concat([Buffer.from([0xff, 0xff]), Buffer.from('ton-connect'), createHash('sha256').update(message).digest()])
+}
+
+/** A wallet's side: the proof for `payload` on `domain`, signed by its Ed25519 secret key. */
+export const signTonProof = (args: {
+  address: Address
+  secretKey: Buffer
+  domain: string
+  payload: string
+  timestamp?: number
+}): { timestamp: number; domain: TonProofDomain; payload: string; signature: string } => {
+  const timestamp = args.timestamp ?? Math.floor(Date.now() / 1000)
+  const full = tonProofMessage(args.address, args.domain, timestamp, args.payload)
+  const signature = sign(createHash('sha256').update(full).digest(), args.secretKey)
+  return {
+    timestamp,
+    domain: { lengthBytes: Buffer.byteLength(args.domain, 'utf8'), value: args.domain },
+    payload: args.payload,
+    signature: signature.toString('base64'),
+  }
+}
+
+const KNOWN_WALLET_CODES = (() => {
+  const key = Buffer.alloc(32)
+  const hex = (c: Cell) => c.hash().toString('hex')
+  return {
+    v3r2: hex(WalletContractV3R2.create({ workchain: 0, publicKey: key }).init.code),
+    v4r2: hex(WalletContractV4.create({ workchain: 0, publicKey: key }).init.code),
+    v5r1: hex(WalletContractV5R1.create({ workchain: 0, publicKey: key }).init.code),
+  }
+})()
+
+/**
+ * The Ed25519 public key stored in a wallet's StateInit data, for the standard wallets:
+ * V3R2 and V4R2 data = seqno(32) subwallet(32) pubkey(256) …; V5R1 = signature_allowed(1) seqno(32) wallet_id(32) pubkey(256) ….
+ * Null for an unknown contract.
+ */
+export const publicKeyFromStateInit = (init: StateInit): Buffer | null => {
+  if (!init.code || !init.data) return null
+  const code = init.code.hash().toString('hex')
+  const s = init.data.beginParse()
+  try {
+    if (code === KNOWN_WALLET_CODES.v4r2 || code === KNOWN_WALLET_CODES.v3r2) {
+      s.skip(64)
+      return s.loadBuffer(32)
+    }
+    if (code === KNOWN_WALLET_CODES.v5r1) {
+      s.skip(1 + 32 + 32)
+      return s.loadBuffer(32)
+    }
+  } catch {
+    return null
+  }
+  return null
+}
+
+export interface TonProofServiceOptions {
+  /** HMAC key for payloads (the server secret). */
+  readonly secret: string
+  /** Domains a proof may name: a host (`localhost:5173`) or a bare hostname (`localhost`, any port). */
+  readonly allowedDomains: ReadonlyArray<string>
+  /** How long an issued payload may be used (s), default 900. */
+  readonly payloadTtlS?: number
+  /** How old a proof's timestamp may be (s), default 300 (5 minutes); also the allowed clock skew ahead. */
+  readonly maxAgeS?: number
+  /** Networks accepted when the check names one; default ['-239', '-3']. */
+  readonly networks?: ReadonlyArray<string>
+  readonly now?: () => number
+}
+
+export type TonProofResult = { readonly valid: true; readonly address: string; readonly publicKey: string } | { readonly valid: false; readonly msg: string }
+
+export interface TonProofService {
+  /** A fresh payload: hex(nonce 8 ‖ expiry u32 BE ‖ HMAC-SHA256(secret, nonce ‖ expiry)[0..16]) — 56 chars. */
+  issue(): string
+  verify(check: TonProofCheck): TonProofResult
+  /** POST `${prefix}/payload` → { payload }; POST `${prefix}/check` → { valid: true, address } | 4xx { msg }. */
+  register(app: FastifyInstance, prefix?: string): void
+}
+
+const fail = (msg: string): TonProofResult => ({ valid: false, msg })
+
+export const createTonProofService = (options: TonProofServiceOptions): TonProofService => {
+  const now = options.now ?? (() => Math.floor(Date.now() / 1000))
+  const ttl = options.payloadTtlS ?? 900
+  const maxAge = options.maxAgeS ?? 300
+  const networks = options.networks ?? ['-239', '-3']
+  const used = new Map<string, number>()
+  const mac = (body: Buffer) => createHmac('sha256', `ton-proof:${options.secret}`).update(body).digest().subarray(0, 16)
+
+  const payloadOk = (payload: string): string | null => {
+    if (!/^[0-9a-f]{56}$/.test(payload)) return 'Unknown payload'
+    const raw = Buffer.from(payload, 'hex')
+    const body = raw.subarray(0, 12)
+    if (!timingSafeEqual(raw.subarray(12), mac(body))) return 'Unknown payload'
+    if (body.readUInt32BE(8) < now()) return 'Payload expired'
+    if (used.has(payload)) return 'Payload already used'
+    return null
+  }
+
+  const domainOk = (domain: string) =>
+    options.allowedDomains.some((d) => d === domain || (!d.includes(':') && domain.split(':')[0] === d))
+
+  const verify = (check: TonProofCheck): TonProofResult => {
+    const p = check?.proof
+    if (!p || typeof p !== 'object') return fail('proof is required')
+    if (typeof check.address !== 'string') return fail('address is required')
+    if (typeof p.payload !== 'string' || typeof p.signature !== 'string' || typeof p.state_init !== 'string') {
+      return fail('proof.payload, proof.signature and proof.state_init are required')
+    }
+    if (!p.domain || typeof p.domain.value !== 'string' || typeof p.domain.lengthBytes !== 'number') return fail('proof.domain is required')
+    if (!Number.isInteger(p.timestamp)) return fail('proof.timestamp is required')
+    if (check.network !== undefined && !networks.includes(String(check.network))) return fail(`Network ${check.network} is not accepted`)
+
+    // 1. The payload is one we issued, unexpired and unused.
+    const payloadError = payloadOk(p.payload)
+    if (payloadError) return fail(payloadError)
+    // 2. Domain allow-list.
+    if (Buffer.byteLength(p.domain.value, 'utf8') !== p.domain.lengthBytes) return fail('Domain length mismatch')
+    if (!domainOk(p.domain.value)) return fail(`Domain ${p.domain.value} is not allowed`)
+    // 3. Timestamp freshness.
+    const age = now() - p.timestamp
+    if (age > maxAge) return fail('Proof is too old')
+    if (age < -maxAge) return fail('Proof is from the future')
+    // 4. Public key from the stateInit.
+    let init: StateInit
+    try {
+      init = loadStateInit(Cell.fromBase64(p.state_init).beginParse())
+    } catch {
+      return fail('Invalid state_init')
+    }
+    const publicKey = publicKeyFromStateInit(init)
+    if (!publicKey) return fail('Unsupported wallet contract')
+    if (check.public_key !== undefined && check.public_key.toLowerCase() !== publicKey.toString('hex')) {
+      return fail('public_key does not match the state_init')
+    }
+    // 5. The address the stateInit deploys to is the claimed one.
+    let address: Address
+    try {
+      address = Address.parse(check.address)
+    } catch {
+      return fail('Invalid address')
+    }
+    if (!contractAddress(address.workChain, init).equals(address)) return fail('Address does not match the state_init')
+    // 6. Ed25519 over the spec's message.
+    let signature: Buffer
+    try {
+      signature = Buffer.from(p.signature, 'base64')
+    } catch {
+      return fail('Invalid signature')
+    }
+    if (signature.length !== 64) return fail('Invalid signature')
+    const hash = createHash('sha256').update(tonProofMessage(address, p.domain.value, p.timestamp, p.payload)).digest()
+    if (!signVerify(hash, signature, publicKey)) return fail('Invalid signature')
+    // Single use: a verified payload is spent (a forged attempt does not burn it).
+    used.set(p.payload, Buffer.from(p.payload, 'hex').readUInt32BE(8))
+    for (const [k, exp] of used) if (exp < now()) used.delete(k)
+    return { valid: true, address: address.toRawString(), publicKey: publicKey.toString('hex') }
+  }
+
+  return {
+    issue: () => {
+      const body = Buffer.alloc(12)
+      randomBytes(8).copy(body)
+      body.writeUInt32BE(now() + ttl, 8)
+      return Buffer.concat([body, mac(body)]).toString('hex')
+    },
+    verify,
+    register(app, prefix = '/ton-proof') {
+      app.post(`${prefix}/payload`, async () => ({ payload: this.issue() }))
+      app.post(`${prefix}/check`, async (req, reply) => {
+        const r = verify((req.body ?? {}) as TonProofCheck)
+        if (!r.valid) return reply.code(r.msg.startsWith('Payload') || r.msg === 'Unknown payload' ? 401 : 400).send({ msg: r.msg })
+        return r
+      })
+    },
+  }
+}

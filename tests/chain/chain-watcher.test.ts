@@ -1,0 +1,150 @@
+import { Address, internal, toNano } from '@ton/core'
+import { TonClient4 } from '@ton/ton'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { DEFAULT_DEV_WALLET_BALANCE } from '../../server/chain/dev-keys.ts'
+import { commentCell, readComment } from '../../server/chain/local-chain.ts'
+import type { Session } from '../server/support.ts'
+import { startStack, type Stack } from './support.ts'
+
+let s: Stack
+let user: Session
+
+beforeAll(async () => {
+  s = await startStack()
+  user = await s.ts.login(5001)
+})
+afterAll(async () => s?.close())
+
+/** Each create uses another amount: an identical create within 5 s answers the first bond (dedupe). */
+let nextAmount = 10
+const createMint = async (amount = nextAmount++) => {
+  const res = await user.call('POST', '/mint/create', { body: { amount, days: 30 } })
+  expect(res.status).toBe(200)
+  return res.body as { mint: { id: number }; payment: { address: string; amount_nano: string; comment: string; valid_until: number } }
+}
+
+const mintStatus = async (id: number) => {
+  const res = await user.call('GET', '/mint/')
+  return (res.body.items as Array<{ id: number; status: string }>).find((m) => m.id === id)?.status
+}
+
+/** Pays from dev wallet `index` to the treasury with `comment`. */
+const pay = (index: number, value: bigint, comment: string) =>
+  s.ton.chain.transfer(s.ton.chain.devWallet(index), [{ to: s.ton.treasuryAddress, value, body: commentCell(comment), bounce: true }])
+
+const refundsTo = (index: number) =>
+  s.ton.chain
+    .transactionsOf(s.ton.chain.devWallet(index).address)
+    .map((t) => t.tx.inMessage)
+    .filter((m) => m?.info.type === 'internal')
+    .map((m) => ({ comment: readComment(m!.body), value: m!.info.type === 'internal' ? m!.info.value.coins : 0n }))
+
+describe('the local chain through the real TonClient4', () => {
+  it('reads a dev wallet balance, runs a get method and accepts an external message', async () => {
+    const client = new TonClient4({ endpoint: s.ton.v4Endpoint, timeout: 5000 })
+    const w = s.ton.chain.devWallet(0)
+    const last = await client.getLastBlock()
+    const lite = await client.getAccountLite(last.last.seqno, Address.parse(w.friendly))
+    expect(lite.account.balance.coins).toBe(DEFAULT_DEV_WALLET_BALANCE.toString())
+    expect(lite.account.state.type).toBe('active')
+    const full = await client.getAccount(last.last.seqno, w.wallet.address)
+    expect(full.account.state.type).toBe('active')
+
+    const wallet = client.open(w.wallet)
+    const seqno = await wallet.getSeqno()
+    const before = await s.ton.chain.balance(s.ton.treasuryAddress)
+    await wallet.sendTransfer({
+      seqno,
+      secretKey: w.keyPair.secretKey,
+      messages: [internal({ to: Address.parse(s.ton.treasuryAddress), value: toNano('2'), body: commentCell('top-up') })],
+    })
+    expect(await wallet.getSeqno()).toBe(seqno + 1)
+    const after = await client.getAccountLite((await client.getLastBlock()).last.seqno, Address.parse(s.ton.treasuryAddress))
+    // The treasury's own receive fees (storage, compute) come off what arrived.
+    expect(BigInt(after.account.balance.coins)).toBeGreaterThan(before + toNano('2') - toNano('0.002'))
+    expect(BigInt(after.account.balance.coins)).toBeLessThanOrEqual(before + toNano('2'))
+    expect(s.ton.watcher.records.at(-1)).toMatchObject({ outcome: 'ignored', comment: 'top-up' })
+  })
+
+  it('answers 400 to a message the chain cannot take', async () => {
+    const res = await fetch(`${s.ton.v4Endpoint}/send`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ boc: 'AAAA' }) })
+    expect(res.status).toBe(400)
+  })
+})
+
+describe('the payment watcher', () => {
+  it('activates the pending bond paid with its comment and amount', async () => {
+    const { mint, payment } = await createMint()
+    expect(payment.address).toBe(s.ton.treasuryAddress)
+    const treasuryBefore = await s.ton.chain.balance(s.ton.treasuryAddress)
+    await pay(1, BigInt(payment.amount_nano), payment.comment)
+    expect(await mintStatus(mint.id)).toBe('active')
+    const treasuryAfter = await s.ton.chain.balance(s.ton.treasuryAddress)
+    expect(treasuryAfter).toBeGreaterThan(treasuryBefore + BigInt(payment.amount_nano) - toNano('0.002'))
+    expect(s.ton.watcher.records.at(-1)).toMatchObject({ outcome: 'activated', mintId: BigInt(mint.id) })
+  })
+
+  it('activates on over-payment and keeps the surplus', async () => {
+    const { mint, payment } = await createMint()
+    await pay(1, BigInt(payment.amount_nano) + 1000n, payment.comment)
+    expect(await mintStatus(mint.id)).toBe('active')
+    expect(s.ton.watcher.records.at(-1)).toMatchObject({ outcome: 'activated', overpaidNano: 1000n })
+  })
+
+  it('refunds an under-payment and leaves the bond pending', async () => {
+    const { mint, payment } = await createMint()
+    const short = BigInt(payment.amount_nano) - 1n
+    await pay(2, short, payment.comment)
+    await s.ton.watcher.idle()
+    expect(await mintStatus(mint.id)).toBe('pending')
+    expect(s.ton.watcher.records.at(-1)).toMatchObject({ outcome: 'refunded', reason: 'underpaid' })
+    expect(refundsTo(2)).toContainEqual({ comment: `axiom:refund:${mint.id}:underpaid`, value: short })
+  })
+
+  it('refunds a payment after valid_until', async () => {
+    const { mint, payment } = await createMint()
+    s.ts.clock.advance(61)
+    await pay(2, BigInt(payment.amount_nano), payment.comment)
+    await s.ton.watcher.idle()
+    expect(await mintStatus(mint.id)).toBe('pending')
+    expect(s.ton.watcher.records.at(-1)).toMatchObject({ outcome: 'refunded', reason: 'expired' })
+    expect(refundsTo(2)).toContainEqual({ comment: `axiom:refund:${mint.id}:expired`, value: BigInt(payment.amount_nano) })
+  })
+
+  it('refunds a second payment of an active bond without activating it twice', async () => {
+    const { mint, payment } = await createMint()
+    await pay(1, BigInt(payment.amount_nano), payment.comment)
+    const first = await user.call('GET', '/mint/')
+    await pay(2, BigInt(payment.amount_nano), payment.comment)
+    await s.ton.watcher.idle()
+    expect(s.ton.watcher.records.at(-1)).toMatchObject({ outcome: 'refunded', reason: 'duplicate' })
+    expect(refundsTo(2)).toContainEqual({ comment: `axiom:refund:${mint.id}:duplicate`, value: BigInt(payment.amount_nano) })
+    const again = await user.call('GET', '/mint/')
+    const pick = (b: any) => b.items.find((m: any) => m.id === mint.id)
+    expect(pick(again.body).activated_at).toBe(pick(first.body).activated_at)
+  })
+
+  it('refunds a payment for an unknown bond', async () => {
+    await pay(2, toNano('1'), 'axiom:mint:999999')
+    await s.ton.watcher.idle()
+    expect(s.ton.watcher.records.at(-1)).toMatchObject({ outcome: 'refunded', reason: 'unknown_bond' })
+  })
+})
+
+describe('sell on the chain', () => {
+  it('pays a pending withdrawal from the treasury and marks it completed', async () => {
+    const to = s.ton.chain.devWallet(2)
+    const created = await user.call('POST', '/withdraw/create', { body: { token_amount: '50', address: to.friendly } })
+    expect(created.status).toBe(200)
+    const amountTon = BigInt(Math.round(Number(created.body.amount_ton) * 1e9))
+    const before = await s.ton.chain.balance(to.address)
+    const done = await s.ton.payouts.processOnce()
+    expect(done).toEqual([expect.objectContaining({ outcome: 'completed', withdrawalId: BigInt(created.body.id) })])
+    expect(done[0]!.amountNano).toBe(amountTon)
+    const after = await s.ton.chain.balance(to.address)
+    expect(after).toBeGreaterThan(before + amountTon - toNano('0.01'))
+    const history = await user.call('GET', '/withdraw/history')
+    expect(history.body.items.find((w: any) => w.id === created.body.id).status).toBe('completed')
+    expect(await s.ton.payouts.processOnce()).toEqual([])
+  })
+})

@@ -1,0 +1,48 @@
+import { attachLocalTon, type LocalTon, type LocalTonOptions } from '../../server/chain/local-ton.ts'
+import { localTreasuryAddress } from '../../server/chain/dev-keys.ts'
+import { startTestServer, type TestServer } from '../server/support.ts'
+
+export interface Stack {
+  readonly ts: TestServer
+  readonly ton: LocalTon
+  close(): Promise<void>
+}
+
+/**
+ * The reference backend (in-memory db, a movable clock set to the real time so the sandbox's
+ * clock and the server's agree) with the local TON stack attached on a random port.
+ */
+export const startStack = async (options: LocalTonOptions = {}): Promise<Stack> => {
+  const ts = await startTestServer({ treasuryAddress: localTreasuryAddress() })
+  ts.clock.now = Math.floor(Date.now() / 1000)
+  const ton = await attachLocalTon(ts.server, { port: 0, payoutIntervalMs: 0, heartbeatMs: 200, autoApprove: 'off', ...options })
+  return {
+    ts,
+    ton,
+    close: async () => {
+      await ton.close()
+      await ts.close()
+    },
+  }
+}
+
+/** Polls `fn` until it returns a truthy value (or throws after `timeoutMs`). */
+export const eventually = async <T>(fn: () => T | Promise<T>, timeoutMs = 5000, stepMs = 20): Promise<NonNullable<T>> => {
+  const until = Date.now() + timeoutMs
+  for (;;) {
+    const v = await fn()
+    if (v) return v as NonNullable<T>
+    if (Date.now() > until) throw new Error('condition not met in time')
+    await new Promise((r) => setTimeout(r, stepMs))
+  }
+}
+
+/** The SDK's IStorage, in memory. */
+export const memoryStorage = () => {
+  const m = new Map<string, string>()
+  return {
+    setItem: async (k: string, v: string) => void m.set(k, v),
+    getItem: async (k: string) => m.get(k) ?? null,
+    removeItem: async (k: string) => void m.delete(k),
+  }
+}

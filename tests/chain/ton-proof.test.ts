@@ -1,0 +1,95 @@
+import { beginCell, storeStateInit } from '@ton/core'
+import { describe, expect, it } from 'vitest'
+import { devWalletKey } from '../../server/chain/dev-keys.ts'
+import { createTonProofService, publicKeyFromStateInit, signTonProof, type TonProofCheck } from '../../server/ton-connect/ton-proof.ts'
+
+const NOW = 1_790_000_000
+const clock = { now: NOW }
+const service = () => createTonProofService({ secret: 'test-secret', allowedDomains: ['localhost', 'axiom.example'], now: () => clock.now })
+const key = devWalletKey(0)
+const other = devWalletKey(1)
+const stateInitOf = (k = key) => beginCell().store(storeStateInit(k.wallet.init)).endCell().toBoc().toString('base64')
+
+const proofFor = (payload: string, o: { domain?: string; timestamp?: number; signer?: typeof key; address?: typeof key; stateInit?: typeof key } = {}): TonProofCheck => {
+  const signer = o.signer ?? key
+  const claimed = o.address ?? key
+  const p = signTonProof({ address: claimed.wallet.address, secretKey: signer.keyPair.secretKey, domain: o.domain ?? 'localhost:5173', payload, timestamp: o.timestamp ?? clock.now })
+  return { address: claimed.address, network: '-239', proof: { ...p, state_init: stateInitOf(o.stateInit ?? claimed) } }
+}
+
+describe('tonProof', () => {
+  it('reads the public key of a V4R2 stateInit', () => {
+    expect(publicKeyFromStateInit(key.wallet.init)?.equals(key.keyPair.publicKey)).toBe(true)
+  })
+
+  it('accepts a valid proof once', () => {
+    clock.now = NOW
+    const s = service()
+    const payload = s.issue()
+    expect(payload).toMatch(/^[0-9a-f]{56}$/)
+    const check = proofFor(payload)
+    expect(s.verify({ ...check, public_key: key.keyPair.publicKey.toString('hex') })).toEqual({
+      valid: true,
+      address: key.address,
+      publicKey: key.keyPair.publicKey.toString('hex'),
+    })
+    expect(s.verify(check)).toEqual({ valid: false, msg: 'Payload already used' })
+  })
+
+  it('refuses a forged signature (and it does not burn the payload)', () => {
+    clock.now = NOW
+    const s = service()
+    const payload = s.issue()
+    expect(s.verify(proofFor(payload, { signer: other }))).toEqual({ valid: false, msg: 'Invalid signature' })
+    const tampered = proofFor(payload)
+    const sig = Buffer.from(tampered.proof.signature, 'base64')
+    sig[0]! ^= 1
+    expect(s.verify({ ...tampered, proof: { ...tampered.proof, signature: sig.toString('base64') } })).toEqual({ valid: false, msg: 'Invalid signature' })
+    expect(s.verify(proofFor(payload)).valid).toBe(true)
+  })
+
+  it('refuses a domain off the allow-list, or a lying length', () => {
+    clock.now = NOW
+    const s = service()
+    const payload = s.issue()
+    expect(s.verify(proofFor(payload, { domain: 'evil.example' }))).toEqual({ valid: false, msg: 'Domain evil.example is not allowed' })
+    const p = proofFor(payload)
+    expect(s.verify({ ...p, proof: { ...p.proof, domain: { ...p.proof.domain, lengthBytes: 3 } } }).valid).toBe(false)
+    expect(s.verify(proofFor(payload, { domain: 'axiom.example' })).valid).toBe(true)
+  })
+
+  it('refuses a stale or future timestamp', () => {
+    clock.now = NOW
+    const s = service()
+    const payload = s.issue()
+    expect(s.verify(proofFor(payload, { timestamp: NOW - 301 }))).toEqual({ valid: false, msg: 'Proof is too old' })
+    expect(s.verify(proofFor(payload, { timestamp: NOW + 301 }))).toEqual({ valid: false, msg: 'Proof is from the future' })
+  })
+
+  it('refuses a payload it did not issue, or one past its life', () => {
+    clock.now = NOW
+    const s = service()
+    const foreign = createTonProofService({ secret: 'another-secret', allowedDomains: ['localhost'], now: () => clock.now }).issue()
+    expect(s.verify(proofFor(foreign))).toEqual({ valid: false, msg: 'Unknown payload' })
+    expect(s.verify(proofFor('hello'))).toEqual({ valid: false, msg: 'Unknown payload' })
+    const payload = s.issue()
+    clock.now = NOW + 901
+    expect(s.verify(proofFor(payload))).toEqual({ valid: false, msg: 'Payload expired' })
+  })
+
+  it('refuses an address the stateInit does not deploy to, and a public_key that is not in it', () => {
+    clock.now = NOW
+    const s = service()
+    const payload = s.issue()
+    // Signed by the real key of wallet 0 but claimed for wallet 1's address with wallet 0's stateInit.
+    expect(s.verify(proofFor(payload, { address: other, stateInit: key, signer: key }))).toEqual({
+      valid: false,
+      msg: 'Address does not match the state_init',
+    })
+    expect(s.verify({ ...proofFor(payload), public_key: other.keyPair.publicKey.toString('hex') })).toEqual({
+      valid: false,
+      msg: 'public_key does not match the state_init',
+    })
+    expect(s.verify({ ...proofFor(payload), network: '1' }).valid).toBe(false)
+  })
+})
