@@ -1,25 +1,54 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import react from '@vitejs/plugin-react'
-import { defineConfig } from 'vite'
+import { defineConfig, type Plugin, type ProxyOptions } from 'vite'
 
 const backend = process.env.AXIOM_BACKEND ?? 'http://127.0.0.1:8787'
+/** The local TON stack (chain v4 API, bridge, dev wallet), reached through this origin at /ton. */
+const localTon = process.env.AXIOM_TON ?? 'http://127.0.0.1:8788'
+
+const proxy: Record<string, ProxyOptions> = {
+  '/api': { target: backend, ws: true, changeOrigin: true },
+  '/ton': { target: localTon, changeOrigin: true, rewrite: (path) => path.replace(/^\/ton/, '') },
+}
+
+/**
+ * The TON Connect manifest at /tonconnect-manifest.json (spec §2), describing the app at the origin
+ * it is served from; a production build writes it for AXIOM_APP_URL.
+ */
+const tonConnectManifest = (): Plugin => {
+  const manifest = (origin: string) =>
+    JSON.stringify({ url: origin, name: 'AXIOM', iconUrl: `${origin}/axiom-icon.png` }, null, 2)
+  const serve = (req: IncomingMessage, res: ServerResponse, next: () => void) => {
+    if (req.url?.split('?')[0] !== '/tonconnect-manifest.json') return next()
+    const proto = (req.headers['x-forwarded-proto'] as string | undefined) ?? 'http'
+    res.setHeader('content-type', 'application/json')
+    res.setHeader('access-control-allow-origin', '*')
+    res.end(manifest(`${proto}://${req.headers.host}`))
+  }
+  return {
+    name: 'axiom-tonconnect-manifest',
+    configureServer: (server) => void server.middlewares.use(serve),
+    configurePreviewServer: (server) => void server.middlewares.use(serve),
+    generateBundle() {
+      const appUrl = process.env.AXIOM_APP_URL
+      if (appUrl) this.emitFile({ type: 'asset', fileName: 'tonconnect-manifest.json', source: manifest(appUrl.replace(/\/$/, '')) })
+    },
+  }
+}
 
 export default defineConfig({
   root: 'ui',
   envDir: '..',
-  plugins: [react()],
+  plugins: [react(), tonConnectManifest()],
   server: {
     host: '127.0.0.1',
     port: Number(process.env.APP_PORT ?? 5173),
     strictPort: false,
-    proxy: {
-      '/api': { target: backend, ws: true, changeOrigin: true },
-    },
+    proxy,
   },
   preview: {
     host: '127.0.0.1',
-    proxy: {
-      '/api': { target: backend, ws: true, changeOrigin: true },
-    },
+    proxy,
   },
   build: {
     outDir: '../dist',

@@ -12,6 +12,12 @@ import { DEFAULT_TG_HOST_PORT } from '../server/telegram-host/main.ts'
 
 const backendPort = Number(process.env.PORT ?? 8787)
 const backendUrl = `http://127.0.0.1:${backendPort}`
+const tonUrl = `http://127.0.0.1:${Number(process.env.AXIOM_TON_PORT ?? 8788)}`
+
+// The app reads the chain and finds the dev wallet through its own origin (vite proxies /ton).
+process.env.AXIOM_TON ??= tonUrl
+process.env.VITE_TON_V4_ENDPOINT ??= '/ton'
+process.env.VITE_TON_WALLETS_LIST ??= '/ton/wallets-v2.json'
 
 const waitFor = async (url: string, timeoutMs: number) => {
   const until = Date.now() + timeoutMs
@@ -45,7 +51,8 @@ process.on('SIGINT', stop)
 process.on('SIGTERM', stop)
 
 await waitFor(`${backendUrl}/api/maintenance/`, 60_000)
-const app = await createServer({ configFile: 'vite.config.ts', server: { proxy: { '/api': { target: backendUrl, ws: true } } } })
+process.env.AXIOM_BACKEND ??= backendUrl
+const app = await createServer({ configFile: 'vite.config.ts' })
 await app.listen()
 const appUrl = app.resolvedUrls?.local[0] ?? 'http://127.0.0.1:5173/'
 const host = await startTelegramHost({
@@ -58,6 +65,7 @@ const host = await startTelegramHost({
 stopHost = () => host.close()
 console.log('')
 console.log(`  AXIOM reference backend   ${backendUrl}/api`)
+console.log(`  Local TON (chain, bridge, dev wallet)  ${tonUrl}   (docs/local-stack.md)`)
 console.log(`  AXIOM mini app            ${appUrl}   (outside Telegram it redirects to the bot, as in production)`)
 console.log('')
 console.log(`  ➜ Open the app in the Telegram host emulator:  ${host.url}`)

@@ -15,10 +15,14 @@ const config: UiConfig = {
   communityUrl: env.VITE_COMMUNITY_URL || 'https://t.me/axiom_community',
 }
 
+/** Absolute URL of a configured endpoint, which may be given relative to this page. */
+const absolute = (url: string) => new URL(url, location.origin).toString().replace(/\/$/, '')
+
 const ports = browserPorts({
   apiOrigin: env.VITE_API_ORIGIN || '',
-  tonV4Endpoint: env.VITE_TON_V4_ENDPOINT || `${location.origin}/ton`,
-  manifestUrl: env.VITE_MANIFEST_URL || `${location.origin}/tonconnect-manifest.json`,
+  tonV4Endpoint: absolute(env.VITE_TON_V4_ENDPOINT || 'https://mainnet-v4.tonhubapi.com'),
+  manifestUrl: absolute(env.VITE_MANIFEST_URL || '/tonconnect-manifest.json'),
+  ...(env.VITE_TON_WALLETS_LIST ? { walletsListSource: absolute(env.VITE_TON_WALLETS_LIST) } : {}),
 })
 
 const app = composeApp(ports, config)

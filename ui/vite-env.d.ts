@@ -6,4 +6,5 @@ interface ImportMetaEnv {
   readonly VITE_COMMUNITY_URL?: string
   readonly VITE_TON_V4_ENDPOINT?: string
   readonly VITE_MANIFEST_URL?: string
+  readonly VITE_TON_WALLETS_LIST?: string
 }

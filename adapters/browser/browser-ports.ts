@@ -15,6 +15,8 @@ export interface BrowserEnv {
   /** The TON node's v4 API for wallet balances. */
   readonly tonV4Endpoint: string
   readonly manifestUrl: string
+  /** A wallets list to use instead of the public one (the local dev wallet's, offline). */
+  readonly walletsListSource?: string
 }
 
 /** The browser's adapters for every port. The wallet widget and the chain client load on first use. */
@@ -31,8 +33,11 @@ export const browserPorts = (env: BrowserEnv): PortBindings => {
     platform,
     wallet: new TonConnectWallet({
       create: async () => {
-        const { TonConnectUI } = await import('@tonconnect/ui')
-        return new TonConnectUI(tonConnectUiOptions({ manifestUrl: env.manifestUrl, language }))
+        const { TonConnect, TonConnectUI } = await import('@tonconnect/ui')
+        const connector = env.walletsListSource
+          ? new TonConnect({ manifestUrl: env.manifestUrl, walletsListSource: env.walletsListSource, analytics: { mode: 'off' } as never })
+          : undefined
+        return new TonConnectUI(tonConnectUiOptions({ manifestUrl: env.manifestUrl, language, ...(connector ? { connector } : {}) }))
       },
       tonCore: () => import('../ton/ton-comment-payload.ts'),
     }),

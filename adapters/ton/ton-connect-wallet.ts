@@ -1,5 +1,5 @@
 import { Effect } from 'effect'
-import type { ConnectedWallet, TonConnectUI, TonConnectUiCreateOptions } from '@tonconnect/ui'
+import type { ConnectedWallet, ITonConnect, TonConnectUI, TonConnectUiCreateOptions } from '@tonconnect/ui'
 import {
   TransactionNotSent,
   WalletConnectionDeclined,
@@ -54,6 +54,8 @@ export interface TonConnectWalletOptions {
 export const tonConnectUiOptions = (o: {
   manifestUrl: string
   language: 'en' | 'ru'
+  /** A connector built with a local wallets list, so that no request leaves the machine. */
+  connector?: ITonConnect
   includeWallets?: NonNullable<NonNullable<TonConnectUiCreateOptions['walletsListConfiguration']>['includeWallets']>
 }): TonConnectUiCreateOptions => ({
   manifestUrl: o.manifestUrl,
@@ -62,6 +64,7 @@ export const tonConnectUiOptions = (o: {
   actionsConfiguration: { returnStrategy: 'back', skipRedirectToWallet: 'ios', modals: ['before'], notifications: ['before', 'success', 'error'] },
   analytics: { mode: 'off' } as never,
   ...(o.includeWallets ? { walletsListConfiguration: { includeWallets: o.includeWallets } } : {}),
+  ...(o.connector ? { connector: o.connector } : {}),
 })
 
 /** The user's wallet through TON Connect UI (the widget of spec §2), loaded on first use. */
@@ -134,7 +137,7 @@ export class TonConnectWallet implements Wallet {
           const result = await ui.sendTransaction({
             validUntil: tx.validUntil,
             messages: tx.messages.map((m) => ({
-              address: m.address,
+              address: ton.transferAddress(m.address),
               amount: m.amount,
               ...(m.comment ? { payload: ton.commentPayload(m.comment) } : {}),
             })),

@@ -1,0 +1,93 @@
+import { Effect } from 'effect'
+import { composeCore, TOKENS, type UseCases } from '../../../composition-root.ts'
+import type { AxiomApi, ChainReader, Clock, SessionStore, SocketFactory } from '../../../core/index.ts'
+import { FetchHttpTransport } from '../../shared/fetch-http-transport.ts'
+import { SystemClock } from '../../shared/system-clock.ts'
+import { TonClient4ChainReader } from '../../ton/ton-client4-chain-reader.ts'
+import { axiomHome } from '../axiom-home.ts'
+import { FileKeyValueStore } from '../file-key-value-store.ts'
+import { FileSessionStore } from '../file-session-store.ts'
+import { WsSocketFactory } from '../ws-socket-factory.ts'
+import { CliNotifier } from './cli-notifier.ts'
+import { CliWallet, UnconfiguredChainReader } from './cli-wallet.ts'
+import { LaunchFile, NodePlatform } from './node-platform.ts'
+import type { OutStream } from './output.ts'
+
+/** The local reference backend (`npm run server`). */
+export const DEFAULT_API = 'http://127.0.0.1:8787'
+
+/** Everything a command reaches the world through: injected, so tests run the CLI in-process. */
+export interface CliIo {
+  readonly env: Readonly<Record<string, string | undefined>>
+  readonly stdout: OutStream
+  readonly stderr: OutStream
+  /** Aborts a long-running command (`watch`): Ctrl-C in the real process. */
+  readonly signal?: AbortSignal
+  /** Overrides the system clock (tests). */
+  readonly clock?: Clock
+}
+
+/** The CLI's world: the core composed by the same composing function as the mini app, over Node adapters. */
+export interface CliContext {
+  readonly io: CliIo
+  readonly origin: string
+  readonly home: string
+  readonly uc: UseCases
+  readonly api: AxiomApi
+  readonly session: SessionStore
+  readonly sockets: SocketFactory
+  readonly clock: Clock
+  readonly platform: NodePlatform
+  readonly launchFile: LaunchFile
+  readonly storage: FileKeyValueStore
+  readonly notifier: CliNotifier
+}
+
+export const composeCli = (io: CliIo): CliContext => {
+  const origin = (io.env.AXIOM_API || DEFAULT_API).replace(/\/+$/, '')
+  const home = axiomHome(io.env as NodeJS.ProcessEnv)
+  const launchFile = new LaunchFile(home)
+  const notifier = new CliNotifier(io.stderr)
+  const platform = new NodePlatform(launchFile, (line) => io.stderr.write(`${line}\n`))
+  const tonNode = io.env.AXIOM_TON_V4
+  const chain: ChainReader = tonNode ? new TonClient4ChainReader(tonNode) : new UnconfiguredChainReader()
+  const container = composeCore({
+    http: new FetchHttpTransport({ origin }),
+    sockets: new WsSocketFactory(origin),
+    session: new FileSessionStore(home),
+    storage: new FileKeyValueStore(home),
+    clock: io.clock ?? new SystemClock(),
+    platform,
+    notifier,
+    wallet: new CliWallet(),
+    chain,
+  })
+  return {
+    io,
+    origin,
+    home,
+    uc: container.get<UseCases>(TOKENS.useCases),
+    api: container.get<AxiomApi>(TOKENS.api),
+    session: container.get<SessionStore>(TOKENS.session),
+    sockets: container.get<SocketFactory>(TOKENS.sockets),
+    clock: container.get<Clock>(TOKENS.clock),
+    platform,
+    launchFile,
+    storage: container.get<FileKeyValueStore>(TOKENS.storage),
+    notifier,
+  }
+}
+
+/** A typed failure of a core effect, carried out of the promise world to the exit-code mapping. */
+export class EffectFailure extends Error {
+  constructor(readonly error: { readonly _tag: string }) {
+    super(error._tag)
+  }
+}
+
+/** Runs a core effect: its value, or an EffectFailure with its typed error. */
+export const runEffect = async <A, E extends { readonly _tag: string }>(effect: Effect.Effect<A, E>): Promise<A> => {
+  const result = await Effect.runPromise(Effect.result(effect))
+  if (result._tag === 'Success') return result.success
+  throw new EffectFailure(result.failure)
+}

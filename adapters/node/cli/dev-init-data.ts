@@ -1,0 +1,62 @@
+import { createHmac } from 'node:crypto'
+
+/**
+ * The reference backend's development bot token (docs/api.md, "Running it"). It is not a secret:
+ * the local stack signs and checks Telegram init data with it. Kept here rather than imported from
+ * server/, which adapters must not import; tests/cli checks that the two stay equal.
+ */
+export const DEV_BOT_TOKEN = '7000000001:AXIOM-dev-bot-token-not-secret'
+
+export interface DevUser {
+  readonly id: number
+  readonly firstName?: string
+  readonly startParam?: string | null
+}
+
+/**
+ * Init data signed the way Telegram signs it (core.telegram.org/bots/webapps, "Validating data"):
+ * the sorted `key=value` lines of every field but `hash`, HMAC-SHA256 keyed with
+ * HMAC-SHA256("WebAppData", bot token). For local development against the reference backend.
+ */
+export const signDevInitData = (user: DevUser, botToken: string, authDateSeconds: number): string => {
+  const fields: Record<string, string> = {
+    auth_date: String(authDateSeconds),
+    query_id: `cli${user.id}`,
+    // Telegram now sends an Ed25519 `signature` for third parties; the reference backend's parser
+    // requires the field, and it is part of the checked string like any other. Empty here.
+    signature: '',
+    user: JSON.stringify({ id: user.id, first_name: user.firstName ?? `User ${user.id}`, language_code: 'en' }),
+  }
+  if (user.startParam) fields.start_param = user.startParam
+  const checkString = Object.keys(fields)
+    .sort()
+    .map((k) => `${k}=${fields[k]}`)
+    .join('\n')
+  const secret = createHmac('sha256', 'WebAppData').update(botToken).digest()
+  const hash = createHmac('sha256', secret).update(checkString).digest('hex')
+  return new URLSearchParams({ ...fields, hash }).toString()
+}
+
+export interface InitDataFacts {
+  readonly userId: string
+  readonly startParam: string | null
+}
+
+/** The user id and start parameter of a raw init data string, or null when it is not init data. */
+export const readInitData = (raw: string): InitDataFacts | null => {
+  let params: URLSearchParams
+  try {
+    params = new URLSearchParams(raw.trim())
+  } catch {
+    return null
+  }
+  if (!params.get('hash') || !params.get('auth_date')) return null
+  try {
+    const user: unknown = JSON.parse(params.get('user') ?? '')
+    const id = (user as { id?: unknown } | null)?.id
+    if (typeof id !== 'number' || !Number.isSafeInteger(id) || id <= 0) return null
+    return { userId: String(id), startParam: params.get('start_param') || null }
+  } catch {
+    return null
+  }
+}

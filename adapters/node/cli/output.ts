@@ -1,0 +1,48 @@
+import ora, { type Ora } from 'ora'
+import { formatAmount, NANO_PER_TON } from '../../../core/index.ts'
+
+/** A stream the CLI writes to: process.stdout / process.stderr, or a test's collector. */
+export interface OutStream {
+  write(text: string): unknown
+  readonly isTTY?: boolean
+  readonly columns?: number
+}
+
+/** Token amounts: 2 decimals, truncated and grouped (spec §5). */
+export const tokens = (v: number | string) => formatAmount(v, 2)
+/** TON amounts: 4 decimals. */
+export const ton = (v: number | string) => formatAmount(v, 4)
+/** Prices and ticking rewards: 6 decimals. */
+export const fine = (v: number | string) => formatAmount(v, 6)
+export const percent = (v: number) => `${formatAmount(v, 4)} %`
+/** Nano-units (a decimal string) as TON. */
+export const nanoToTon = (nano: string): string => {
+  const n = BigInt(nano)
+  const whole = n / BigInt(NANO_PER_TON)
+  const frac = (n % BigInt(NANO_PER_TON)).toString().padStart(9, '0').replace(/0+$/, '')
+  return frac ? `${whole}.${frac}` : `${whole}`
+}
+/** Unix seconds as 'YYYY-MM-DD HH:MM' UTC. */
+export const when = (seconds: number | null | undefined) =>
+  seconds ? new Date(seconds * 1000).toISOString().slice(0, 16).replace('T', ' ') : '-'
+
+/** A wait longer than this shows a spinner. */
+export const SPINNER_DELAY_MS = 250
+
+/**
+ * Runs `task` with an ora spinner on stderr if it takes longer than a moment. Only for a
+ * terminal: never with --json or when stdout is piped.
+ */
+export const withSpinner = async <A>(stream: OutStream | null, text: string, task: () => Promise<A>): Promise<A> => {
+  if (!stream) return task()
+  let spinner: Ora | undefined
+  const timer = setTimeout(() => {
+    spinner = ora({ text, stream: stream as unknown as NodeJS.WritableStream }).start()
+  }, SPINNER_DELAY_MS)
+  try {
+    return await task()
+  } finally {
+    clearTimeout(timer)
+    spinner?.stop()
+  }
+}
