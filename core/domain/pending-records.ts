@@ -30,9 +30,12 @@ const pendingTwin = <R extends Record_>(items: ReadonlyArray<R>, live: R): R | u
 
 /**
  * Applies a live record to a list (spec §4): the record replaces any item with its id (or is
- * added at the top) and the matching pending item is dropped.
+ * added at the top) and the matching pending item is dropped. A record only moves forward: a
+ * pending copy that arrives late never replaces a record that is already past pending.
  */
 export const mergeLiveRecord = <R extends Record_>(items: ReadonlyArray<R>, live: R): R[] => {
+  if (live.status === 'pending' && items.some((r) => String(r.id) === String(live.id) && r.status !== 'pending'))
+    return [...items]
   const twin = live.status === 'pending' ? undefined : pendingTwin(items, live)
   const rest = items.filter((r) => r !== twin && String(r.id) !== String(live.id))
   return [live, ...rest]

@@ -32,6 +32,8 @@ export interface BuyBondInput {
   readonly amount: number
   readonly days: number
   readonly idempotencyKey?: string
+  /** Told the pending mint as soon as it exists, so it can be shown while the wallet signs. */
+  readonly onPendingMint?: (mint: Mint) => void
 }
 
 export interface BondPurchase {
@@ -98,6 +100,7 @@ export const buyBond =
         { amount: input.amount, days: input.days },
         input.idempotencyKey ? { idempotencyKey: input.idempotencyKey } : undefined,
       )
+      input.onPendingMint?.(mint)
       const before = yield* deps.chain.balance(account.address).pipe(
         Effect.map((b): bigint | null => b),
         Effect.catch(() => Effect.succeed(null)),

@@ -97,7 +97,9 @@ export class BondsState {
   async buy(amount: number, days: number): Promise<BondPurchase | null> {
     if (this.isBuying) return null
     this.isBuying = true
-    const r = await runResult(this.uc.buyBond({ amount, days, idempotencyKey: newIdempotencyKey() }))
+    const showPending = (mint: Mint) =>
+      runInAction(() => (this.mints = keepNewestPending(mergeLiveRecord(this.mints, mint), this.ticker.now)))
+    const r = await runResult(this.uc.buyBond({ amount, days, idempotencyKey: newIdempotencyKey(), onPendingMint: showPending }))
     runInAction(() => {
       this.isBuying = false
       if (r._tag === 'Success') {

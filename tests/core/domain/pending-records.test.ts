@@ -60,6 +60,11 @@ describe('live events (spec §4)', () => {
     expect(mergeLiveRecord(list, item(9, 'active', 0, 250, 14)).map((i) => i.id)).toEqual([9, 1])
   })
 
+  it('never lets a late pending copy replace a record already past pending', () => {
+    const list = [item(3, 'active', 5)]
+    expect(mergeLiveRecord(list, item(3, 'pending', 5)).map((i) => i.status)).toEqual(['active'])
+  })
+
   it('replaces an item with the same id rather than duplicating it', () => {
     const list = [item(1, 'active', 10)]
     expect(mergeLiveRecord(list, item(1, 'completed', 10))).toHaveLength(1)

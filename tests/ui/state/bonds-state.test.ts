@@ -19,6 +19,19 @@ describe('BondsState', () => {
     expect(toastTexts(h)).toContain('Transaction is being processed')
   }, 60_000)
 
+  it('keeps a bond that went live while the wallet balance was being watched', async () => {
+    const h = stateHarness()
+    const bonds = h.bonds()
+    // The payment lands and the live event arrives before the purchase's balance watch ends.
+    h.chain.changeAfterReads(1, h.wallet.account()!.address, 4_000_000_000n)
+    const buying = bonds.buy(100, 30)
+    await new Promise((r) => setTimeout(r, 50))
+    expect(bonds.mints.map((m) => m.status)).toEqual(['pending'])
+    bonds.applyLiveMint({ ...bonds.mints[0]!, status: 'active' })
+    await buying
+    expect(bonds.mints.map((m) => m.status)).toEqual(['active'])
+  }, 60_000)
+
   it('sends an idempotency key with each purchase', async () => {
     const h = stateHarness()
     h.chain.changeAfterReads(1, h.wallet.account()!.address, 1n)
