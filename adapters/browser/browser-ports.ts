@@ -1,6 +1,7 @@
 import type { PortBindings } from '../../composition-root.ts'
 import { FetchHttpTransport } from '../shared/fetch-http-transport.ts'
 import { SystemClock } from '../shared/system-clock.ts'
+import { loadTonPayloads } from '../ton/load-ton-modules.ts'
 import { TonClient4ChainReader } from '../ton/ton-client4-chain-reader.ts'
 import { TonConnectWallet, tonConnectUiOptions } from '../ton/ton-connect-wallet.ts'
 import { CookieSessionStore } from './cookie-session-store.ts'
@@ -39,7 +40,7 @@ export const browserPorts = (env: BrowserEnv): PortBindings => {
           : undefined
         return new TonConnectUI(tonConnectUiOptions({ manifestUrl: env.manifestUrl, language, ...(connector ? { connector } : {}) }))
       },
-      tonCore: () => import('../ton/ton-comment-payload.ts'),
+      tonCore: loadTonPayloads,
     }),
     chain: new TonClient4ChainReader(env.tonV4Endpoint),
   }

@@ -1,6 +1,7 @@
 import { Effect } from 'effect'
 import { NetworkError } from '../../core/errors.ts'
 import type { ChainReader } from '../../core/ports/chain-reader.port.ts'
+import { loadTonClient } from './load-ton-modules.ts'
 
 /**
  * Reads wallet balances from a TON node's v4 API (TonClient4: /block/latest, then the account at
@@ -21,7 +22,7 @@ export class TonClient4ChainReader implements ChainReader {
   }
 
   private load() {
-    this.client ??= Promise.all([import('@ton/ton'), import('@ton/core')]).then(([ton, core]) => {
+    this.client ??= loadTonClient().then(({ ton, core }) => {
       const client = new ton.TonClient4({ endpoint: this.endpoint, timeout: 10_000 })
       return {
         balance: async (address: string) => {

@@ -1,4 +1,3 @@
-import './buffer-polyfill.ts'
 import { Address, beginCell } from '@ton/core'
 
 /** A text comment as a message body (op 0 + the text), base64 BOC, the form wallets show to users. */

@@ -93,6 +93,9 @@ const decodeComment = (payload: string | undefined): string | undefined => {
   return undefined
 }
 
+/** How long auto mode waits before answering, as a person would. */
+export const AUTO_ANSWER_DELAY_MS = 300
+
 export class DevWallet {
   readonly key: DevKey
   readonly network: string
@@ -280,6 +283,9 @@ export class DevWallet {
   private async enqueue(session: Session, req: Waiting): Promise<{ requestId: string | null }> {
     const mode = session.auto ?? this.auto
     if (mode === 'approve' || mode === 'reject') {
+      // A person takes a moment to answer; the SDK registers its request only after the bridge took
+      // it, so an answer in the same instant can arrive before the dapp is listening for it.
+      await new Promise((resolve) => setTimeout(resolve, AUTO_ANSWER_DELAY_MS))
       await req.decide(mode === 'approve')
       return { requestId: null }
     }

@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { sign } from '@telegram-apps/init-data-node'
 import type { Browser, FrameLocator, Page } from 'playwright-core'
 import { build, preview, type PreviewServer } from 'vite'
+import { attachLocalTon, type LocalTon, localTreasuryAddress } from '../../server/chain/local-ton.ts'
 import { DEV_BOT_TOKEN, type RunningServer, startServer } from '../../server/main.ts'
 import { type RunningTelegramHost, startTelegramHost } from '../../server/telegram-host/index.ts'
 import { launchChromium } from '../support/chromium.ts'
@@ -16,6 +17,8 @@ import { type FaultProxy, startFaultProxy } from '../support/fault-proxy.ts'
  */
 export interface Stack {
   readonly server: RunningServer
+  /** The local TON chain, bridge and dev wallet, when the stack was started with `ton: true`. */
+  readonly ton: LocalTon | null
   readonly proxy: FaultProxy
   readonly appUrl: string
   readonly host: RunningTelegramHost
@@ -29,36 +32,57 @@ let builtDir: string | null = null
 const buildApp = async (): Promise<string> => {
   if (builtDir) return builtDir
   const dir = mkdtempSync(join(tmpdir(), 'axiom-e2e-dist-'))
+  // The app reaches the local TON stack through its own origin, as under `npm start`.
+  process.env.VITE_TON_V4_ENDPOINT = '/ton'
+  process.env.VITE_TON_WALLETS_LIST = '/ton/wallets-v2.json'
   await build({ configFile: 'vite.config.ts', logLevel: 'warn', build: { outDir: dir, emptyOutDir: true } })
   builtDir = dir
   return dir
 }
 
-export const startStack = async (): Promise<Stack> => {
-  const server = await startServer({ port: 0, dbPath: ':memory:', priceTickMs: 500 })
+export const startStack = async (o: { ton?: boolean } = {}): Promise<Stack> => {
+  const server = await startServer({
+    port: 0,
+    dbPath: ':memory:',
+    priceTickMs: 500,
+    ...(o.ton ? { treasuryAddress: localTreasuryAddress() } : {}),
+  })
+  const ton = o.ton ? await attachLocalTon(server, { port: 0, autoApprove: 'approve', heartbeatMs: 1_000 }) : null
   const proxy = await startFaultProxy(server.url)
   const outDir = await buildApp()
   const app: PreviewServer = await preview({
     configFile: 'vite.config.ts',
     logLevel: 'warn',
     build: { outDir },
-    preview: { port: 0, host: '127.0.0.1', proxy: { '/api': { target: proxy.url, ws: true } } },
+    preview: {
+      port: 0,
+      host: '127.0.0.1',
+      proxy: {
+        '/api': { target: proxy.url, ws: true },
+        ...(ton ? { '/ton': { target: ton.url, changeOrigin: true, rewrite: (p: string) => p.replace(/^\/ton/, '') } } : {}),
+      },
+    },
   })
   const appUrl = app.resolvedUrls?.local[0] ?? ''
   const host = await startTelegramHost({ port: 0, appUrl, botToken: DEV_BOT_TOKEN, admin: server.admin })
   const browser = await launchChromium()
   return {
     server,
+    ton,
     proxy,
     appUrl,
     host,
     browser,
+    // Each step is tolerant, so a test that stopped the backend on purpose still closes cleanly.
     close: async () => {
-      await browser.close()
-      await host.close()
-      await new Promise<void>((resolve) => app.httpServer.close(() => resolve()))
-      await proxy.close()
-      await server.close()
+      const steps: Array<() => Promise<unknown>> = [
+        () => browser.close(),
+        () => host.close(),
+        () => new Promise<void>((resolve) => app.httpServer.close(() => resolve())),
+        () => proxy.close(),
+        () => server.close(),
+      ]
+      for (const step of steps) await step().catch(() => undefined)
     },
   }
 }
@@ -78,18 +102,49 @@ export interface LaunchOptions {
   readonly member?: boolean
   /** Appended to the app URL inside the host (e.g. '?farm_code=X'); the host's launch keeps it. */
   readonly path?: string
+  /** Launch again in this page (same browser context, so the app's local storage and cookies survive). */
+  readonly page?: Page
 }
 
-/** Registers a user with signed initData and makes them a community member, as joining would. */
-export const makeMember = async (stack: Stack, user: number, name = `User ${user}`) => {
+/** Signs in as `user` with signed initData (creating the user, referred by `refCode`, on first use); returns the access token. */
+export const register = async (stack: Stack, user: number, name = `User ${user}`, refCode: string | null = null): Promise<string> => {
   const initData = sign({ user: { id: user, first_name: name } }, DEV_BOT_TOKEN, new Date())
   const res = await fetch(`${stack.server.url}/api/auth/register`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ init_data: initData, ref_code: null }),
+    body: JSON.stringify({ init_data: initData, ref_code: refCode }),
   })
   if (!res.ok) throw new Error(`register ${user}: ${res.status}`)
+  return ((await res.json()) as { token: string }).token
+}
+
+/**
+ * Registers a user with signed initData and makes them a community member, as joining would.
+ * `refCode` is what the app sends on its first launch: the start parameter.
+ */
+export const makeMember = async (stack: Stack, user: number, name = `User ${user}`, refCode: string | null = null) => {
+  await register(stack, user, name, refCode)
   stack.server.admin.setMember(user, true)
+}
+
+/** Calls the backend directly (not through the fault proxy) as `user`; throws on a non-2xx answer. */
+export const api = async <T = unknown>(stack: Stack, user: number, method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> => {
+  const token = await register(stack, user)
+  const res = await fetch(`${stack.server.url}/api${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
+  const json = (await res.json().catch(() => null)) as T
+  if (!res.ok) throw new Error(`${method} ${path} as ${user}: ${res.status} ${JSON.stringify(json)}`)
+  return json
+}
+
+/** An active bond for `user`: created through the API and paid, as the chain watcher would mark it. */
+export const activeBond = async (stack: Stack, user: number, amount: number, days = 30): Promise<number> => {
+  const { mint } = await api<{ mint: { id: number } }>(stack, user, 'POST', '/mint/create', { amount, days })
+  stack.server.markMintPaid(mint.id)
+  return mint.id
 }
 
 export interface LaunchedApp {
@@ -101,8 +156,10 @@ export interface LaunchedApp {
 
 /** Opens the host emulator, which launches the app for `user` the way Telegram does. */
 export const launch = async (stack: Stack, o: LaunchOptions): Promise<LaunchedApp> => {
-  if (o.member ?? true) await makeMember(stack, o.user, o.name)
-  const page = await stack.browser.newPage({ viewport: { width: 1100, height: 900 } })
+  if (o.member ?? true) await makeMember(stack, o.user, o.name, o.start ?? null)
+  const page = o.page ?? (await stack.browser.newPage({ viewport: { width: 1100, height: 900 } }))
+  // Fail a step within seconds, so a test reports the step that broke rather than its own time-out.
+  page.setDefaultTimeout(15_000)
   const errors: string[] = []
   page.on('pageerror', (e) => errors.push(e.message))
   const q = new URLSearchParams({ user: String(o.user), lang: o.lang ?? 'en', version: o.version ?? '8.0' })
