@@ -2,7 +2,11 @@ import type { KeyValueStore } from '../../core/ports/key-value-store.port.ts'
 
 /** Values that live as long as the process: tests, the CLI, and browsers whose storage refuses writes. */
 export class InMemoryKeyValueStore implements KeyValueStore {
-  private readonly values = new Map<string, string>()
+  private readonly values: Map<string, string>
+
+  constructor(seed: Readonly<Record<string, string>> = {}) {
+    this.values = new Map(Object.entries(seed))
+  }
 
   get(key: string): string | null {
     return this.values.get(key) ?? null
@@ -18,5 +22,9 @@ export class InMemoryKeyValueStore implements KeyValueStore {
 
   clear(): void {
     this.values.clear()
+  }
+
+  get size(): number {
+    return this.values.size
   }
 }

@@ -2,7 +2,11 @@ import type { SessionKey, SessionStore } from '../../core/ports/session-store.po
 
 /** Session tokens held in memory: tests, and a CLI run that must not persist a session. */
 export class InMemorySessionStore implements SessionStore {
-  private readonly tokens = new Map<SessionKey, string>()
+  private readonly tokens: Map<SessionKey, string>
+
+  constructor(seed: Readonly<Partial<Record<SessionKey, string>>> = {}) {
+    this.tokens = new Map(Object.entries(seed) as Array<[SessionKey, string]>)
+  }
 
   get(key: SessionKey): string | null {
     return this.tokens.get(key) ?? null
