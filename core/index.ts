@@ -15,6 +15,7 @@ export * from './domain/entities/farming.ts'
 export * from './domain/entities/withdraw.ts'
 export * from './domain/entities/market.ts'
 export * from './domain/entities/session.ts'
+export * from './domain/entities/wallet.ts'
 
 // §4 and §5 rules, pure
 export { rewardAt, perDayRate, perSecondRate, earningPerSecond } from './domain/reward.ts'

@@ -28,6 +28,16 @@ export const Paged = <S extends Schema.Top>(item: S) =>
     limit: Schema.optional(Schema.Finite),
   })
 
+/** List paging (spec §3): page, limit (or size), sort_by, sort_order. */
+export const ListPaging = Schema.Struct({
+  page: Schema.optional(Schema.Finite),
+  limit: Schema.optional(Schema.Finite),
+  size: Schema.optional(Schema.Finite),
+  sort_by: Schema.optional(Schema.String),
+  sort_order: Schema.optional(SortOrder),
+})
+export type ListPaging = typeof ListPaging.Type
+
 export interface PageQuery {
   readonly page?: number
   readonly limit?: number

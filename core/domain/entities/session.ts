@@ -6,3 +6,10 @@ export type TokenPair = typeof TokenPair.Type
 
 /** The error body every failed call carries. */
 export const ErrorBody = Schema.Struct({ msg: Schema.optional(Schema.String), detail: Schema.optional(Schema.Unknown) })
+
+/** `POST /auth/register` (spec §7): the platform's raw init data and the referral code it carried. */
+export const RegisterRequest = Schema.Struct({ init_data: Schema.String, ref_code: Schema.NullOr(Schema.String) })
+export type RegisterRequest = typeof RegisterRequest.Type
+
+/** `POST /auth/refresh` (spec §7): the refresh token (also read as `refresh`). */
+export const RefreshRequest = Schema.Struct({ refresh_token: Schema.String })

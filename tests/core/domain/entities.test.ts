@@ -71,3 +71,14 @@ describe('entity schemas (spec §3)', () => {
     expect(act.mint_details?.amount_token).toBe(50)
   })
 })
+
+describe('session, paging and wallet schemas (spec §3)', () => {
+  it('decode the register body, list paging and a wallet balance in nano-units', async () => {
+    const { ListPaging, RegisterRequest, WalletInfo } = await import('../../../core/index.ts')
+    expect(Schema.decodeUnknownSync(RegisterRequest)({ init_data: 'x', ref_code: null })).toEqual({ init_data: 'x', ref_code: null })
+    expect(Schema.decodeUnknownResult(ListPaging)({ page: 1, size: 10, sort_order: 'sideways' })._tag).toBe('Failure')
+    expect(Schema.decodeUnknownSync(WalletInfo)({ address: '0:ab', chain: '-239', balance_nano: '1000000000000000000001' }).balance_nano).toBe(
+      1_000_000_000_000_000_000_001n,
+    )
+  })
+})
