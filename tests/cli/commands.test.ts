@@ -27,7 +27,7 @@ describe('help and usage', () => {
     const u = stack.user()
     const all = await u.run(['help'])
     expect(all.code).toBe(0)
-    for (const c of ['login', 'me', 'balances', 'mints', 'plans', 'bond', 'cancel', 'stake', 'farm create', 'farm list', 'farm cancel', 'farm activate', 'sell', 'transfer', 'tasks', 'tasks start', 'tasks validate', 'tasks claim', 'referrals', 'price', 'candles', 'history', 'watch', 'logout'])
+    for (const c of ['login', 'me', 'balances', 'mints', 'plans', 'bond', 'cancel', 'stake', 'farm create', 'farm list', 'farm cancel', 'farm activate', 'sell', 'transfer', 'tasks', 'tasks start', 'tasks validate', 'tasks claim', 'referrals', 'price', 'candles', 'history', 'watch', 'logout', 'wallet connect', 'wallet status', 'wallet disconnect'])
       expect(all.stdout).toContain(`axiom ${c}`)
     const one = await u.run(['help', 'farm', 'create'])
     expect(one.code).toBe(0)
@@ -45,6 +45,9 @@ describe('help and usage', () => {
     expect(badOption.code).toBe(2)
     expect(badOption.stderr).toMatch(/Unknown option '--colour'/)
     expect((await u.run(['farm'])).code).toBe(2)
+    const wallet = await u.run(['wallet'])
+    expect(wallet.code).toBe(2)
+    expect(wallet.stderr).toContain('wallet needs one of: connect, status, disconnect')
     expect((await u.run(['me', 'extra'])).stderr).toContain('Unexpected argument "extra"')
   })
 

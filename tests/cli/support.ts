@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { run } from '../../adapters/node/cli/run.ts'
-import { startServer, type RunningServer } from '../../server/main.ts'
+import { startServer, type RunningServer, type StartOptions } from '../../server/main.ts'
 
 /** Collects what the CLI writes; `isTTY` false, as when piped. */
 export class Sink {
@@ -49,7 +49,7 @@ export interface CliUser {
   readonly home: string
   readonly env: Record<string, string>
   /** Runs one command line in-process, as this user's AXIOM_HOME. */
-  run(argv: string[], options?: { stdout?: Sink; signal?: AbortSignal; env?: Record<string, string> }): Promise<CliResult>
+  run(argv: string[], options?: { stdout?: Sink; stderr?: Sink; signal?: AbortSignal; env?: Record<string, string> }): Promise<CliResult>
 }
 
 export interface CliStack {
@@ -59,21 +59,21 @@ export interface CliStack {
   close(): Promise<void>
 }
 
-export const startCliStack = async (): Promise<CliStack> => {
-  const server = await startServer({ port: 0, dbPath: ':memory:', priceTickMs: 200 })
+export const startCliStack = async (options: { server?: StartOptions; env?: Record<string, string> } = {}): Promise<CliStack> => {
+  const server = await startServer({ port: 0, dbPath: ':memory:', priceTickMs: 200, ...(options.server ?? {}) })
   const homes: string[] = []
   return {
     server,
     user: () => {
       const home = mkdtempSync(join(tmpdir(), 'axiom-cli-'))
       homes.push(home)
-      const env = { AXIOM_API: server.url, AXIOM_HOME: home }
+      const env: Record<string, string> = { AXIOM_API: server.url, AXIOM_HOME: home, ...(options.env ?? {}) }
       return {
         home,
         env,
         run: async (argv, o = {}) => {
           const stdout = o.stdout ?? new Sink()
-          const stderr = new Sink()
+          const stderr = o.stderr ?? new Sink()
           const code = await run(argv, {
             env: { ...env, ...(o.env ?? {}) },
             stdout,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { extname } from 'node:path'
-import type { Effect } from 'effect'
+import { Effect } from 'effect'
 import {
   CANDLE_INTERVALS,
   type CandleInterval,
@@ -20,11 +20,14 @@ import {
   type Task,
   type TaskStep,
   tierForTurnover,
+  type WalletAccount,
+  WalletNotConnected,
+  type WalletTransaction,
   type Withdrawal,
 } from '../../../core/index.ts'
 import { amountArg, Exit, stringArg, UsageError, wholeArg } from './args.ts'
 import { candleChart } from './candle-chart.ts'
-import type { CliContext } from './context.ts'
+import { type CliContext, EffectFailure, runEffect } from './context.ts'
 import { DEV_BOT_TOKEN, readInitData, signDevInitData } from './dev-init-data.ts'
 import { fine, nanoToTon, percent, ton, tokens, when } from './output.ts'
 import { dailyRate, formatRate, recordColumns, withReward } from './records.ts'
@@ -42,6 +45,8 @@ export interface Out {
   emit(data: unknown, human: string | (() => string)): void
   /** Runs a core effect, with a spinner on a terminal when it takes more than a moment. */
   exec<A, E extends { readonly _tag: string }>(effect: Effect.Effect<A, E>, spinner?: string): Promise<A>
+  /** A longer wait whose spinner text changes as it goes. */
+  progress<A>(text: string, task: (setText: (text: string) => void) => Promise<A>): Promise<A>
 }
 
 type OptionSpec = Readonly<Record<string, { readonly type: 'string' | 'boolean'; readonly short?: string }>>
@@ -295,33 +300,229 @@ const plans: Command = {
   },
 }
 
+/** How long `bond` waits for a paid bond to become active, by default. */
+export const BOND_ACTIVE_WAIT_S = 90
+const BOND_POLL_MS = 500
+
+/** The payment that activates a pending bond, as printed and as --json. */
+const paymentView = (p: { address: string; amount_nano: string; comment: string; valid_until: number }) => {
+  const amountTon = nanoToTon(p.amount_nano)
+  return {
+    ...p,
+    amount_ton: amountTon,
+    link: `ton://transfer/${p.address}?amount=${p.amount_nano}&text=${encodeURIComponent(p.comment)}`,
+  }
+}
+
+const paymentLines = (p: ReturnType<typeof paymentView>) =>
+  keyValues([
+    ['Pay to', p.address],
+    ['Amount', `${p.amount_ton} TON`],
+    ['Comment', p.comment],
+    ['Valid until', `${when(p.valid_until)} UTC`],
+    ['Wallet link', p.link],
+  ])
+
+/** No wallet connected: creates the pending bond and prints the payment for any wallet to send. */
+const printBondPayment = async (ctx: CliContext, out: Out, amount: number, days: number) => {
+  const { mint, payment } = await out.exec(ctx.api.createMint({ amount, days }, { idempotencyKey: newKey() }), 'Creating the bond')
+  const p = paymentView(payment)
+  out.emit(
+    { mint, payment: p, paid: false },
+    () =>
+      `Bond #${mint.id} created: ${tokens(mint.amount_token)} AXIOM for ${mint.tariff_days} days (pending until paid)\n\n` +
+      paymentLines(p) +
+      '\nThe bond becomes active when the payment arrives (watch it: axiom watch).\n' +
+      'To pay from the terminal, connect a wallet first: axiom wallet connect --dev-wallet (local stack)\n',
+  )
+}
+
+/** Polls the bonds until `id` is no longer pending (the chain watcher activated it), or the wait ends. */
+const waitUntilActive = async (ctx: CliContext, id: Mint['id'], seconds: number): Promise<Mint | null> => {
+  const until = Date.now() + seconds * 1000
+  for (;;) {
+    const list = await runEffect(ctx.uc.loadMints())
+    const found = list.find((m) => String(m.id) === String(id))
+    if (found && found.status !== 'pending') return found
+    if (Date.now() >= until || ctx.io.signal?.aborted) return found ?? null
+    await new Promise((resolve) => setTimeout(resolve, BOND_POLL_MS))
+  }
+}
+
+/**
+ * A connected wallet: the core's buyBond (the pending mint, the wallet's transaction to the
+ * treasury with the mint's comment, 'Transaction is being processed', the balance watch), then the
+ * wait for the bond to become active. A payment the wallet did not send cancels the pending bond.
+ */
+const payBond = async (ctx: CliContext, out: Out, amount: number, days: number, account: WalletAccount, waitSeconds: number) => {
+  let pending: Mint | null = null
+  let sent: WalletTransaction | null = null
+  try {
+    const purchase = await out.progress('Creating the bond', async (setText) => {
+      ctx.walletHooks.onSendTransaction = (tx) => {
+        sent = tx
+        const m = tx.messages[0]
+        if (m && !out.json)
+          ctx.notice(`Asking ${account.friendlyAddress ?? account.address} to pay ${nanoToTon(m.amount)} TON to ${m.address} (comment ${m.comment ?? '-'})`)
+        setText('Waiting for the wallet to approve the payment')
+      }
+      return runEffect(
+        ctx.uc.buyBond({
+          amount,
+          days,
+          idempotencyKey: newKey(),
+          onPendingMint: (mint) => {
+            pending = mint
+            if (!out.json) ctx.notice(`Bond #${mint.id} created: ${tokens(mint.amount_token)} AXIOM for ${mint.tariff_days} days (pending until paid)`)
+            setText('Preparing the payment')
+          },
+        }),
+      ).then((r) => {
+        setText(`Waiting for bond #${r.mint.id} to become active`)
+        return r
+      })
+    })
+    const txMessage = (sent as WalletTransaction | null)?.messages[0]
+    const payment = txMessage
+      ? paymentView({ address: txMessage.address, amount_nano: txMessage.amount, comment: txMessage.comment ?? '', valid_until: sent!.validUntil })
+      : null
+    const mint = await out.progress(`Waiting for bond #${purchase.mint.id} to become active`, () => waitUntilActive(ctx, purchase.mint.id, waitSeconds))
+    const result = {
+      mint: mint ?? purchase.mint,
+      payment,
+      paid: true,
+      balance_changed: purchase.balanceChanged,
+      wallet: { address: account.address, friendly_address: account.friendlyAddress ?? null },
+    }
+    if (!mint || mint.status === 'pending') {
+      out.emit(result, () => `Paid, but bond #${purchase.mint.id} is not active after ${waitSeconds} s. Check it: axiom mints\n`)
+      throw new Exit(1)
+    }
+    if (mint.status === 'canceled') {
+      out.emit(result, `Bond #${mint.id} was canceled before the payment arrived (the payment is refunded)\n`)
+      throw new Exit(1)
+    }
+    out.emit(
+      result,
+      () =>
+        `Paid ${payment ? `${payment.amount_ton} TON ` : ''}from ${account.friendlyAddress ?? account.address}\n` +
+        `Bond #${mint.id} is ${mint.status}: ${tokens(mint.amount_token)} AXIOM for ${mint.tariff_days} days at ${formatRate(dailyRate(mint))} % a day\n`,
+    )
+  } catch (e) {
+    const tag = e instanceof EffectFailure ? e.error._tag : ''
+    const unpaid = pending as Mint | null
+    if (unpaid && (tag === 'TransactionNotSent' || tag === 'WalletProtocolError' || tag === 'WalletNotConnected')) {
+      // Nothing was paid: the pending bond goes (the app clears it too); a late payment is refunded.
+      const canceled = await Effect.runPromise(Effect.result(ctx.uc.cancelBond(unpaid.id)))
+      if (canceled._tag === 'Success' && !out.json) ctx.notice(`Bond #${unpaid.id} canceled: nothing was paid`)
+    }
+    throw e
+  } finally {
+    ctx.walletHooks.onSendTransaction = null
+  }
+}
+
 const bond: Command = {
   name: 'bond',
-  args: '<amount> --days N',
-  summary: 'Buy a bond: creates it (pending) and prints the TON payment that activates it',
-  examples: ['axiom bond 200 --days 30'],
-  options: { days: { type: 'string' } },
+  args: '<amount> --days N [--pay] [--wait SECONDS]',
+  summary:
+    'Buy a bond: with a connected wallet (axiom wallet connect) it pays and waits until the bond is active; without one it prints the TON payment',
+  examples: ['axiom bond 200 --days 30', 'axiom wallet connect --dev-wallet && axiom bond 10 --days 10 --pay'],
+  options: { days: { type: 'string' }, pay: { type: 'boolean' }, wait: { type: 'string' } },
   positionals: [1, 1],
   auth: true,
   async run(ctx, out, a) {
     const amount = amountArg(a.positionals[0])
     const days = wholeArg(a.values.days, '--days N')
-    const { mint, payment } = await out.exec(ctx.api.createMint({ amount, days }, { idempotencyKey: newKey() }), 'Creating the bond')
-    const amountTon = nanoToTon(payment.amount_nano)
-    const link = `ton://transfer/${payment.address}?amount=${payment.amount_nano}&text=${encodeURIComponent(payment.comment)}`
-    out.emit(
-      { mint, payment: { ...payment, amount_ton: amountTon, link } },
-      () =>
-        `Bond #${mint.id} created: ${tokens(mint.amount_token)} AXIOM for ${mint.tariff_days} days (pending until paid)\n\n` +
-        keyValues([
-          ['Pay to', payment.address],
-          ['Amount', `${amountTon} TON`],
-          ['Comment', payment.comment],
-          ['Valid until', `${when(payment.valid_until)} UTC`],
-          ['Wallet link', link],
-        ]) +
-        '\nThe bond becomes active when the payment arrives (watch it: axiom watch).\n',
-    )
+    const waitSeconds = a.values.wait === undefined ? BOND_ACTIVE_WAIT_S : wholeArg(a.values.wait, '--wait SECONDS')
+    const account = await out.exec(ctx.uc.restoreWallet(), 'Restoring the wallet connection')
+    if (account) return payBond(ctx, out, amount, days, account, waitSeconds)
+    if (a.values.pay) {
+      ctx.notice('Connect a wallet first: axiom wallet connect --dev-wallet (local stack), or axiom wallet connect')
+      throw new EffectFailure(new WalletNotConnected())
+    }
+    await printBondPayment(ctx, out, amount, days)
+  },
+}
+
+// ── wallet ──────────────────────────────────────────────────────────────────
+
+/** What `wallet status` and `wallet connect` show. */
+const walletView = async (ctx: CliContext, account: WalletAccount) => {
+  const balance = await Effect.runPromise(Effect.result(ctx.chain.balance(account.address)))
+  const nano = balance._tag === 'Success' ? balance.success.toString() : null
+  return {
+    connected: true,
+    address: account.address,
+    friendly_address: account.friendlyAddress ?? null,
+    chain: account.chain,
+    wallet: ctx.wallet.walletApp(),
+    max_messages: ctx.wallet.maxMessages(),
+    balance_nano: nano,
+    balance_ton: nano === null ? null : nanoToTon(nano),
+  }
+}
+
+const walletLines = (v: Awaited<ReturnType<typeof walletView>>) =>
+  keyValues([
+    ['Address', v.friendly_address ?? v.address],
+    ['Raw address', v.address],
+    ['Network', v.chain === '-3' ? 'testnet (-3)' : v.chain === '-239' ? 'mainnet id (-239)' : v.chain],
+    ['Wallet', v.wallet ?? '-'],
+    ['Balance', v.balance_ton === null ? 'unknown (no TON node at AXIOM_TON_V4)' : `${ton(v.balance_ton)} TON`],
+  ])
+
+const walletConnect: Command = {
+  name: 'wallet connect',
+  args: '[--dev-wallet]',
+  summary: 'Connect a TON wallet over TON Connect: prints the link; --dev-wallet hands it to the local dev wallet',
+  examples: ['axiom wallet connect --dev-wallet', 'axiom wallet connect'],
+  options: { 'dev-wallet': { type: 'boolean' } },
+  positionals: [0, 0],
+  auth: false,
+  async run(ctx, out, a) {
+    if (a.values['dev-wallet']) ctx.links.devWallet = true
+    const existing = await out.exec(ctx.uc.restoreWallet(), 'Restoring the wallet connection')
+    if (existing) {
+      const v = await walletView(ctx, existing)
+      out.emit({ ...v, already_connected: true }, () => 'Already connected (axiom wallet disconnect first to change it)\n' + walletLines(v))
+      return
+    }
+    const account = await out.exec(ctx.uc.connectWallet(), 'Waiting for the wallet to accept the connection')
+    const v = await walletView(ctx, account)
+    out.emit(v, () => 'Wallet connected\n' + walletLines(v))
+  },
+}
+
+const walletStatus: Command = {
+  name: 'wallet status',
+  args: '',
+  summary: 'The connected wallet: address, network and balance',
+  examples: ['axiom wallet status', 'axiom wallet status --json | jq -r .address'],
+  positionals: [0, 0],
+  auth: false,
+  async run(ctx, out) {
+    const account = await out.exec(ctx.uc.restoreWallet(), 'Restoring the wallet connection')
+    if (!account) {
+      out.emit({ connected: false }, 'No wallet connected. Connect one: axiom wallet connect --dev-wallet (local stack)\n')
+      return
+    }
+    const v = await walletView(ctx, account)
+    out.emit(v, () => walletLines(v))
+  },
+}
+
+const walletDisconnect: Command = {
+  name: 'wallet disconnect',
+  args: '',
+  summary: 'Disconnect the wallet and forget the connection',
+  examples: ['axiom wallet disconnect'],
+  positionals: [0, 0],
+  auth: false,
+  async run(ctx, out) {
+    const account = await out.exec(ctx.uc.restoreWallet(), 'Restoring the wallet connection')
+    await out.exec(ctx.uc.disconnectWallet(), 'Disconnecting')
+    out.emit({ disconnected: true, address: account?.address ?? null }, 'Wallet disconnected\n')
   },
 }
 
@@ -655,6 +856,9 @@ export const COMMANDS: ReadonlyArray<Command> = [
   stakes,
   plans,
   bond,
+  walletConnect,
+  walletStatus,
+  walletDisconnect,
   cancel,
   stake,
   farmCreate,
@@ -676,4 +880,4 @@ export const COMMANDS: ReadonlyArray<Command> = [
 ]
 
 /** Commands that take a sub-command word. */
-export const GROUPS: ReadonlyArray<string> = ['farm', 'tasks']
+export const GROUPS: ReadonlyArray<string> = ['farm', 'tasks', 'wallet']

@@ -1,6 +1,6 @@
 import { Effect } from 'effect'
 import { composeCore, TOKENS, type UseCases } from '../../../composition-root.ts'
-import type { AxiomApi, ChainReader, Clock, SessionStore, SocketFactory } from '../../../core/index.ts'
+import type { AxiomApi, ChainReader, Clock, SessionStore, SocketFactory, WalletTransaction } from '../../../core/index.ts'
 import { FetchHttpTransport } from '../../shared/fetch-http-transport.ts'
 import { SystemClock } from '../../shared/system-clock.ts'
 import { TonClient4ChainReader } from '../../ton/ton-client4-chain-reader.ts'
@@ -9,9 +9,10 @@ import { FileKeyValueStore } from '../file-key-value-store.ts'
 import { FileSessionStore } from '../file-session-store.ts'
 import { WsSocketFactory } from '../ws-socket-factory.ts'
 import { CliNotifier } from './cli-notifier.ts'
-import { CliWallet, UnconfiguredChainReader } from './cli-wallet.ts'
+import type { TonConnectSdkWallet } from '../ton-connect-sdk-wallet.ts'
+import { CliLinkOpener, cliWallet, type CliWalletSetup, walletSetup } from './cli-wallet.ts'
 import { LaunchFile, NodePlatform } from './node-platform.ts'
-import type { OutStream } from './output.ts'
+import { type OutStream, Spinners } from './output.ts'
 
 /** The local reference backend (`npm run server`). */
 export const DEFAULT_API = 'http://127.0.0.1:8787'
@@ -41,16 +42,37 @@ export interface CliContext {
   readonly launchFile: LaunchFile
   readonly storage: FileKeyValueStore
   readonly notifier: CliNotifier
+  /** The TON Connect wallet (the same instance the core's use cases hold). */
+  readonly wallet: TonConnectSdkWallet
+  readonly chain: ChainReader
+  readonly ton: CliWalletSetup
+  readonly links: CliLinkOpener
+  /** Per-command hooks: `bond` shows the payment the wallet is asked to send. */
+  readonly walletHooks: { onSendTransaction: ((tx: WalletTransaction) => void) | null }
+  readonly spinners: Spinners
+  /** Lines on stderr that keep clear of a running spinner. */
+  readonly notice: (line: string) => void
+  /** Closes what the run opened (the wallet's bridge stream). */
+  dispose(): void
 }
 
-export const composeCli = (io: CliIo): CliContext => {
+export const composeCli = (io: CliIo, spinners: Spinners = new Spinners(null)): CliContext => {
   const origin = (io.env.AXIOM_API || DEFAULT_API).replace(/\/+$/, '')
   const home = axiomHome(io.env as NodeJS.ProcessEnv)
   const launchFile = new LaunchFile(home)
-  const notifier = new CliNotifier(io.stderr)
-  const platform = new NodePlatform(launchFile, (line) => io.stderr.write(`${line}\n`))
-  const tonNode = io.env.AXIOM_TON_V4
-  const chain: ChainReader = tonNode ? new TonClient4ChainReader(tonNode) : new UnconfiguredChainReader()
+  const stderr = spinners.lines(io.stderr)
+  const notice = (line: string) => void stderr.write(`${line}\n`)
+  const notifier = new CliNotifier(stderr)
+  const platform = new NodePlatform(launchFile, notice)
+  const ton = walletSetup(io.env)
+  const chain: ChainReader = new TonClient4ChainReader(ton.v4Endpoint)
+  const links = new CliLinkOpener(ton, notice, io.env)
+  const walletHooks: CliContext['walletHooks'] = { onSendTransaction: null }
+  const debug = io.env.AXIOM_DEBUG === '1'
+  const wallet = cliWallet(home, ton, links, {
+    onSendTransaction: (tx) => walletHooks.onSendTransaction?.(tx),
+    ...(debug ? { sdkLog: (level: string, args: unknown[]) => notice(`[tonconnect ${level}] ${args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' ')}`) } : {}),
+  })
   const container = composeCore({
     http: new FetchHttpTransport({ origin }),
     sockets: new WsSocketFactory(origin),
@@ -59,7 +81,7 @@ export const composeCli = (io: CliIo): CliContext => {
     clock: io.clock ?? new SystemClock(),
     platform,
     notifier,
-    wallet: new CliWallet(),
+    wallet,
     chain,
   })
   return {
@@ -75,6 +97,14 @@ export const composeCli = (io: CliIo): CliContext => {
     launchFile,
     storage: container.get<FileKeyValueStore>(TOKENS.storage),
     notifier,
+    wallet,
+    chain,
+    ton,
+    links,
+    walletHooks,
+    spinners,
+    notice,
+    dispose: () => wallet.close(),
   }
 }
 

@@ -33,16 +33,49 @@ export const SPINNER_DELAY_MS = 250
  * Runs `task` with an ora spinner on stderr if it takes longer than a moment. Only for a
  * terminal: never with --json or when stdout is piped.
  */
-export const withSpinner = async <A>(stream: OutStream | null, text: string, task: () => Promise<A>): Promise<A> => {
-  if (!stream) return task()
-  let spinner: Ora | undefined
-  const timer = setTimeout(() => {
-    spinner = ora({ text, stream: stream as unknown as NodeJS.WritableStream }).start()
-  }, SPINNER_DELAY_MS)
-  try {
-    return await task()
-  } finally {
-    clearTimeout(timer)
-    spinner?.stop()
+export const withSpinner = async <A>(stream: OutStream | null, text: string, task: () => Promise<A>): Promise<A> =>
+  new Spinners(stream).run(text, () => task())
+
+/**
+ * The spinners of one run: at most one at a time, its text changeable while it waits (a bond's
+ * steps), and `lines(target)` a stream whose writes (notices, toasts) go above the spinner
+ * instead of through it. Without a terminal stream nothing is drawn.
+ */
+export class Spinners {
+  private spinner: Ora | undefined
+
+  constructor(private readonly stream: OutStream | null) {}
+
+  async run<A>(text: string, task: (setText: (text: string) => void) => Promise<A>): Promise<A> {
+    const stream = this.stream
+    let current = text
+    if (!stream || this.spinner) return task((t) => this.spinner && (this.spinner.text = t))
+    const timer = setTimeout(() => {
+      this.spinner = ora({ text: current, stream: stream as unknown as NodeJS.WritableStream }).start()
+    }, SPINNER_DELAY_MS)
+    try {
+      return await task((t) => {
+        current = t
+        if (this.spinner) this.spinner.text = t
+      })
+    } finally {
+      clearTimeout(timer)
+      ;(this.spinner as Ora | undefined)?.stop()
+      this.spinner = undefined
+    }
+  }
+
+  /** `target` with the spinner cleared before each write and drawn again after it. */
+  lines(target: OutStream): OutStream {
+    return {
+      isTTY: target.isTTY ?? false,
+      ...(target.columns !== undefined ? { columns: target.columns } : {}),
+      write: (text: string) => {
+        this.spinner?.clear()
+        const r = target.write(text)
+        this.spinner?.render()
+        return r
+      },
+    }
   }
 }

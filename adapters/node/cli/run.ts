@@ -3,7 +3,7 @@ import { isApiError, userMessage, type AppError } from '../../../core/index.ts'
 import { EXIT, Exit, UsageError } from './args.ts'
 import { COMMANDS, type Command, GROUPS, type Out, type Parsed, signIn } from './commands.ts'
 import { type CliContext, type CliIo, composeCli, EffectFailure, runEffect } from './context.ts'
-import { withSpinner } from './output.ts'
+import { Spinners } from './output.ts'
 
 export { EXIT } from './args.ts'
 export type { CliIo } from './context.ts'
@@ -22,7 +22,9 @@ export const helpText = (): string =>
   `\n  axiom help [command]\n      This help, or one command's\n\n` +
   'Options: --json prints machine-readable JSON on stdout (errors stay on stderr); -h, --help.\n' +
   'Environment: AXIOM_API (default http://127.0.0.1:8787), AXIOM_HOME (default ~/.config/axiom),\n' +
-  '  BOT_TOKEN (signs login --dev-user; default the local backend dev token), AXIOM_TON_V4 (a TON v4 API).\n' +
+  '  BOT_TOKEN (signs login --dev-user; default the local backend dev token),\n' +
+  '  AXIOM_TON (the local TON server: bridge, dev wallet, wallets list; default http://127.0.0.1:8788),\n' +
+  '  AXIOM_TON_V4 (a TON v4 API; default AXIOM_TON), AXIOM_DEV_WALLET=1 (wallet connect uses the local dev wallet).\n' +
   'Exit codes: 0 ok, 1 failed, 2 usage, 3 not logged in or refused, 4 network.\n'
 
 const commandHelp = (c: Command) =>
@@ -43,6 +45,8 @@ const findCommand = (argv: ReadonlyArray<string>): { command: Command | null; wo
       words.push(sub)
     } else if (word === 'farm') {
       throw new UsageError(`farm needs one of: create, list, cancel, activate`)
+    } else if (word === 'wallet') {
+      throw new UsageError(`wallet needs one of: connect, status, disconnect`)
     }
   }
   return { command: COMMANDS.find((c) => c.name === words.join(' ')) ?? null, words, rest }
@@ -74,6 +78,7 @@ export const run = async (argv: ReadonlyArray<string>, io: CliIo): Promise<numbe
   const err = (text: string) => io.stderr.write(text.endsWith('\n') ? text : `${text}\n`)
   let json = argv.includes('--json')
   let command: Command | null = null
+  let context: CliContext | null = null
   try {
     const found = findCommand(argv)
     command = found.command
@@ -109,14 +114,15 @@ export const run = async (argv: ReadonlyArray<string>, io: CliIo): Promise<numbe
     if (parsed.positionals.length < min) throw new UsageError(`Missing argument${min > 1 ? 's' : ''}`)
     if (parsed.positionals.length > max) throw new UsageError(`Unexpected argument "${parsed.positionals[max]}"`)
 
-    const context: CliContext = composeCli(io)
-    const spinnerStream = !json && io.stdout.isTTY && io.stderr.isTTY ? io.stderr : null
+    const spinners = new Spinners(!json && io.stdout.isTTY && io.stderr.isTTY ? io.stderr : null)
+    context = composeCli(io, spinners)
     const out: Out = {
       json,
       emit: (data, human) => {
         io.stdout.write(json ? `${JSON.stringify(data, null, 2)}\n` : typeof human === 'string' ? human : human())
       },
-      exec: (effect, spinner) => withSpinner(spinnerStream, spinner ?? 'Working', () => runEffect(effect)),
+      exec: (effect, spinner) => spinners.run(spinner ?? 'Working', () => runEffect(effect)),
+      progress: (text, task) => spinners.run(text, task),
     }
     if (c.auth) {
       if (!context.platform.launch() && !context.session.get('refresh_token') && !context.session.get('auth_token')) {
@@ -139,10 +145,19 @@ export const run = async (argv: ReadonlyArray<string>, io: CliIo): Promise<numbe
       const error = e.error as AppError
       // The API client already reported its own failures on stderr; everything else is shown here.
       if (error._tag === 'OutsidePlatform') err(NOT_LOGGED_IN)
-      else if (!isApiError(error)) err(userMessage(error))
+      else if (!isApiError(error)) err(withDetail(error))
       return exitCodeFor(error._tag)
     }
     err(`Error: ${e instanceof Error ? e.message : String(e)}`)
     return EXIT.failure
+  } finally {
+    context?.dispose()
   }
+}
+
+/** The §8 message, and what the wallet said when the message alone does not tell (an unknown wallet error). */
+const withDetail = (error: AppError): string => {
+  const text = userMessage(error)
+  const detail = error._tag === 'WalletProtocolError' ? error.message : error._tag === 'TransactionNotSent' ? error.reason : undefined
+  return detail && detail !== text && error._tag === 'WalletProtocolError' && error.code === 0 ? `${text}: ${detail}` : text
 }
