@@ -50,6 +50,8 @@ export class BondsState {
   busyIds = new Set<string>()
   /** Set when a farming activation is expected to bring a bond (spec §4 toast wording). */
   viaFarming = false
+  /** Ids of live records already announced: each bond or stake gets its toast once. */
+  private readonly announced = new Set<string>()
 
   constructor(
     private readonly uc: BondUseCases,
@@ -57,7 +59,8 @@ export class BondsState {
     private readonly notifier: Notifier,
     private readonly haptic: (kind: HapticKind) => void = () => {},
   ) {
-    makeAutoObservable<this, 'uc' | 'ticker' | 'notifier' | 'haptic'>(this, {
+    makeAutoObservable<this, 'uc' | 'ticker' | 'notifier' | 'haptic' | 'announced'>(this, {
+      announced: false,
       uc: false,
       ticker: false,
       notifier: false,
@@ -137,7 +140,7 @@ export class BondsState {
   applyLiveMint(mint: Mint): void {
     this.mints = keepNewestPending(mergeLiveRecord(this.mints, mint), this.ticker.now)
     const toast = liveRecordToast('mint', mint.status, this.viaFarming)
-    if (toast) {
+    if (toast && this.firstAnnouncement('mint', mint.id)) {
       if (this.viaFarming) this.viaFarming = false
       this.notifier.notify({ kind: 'success', text: toast })
       this.haptic('success')
@@ -148,7 +151,7 @@ export class BondsState {
   applyLiveStake(stake: Stake): void {
     this.stakes = keepNewestPending(mergeLiveRecord(this.stakes, stake), this.ticker.now)
     const toast = liveRecordToast('stake', stake.status, false)
-    if (toast) {
+    if (toast && this.firstAnnouncement('stake', stake.id)) {
       this.notifier.notify({ kind: 'success', text: toast })
       this.haptic('success')
     }
@@ -161,8 +164,27 @@ export class BondsState {
     this.stakes = this.stakes.filter((s) => s.status !== 'pending')
   }
 
-  expectFarmingBond(): void {
+  /**
+   * A farming activation brings a bond. Its live event may have gone out before this app's socket
+   * was signed in, so the mints are fetched too, and a new active bond is announced either way (once).
+   */
+  async expectFarmingBond(): Promise<void> {
     this.viaFarming = true
+    const known = new Set(this.mints.map((m) => String(m.id)))
+    const r = await runResult(this.uc.loadMints())
+    if (r._tag !== 'Success') return
+    const arrived = r.success.filter((m) => !known.has(String(m.id)) && m.status === 'active')
+    runInAction(() => {
+      this.mints = r.success
+      for (const m of arrived) this.applyLiveMint(m)
+    })
+  }
+
+  private firstAnnouncement(kind: 'mint' | 'stake', id: Id): boolean {
+    const key = `${kind}:${id}`
+    if (this.announced.has(key)) return false
+    this.announced.add(key)
+    return true
   }
 
   get activePlans(): MintPlan[] {

@@ -77,13 +77,24 @@ describe('BondsState', () => {
     expect(toastTexts(h)).toEqual(['New Bond created'])
   })
 
-  it('says "via Farming" for the bond a farming activation brings, once', () => {
+  it('says "via Farming" for the bond a farming activation brings, once', async () => {
     const h = stateHarness()
     const bonds = h.bonds()
-    bonds.expectFarmingBond()
+    await bonds.expectFarmingBond()
     bonds.applyLiveMint(aMint({ id: 7 }))
     bonds.applyLiveMint(aMint({ id: 8 }))
     expect(toastTexts(h)).toEqual(['New Bond created via Farming', 'New Bond created'])
+  })
+
+  it('shows the farming bond even when its live event went out before the socket signed in, and announces it once', async () => {
+    const h = stateHarness()
+    const bonds = h.bonds()
+    h.api.mintList = [aMint({ id: 21, status: 'active' })]
+    await bonds.expectFarmingBond()
+    expect(bonds.mints.map((m) => m.id)).toEqual([21])
+    expect(toastTexts(h)).toEqual(['New Bond created via Farming'])
+    bonds.applyLiveMint(aMint({ id: 21, status: 'active' }))
+    expect(toastTexts(h)).toEqual(['New Bond created via Farming'])
   })
 
   it('announces a live stake and refetches the mints', async () => {

@@ -1,0 +1,31 @@
+import type { FrameLocator, Locator } from 'playwright-core'
+import { expect } from 'vitest'
+
+let lastUser = 50_000
+/** A fresh Telegram user id, so tests never share a user. */
+export const nextUser = (): number => ++lastUser
+
+/** Runs `fn` inside the mini app's frame. */
+export const frameEval = <R>(app: FrameLocator, fn: () => R): Promise<R> => app.locator('html').evaluate(fn)
+
+/** The visible text of one element, trimmed. */
+export const text = async (l: Locator): Promise<string> => ((await l.textContent()) ?? '').replace(/\s+/g, ' ').trim()
+
+/** Waits until an element's text equals / contains `expected`. */
+export const expectText = (l: Locator, expected: string) => expect.poll(() => text(l), { timeout: 10_000 }).toBe(expected)
+export const expectContains = (l: Locator, expected: string) => expect.poll(() => text(l), { timeout: 10_000 }).toContain(expected)
+
+/** The five tab labels, left to right. */
+export const tabLabels = (app: FrameLocator): Promise<string[]> =>
+  Promise.all(['tab-bond', 'tab-staking', 'tab-dashboard', 'tab-referral', 'tab-tasks'].map((id) => text(app.getByTestId(id).locator('.tab__label'))))
+
+/** Texts of the toasts of one kind now on screen. */
+export const toastTexts = async (app: FrameLocator, kind: 'success' | 'error' | 'info'): Promise<string[]> =>
+  (await app.getByTestId(`toast-${kind}`).locator('.toast__text').allTextContents()).map((s) => s.replace(/\s+/g, ' ').trim())
+
+/** Waits for a toast of `kind` whose text is exactly `expected`. */
+export const expectToast = (app: FrameLocator, kind: 'success' | 'error' | 'info', expected: string) =>
+  expect.poll(() => toastTexts(app, kind), { timeout: 10_000, message: `toast-${kind} '${expected}'` }).toEqual(expect.arrayContaining([expected]))
+
+/** Parses a displayed amount ('1 234.56' → 1234.56). */
+export const amountOf = (s: string): number => Number(s.replace(/[\s\u00a0\u202f]/g, '').replace(/[^\d.-]/g, ''))

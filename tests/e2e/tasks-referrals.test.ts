@@ -1,0 +1,118 @@
+import { writeFileSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { expectContains, expectText, expectToast, nextUser, text } from './helpers.ts'
+import { api, launch, makeMember, removeBuild, type Stack, startStack } from './stack.ts'
+
+/** The task flow with its proof modals, and referral sign-up through the start parameter. */
+let stack: Stack
+const tmp = mkdtempSync(join(tmpdir(), 'axiom-e2e-photo-'))
+beforeAll(async () => {
+  stack = await startStack()
+})
+afterAll(async () => {
+  await stack?.close()
+  removeBuild()
+  rmSync(tmp, { recursive: true, force: true })
+})
+
+describe('tasks', () => {
+  it('community and link tasks go start → check → claim, and the badge counts down', async () => {
+    const { app, page, errors } = await launch(stack, { user: nextUser() })
+    await expectText(app.getByTestId('badge-tasks'), '3')
+    await app.getByTestId('tab-tasks').click()
+    await app.getByTestId('tasks-list').waitFor()
+    await expectText(app.getByTestId('tasks-balance-amount'), '0.00')
+
+    // The community task.
+    const community = app.getByTestId('task-action-1')
+    await expectText(community, 'Start')
+    await community.click()
+    await expectText(community, 'Check')
+    await community.click()
+    await expectText(community, 'Claim')
+    await community.click()
+    await expectText(app.getByTestId('task-claimed-1'), 'Claimed')
+    await expectText(app.getByTestId('badge-tasks'), '2')
+    await expectText(app.getByTestId('tasks-balance-amount'), '5.00')
+
+    // The link task: Start opens its link in the host, Check asks for the visited link.
+    const linkTask = app.getByTestId('task-action-2')
+    await linkTask.click()
+    await expectContains(page.getByTestId('host-last-link'), 't.me/axiom_news')
+    await expectText(linkTask, 'Check')
+    await linkTask.click()
+    const modal = app.getByTestId('link-verification-modal')
+    await modal.waitFor()
+    expect(await app.getByTestId('link-verification-submit').isDisabled()).toBe(true)
+    await app.getByTestId('link-verification-input').fill('https://t.me/axiom_news')
+    await app.getByTestId('link-verification-submit').click()
+    await modal.waitFor({ state: 'detached' })
+    await expectText(linkTask, 'Claim')
+    await linkTask.click()
+    await expectText(app.getByTestId('task-claimed-2'), 'Claimed')
+    await expectText(app.getByTestId('badge-tasks'), '1')
+    await expectText(app.getByTestId('tasks-balance-amount'), '8.00')
+    expect(errors).toEqual([])
+    await page.close()
+  })
+
+  it('a photo over 1 MiB is refused with the file-size message', async () => {
+    const { app, page, errors } = await launch(stack, { user: nextUser() })
+    await app.getByTestId('tab-tasks').click()
+    const photoTask = app.getByTestId('task-action-3')
+    await photoTask.click()
+    await expectText(photoTask, 'Check')
+    await photoTask.click()
+    const modal = app.getByTestId('add-photo-modal')
+    await modal.waitFor()
+    // A PNG signature followed by 1.2 MiB of data: an image to the browser, too large for the server.
+    const file = join(tmp, 'big.png')
+    const png = Buffer.alloc(1.2 * 1024 * 1024, 7)
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(png)
+    writeFileSync(file, png)
+    await app.getByTestId('photo-input').setInputFiles(file)
+    await expect.poll(() => app.getByTestId('photo-submit').isEnabled()).toBe(true)
+    await app.getByTestId('photo-submit').click()
+    await expectToast(app, 'error', 'Error: File size is too large! Upload a smaller file.')
+    // Nothing was validated: the task still waits for its check, and the badge still counts it.
+    await expectText(photoTask, 'Check')
+    await expectText(app.getByTestId('badge-tasks'), '3')
+    expect(errors).toEqual([])
+    await page.close()
+  })
+})
+
+describe('referral sign-up', () => {
+  it('a user launched with a referral code joins the referrer’s list, with a +1 badge until seen', async () => {
+    const p = nextUser()
+    await makeMember(stack, p, 'Paula')
+    const me = await api<{ ref_code: string }>(stack, p, 'GET', '/user/me')
+
+    const r = nextUser()
+    const referred = await launch(stack, { user: r, name: 'Rita', start: me.ref_code })
+    await referred.app.getByTestId('screen-dashboard').waitFor()
+    await referred.page.close()
+
+    const { app, page, errors } = await launch(stack, { user: p, name: 'Paula' })
+    await expectText(app.getByTestId('badge-referral'), '+1')
+    await app.getByTestId('tab-referral').click()
+    await app.getByTestId('screen-referral').waitFor()
+    const list = app.getByTestId('referrals-list')
+    await list.waitFor()
+    await expect.poll(() => list.locator('li').count()).toBe(1)
+    await expectContains(list, 'Rita')
+    await expectContains(list, 'Level 1')
+    await expect.poll(() => app.getByTestId('badge-referral').count()).toBe(0)
+    // Seen is remembered: back on the dashboard the badge stays away.
+    await app.getByTestId('tab-dashboard').click()
+    await app.getByTestId('screen-dashboard').waitFor()
+    expect(await app.getByTestId('badge-referral').count()).toBe(0)
+    // The referral link carries the code.
+    await app.getByTestId('tab-referral').click()
+    expect(await text(app.getByTestId('referral-link'))).toContain(me.ref_code)
+    expect(errors).toEqual([])
+    await page.close()
+  })
+})
