@@ -1,4 +1,5 @@
 import { mkdirSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { FrameLocator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -6,7 +7,8 @@ import { nextUser } from './helpers.ts'
 import { activeBond, api, launch, makeMember, removeBuild, type Stack, startStack } from './stack.ts'
 
 /** Screenshots of the main screens for the README, at 390×844: the app's frame only. */
-const OUT = join(process.cwd(), 'docs', 'screenshots')
+/** `npm run screenshots` writes the README's pictures into docs/screenshots; the test run uses a temp dir. */
+const OUT = process.env.SCREENSHOTS_DIR ? join(process.cwd(), process.env.SCREENSHOTS_DIR) : join(tmpdir(), 'axiom-screenshots')
 const NAMES = ['dashboard', 'bond', 'staking', 'referral', 'tasks', 're-bonding', 'sell', 'history', 'farming-activation', 'maintenance', 'dashboard-ru']
 
 let stack: Stack
