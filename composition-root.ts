@@ -146,7 +146,7 @@ export const bindUseCases = ({ api, clock, storage, platform, session, notifier,
     loadPrice: () => loadPrice({ api }),
     loadCandles: loadCandles({ api, clock }),
     restoreWallet: () => restoreWallet({ wallet }),
-    connectWallet: () => connectWallet({ wallet }),
+    connectWallet: () => connectWallet({ wallet, api }),
     disconnectWallet: () => disconnectWallet({ wallet }),
     onAccountChange: (listener: Parameters<Wallet['onAccountChange']>[0]) => wallet.onAccountChange(listener),
   }

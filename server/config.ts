@@ -9,6 +9,11 @@ export const DEFAULT_DB_PATH = '.data/axiom.db'
 export const DEFAULT_WELCOME_TOKENS = 100n
 export const DEFAULT_PRICE_TICK_MS = 3_000
 export const DEFAULT_PRICE_SEED = 42
+/**
+ * Hosts a tonProof may name (the host of the app URL in the TON Connect manifest, as wallets sign it:
+ * `new URL(manifest.url).host`, so with the port when there is one). A bare hostname allows any port.
+ */
+export const DEFAULT_TON_PROOF_DOMAINS: ReadonlyArray<string> = ['localhost', '127.0.0.1']
 
 /** The treasury the client pays bonds to (a raw address on workchain 0). */
 export const DEV_TREASURY_ADDRESS = '0:7a1c0b4e2f0d6a3a9c5e8b1d4f7a2c6e9b3d5f8a1c4e7b2d6f9a3c5e8b1d4f7a'
@@ -35,6 +40,8 @@ export interface ServerConfig {
   readonly bodyLimitBytes: number
   /** A create without Idempotency-Key that repeats within this window returns the first result. */
   readonly dedupeWindowS: number
+  /** The tonProof domain allow-list (wallet binding): `host:port` exactly, or a bare hostname on any port. */
+  readonly tonProofDomains: ReadonlyArray<string>
   readonly logger: boolean
 }
 
@@ -56,5 +63,6 @@ export const defaultConfig = (): ServerConfig => ({
   maxPhotoBytes: 1024 * 1024,
   bodyLimitBytes: 8 * 1024 * 1024,
   dedupeWindowS: 5,
+  tonProofDomains: DEFAULT_TON_PROOF_DOMAINS,
   logger: false,
 })

@@ -16,6 +16,9 @@ export const optionsFromEnv = (env: NodeJS.ProcessEnv = process.env): StartOptio
   priceTickMs: env.PRICE_TICK_MS ? Number(env.PRICE_TICK_MS) : DEFAULT_PRICE_TICK_MS,
   treasuryAddress: env.AXIOM_TREASURY ?? DEV_TREASURY_ADDRESS,
   logger: env.AXIOM_LOG === '1',
+  ...(env.AXIOM_TON_PROOF_DOMAINS !== undefined && env.AXIOM_TON_PROOF_DOMAINS.trim() !== ''
+    ? { tonProofDomains: env.AXIOM_TON_PROOF_DOMAINS.split(',').map((d) => d.trim()).filter(Boolean) }
+    : {}),
   ...(env.AXIOM_WELCOME_BALANCE !== undefined
     ? { welcomeBalanceNano: requireNano('AXIOM_WELCOME_BALANCE', env.AXIOM_WELCOME_BALANCE, { allowZero: true }) }
     : {}),

@@ -8,7 +8,8 @@ import {
   WalletProtocolError,
   WalletRestoreFailed,
 } from '../../core/errors.ts'
-import type { Wallet, WalletAccount, WalletTransaction } from '../../core/ports/wallet.port.ts'
+import type { TonProof } from '../../core/domain/entities/wallet.ts'
+import type { Wallet, WalletAccount, WalletConnectRequest, WalletTransaction } from '../../core/ports/wallet.port.ts'
 
 type SdkErrors = Pick<
   typeof import('@tonconnect/ui'),
@@ -67,6 +68,23 @@ export const tonConnectUiOptions = (o: {
   ...(o.connector ? { connector: o.connector } : {}),
 })
 
+/**
+ * The wallet's signed tonProof from a connect reply (`connectItems.tonProof` with a `proof`; a
+ * `ton_proof` error item or a restored connection has none), with the StateInit the backend needs.
+ */
+export const proofOf = (w: Pick<ConnectedWallet, 'account' | 'connectItems'>): TonProof | undefined => {
+  const item = w.connectItems?.tonProof
+  if (!item || !('proof' in item) || !w.account.walletStateInit) return undefined
+  const { timestamp, domain, payload, signature } = item.proof
+  return {
+    timestamp,
+    domain: { lengthBytes: domain.lengthBytes, value: domain.value },
+    payload,
+    signature,
+    state_init: w.account.walletStateInit,
+  }
+}
+
 /** The user's wallet through TON Connect UI (the widget of spec §2), loaded on first use. */
 export class TonConnectWallet implements Wallet {
   private ui: Promise<TonConnectUI> | null = null
@@ -84,11 +102,14 @@ export class TonConnectWallet implements Wallet {
     return this.maxMsgs
   }
 
-  connect(): Effect.Effect<WalletAccount, WalletConnectionDeclined | WalletProtocolError> {
+  connect(request?: WalletConnectRequest): Effect.Effect<WalletAccount, WalletConnectionDeclined | WalletProtocolError> {
     return Effect.tryPromise({
       try: async () => {
         const ui = await this.widget()
         if (this.current) return this.current
+        // Asks the wallet for a tonProof of the backend's payload (or for none, clearing an earlier one).
+        const payload = request?.tonProofPayload
+        ui.setConnectRequestParameters(payload ? { state: 'ready', value: { tonProof: payload } } : null)
         const connected = new Promise<WalletAccount | null>((resolve) => {
           const offStatus = ui.onStatusChange(async (w) => {
             if (!w) return
@@ -183,11 +204,14 @@ export class TonConnectWallet implements Wallet {
       (f): f is { name: 'SendTransaction'; maxMessages: number } => typeof f === 'object' && f.name === 'SendTransaction',
     )
     this.maxMsgs = feature?.maxMessages ?? 1
+    const proof = proofOf(w)
     const account: WalletAccount = {
       address: w.account.address,
       chain: w.account.chain,
       friendlyAddress: ton.friendlyAddress(w.account.address, w.account.chain),
       ...(w.account.publicKey ? { publicKey: w.account.publicKey } : {}),
+      ...(w.account.walletStateInit ? { walletStateInit: w.account.walletStateInit } : {}),
+      ...(proof ? { proof } : {}),
     }
     this.setAccount(account)
     return account

@@ -13,6 +13,7 @@ import { BondQuote, Mint, MintList, MintPayment, MintPlanList, Stake, StakeList,
 import { ErrorBody, TokenPair } from '../domain/entities/session.ts'
 import { Task, TaskList } from '../domain/entities/task.ts'
 import { ReferralList, UserData } from '../domain/entities/user.ts'
+import { TonProofPayload, WalletBinding } from '../domain/entities/wallet.ts'
 import { TransferResult, Withdrawal, WithdrawHistory, WithdrawQuote } from '../domain/entities/withdraw.ts'
 import { DEFAULT_PAGE, DEFAULT_PAGE_LIMIT, DEFAULT_SORT_ORDER, WITHDRAW_HISTORY_SORT_BY } from '../domain/constants.ts'
 import {
@@ -189,6 +190,8 @@ export const makeHttpAxiomApi = (deps: HttpAxiomApiDeps): AxiomApi => {
     me: () => get('/user/me', UserData, null),
     referrals: () => get('/user/referrals', ReferralList, []),
     shareMessage: () => post('/user/share-message', SharedMessage),
+    tonProofPayload: () => post('/wallet/ton-proof/payload', TonProofPayload),
+    bindWallet: (body) => post('/wallet/ton-proof/check', WalletBinding, body),
 
     mints: (q) => get('/mint/', MintList, EMPTY_PAGE, paging(q)),
     mintPlans: () => get('/mint/all-plans', MintPlanList, []),

@@ -6,6 +6,7 @@ import type { Id, PageQuery, SortOrder } from '../domain/entities/primitives.ts'
 import type { TokenPair } from '../domain/entities/session.ts'
 import type { Task, TaskValidation } from '../domain/entities/task.ts'
 import type { Referral, UserData } from '../domain/entities/user.ts'
+import type { TonProofCheckInput } from '../domain/entities/wallet.ts'
 import type { TransferResult, Withdrawal, WithdrawInput, WithdrawQuote } from '../domain/entities/withdraw.ts'
 import type { ApiError } from '../errors.ts'
 
@@ -36,6 +37,11 @@ export interface AxiomApi {
   me(): Call<UserData | null>
   referrals(): Call<ReadonlyArray<Referral>>
   shareMessage(): Call<{ readonly inline_message_id: string }>
+
+  /** A tonProof payload for the signed-in user (single-use, expiring). */
+  tonProofPayload(): Call<{ readonly payload: string }>
+  /** Verifies the wallet's tonProof and binds the wallet to the user; answers its friendly address. */
+  bindWallet(input: TonProofCheckInput): Call<{ readonly wallet_address: string }>
 
   mints(q?: PageQuery): Call<Page<Mint>>
   mintPlans(): Call<ReadonlyArray<MintPlan>>

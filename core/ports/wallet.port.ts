@@ -1,4 +1,5 @@
 import type { Effect } from 'effect'
+import type { TonProof } from '../domain/entities/wallet.ts'
 import type {
   TransactionNotSent,
   WalletConnectionDeclined,
@@ -15,6 +16,16 @@ export interface WalletAccount {
   readonly friendlyAddress?: string
   readonly chain: string
   readonly publicKey?: string
+  /** The wallet contract's StateInit (base64 BOC), as the wallet reported it. */
+  readonly walletStateInit?: string
+  /** The wallet's tonProof, when the connection asked for one and the wallet signed it. */
+  readonly proof?: TonProof
+}
+
+/** What a connection asks of the wallet besides its address. */
+export interface WalletConnectRequest {
+  /** A tonProof payload (from the backend) for the wallet to sign. */
+  readonly tonProofPayload?: string
 }
 
 export interface WalletMessage {
@@ -36,7 +47,8 @@ export interface Wallet {
   account(): WalletAccount | null
   /** How many messages the connected device can send in one transaction. */
   maxMessages(): number
-  connect(): Effect.Effect<WalletAccount, WalletConnectionDeclined | WalletProtocolError>
+  /** Opens the wallet's connection; with a `tonProofPayload` the wallet is asked to sign a tonProof of it. */
+  connect(request?: WalletConnectRequest): Effect.Effect<WalletAccount, WalletConnectionDeclined | WalletProtocolError>
   /** Restores a stored connection once; null when there is none to restore. A failed attempt removes nothing: the caller retries. */
   restore(): Effect.Effect<WalletAccount | null, WalletRestoreFailed>
   /** Forgets the stored connection (after restoring gave up, spec §4). */

@@ -1,5 +1,6 @@
 import { Duration, Effect, Schedule } from 'effect'
 import { WALLET_RESTORE_RETRY_MS, WALLET_RESTORE_TIMEOUT_MS } from '../domain/constants.ts'
+import type { AxiomApi } from '../ports/axiom-api.port.ts'
 import type { Wallet, WalletAccount } from '../ports/wallet.port.ts'
 
 /**
@@ -20,7 +21,40 @@ export const restoreWallet = (deps: { readonly wallet: Wallet }): Effect.Effect<
     Effect.catch(() => Effect.succeed(null)),
   )
 
-export const connectWallet = (deps: { readonly wallet: Wallet }) => deps.wallet.connect()
+export interface ConnectWalletDeps {
+  readonly wallet: Wallet
+  /** Binds the wallet to the user by tonProof; without it the wallet only connects. */
+  readonly api?: Pick<AxiomApi, 'tonProofPayload' | 'bindWallet'>
+}
+
+/**
+ * Connects the wallet and binds it to the user (tonProof): a payload from the backend, the wallet
+ * signs it while connecting, the backend checks the proof and stores the wallet. Binding is best
+ * effort: no payload → connect without a proof; a refused bind has been reported by the API client
+ * (its toast) and the wallet stays connected.
+ */
+export const connectWallet = (deps: ConnectWalletDeps) =>
+  Effect.gen(function* () {
+    const api = deps.api
+    const payload = api
+      ? yield* api.tonProofPayload().pipe(
+          Effect.map((r): string | undefined => r.payload),
+          Effect.catch(() => Effect.succeed(undefined)),
+        )
+      : undefined
+    const account = yield* deps.wallet.connect(payload ? { tonProofPayload: payload } : undefined)
+    if (api && account.proof) {
+      yield* api
+        .bindWallet({
+          address: account.address,
+          network: account.chain,
+          ...(account.publicKey ? { public_key: account.publicKey } : {}),
+          proof: account.proof,
+        })
+        .pipe(Effect.catch(() => Effect.void))
+    }
+    return account
+  })
 
 /** Disconnects; disconnecting while not connected is an error (spec §4). */
 export const disconnectWallet = (deps: { readonly wallet: Wallet }) => deps.wallet.disconnect()

@@ -139,6 +139,14 @@ const MIGRATIONS: ReadonlyArray<string> = [
     PRIMARY KEY (user_id, route, key)
   );
   `,
+  // 2: wallet binding by tonProof. The raw address ('0:<hex>') is the key: one wallet, one user.
+  `
+  ALTER TABLE users ADD COLUMN wallet_address TEXT;
+  ALTER TABLE users ADD COLUMN wallet_network TEXT;
+  ALTER TABLE users ADD COLUMN wallet_bound_at INTEGER;
+  CREATE UNIQUE INDEX users_wallet_address ON users(wallet_address);
+  CREATE TABLE ton_proof_spent (payload TEXT PRIMARY KEY, expires_at INTEGER NOT NULL);
+  `,
 ]
 
 export const SCHEMA_VERSION = MIGRATIONS.length

@@ -6,6 +6,7 @@ import { httpError } from '../http/errors.ts'
 import { formatNano, formatPercent, NANO, PERCENT_SCALE } from '../money.ts'
 import { moveBalance } from './ledger.ts'
 import { collectiveBonus } from './settings.ts'
+import { walletOf } from './wallets.ts'
 
 export interface TelegramUser {
   readonly id: bigint
@@ -64,6 +65,8 @@ export const userWire = (ctx: ServerContext, row: Row) => ({
   ...balanceWire(ctx, row),
   collective_bonus: formatPercent(collectiveBonus(ctx.db)),
   ref_code: str(row, 'ref_code'),
+  /** The wallet bound by tonProof (friendly form), null until one is. */
+  wallet_address: walletOf(row),
 })
 
 /** The users a user invited, with their own level and the bond volume they brought. */

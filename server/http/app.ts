@@ -9,6 +9,7 @@ import { mintRoutes } from '../routes/mint-routes.ts'
 import { stakingRoutes } from '../routes/staking-routes.ts'
 import { taskRoutes } from '../routes/task-routes.ts'
 import { userRoutes } from '../routes/user-routes.ts'
+import { walletRoutes } from '../routes/wallet-routes.ts'
 import { withdrawRoutes } from '../routes/withdraw-routes.ts'
 import { FILE_TOO_LARGE, httpError, isHttpError, MAINTENANCE_MSG } from './errors.ts'
 
@@ -59,7 +60,7 @@ export const buildApp = (ctx: ServerContext): FastifyInstance => {
         if (PUBLIC_PATHS.has(path) || req.routeOptions.url === undefined) return
         req.userId = await verifyAccessToken(ctx, bearerOf(req.headers.authorization))
       })
-      for (const routes of [authRoutes, userRoutes, mintRoutes, stakingRoutes, farmingRoutes, withdrawRoutes, taskRoutes, marketRoutes])
+      for (const routes of [authRoutes, userRoutes, walletRoutes, mintRoutes, stakingRoutes, farmingRoutes, withdrawRoutes, taskRoutes, marketRoutes])
         routes(api, ctx)
     },
     { prefix: '/api' },

@@ -114,42 +114,85 @@ export interface TonProofServiceOptions {
   /** Networks accepted when the check names one; default ['-239', '-3']. */
   readonly networks?: ReadonlyArray<string>
   readonly now?: () => number
+  /**
+   * Where spent payloads are remembered until they expire (default: in memory). A backend that must
+   * refuse a replay across restarts passes a store over its database.
+   */
+  readonly spent?: SpentPayloads
+}
+
+/** Payloads already verified, each kept until its expiry (unix seconds). */
+export interface SpentPayloads {
+  has(payload: string): boolean
+  add(payload: string, expiresAt: number): void
+  /** Forgets the entries that expired before `now`. */
+  prune(now: number): void
+}
+
+export const memorySpentPayloads = (): SpentPayloads => {
+  const used = new Map<string, number>()
+  return {
+    has: (p) => used.has(p),
+    add: (p, exp) => void used.set(p, exp),
+    prune: (now) => {
+      for (const [k, exp] of used) if (exp < now) used.delete(k)
+    },
+  }
 }
 
 export type TonProofResult = { readonly valid: true; readonly address: string; readonly publicKey: string } | { readonly valid: false; readonly msg: string }
 
+/** The payload problems (unknown, expired, already used): the caller must fetch a new payload. */
+export const PAYLOAD_ERRORS: ReadonlySet<string> = new Set(['Unknown payload', 'Payload expired', 'Payload already used'])
+
 export interface TonProofService {
-  /** A fresh payload: hex(nonce 8 ‖ expiry u32 BE ‖ HMAC-SHA256(secret, nonce ‖ expiry)[0..16]) — 56 chars. */
-  issue(): string
-  verify(check: TonProofCheck): TonProofResult
+  /**
+   * A fresh payload: hex(nonce 8 ‖ expiry u32 BE ‖ HMAC-SHA256(secret, nonce ‖ expiry [‖ 0x00 ‖ subject])[0..16]) — 56 chars.
+   * With a `subject` (e.g. the user id) the payload verifies only for that same subject.
+   */
+  issue(subject?: string): string
+  /** Checks a proof; a payload issued for a subject needs the same `subject` here. */
+  verify(check: TonProofCheck, subject?: string): TonProofResult
   /** POST `${prefix}/payload` → { payload }; POST `${prefix}/check` → { valid: true, address } | 4xx { msg }. */
   register(app: FastifyInstance, prefix?: string): void
 }
 
 const fail = (msg: string): TonProofResult => ({ valid: false, msg })
 
+/** `localhost:5173`, `[::1]:5173` have a port; `localhost`, `[::1]` do not. */
+const hasPort = (host: string) => (host.startsWith('[') ? /\]:\d+$/.test(host) : host.includes(':'))
+
 export const createTonProofService = (options: TonProofServiceOptions): TonProofService => {
   const now = options.now ?? (() => Math.floor(Date.now() / 1000))
   const ttl = options.payloadTtlS ?? 900
   const maxAge = options.maxAgeS ?? 300
   const networks = options.networks ?? ['-239', '-3']
-  const used = new Map<string, number>()
-  const mac = (body: Buffer) => createHmac('sha256', `ton-proof:${options.secret}`).update(body).digest().subarray(0, 16)
+  const used = options.spent ?? memorySpentPayloads()
+  const mac = (body: Buffer, subject: string | undefined) => {
+    const h = createHmac('sha256', `ton-proof:${options.secret}`).update(body)
+    if (subject !== undefined) h.update(Buffer.concat([Buffer.from([0]), Buffer.from(subject, 'utf8')]))
+    return h.digest().subarray(0, 16)
+  }
 
-  const payloadOk = (payload: string): string | null => {
+  const payloadOk = (payload: string, subject: string | undefined): string | null => {
     if (!/^[0-9a-f]{56}$/.test(payload)) return 'Unknown payload'
     const raw = Buffer.from(payload, 'hex')
     const body = raw.subarray(0, 12)
-    if (!timingSafeEqual(raw.subarray(12), mac(body))) return 'Unknown payload'
+    if (!timingSafeEqual(raw.subarray(12), mac(body, subject))) return 'Unknown payload'
     if (body.readUInt32BE(8) < now()) return 'Payload expired'
     if (used.has(payload)) return 'Payload already used'
     return null
   }
 
-  const domainOk = (domain: string) =>
-    options.allowedDomains.some((d) => d === domain || (!d.includes(':') && domain.split(':')[0] === d))
+  const allowed = options.allowedDomains.map((d) => d.trim().toLowerCase()).filter(Boolean)
+  /** An entry with a port must match the proof's host exactly; a bare hostname matches it on any port. */
+  const domainOk = (domain: string) => {
+    const host = domain.toLowerCase()
+    const hostname = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.split(':')[0]
+    return allowed.some((d) => d === host || (!hasPort(d) && d === hostname))
+  }
 
-  const verify = (check: TonProofCheck): TonProofResult => {
+  const verify = (check: TonProofCheck, subject?: string): TonProofResult => {
     const p = check?.proof
     if (!p || typeof p !== 'object') return fail('proof is required')
     if (typeof check.address !== 'string') return fail('address is required')
@@ -161,7 +204,7 @@ export const createTonProofService = (options: TonProofServiceOptions): TonProof
     if (check.network !== undefined && !networks.includes(String(check.network))) return fail(`Network ${check.network} is not accepted`)
 
     // 1. The payload is one we issued, unexpired and unused.
-    const payloadError = payloadOk(p.payload)
+    const payloadError = payloadOk(p.payload, subject)
     if (payloadError) return fail(payloadError)
     // 2. Domain allow-list.
     if (Buffer.byteLength(p.domain.value, 'utf8') !== p.domain.lengthBytes) return fail('Domain length mismatch')
@@ -201,24 +244,24 @@ export const createTonProofService = (options: TonProofServiceOptions): TonProof
     const hash = createHash('sha256').update(tonProofMessage(address, p.domain.value, p.timestamp, p.payload)).digest()
     if (!signVerify(hash, signature, publicKey)) return fail('Invalid signature')
     // Single use: a verified payload is spent (a forged attempt does not burn it).
-    used.set(p.payload, Buffer.from(p.payload, 'hex').readUInt32BE(8))
-    for (const [k, exp] of used) if (exp < now()) used.delete(k)
+    used.prune(now())
+    used.add(p.payload, Buffer.from(p.payload, 'hex').readUInt32BE(8))
     return { valid: true, address: address.toRawString(), publicKey: publicKey.toString('hex') }
   }
 
   return {
-    issue: () => {
+    issue: (subject) => {
       const body = Buffer.alloc(12)
       randomBytes(8).copy(body)
       body.writeUInt32BE(now() + ttl, 8)
-      return Buffer.concat([body, mac(body)]).toString('hex')
+      return Buffer.concat([body, mac(body, subject)]).toString('hex')
     },
     verify,
     register(app, prefix = '/ton-proof') {
       app.post(`${prefix}/payload`, async () => ({ payload: this.issue() }))
       app.post(`${prefix}/check`, async (req, reply) => {
         const r = verify((req.body ?? {}) as TonProofCheck)
-        if (!r.valid) return reply.code(r.msg.startsWith('Payload') || r.msg === 'Unknown payload' ? 401 : 400).send({ msg: r.msg })
+        if (!r.valid) return reply.code(PAYLOAD_ERRORS.has(r.msg) ? 401 : 400).send({ msg: r.msg })
         return r
       })
     },

@@ -41,17 +41,41 @@ describe('wallet errors (spec §8)', () => {
   })
 })
 
+const STATE_INIT = 'te6cckEBAQEAAgAAAEysuc0='
+
 /** A stand-in for the widget: the wallet app's answers are scripted. */
-const fakeWidget = (script: { approve: boolean; rejectTx?: boolean; maxMessages?: number }) => {
+const fakeWidget = (script: { approve: boolean; rejectTx?: boolean; maxMessages?: number; proof?: 'signs' | 'error' }) => {
   const statusListeners = new Set<(w: ConnectedWallet | null) => void>()
   const modalListeners = new Set<(s: { status: string; closeReason?: string }) => void>()
   let wallet: ConnectedWallet | null = null
   const sent: unknown[] = []
-  const connectedWallet = {
-    account: { address: RAW, chain: '-239', publicKey: 'ab'.repeat(32) },
-    device: { features: ['SendTransaction', { name: 'SendTransaction', maxMessages: script.maxMessages ?? 4 }] },
-  } as unknown as ConnectedWallet
+  /** Every setConnectRequestParameters call, in order. */
+  const requestParameters: unknown[] = []
+  let params: { state: string; value?: { tonProof?: string } } | null | undefined = null
+  const connectedWallet = () => {
+    const tonProof = params?.state === 'ready' ? params.value?.tonProof : undefined
+    return {
+      account: { address: RAW, chain: '-239', publicKey: 'ab'.repeat(32), walletStateInit: STATE_INIT },
+      device: { features: ['SendTransaction', { name: 'SendTransaction', maxMessages: script.maxMessages ?? 4 }] },
+      ...(tonProof && script.proof === 'signs'
+        ? {
+            connectItems: {
+              tonProof: {
+                name: 'ton_proof',
+                proof: { timestamp: 1780000000, domain: { lengthBytes: 14, value: 'localhost:5173' }, payload: tonProof, signature: 'c2ln' },
+              },
+            },
+          }
+        : tonProof && script.proof === 'error'
+          ? { connectItems: { tonProof: { name: 'ton_proof', error: { code: 400, message: 'not supported' } } } }
+          : {}),
+    } as unknown as ConnectedWallet
+  }
   const ui = {
+    setConnectRequestParameters(p: typeof params) {
+      requestParameters.push(p)
+      params = p
+    },
     get connected() {
       return wallet !== null
     },
@@ -70,7 +94,7 @@ const fakeWidget = (script: { approve: boolean; rejectTx?: boolean; maxMessages?
     async openModal() {
       setTimeout(() => {
         if (script.approve) {
-          wallet = connectedWallet
+          wallet = connectedWallet()
           for (const l of [...statusListeners]) l(wallet)
         } else for (const l of [...modalListeners]) l({ status: 'closed', closeReason: 'action-cancelled' })
       }, 0)
@@ -85,7 +109,7 @@ const fakeWidget = (script: { approve: boolean; rejectTx?: boolean; maxMessages?
       for (const l of [...statusListeners]) l(null)
     },
   }
-  return { ui: ui as unknown as TonConnectUI, sent }
+  return { ui: ui as unknown as TonConnectUI, sent, requestParameters }
 }
 
 const walletOver = (widget: ReturnType<typeof fakeWidget>) =>
@@ -101,6 +125,36 @@ describe('TonConnectWallet', () => {
     expect(account.friendlyAddress?.startsWith('UQ')).toBe(true)
     expect(wallet.maxMessages()).toBe(4)
     expect(seen).toContain(RAW)
+  })
+
+  it('asks for a tonProof of the payload before opening the modal, and reports the proof with the StateInit', async () => {
+    const widget = fakeWidget({ approve: true, proof: 'signs' })
+    const wallet = walletOver(widget)
+    const account = await Effect.runPromise(wallet.connect({ tonProofPayload: 'payload-1' }))
+    expect(widget.requestParameters).toEqual([{ state: 'ready', value: { tonProof: 'payload-1' } }])
+    expect(account.walletStateInit).toBe(STATE_INIT)
+    expect(account.publicKey).toBe('ab'.repeat(32))
+    expect(account.chain).toBe('-239')
+    expect(account.proof).toEqual({
+      timestamp: 1780000000,
+      domain: { lengthBytes: 14, value: 'localhost:5173' },
+      payload: 'payload-1',
+      signature: 'c2ln',
+      state_init: STATE_INIT,
+    })
+  })
+
+  it('asks for no proof without a payload, and reports none when the wallet answers a ton_proof error', async () => {
+    const plain = fakeWidget({ approve: true, proof: 'signs' })
+    const account = await Effect.runPromise(walletOver(plain).connect())
+    expect(plain.requestParameters).toEqual([null])
+    expect(account.proof).toBeUndefined()
+
+    const refusing = fakeWidget({ approve: true, proof: 'error' })
+    const refused = await Effect.runPromise(walletOver(refusing).connect({ tonProofPayload: 'payload-2' }))
+    expect(refusing.requestParameters).toEqual([{ state: 'ready', value: { tonProof: 'payload-2' } }])
+    expect(refused.address).toBe(RAW)
+    expect(refused.proof).toBeUndefined()
   })
 
   it('declines when the user closes the modal without a wallet', async () => {

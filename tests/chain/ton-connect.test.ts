@@ -139,6 +139,30 @@ describe('the real @tonconnect/sdk with the dev wallet', () => {
     expect(connector.connected).toBe(false)
   })
 
+  it("binds the dev wallet to the user end to end: the backend's payload, the wallet's proof for the manifest's host, the backend's check", async () => {
+    const connector = newConnector()
+    const { payload } = (await user.call('POST', '/wallet/ton-proof/payload')).body as { payload: string }
+    const { statuses } = await connect(connector, { auto: 'approve', tonProof: payload })
+    const wallet = await eventually(() => statuses.find((w) => w))
+    const tp = wallet.connectItems?.tonProof
+    expect(tp && 'proof' in tp).toBe(true)
+    const proof = (tp as { proof: { domain: { value: string } } }).proof
+    // Like real wallets, the domain is the host (with its port) of the app URL the manifest names.
+    expect(proof.domain.value).toBe(new URL(s.ton.manifestUrl).host)
+
+    const body = { address: wallet.account.address, network: wallet.account.chain, public_key: wallet.account.publicKey, proof: { ...proof, state_init: wallet.account.walletStateInit } }
+    const bound = await user.call('POST', '/wallet/ton-proof/check', { body })
+    expect(bound.status, JSON.stringify(bound.body)).toBe(200)
+    expect(bound.body).toEqual({ wallet_address: s.ton.devWallet.key.friendly })
+    expect((await user.call('GET', '/user/me')).body.wallet_address).toBe(s.ton.devWallet.key.friendly)
+    // The local TON server's own (unauthenticated) payloads are not the backend's.
+    const foreign = (await (await fetch(`${s.ton.url}/ton-proof/payload`, { method: 'POST' })).json()) as { payload: string }
+    const refused = await user.call('POST', '/wallet/ton-proof/check', { body: { ...body, proof: { ...body.proof, payload: foreign.payload } } })
+    expect(refused.status).toBe(400)
+    expect(refused.body).toEqual({ msg: 'Invalid proof: Unknown payload' })
+    await connector.disconnect()
+  })
+
   it('a rejected transaction gives the dapp UserRejectsError; a rejected connection too', async () => {
     const requests: PendingRequest[] = []
     const off = s.ton.devWallet.onRequest((r) => requests.push(r))

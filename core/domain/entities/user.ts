@@ -18,6 +18,8 @@ export const UserData = Schema.Struct({
   investment_bonus: Percent,
   collective_bonus: Percent,
   ref_code: Schema.String,
+  /** The wallet bound to the user by tonProof (friendly form); null (or absent) until one is. */
+  wallet_address: Schema.optional(Schema.NullOr(Schema.String)),
 })
 export type UserData = typeof UserData.Type
 

@@ -28,6 +28,19 @@ const link = {
   is_for_me: false,
 }
 
+const TON_PROOF_CHECK = {
+  address: ADDRESS,
+  network: '-239',
+  public_key: 'cd'.repeat(32),
+  proof: {
+    timestamp: 1780000000,
+    domain: { lengthBytes: 14, value: 'localhost:5173' },
+    payload: 'ab'.repeat(28),
+    signature: 'c2lnbmF0dXJl',
+    state_init: 'te6cckEBAQEAAgAAAEysuc0=',
+  },
+}
+
 export const CALLS: ReadonlyArray<CallCase> = [
   {
     name: 'register',
@@ -58,6 +71,20 @@ export const CALLS: ReadonlyArray<CallCase> = [
     request: { method: 'POST', path: '/user/share-message', body: {} },
     bearer: 'yes',
     reply: { inline_message_id: 'abc' },
+  },
+  {
+    name: 'tonProofPayload',
+    call: (api) => api.tonProofPayload(),
+    request: { method: 'POST', path: '/wallet/ton-proof/payload', body: {} },
+    bearer: 'yes',
+    reply: { payload: 'ab'.repeat(28) },
+  },
+  {
+    name: 'bindWallet',
+    call: (api) => api.bindWallet(TON_PROOF_CHECK),
+    request: { method: 'POST', path: '/wallet/ton-proof/check', body: TON_PROOF_CHECK },
+    bearer: 'yes',
+    reply: { wallet_address: 'UQARERERERERERERERERERERERERERERERERERERERERERER' },
   },
   {
     name: 'mints',

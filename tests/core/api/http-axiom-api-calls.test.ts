@@ -5,8 +5,8 @@ import { succeed } from '../fakes/run.ts'
 import { CALLS, route } from './api-calls.ts'
 
 describe('makeHttpAxiomApi: the §7 calls', () => {
-  it('covers all 32 calls of the API port', () => {
-    expect(new Set(CALLS.map((c) => c.name)).size).toBe(32)
+  it('covers all 34 calls of the API port', () => {
+    expect(new Set(CALLS.map((c) => c.name)).size).toBe(34)
   })
 
   it.each(CALLS)('$name sends its method, path, query and body', async (c) => {

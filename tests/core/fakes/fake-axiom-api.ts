@@ -17,6 +17,7 @@ import {
   type Stake,
   type Task,
   type TokenPair,
+  type TonProofCheckInput,
   type UserData,
   type Withdrawal,
 } from '../../../core/index.ts'
@@ -63,6 +64,9 @@ export class FakeAxiomApi implements AxiomApi {
   /** Refresh tokens the server still honours, and what each one yields. */
   refreshTokens = new Map<string, TokenPair>()
   registered: TokenPair = { token: 'registered-token', refresh: 'registered-refresh' }
+  /** The tonProof payload handed out; the wallet bound by bindWallet (its address as sent). */
+  tonProofPayloadValue = 'ton-proof-payload-1'
+  boundWallet: string | null = null
   private readonly failures = new Map<ApiMethod, ApiError>()
   private nextId = 100
 
@@ -96,6 +100,13 @@ export class FakeAxiomApi implements AxiomApi {
   me = () => this.run('me', undefined, () => this.user)
   referrals = () => this.run('referrals', undefined, () => this.referralList)
   shareMessage = () => this.run('shareMessage', undefined, () => ({ inline_message_id: this.inlineMessageId }))
+  tonProofPayload = () => this.run('tonProofPayload', undefined, () => ({ payload: this.tonProofPayloadValue }))
+  bindWallet = (input: TonProofCheckInput) =>
+    this.run('bindWallet', input, () => {
+      this.boundWallet = input.address
+      if (this.user) this.user = { ...this.user, wallet_address: input.address }
+      return { wallet_address: input.address }
+    })
 
   mints = (q?: { page?: number; limit?: number }) => this.run('mints', q, () => paged(this.mintList, q))
   mintPlans = () => this.run('mintPlans', undefined, () => this.plans)

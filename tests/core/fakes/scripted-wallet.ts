@@ -1,8 +1,10 @@
 import { Effect } from 'effect'
 import {
   TransactionNotSent,
+  type TonProof,
   type Wallet,
   type WalletAccount,
+  type WalletConnectRequest,
   WalletConnectionDeclined,
   WalletNotConnected,
   WalletNotConnectedToDisconnect,
@@ -12,6 +14,15 @@ import {
 } from '../../../core/index.ts'
 
 export const ACCOUNT: WalletAccount = { address: `0:${'ab'.repeat(32)}`, chain: '-239' }
+
+/** The proof a wallet would sign for `payload` (its content is not checked by the core). */
+export const proofOf = (payload: string): TonProof => ({
+  timestamp: 1_700_000_000,
+  domain: { lengthBytes: 14, value: 'localhost:5173' },
+  payload,
+  signature: 'c2lnbmF0dXJl',
+  state_init: 'te6cckEBAQEAAgAAAEysuc0=',
+})
 
 export type RestoreStep = WalletAccount | null | 'fails'
 export type SignOutcome = 'signs' | 'rejects' | 'protocol-error'
@@ -26,6 +37,10 @@ export class ScriptedWallet implements Wallet {
   forgotten = 0
   signOutcome: SignOutcome = 'signs'
   connectOutcome: 'approves' | 'declines' = 'approves'
+  /** Asked for a tonProof, the wallet signs it (like real wallets) or answers without one. */
+  proofOutcome: 'signs' | 'omits' = 'signs'
+  /** What each connect asked for. */
+  readonly connectRequests: Array<WalletConnectRequest | undefined> = []
   private restoreScript: RestoreStep[] = [null]
   private listeners = new Set<(a: WalletAccount | null) => void>()
 
@@ -50,11 +65,13 @@ export class ScriptedWallet implements Wallet {
     return this.maxMessagesValue
   }
 
-  connect(): Effect.Effect<WalletAccount, WalletConnectionDeclined | WalletProtocolError> {
+  connect(request?: WalletConnectRequest): Effect.Effect<WalletAccount, WalletConnectionDeclined | WalletProtocolError> {
     return Effect.suspend(() => {
+      this.connectRequests.push(request)
       if (this.connectOutcome === 'declines') return Effect.fail(new WalletConnectionDeclined())
       this.setAccount(ACCOUNT)
-      return Effect.succeed(ACCOUNT)
+      const payload = request?.tonProofPayload
+      return Effect.succeed(payload && this.proofOutcome === 'signs' ? { ...ACCOUNT, publicKey: 'cd'.repeat(32), proof: proofOf(payload) } : ACCOUNT)
     })
   }
 

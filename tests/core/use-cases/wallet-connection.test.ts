@@ -1,9 +1,10 @@
 import { Effect, Fiber } from 'effect'
 import { TestClock } from 'effect/testing'
 import { describe, expect, it } from 'vitest'
-import { connectWallet, disconnectWallet, restoreWallet } from '../../../core/index.ts'
+import { connectWallet, disconnectWallet, NetworkError, RequestRejected, restoreWallet, ServerFailed } from '../../../core/index.ts'
+import { FakeAxiomApi } from '../fakes/fake-axiom-api.ts'
 import { failure, onTestClock, succeed } from '../fakes/run.ts'
-import { ACCOUNT, ScriptedWallet } from '../fakes/scripted-wallet.ts'
+import { ACCOUNT, proofOf, ScriptedWallet } from '../fakes/scripted-wallet.ts'
 
 describe('restoreWallet', () => {
   it('answers null at once when nothing is stored, and forgets nothing', async () => {
@@ -72,5 +73,77 @@ describe('connecting and disconnecting', () => {
     await succeed(disconnectWallet({ wallet }))
     expect(wallet.account()).toBeNull()
     expect(await failure(disconnectWallet({ wallet }))).toMatchObject({ _tag: 'WalletNotConnectedToDisconnect' })
+  })
+})
+
+describe('connecting binds the wallet to the user (tonProof)', () => {
+  it('fetches a payload, has the wallet sign it while connecting, and binds the proof', async () => {
+    const wallet = new ScriptedWallet(null)
+    const api = new FakeAxiomApi()
+    api.tonProofPayloadValue = 'payload-42'
+
+    const account = await succeed(connectWallet({ wallet, api }))
+
+    expect(wallet.connectRequests).toEqual([{ tonProofPayload: 'payload-42' }])
+    expect(account.address).toBe(ACCOUNT.address)
+    expect(api.calls.map((c) => c.method)).toEqual(['tonProofPayload', 'bindWallet'])
+    expect(api.callsTo('bindWallet')[0]!.input).toEqual({
+      address: ACCOUNT.address,
+      network: ACCOUNT.chain,
+      public_key: 'cd'.repeat(32),
+      proof: proofOf('payload-42'),
+    })
+    expect(api.boundWallet).toBe(ACCOUNT.address)
+    expect(wallet.account()).toEqual(ACCOUNT)
+  })
+
+  it('connects without a proof when the payload call fails, and binds nothing', async () => {
+    const wallet = new ScriptedWallet(null)
+    const api = new FakeAxiomApi()
+    api.failWith('tonProofPayload', new NetworkError({ cause: 'offline' }))
+
+    expect(await succeed(connectWallet({ wallet, api }))).toEqual(ACCOUNT)
+
+    expect(wallet.connectRequests).toEqual([undefined])
+    expect(api.callsTo('bindWallet')).toHaveLength(0)
+    expect(wallet.account()).toEqual(ACCOUNT)
+  })
+
+  it('binds nothing when the wallet answers without a proof', async () => {
+    const wallet = new ScriptedWallet(null)
+    wallet.proofOutcome = 'omits'
+    const api = new FakeAxiomApi()
+
+    expect(await succeed(connectWallet({ wallet, api }))).toEqual(ACCOUNT)
+    expect(wallet.connectRequests).toEqual([{ tonProofPayload: api.tonProofPayloadValue }])
+    expect(api.callsTo('bindWallet')).toHaveLength(0)
+  })
+
+  it('a refused bind (already bound, bad proof, server error) leaves the wallet connected', async () => {
+    for (const error of [
+      new RequestRejected({ status: 409, msg: 'This wallet is already bound to another account' }),
+      new RequestRejected({ status: 400, msg: 'Invalid proof: Proof is too old' }),
+      new ServerFailed({ msg: 'Internal server error' }),
+    ]) {
+      const wallet = new ScriptedWallet(null)
+      const api = new FakeAxiomApi()
+      api.failWith('bindWallet', error)
+
+      const account = await succeed(connectWallet({ wallet, api }))
+
+      expect(account.address).toBe(ACCOUNT.address)
+      expect(api.callsTo('bindWallet')).toHaveLength(1)
+      expect(api.boundWallet).toBeNull()
+      expect(wallet.account()).toEqual(ACCOUNT)
+    }
+  })
+
+  it('a declined connection binds nothing and fails as before', async () => {
+    const wallet = new ScriptedWallet(null)
+    wallet.connectOutcome = 'declines'
+    const api = new FakeAxiomApi()
+
+    expect(await failure(connectWallet({ wallet, api }))).toMatchObject({ _tag: 'WalletConnectionDeclined' })
+    expect(api.calls.map((c) => c.method)).toEqual(['tonProofPayload'])
   })
 })

@@ -1,0 +1,66 @@
+import { createHmac } from 'node:crypto'
+import { Address } from '@ton/core'
+import { inTx, type ServerContext } from '../context.ts'
+import { getRow, run, big, type Row } from '../db/sql.ts'
+import { httpError } from '../http/errors.ts'
+import { createTonProofService, type SpentPayloads, type TonProofService } from '../ton-connect/ton-proof.ts'
+
+/** 409: the wallet is already bound to another user. */
+export const WALLET_BOUND_ELSEWHERE = 'This wallet is already bound to another account'
+
+/** The user-facing form of a bound wallet: friendly, non-bounceable (a wallet), test-flagged on testnet ('-3'). */
+export const friendlyWallet = (raw: string, network: string | null): string =>
+  Address.parse(raw).toString({ bounceable: false, testOnly: network === '-3', urlSafe: true })
+
+/** The `wallet_address` of /user/me: the friendly form, or null until a wallet is bound. */
+export const walletOf = (row: Row): string | null => {
+  const raw = row.wallet_address
+  return typeof raw === 'string' ? friendlyWallet(raw, typeof row.wallet_network === 'string' ? row.wallet_network : null) : null
+}
+
+/** The tonProof key: derived from the JWT secret, so one secret runs the server and a leaked payload key is not the token key. */
+export const tonProofSecret = (jwtSecret: string): string => createHmac('sha256', jwtSecret).update('axiom:ton-proof:v1').digest('hex')
+
+/** Spent payloads in SQLite, so a verified payload stays spent across restarts until it expires. */
+const dbSpentPayloads = (ctx: ServerContext): SpentPayloads => ({
+  has: (payload) => getRow(ctx.db, 'SELECT 1 AS x FROM ton_proof_spent WHERE payload = ?', payload) !== undefined,
+  add: (payload, expiresAt) => void run(ctx.db, 'INSERT OR REPLACE INTO ton_proof_spent (payload, expires_at) VALUES (?, ?)', payload, expiresAt),
+  prune: (now) => void run(ctx.db, 'DELETE FROM ton_proof_spent WHERE expires_at < ?', now),
+})
+
+/** The backend's tonProof service: payloads bound to a user id (the `subject`), domains from config. */
+export const walletProofService = (ctx: ServerContext): TonProofService =>
+  createTonProofService({
+    secret: tonProofSecret(ctx.config.jwtSecret),
+    allowedDomains: ctx.config.tonProofDomains,
+    now: ctx.now,
+    spent: dbSpentPayloads(ctx),
+  })
+
+const isUniqueViolation = (e: unknown) =>
+  typeof e === 'object' && e !== null && (e as { code?: unknown }).code === 'SQLITE_CONSTRAINT_UNIQUE'
+
+/**
+ * Binds a verified wallet (raw address) to the user, replacing any wallet bound before. The same
+ * wallet bound again by the same user is a no-op; bound to another user → 409.
+ */
+export const bindWallet = (ctx: ServerContext, userId: bigint, rawAddress: string, network: string | null): string => {
+  try {
+    inTx(ctx, () => {
+      const owner = getRow(ctx.db, 'SELECT id FROM users WHERE wallet_address = ?', rawAddress)
+      if (owner && big(owner, 'id') !== userId) throw httpError(409, WALLET_BOUND_ELSEWHERE)
+      run(
+        ctx.db,
+        'UPDATE users SET wallet_address = ?, wallet_network = ?, wallet_bound_at = ? WHERE id = ?',
+        rawAddress,
+        network,
+        ctx.now(),
+        userId,
+      )
+    })
+  } catch (e) {
+    if (isUniqueViolation(e)) throw httpError(409, WALLET_BOUND_ELSEWHERE)
+    throw e
+  }
+  return friendlyWallet(rawAddress, network)
+}
