@@ -7,6 +7,7 @@ import { createRoot } from 'react-dom/client'
 import { browserPorts } from '../adapters/browser/browser-ports.ts'
 import { composeApp } from '../composition-root.ts'
 import { AppRoot } from './app/app-root.tsx'
+import { firstScreenPainted } from './app/first-paint.ts'
 import { BackButtonContext, LanguageContext, LinkOpenerContext, UiConfigContext, type UiConfig } from './app/contexts.ts'
 
 const env = import.meta.env
@@ -23,6 +24,8 @@ const ports = browserPorts({
   tonV4Endpoint: absolute(env.VITE_TON_V4_ENDPOINT || 'https://mainnet-v4.tonhubapi.com'),
   manifestUrl: absolute(env.VITE_MANIFEST_URL || '/tonconnect-manifest.json'),
   ...(env.VITE_TON_WALLETS_LIST ? { walletsListSource: absolute(env.VITE_TON_WALLETS_LIST) } : {}),
+  // The wallet widget (restored at start-up) loads only once the first screen has painted.
+  widgetGate: () => firstScreenPainted(),
 })
 
 const app = composeApp(ports, config)

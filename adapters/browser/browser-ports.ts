@@ -18,6 +18,11 @@ export interface BrowserEnv {
   readonly manifestUrl: string
   /** A wallets list to use instead of the public one (the local dev wallet's, offline). */
   readonly walletsListSource?: string
+  /**
+   * Resolves when the wallet widget may start loading; the entry passes "the first screen has
+   * painted", so the widget's ~120 KiB gz never delays the dashboard. Default: at once.
+   */
+  readonly widgetGate?: () => Promise<void>
 }
 
 /** The browser's adapters for every port. The wallet widget and the chain client load on first use. */
@@ -34,6 +39,7 @@ export const browserPorts = (env: BrowserEnv): PortBindings => {
     platform,
     wallet: new TonConnectWallet({
       create: async () => {
+        await env.widgetGate?.()
         const { TonConnect, TonConnectUI } = await import('@tonconnect/ui')
         const connector = env.walletsListSource
           ? new TonConnect({ manifestUrl: env.manifestUrl, walletsListSource: env.walletsListSource, analytics: { mode: 'off' } as never })

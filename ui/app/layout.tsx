@@ -1,5 +1,5 @@
 import { observer } from 'mobx-react-lite'
-import { Suspense } from 'react'
+import { Suspense, useEffect } from 'react'
 import { Outlet } from 'react-router'
 import { BottomNav } from '../components/bottom-nav.tsx'
 import { Spinner } from '../components/spinner.tsx'
@@ -9,6 +9,7 @@ import { useT } from '../i18n/use-t.ts'
 import { CommunityModal } from '../modals/community-modal.tsx'
 import { FarmingActivationModal } from '../modals/farming-activation-modal.tsx'
 import { useStates } from './contexts.ts'
+import { markFirstScreenPainted } from './first-paint.ts'
 import { useBackButton, useScrollToTop } from './use-back-button.ts'
 import '../styles/layout.css'
 
@@ -19,6 +20,12 @@ function ScreenFallback() {
       <Spinner size={28} label={t('common.loading')} />
     </div>
   )
+}
+
+/** Mounts with the routed screen (after its lazy chunk resolved), never with the fallback. */
+function ScreenPainted() {
+  useEffect(markFirstScreenPainted, [])
+  return null
 }
 
 const CommunityGate = observer(function CommunityGate() {
@@ -36,6 +43,7 @@ export function Layout() {
       <main className="screen" id="main">
         <Suspense fallback={<ScreenFallback />}>
           <Outlet />
+          <ScreenPainted />
         </Suspense>
       </main>
       <BottomNav />

@@ -1,0 +1,142 @@
+/**
+ * `npm run bench:bundle`: the gzip size (level 9) of the JS loaded before the dashboard paints
+ * (budget ≤ 150 KiB) and of all the app's JS (budget ≤ 450 KiB), on the production build.
+ *
+ * "Before the dashboard paints" is taken as the union of two sets, so neither can hide a chunk:
+ *  - static: the entry chunk and everything it imports statically, plus the dashboard route's
+ *    lazy chunk and its static imports (the route is the page the app opens on);
+ *  - observed: the JS files Chromium had requested by the moment the dashboard screen appeared in
+ *    the DOM, launching the app for a seeded user with a signed Telegram launch hash against the
+ *    reference backend (so startup-time dynamic imports count too).
+ * Pass --static to skip the browser run.
+ */
+import { rmSync } from 'node:fs'
+import { gzipSync } from 'node:zlib'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { build, type Plugin, type Rolldown } from 'vite'
+import { launchChromium } from '../tests/support/chromium.ts'
+import { launchUrl, seedActiveBonds, startBenchStack } from './bench-ticker.ts'
+
+const BUDGET_INITIAL_KIB = 150
+const BUDGET_TOTAL_KIB = 450
+const DASHBOARD_MODULE = /ui\/screens\/dashboard\/dashboard-screen\.tsx$/
+
+type Chunk = Rolldown.OutputChunk
+const kib = (bytes: number) => bytes / 1024
+const fmt = (bytes: number) => `${kib(bytes).toFixed(1)} KiB`
+
+const collect = (): { plugin: Plugin; chunks: Map<string, Chunk> } => {
+  const chunks = new Map<string, Chunk>()
+  return {
+    chunks,
+    plugin: {
+      name: 'bench-bundle-collect',
+      generateBundle(_options, bundle) {
+        for (const c of Object.values(bundle)) if (c.type === 'chunk') chunks.set(c.fileName, c)
+      },
+    },
+  }
+}
+
+/** A chunk and every chunk it imports statically. */
+const closure = (chunks: Map<string, Chunk>, roots: string[]): Set<string> => {
+  const seen = new Set<string>()
+  const visit = (name: string) => {
+    if (seen.has(name)) return
+    seen.add(name)
+    for (const dep of chunks.get(name)?.imports ?? []) visit(dep)
+  }
+  roots.forEach(visit)
+  return seen
+}
+
+/** What a chunk holds, by package (or app folder), in rendered bytes before minification. */
+const contents = (c: Chunk): string => {
+  const by = new Map<string, number>()
+  for (const [id, m] of Object.entries(c.modules)) {
+    const nm = id.split('node_modules/').pop()!
+    const key = id.includes('node_modules/')
+      ? nm.split('/').slice(0, nm.startsWith('@') ? 2 : 1).join('/')
+      : id.replace(`${process.cwd()}/`, '').split('/').slice(0, 2).join('/')
+    by.set(key, (by.get(key) ?? 0) + m.renderedLength)
+  }
+  return [...by]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 6)
+    .map(([k]) => k)
+    .join(', ')
+}
+
+/** The JS files requested before the dashboard screen appeared, in a real launch. */
+const observedBeforeDashboard = async (outDir: string): Promise<Set<string>> => {
+  const stack = await startBenchStack({ outDir })
+  const browser = await launchChromium()
+  try {
+    const user = 7_000_002
+    await seedActiveBonds(stack, user, 3)
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 } })
+    // The moment the dashboard is in the DOM, recorded in the page (a mutation observer fires
+    // right after React's commit, before any effect of the dashboard starts more downloads).
+    await page.addInitScript({
+      content: `new MutationObserver((_, obs) => {
+        if (document.querySelector('[data-testid="screen-dashboard"]')) { window.__dashboardAt = performance.now(); obs.disconnect() }
+      }).observe(document, { childList: true, subtree: true })`,
+    })
+    await page.goto(launchUrl(stack, user))
+    await page.waitForFunction(() => typeof (window as { __dashboardAt?: number }).__dashboardAt === 'number', null, { timeout: 30_000 })
+    const files = await page.evaluate(() => {
+      const at = (window as unknown as { __dashboardAt: number }).__dashboardAt
+      return performance
+        .getEntriesByType('resource')
+        .filter((e) => e.startTime <= at && /\.js(\?|$)/.test(e.name))
+        .map((e) => new URL(e.name).pathname.replace(/^\//, ''))
+    })
+    return new Set(files)
+  } finally {
+    await browser.close().catch(() => undefined)
+    await stack.close()
+  }
+}
+
+const main = async () => {
+  const staticOnly = process.argv.includes('--static')
+  const outDir = mkdtempSync(join(tmpdir(), 'axiom-bench-bundle-'))
+  try {
+    const { plugin, chunks } = collect()
+    await build({ configFile: 'vite.config.ts', logLevel: 'warn', plugins: [plugin], build: { outDir, emptyOutDir: true } })
+    const gz = new Map([...chunks].map(([name, c]) => [name, gzipSync(c.code, { level: 9 }).length]))
+    const sum = (names: Iterable<string>) => [...names].reduce((n, name) => n + (gz.get(name) ?? 0), 0)
+
+    const entries = [...chunks.values()].filter((c) => c.isEntry).map((c) => c.fileName)
+    const dashboard = [...chunks.values()].filter((c) => c.isDynamicEntry && c.facadeModuleId && DASHBOARD_MODULE.test(c.facadeModuleId))
+    if (dashboard.length !== 1) throw new Error('could not find the dashboard route chunk')
+    const staticSet = closure(chunks, [...entries, dashboard[0]!.fileName])
+    const observed = staticOnly ? new Set<string>() : await observedBeforeDashboard(outDir)
+    const unknown = [...observed].filter((f) => !chunks.has(f))
+    if (unknown.length) throw new Error(`the browser loaded JS the build did not produce: ${unknown.join(', ')}`)
+    const initial = new Set([...staticSet, ...observed])
+
+    const initialBytes = sum(initial)
+    const totalBytes = sum(chunks.keys())
+    console.log('bench:bundle — production build, gzip -9')
+    console.log('  JS loaded before the dashboard paints:')
+    for (const name of [...initial].sort((a, b) => gz.get(b)! - gz.get(a)!)) {
+      const how = staticSet.has(name) ? (observed.has(name) || staticOnly ? '' : ' (static only)') : ' (observed only)'
+      console.log(`    ${fmt(gz.get(name)!).padStart(10)}  ${name}${how}  [${contents(chunks.get(name)!)}]`)
+    }
+    const later = [...chunks.keys()].filter((n) => !initial.has(n)).sort((a, b) => gz.get(b)! - gz.get(a)!)
+    console.log(`  loaded later (${later.length} chunks): ${later.slice(0, 8).map((n) => `${n} ${fmt(gz.get(n)!)}`).join(', ')}${later.length > 8 ? ', …' : ''}`)
+    if (!staticOnly) console.log(`  browser check: ${observed.size} JS files requested before the dashboard appeared`)
+    const okInitial = kib(initialBytes) <= BUDGET_INITIAL_KIB
+    const okTotal = kib(totalBytes) <= BUDGET_TOTAL_KIB
+    console.log(`  initial JS: ${fmt(initialBytes)} (budget ≤ ${BUDGET_INITIAL_KIB} KiB) ${okInitial ? 'PASS' : 'FAIL'}`)
+    console.log(`  total JS:   ${fmt(totalBytes)} (budget ≤ ${BUDGET_TOTAL_KIB} KiB) ${okTotal ? 'PASS' : 'FAIL'}`)
+    process.exitCode = okInitial && okTotal ? 0 : 1
+  } finally {
+    rmSync(outDir, { recursive: true, force: true })
+  }
+}
+
+await main()
