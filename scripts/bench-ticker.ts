@@ -206,6 +206,8 @@ export const runTickerBench = async (browser: Browser, stack: BenchStack, user: 
   await cdp.send('Performance.enable', { timeDomain: 'threadTicks' })
   // Let the first paint, the chart and the sockets settle, then align with a tick.
   await page.waitForTimeout(3_000)
+  // The user is looking at the bonds list: rewards tick only where they can be seen.
+  await page.locator('[data-testid^="mint-row-"]').first().scrollIntoViewIfNeeded()
   const rows = await page.locator('[data-testid^="mint-row-"]').count()
   if (rows < BONDS + PENDING) throw new Error(`expected ${BONDS + PENDING} bond rows, saw ${rows}`)
   await nextTick(page)
