@@ -7,6 +7,7 @@ import { createRoot } from 'react-dom/client'
 import { browserPorts } from '../adapters/browser/browser-ports.ts'
 import { composeApp } from '../composition-root.ts'
 import { AppRoot } from './app/app-root.tsx'
+import { preloadDashboard } from './app/routes.tsx'
 import { firstScreenPainted } from './app/first-paint.ts'
 import { BackButtonContext, LanguageContext, LinkOpenerContext, UiConfigContext, type UiConfig } from './app/contexts.ts'
 
@@ -46,4 +47,5 @@ createRoot(document.getElementById('root')!).render(
   </StrictMode>,
 )
 
+if (location.pathname === '/') preloadDashboard()
 void app.start(location.search)

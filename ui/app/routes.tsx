@@ -3,8 +3,13 @@ import type { RouteObject } from 'react-router'
 import { Layout } from './layout.tsx'
 import { ManifestRedirect, NotFound } from './manifest-redirect.tsx'
 
+const loadDashboard = () => import('../screens/dashboard/dashboard-screen.tsx')
+
+/** Starts fetching the dashboard while the app signs in, so it is there when the data is. */
+export const preloadDashboard = (): void => void loadDashboard()
+
 /** Every screen loads lazily (spec §2). */
-const DashboardScreen = lazy(() => import('../screens/dashboard/dashboard-screen.tsx').then((m) => ({ default: m.DashboardScreen })))
+const DashboardScreen = lazy(() => loadDashboard().then((m) => ({ default: m.DashboardScreen })))
 const HistoryScreen = lazy(() => import('../screens/history/history-screen.tsx').then((m) => ({ default: m.HistoryScreen })))
 const FarmingScreen = lazy(() => import('../screens/farming/farming-screen.tsx').then((m) => ({ default: m.FarmingScreen })))
 const SellScreen = lazy(() => import('../screens/sell/sell-screen.tsx').then((m) => ({ default: m.SellScreen })))

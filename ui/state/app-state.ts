@@ -93,7 +93,9 @@ export class AppState {
     if (signedIn === 'reloading') return this.phase
     if (signedIn !== 'signed-in') return this.setPhase('failed')
 
-    await this.refetchAll()
+    // Signing in loaded the user: the dashboard can show the balances while the lists arrive.
+    this.lastRefetchMs = this.deps.clock.nowMs()
+    const lists = this.refetchLists()
     this.s.ticker.start()
     this.openSockets()
     void this.s.wallet.restore()
@@ -101,6 +103,7 @@ export class AppState {
       if (visible) void this.onVisible()
     })
     this.setPhase('ready')
+    await lists
 
     const code = farmCodeFromQuery(search) ?? this.farmCodeFromStartParam()
     if (code) void this.s.farming.activate(code)
@@ -109,8 +112,12 @@ export class AppState {
 
   async refetchAll(): Promise<void> {
     this.lastRefetchMs = this.deps.clock.nowMs()
-    const { session, bonds, farming, tasks, referrals, market } = this.s
-    await Promise.all([session.refresh(), bonds.refresh(), farming.refresh(), tasks.refresh(), referrals.refresh(), market.refresh()])
+    await Promise.all([this.s.session.refresh(), this.refetchLists()])
+  }
+
+  private async refetchLists(): Promise<void> {
+    const { bonds, farming, tasks, referrals, market } = this.s
+    await Promise.all([bonds.refresh(), farming.refresh(), tasks.refresh(), referrals.refresh(), market.refresh()])
   }
 
   /** Back in view: refetch if 10 s passed since the last refetch, and reopen closed sockets (spec §4). */
