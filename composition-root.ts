@@ -228,7 +228,10 @@ export const composeApp = (ports: PortBindings, config: AppConfig): AppState => 
         session: sessionState,
         maintenance: new MaintenanceState({ checkMaintenance: uc.checkMaintenance, reload: () => platform.reload() }),
         bonds,
-        farming: new FarmingState(uc, notifier, () => bonds.expectFarmingBond()),
+        farming: new FarmingState(uc, notifier, {
+          expect: () => bonds.expectFarmingBond(),
+          settle: (activated) => bonds.settleFarmingBond(activated),
+        }),
         tasks: new TasksState(uc, notifier, refreshBalances),
         referrals: new ReferralsState({
           ...uc,

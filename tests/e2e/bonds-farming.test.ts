@@ -1,17 +1,10 @@
 import type { FrameLocator } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { amountOf, expectContains, expectText, expectToast, frameEval, nextUser, text } from './helpers.ts'
-import { activeBond, api, launch, makeMember, removeBuild, type Stack, startStack } from './stack.ts'
+import { activeBond, api, launch, makeMember, useStack } from './stack.ts'
 
 /** Bonds and stakes (without the wallet UI: bonds are created and paid through the API), and farming links. */
-let stack: Stack
-beforeAll(async () => {
-  stack = await startStack()
-})
-afterAll(async () => {
-  await stack?.close()
-  removeBuild()
-})
+const stack = useStack()
 
 const mainBalance = async (app: FrameLocator) => amountOf(await text(app.getByTestId('balance-main-amount')))
 

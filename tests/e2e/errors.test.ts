@@ -1,16 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { expectText, expectToast, nextUser, toastTexts } from './helpers.ts'
-import { launch, makeMember, removeBuild, type Stack, startStack } from './stack.ts'
+import { launch, makeMember, useStack } from './stack.ts'
 
 /** The §8 error toasts through the fault proxy, and with the backend gone. The last test stops the backend. */
-let stack: Stack
-beforeAll(async () => {
-  stack = await startStack()
-})
-afterAll(async () => {
-  await stack?.close()
-  removeBuild()
-})
+const stack = useStack()
 
 const NETWORK = 'Error: Network Error! Code: ERR_NETWORK'
 

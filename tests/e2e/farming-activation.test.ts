@@ -1,15 +1,8 @@
-import { afterAll, beforeAll, it } from 'vitest'
+import { it } from 'vitest'
 import { expectText, expectToast, nextUser } from './helpers.ts'
-import { api, launch, makeMember, removeBuild, type Stack, startStack } from './stack.ts'
+import { api, launch, makeMember, useStack } from './stack.ts'
 
-let stack: Stack
-beforeAll(async () => {
-  stack = await startStack()
-})
-afterAll(async () => {
-  await stack?.close()
-  removeBuild()
-})
+const stack = useStack()
 
 it('an activated farming bond appears live in the dashboard with the via-Farming toast', async () => {
   const a = nextUser()
@@ -21,9 +14,10 @@ it('an activated farming bond appears live in the dashboard with the via-Farming
   const b = nextUser()
   const { app, page } = await launch(stack, { user: b, path: `/?farm_code=${link.activation_code}` })
   await expectText(app.getByTestId('activation-title'), 'You get it for 10 days')
+  // The toast comes with the activation and lasts 3 s: look for it while the modal is open.
+  await expectToast(app, 'success', 'New Bond created via Farming')
   await app.getByTestId('activation-close').click()
   const mints = await api<{ items: Array<{ id: number }> }>(stack, b, 'GET', '/mint/')
-  await expectToast(app, 'success', 'New Bond created via Farming')
   await expectText(app.getByTestId(`mint-status-${mints.items[0]!.id}`), 'Active')
   await page.close()
 })

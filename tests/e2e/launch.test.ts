@@ -1,14 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { launch, removeBuild, type Stack, startStack } from './stack.ts'
+import { describe, expect, it } from 'vitest'
+import { launch, useStack } from './stack.ts'
 
-let stack: Stack
-beforeAll(async () => {
-  stack = await startStack()
-})
-afterAll(async () => {
-  await stack?.close()
-  removeBuild()
-})
+const stack = useStack()
 
 describe('launching the mini app from the Telegram host', () => {
   it('lands on the dashboard with the user’s balances and the live price', async () => {

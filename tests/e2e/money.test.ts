@@ -1,17 +1,10 @@
 import type { FrameLocator } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { amountOf, expectContains, expectText, expectToast, nextUser, text } from './helpers.ts'
-import { api, launch, makeMember, removeBuild, type Stack, startStack } from './stack.ts'
+import { api, launch, makeMember, useStack } from './stack.ts'
 
 /** Selling, the referral-balance transfer, and the history pages. */
-let stack: Stack
-beforeAll(async () => {
-  stack = await startStack()
-})
-afterAll(async () => {
-  await stack?.close()
-  removeBuild()
-})
+const stack = useStack()
 
 const RAW_ADDRESS = `0:${'ab12'.repeat(16)}`
 const mainBalance = async (app: FrameLocator) => amountOf(await text(app.getByTestId('balance-main-amount')))

@@ -2,24 +2,19 @@ import { mkdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { FrameLocator, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { nextUser } from './helpers.ts'
-import { activeBond, api, launch, makeMember, removeBuild, type Stack, startStack } from './stack.ts'
+import { activeBond, api, launch, makeMember, useStack } from './stack.ts'
 
 /** Screenshots of the main screens for the README, at 390×844: the app's frame only. */
 /** `npm run screenshots` writes the README's pictures into docs/screenshots; the test run uses a temp dir. */
 const OUT = process.env.SCREENSHOTS_DIR ? join(process.cwd(), process.env.SCREENSHOTS_DIR) : join(tmpdir(), 'axiom-screenshots')
 const NAMES = ['dashboard', 'bond', 'staking', 'referral', 'tasks', 're-bonding', 'sell', 'history', 'farming-activation', 'maintenance', 'dashboard-ru']
 
-let stack: Stack
-beforeAll(async () => {
-  stack = await startStack()
+const stack = useStack()
+beforeAll(() => {
   mkdirSync(OUT, { recursive: true })
   for (const n of NAMES) rmSync(join(OUT, `${n}.png`), { force: true })
-})
-afterAll(async () => {
-  await stack?.close()
-  removeBuild()
 })
 
 /** Makes the host's app viewport exactly 390×844 and the page that size, so the frame is a phone screen. */

@@ -1,16 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { launch, makeMember, removeBuild, type Stack, startStack } from './stack.ts'
+import { describe, expect, it } from 'vitest'
+import { launch, makeMember, useStack } from './stack.ts'
 import { expectContains, expectText, frameEval, nextUser, tabLabels, text } from './helpers.ts'
 
 /** The app's frame: tabs, routes, the host's back button, maintenance, the community gate and the Russian UI. */
-let stack: Stack
-beforeAll(async () => {
-  stack = await startStack()
-})
-afterAll(async () => {
-  await stack?.close()
-  removeBuild()
-})
+const stack = useStack()
 
 describe('navigation', () => {
   it('every tab shows its screen, with the host back button everywhere but the dashboard', async () => {

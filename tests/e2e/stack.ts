@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { sign } from '@telegram-apps/init-data-node'
 import type { Browser, FrameLocator, Page } from 'playwright-core'
 import { build, preview, type PreviewServer } from 'vite'
+import { afterAll, beforeAll } from 'vitest'
 import { attachLocalTon, type LocalTon, localTreasuryAddress } from '../../server/chain/local-ton.ts'
 import { DEV_BOT_TOKEN, type RunningServer, startServer } from '../../server/main.ts'
 import { type RunningTelegramHost, startTelegramHost } from '../../server/telegram-host/index.ts'
@@ -85,6 +86,27 @@ export const startStack = async (o: { ton?: boolean } = {}): Promise<Stack> => {
       for (const step of steps) await step().catch(() => undefined)
     },
   }
+}
+
+/**
+ * The whole product for one test file: started before its tests, stopped (and the build removed)
+ * after them. The returned object stands for the running stack.
+ */
+export const useStack = (o: { ton?: boolean } = {}): Stack => {
+  let running: Stack | null = null
+  beforeAll(async () => {
+    running = await startStack(o)
+  })
+  afterAll(async () => {
+    await running?.close()
+    removeBuild()
+  })
+  return new Proxy({} as Stack, {
+    get: (_, key) => {
+      if (!running) throw new Error('the stack is not running (use it inside a test)')
+      return running[key as keyof Stack]
+    },
+  })
 }
 
 export const removeBuild = () => {

@@ -1,21 +1,14 @@
 import { writeFileSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import { expectContains, expectText, expectToast, nextUser, text } from './helpers.ts'
-import { api, launch, makeMember, removeBuild, type Stack, startStack } from './stack.ts'
+import { api, launch, makeMember, useStack } from './stack.ts'
 
 /** The task flow with its proof modals, and referral sign-up through the start parameter. */
-let stack: Stack
+const stack = useStack()
 const tmp = mkdtempSync(join(tmpdir(), 'axiom-e2e-photo-'))
-beforeAll(async () => {
-  stack = await startStack()
-})
-afterAll(async () => {
-  await stack?.close()
-  removeBuild()
-  rmSync(tmp, { recursive: true, force: true })
-})
+afterAll(() => rmSync(tmp, { recursive: true, force: true }))
 
 describe('tasks', () => {
   it('community and link tasks go start → check → claim, and the badge counts down', async () => {

@@ -1,15 +1,8 @@
 import type { FrameLocator, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { launch, removeBuild, type Stack, startStack } from './stack.ts'
+import { describe, expect, it } from 'vitest'
+import { launch, useStack } from './stack.ts'
 
-let stack: Stack
-beforeAll(async () => {
-  stack = await startStack({ ton: true })
-})
-afterAll(async () => {
-  await stack?.close()
-  removeBuild()
-})
+const stack = useStack({ ton: true })
 
 const ton = () => {
   if (!stack.ton) throw new Error('the stack has no local TON')
@@ -36,8 +29,14 @@ const buy = async (app: FrameLocator, amount: string) => {
 }
 
 describe('the wallet and the bond purchase, end to end on the local chain', () => {
-  it('connects the dev wallet, buys a bond and sees it go live, with the TON moved on the chain', async () => {
+  it('connects the dev wallet, buys a bond and sees it go live, with the TON moved on the chain, and no request leaves the machine', async () => {
     const { page, app, errors } = await launch(stack, { user: 9101, name: 'Wendy' })
+    const outside: string[] = []
+    page.context().on('request', (r) => {
+      const { protocol, hostname } = new URL(r.url())
+      if ((protocol === 'http:' || protocol === 'https:' || protocol === 'ws:' || protocol === 'wss:') && hostname !== '127.0.0.1' && hostname !== 'localhost')
+        outside.push(r.url())
+    })
     await connectDevWallet(page, app)
     expect(await app.getByTestId('wallet-chip').innerText()).toMatch(/^UQ.{2}…/)
 
@@ -56,6 +55,7 @@ describe('the wallet and the bond purchase, end to end on the local chain', () =
     expect(walletAfter).toBeLessThan(walletBefore)
     expect(treasuryAfter).toBeGreaterThan(treasuryBefore)
     expect(errors).toEqual([])
+    expect(outside).toEqual([])
     await page.close()
   })
 

@@ -164,12 +164,21 @@ export class BondsState {
     this.stakes = this.stakes.filter((s) => s.status !== 'pending')
   }
 
-  /**
-   * A farming activation brings a bond. Its live event may have gone out before this app's socket
-   * was signed in, so the mints are fetched too, and a new active bond is announced either way (once).
-   */
-  async expectFarmingBond(): Promise<void> {
+  /** A farming activation is under way: the bond it brings is announced "via Farming" (spec §4). */
+  expectFarmingBond(): void {
     this.viaFarming = true
+  }
+
+  /**
+   * The activation has answered. With no bond, the flag is cleared. With one, its live event may
+   * have come already (announced then), or gone out before this app's socket was signed in: the
+   * mints are fetched, and a new active bond is announced either way, once.
+   */
+  async settleFarmingBond(activated: boolean): Promise<void> {
+    if (!activated) {
+      this.viaFarming = false
+      return
+    }
     const known = new Set(this.mints.map((m) => String(m.id)))
     const r = await runResult(this.uc.loadMints())
     if (r._tag !== 'Success') return

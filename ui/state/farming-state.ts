@@ -26,6 +26,14 @@ export interface FarmingUseCases {
   readonly checkFarmCode: (code: string) => Effect.Effect<FarmingActivation | null, ApiError>
 }
 
+/** How an activation tells the bonds that a bond is on its way (spec §4: the farming flag). */
+export interface FarmingBondHooks {
+  /** Before the activation call. */
+  expect(): void
+  /** After it: whether a bond was given. */
+  settle(activated: boolean): Promise<void>
+}
+
 /** Farming (re-bonding) links: plans, create, list, cancel, and the activation of a code. */
 export class FarmingState {
   source: FundingSource = 'referral'
@@ -41,9 +49,9 @@ export class FarmingState {
   constructor(
     private readonly uc: FarmingUseCases,
     private readonly notifier: Notifier,
-    private readonly onActivated: () => void = () => {},
+    private readonly farmingBond: FarmingBondHooks = { expect: () => {}, settle: async () => {} },
   ) {
-    makeAutoObservable<this, 'uc' | 'notifier' | 'onActivated'>(this, { uc: false, notifier: false, onActivated: false })
+    makeAutoObservable<this, 'uc' | 'notifier' | 'farmingBond'>(this, { uc: false, notifier: false, farmingBond: false })
   }
 
   async refresh(): Promise<void> {
@@ -99,13 +107,13 @@ export class FarmingState {
 
   /** Checks a farm code from the start page, once per code (spec §4), and shows the outcome. */
   async activate(code: string): Promise<FarmingActivation | null> {
+    // The server pushes the new bond while it answers, so the bonds expect it before the call.
+    this.farmingBond.expect()
     const r = await runResult(this.uc.checkFarmCode(code))
-    if (r._tag === 'Success' && r.success) {
-      runInAction(() => (this.activation = r.success))
-      if (r.success.status === 'ACTIVE') this.onActivated()
-      return r.success
-    }
-    return null
+    const result = r._tag === 'Success' ? r.success : null
+    if (result) runInAction(() => (this.activation = result))
+    await this.farmingBond.settle(result?.status === 'ACTIVE')
+    return result
   }
 
   dismissActivation(): void {

@@ -54,7 +54,10 @@ const appOver = (h: ReturnType<typeof stateHarness>) => {
       session,
       maintenance: new MaintenanceState({ checkMaintenance: h.uc.checkMaintenance, reload: () => h.platform.reload() }, 10),
       bonds,
-      farming: new FarmingState(h.uc, h.toasts, () => bonds.expectFarmingBond()),
+      farming: new FarmingState(h.uc, h.toasts, {
+        expect: () => bonds.expectFarmingBond(),
+        settle: (activated) => bonds.settleFarmingBond(activated),
+      }),
       tasks: new TasksState(h.uc, h.toasts),
       referrals: new ReferralsState({ ...h.uc, copyText: async () => true }),
       market: new MarketState({ ...h.uc, switchLiveInterval: () => {} }),

@@ -80,17 +80,28 @@ describe('BondsState', () => {
   it('says "via Farming" for the bond a farming activation brings, once', async () => {
     const h = stateHarness()
     const bonds = h.bonds()
-    await bonds.expectFarmingBond()
+    bonds.expectFarmingBond()
     bonds.applyLiveMint(aMint({ id: 7 }))
+    await bonds.settleFarmingBond(true)
     bonds.applyLiveMint(aMint({ id: 8 }))
     expect(toastTexts(h)).toEqual(['New Bond created via Farming', 'New Bond created'])
+  })
+
+  it('clears the farming flag when the activation gave no bond', async () => {
+    const h = stateHarness()
+    const bonds = h.bonds()
+    bonds.expectFarmingBond()
+    await bonds.settleFarmingBond(false)
+    bonds.applyLiveMint(aMint({ id: 9 }))
+    expect(toastTexts(h)).toEqual(['New Bond created'])
   })
 
   it('shows the farming bond even when its live event went out before the socket signed in, and announces it once', async () => {
     const h = stateHarness()
     const bonds = h.bonds()
     h.api.mintList = [aMint({ id: 21, status: 'active' })]
-    await bonds.expectFarmingBond()
+    bonds.expectFarmingBond()
+    await bonds.settleFarmingBond(true)
     expect(bonds.mints.map((m) => m.id)).toEqual([21])
     expect(toastTexts(h)).toEqual(['New Bond created via Farming'])
     bonds.applyLiveMint(aMint({ id: 21, status: 'active' }))
