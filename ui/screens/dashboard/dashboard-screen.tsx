@@ -7,28 +7,24 @@ import '../../styles/dashboard.css'
 import { BalanceCards } from './balance-cards.tsx'
 import { PriceCard } from './price-card.tsx'
 
+const QUICK_ACTIONS = [
+  { to: '/re-bonding', testId: 'link-rebond', Icon: RebondIcon, label: 'dashboard.rebond' },
+  { to: '/sell', testId: 'link-sell', Icon: SellIcon, label: 'dashboard.sell' },
+  { to: '/history', testId: 'link-history', Icon: HistoryIcon, label: 'dashboard.history' },
+] as const
+
 function QuickActions() {
   const t = useT()
   return (
     <div className="quick-actions">
-      <Link to="/re-bonding" className="quick-action" data-testid="link-rebond">
-        <span className="quick-action__icon">
-          <RebondIcon size={20} />
-        </span>
-        {t('dashboard.rebond')}
-      </Link>
-      <Link to="/sell" className="quick-action" data-testid="link-sell">
-        <span className="quick-action__icon">
-          <SellIcon size={20} />
-        </span>
-        {t('dashboard.sell')}
-      </Link>
-      <Link to="/history" className="quick-action" data-testid="link-history">
-        <span className="quick-action__icon">
-          <HistoryIcon size={20} />
-        </span>
-        {t('dashboard.history')}
-      </Link>
+      {QUICK_ACTIONS.map(({ to, testId, Icon, label }) => (
+        <Link key={to} to={to} className="quick-action" data-testid={testId}>
+          <span className="quick-action__icon">
+            <Icon size={20} />
+          </span>
+          {t(label)}
+        </Link>
+      ))}
     </div>
   )
 }
