@@ -2,7 +2,7 @@ import type { ServerContext } from './context.ts'
 import { inTx } from './context.ts'
 import { allRows, big, getRow, num, run, str } from './db/sql.ts'
 import { EXTERNAL_CREDIT_TYPES, BALANCE_COLUMNS, moveBalance, type BalanceColumn } from './domain/ledger.ts'
-import { markMintPaid } from './domain/mints.ts'
+import { expireUnpaidBonds, markMintPaid } from './domain/mints.ts'
 import { settleUser } from './domain/positions.ts'
 import { writeSetting } from './domain/settings.ts'
 import { httpError } from './http/errors.ts'
@@ -71,7 +71,10 @@ export const createAdmin = (ctx: ServerContext) => {
         referral_balance: formatNano(big(u, 'referral_balance')),
       })),
 
-    settleAll: () => settleUser(ctx, null),
+    settleAll: () => {
+      settleUser(ctx, null)
+      expireUnpaidBonds(ctx)
+    },
 
     /** Every table a user can change, as text: equal snapshots mean nothing changed. */
     snapshot: (): string =>

@@ -6,7 +6,7 @@ import { createAdmin, type Admin } from './admin-ops.ts'
 import { defaultConfig, type ServerConfig } from './config.ts'
 import type { ServerContext } from './context.ts'
 import { openDb } from './db/open-db.ts'
-import { markMintPaid } from './domain/mints.ts'
+import { expireUnpaidBonds, markMintPaid } from './domain/mints.ts'
 import { settleUser } from './domain/positions.ts'
 import { createPriceFeed } from './domain/price-walk.ts'
 import { createEventQueue } from './events.ts'
@@ -81,6 +81,7 @@ export const startServer = async (options: StartOptions = {}): Promise<RunningSe
     setInterval(() => {
       try {
         settleUser(ctx, null)
+        expireUnpaidBonds(ctx)
         pruneIdempotency(ctx)
       } catch (e) {
         app.log.error(e)

@@ -1,4 +1,4 @@
-import { big, getRow, run, str, type Row } from '../db/sql.ts'
+import { allRows, big, getRow, run, str, type Row } from '../db/sql.ts'
 import { inTx, type ServerContext } from '../context.ts'
 import { httpError } from '../http/errors.ts'
 import { formatNano, formatPercent, mulNano, percentOf, PERCENT_SCALE } from '../money.ts'
@@ -12,6 +12,8 @@ import { tierBonusScaled, userRow } from './users.ts'
 
 /** A pending bond's payment must arrive within this window (the wallet transaction's validity). */
 export const PAYMENT_VALIDITY_S = 60
+/** A bond still unpaid this long after its creation is cancelled: its payment can no longer arrive in time. */
+export const UNPAID_BOND_EXPIRY_S = 15 * 60
 /** Cancelling an active bond returns its principal less this penalty (10 %); the reward is forfeited. */
 export const CANCEL_PENALTY = 10n * PERCENT_SCALE
 
@@ -179,4 +181,19 @@ export const cancelMint = (ctx: ServerContext, userId: bigint, mintId: bigint) =
     }
     queueMint(ctx, userId, mintId)
     return mintWire(getRow(ctx.db, 'SELECT * FROM mints WHERE id = ?', mintId)!)
+  })
+
+/**
+ * Cancels the bonds whose payment never came: pending for longer than UNPAID_BOND_EXPIRY_S. Their
+ * owners' sockets hear of it; a payment arriving later is refunded by the chain watcher.
+ */
+export const expireUnpaidBonds = (ctx: ServerContext): number =>
+  inTx(ctx, () => {
+    const cutoff = ctx.now() - UNPAID_BOND_EXPIRY_S
+    const rows = allRows(ctx.db, `SELECT id, user_id FROM mints WHERE status = 'pending' AND created_at < ?`, cutoff)
+    for (const row of rows) {
+      run(ctx.db, `UPDATE mints SET status = 'canceled', last_updated_at = ? WHERE id = ?`, ctx.now(), big(row, 'id'))
+      queueMint(ctx, big(row, 'user_id'), big(row, 'id'))
+    }
+    return rows.length
   })
