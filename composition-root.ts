@@ -210,6 +210,7 @@ export const composeApp = (ports: PortBindings, config: AppConfig): AppState => 
     const sockets = ctx.get(TOKENS.sockets)
     const api = ctx.get(TOKENS.api)
     const haptic = platform.haptic.bind(platform)
+    const feedback = { notifier, platform }
     const ticker = new SecondTicker(ctx.get(TOKENS.clock))
     const sessionState = new SessionState(uc)
     const bonds = new BondsState(uc, ticker, notifier, haptic)
@@ -228,11 +229,11 @@ export const composeApp = (ports: PortBindings, config: AppConfig): AppState => 
         session: sessionState,
         maintenance: new MaintenanceState({ checkMaintenance: uc.checkMaintenance, reload: () => platform.reload() }),
         bonds,
-        farming: new FarmingState(uc, notifier, {
+        farming: new FarmingState(uc, feedback, {
           expect: () => bonds.expectFarmingBond(),
           settle: (activated) => bonds.settleFarmingBond(activated),
         }),
-        tasks: new TasksState(uc, notifier, refreshBalances),
+        tasks: new TasksState(uc, feedback, refreshBalances),
         referrals: new ReferralsState({
           ...uc,
           copyText: (text) =>
@@ -243,10 +244,10 @@ export const composeApp = (ports: PortBindings, config: AppConfig): AppState => 
         }),
         market: new MarketState({ ...uc, switchLiveInterval: (i) => candleSocket?.switchInterval(i) }),
         history: new HistoryState(uc),
-        sell: new SellState(uc, notifier, refreshBalances),
+        sell: new SellState(uc, feedback, refreshBalances),
         toasts: ctx.get(TOKENS.toasts),
         ticker,
-        wallet: new WalletState(uc, notifier),
+        wallet: new WalletState(uc, feedback),
       },
     )
   })

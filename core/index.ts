@@ -18,7 +18,7 @@ export * from './domain/entities/session.ts'
 export * from './domain/entities/wallet.ts'
 
 // §4 and §5 rules, pure
-export { rewardAt, perDayRate, perSecondRate, earningPerSecond } from './domain/reward.ts'
+export { rewardAt, perDayRate, perSecondRate, earningPerSecond, accruedBetween } from './domain/reward.ts'
 export { formatAmount, truncateDecimal } from './domain/format-amount.ts'
 export { parseAmountInput, type AmountInputResult } from './domain/amount-input.ts'
 export { REFERRAL_TIERS, tierForTurnover, displayedLevel, nextTier, type ReferralTier } from './domain/referral-tiers.ts'
@@ -51,7 +51,7 @@ export { farmCodeFlagKey, farmCodeFromQuery } from './domain/farm-code.ts'
 // §8 errors and their messages
 export * from './errors.ts'
 export { ERROR_MESSAGES, WALLET_PROTOCOL_MESSAGES, userMessage } from './error-messages.ts'
-export { reportError, reportUnlessReported } from './report-error.ts'
+export { reportError, reportUnlessReported, type Feedback } from './report-error.ts'
 
 // Ports
 export type * from './ports/axiom-api.port.ts'

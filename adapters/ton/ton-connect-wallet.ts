@@ -110,12 +110,12 @@ export class TonConnectWallet implements Wallet {
         // Asks the wallet for a tonProof of the backend's payload (or for none, clearing an earlier one).
         const payload = request?.tonProofPayload
         ui.setConnectRequestParameters(payload ? { state: 'ready', value: { tonProof: payload } } : null)
-        const connected = new Promise<WalletAccount | null>((resolve) => {
-          const offStatus = ui.onStatusChange(async (w) => {
+        const connected = new Promise<WalletAccount | null>((resolve, reject) => {
+          const offStatus = ui.onStatusChange((w) => {
             if (!w) return
             offStatus()
             offModal()
-            resolve(await this.accountOf(w))
+            this.accountOf(w).then(resolve, reject)
           })
           const offModal = ui.onModalStateChange((state) => {
             if (state.status === 'closed' && state.closeReason !== 'wallet-selected') {
@@ -191,10 +191,20 @@ export class TonConnectWallet implements Wallet {
   }
 
   private widget(): Promise<TonConnectUI> {
-    this.ui ??= this.options.create().then((ui) => {
-      ui.onStatusChange(async (w) => this.setAccount(w ? await this.accountOf(w) : null))
-      return ui
-    })
+    this.ui ??= this.options.create().then(
+      (ui) => {
+        ui.onStatusChange((w) => {
+          if (!w) this.setAccount(null)
+          else this.accountOf(w).catch(() => this.setAccount(null))
+        })
+        return ui
+      },
+      (e: unknown) => {
+        // A failed load (a flaky network) is not remembered: the next action tries again.
+        this.ui = null
+        throw e
+      },
+    )
     return this.ui
   }
 

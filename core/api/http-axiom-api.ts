@@ -52,6 +52,10 @@ interface Operation<S extends Schema.Top> {
   readonly fallback?: S['Type'] | null
   /** A 401/403 is returned but not shown: a refused refresh token is expected, not news. */
   readonly quietUnauthorized?: boolean
+  /** No failure is shown: a background poll the user did not start. */
+  readonly quiet?: boolean
+  /** The refresh call itself: a 401 on it ends the session instead of refreshing again. */
+  readonly noRefresh?: boolean
 }
 
 const messageOf = (body: unknown, status: number): string => {
@@ -145,7 +149,7 @@ export const makeHttpAxiomApi = (deps: HttpAxiomApiDeps): AxiomApi => {
     Effect.gen(function* () {
       const usedToken = deps.session.get('auth_token')
       let res = yield* attempt(op)
-      if (res.status === 401 && op.auth !== 'none') {
+      if (res.status === 401 && op.auth !== 'none' && !op.noRefresh) {
         // A token that changed meanwhile was refreshed by another call: retry with it, no second refresh.
         const refreshed = deps.session.get('auth_token') !== usedToken || (yield* refreshOnce)
         if (refreshed) res = yield* attempt(op)
@@ -155,7 +159,7 @@ export const makeHttpAxiomApi = (deps: HttpAxiomApiDeps): AxiomApi => {
     }).pipe(
       Effect.tapError((e) =>
         Effect.sync(() => {
-          if (e._tag === 'Unauthorized' && op.quietUnauthorized) return
+          if (op.quiet || (e._tag === 'Unauthorized' && op.quietUnauthorized)) return
           if (e._tag === 'Unauthorized') {
             deps.session.remove('auth_token')
             if (e.msg === INVALID_INIT_DATA_MSG) deps.platform?.close()
@@ -186,7 +190,12 @@ export const makeHttpAxiomApi = (deps: HttpAxiomApiDeps): AxiomApi => {
   return {
     register: (input) => post('/auth/register', TokenPair, input, 'none'),
     refresh: (refresh) =>
-      call({ request: { method: 'POST', path: '/auth/refresh', body: { refresh_token: refresh, refresh } }, schema: TokenPair, quietUnauthorized: true }),
+      call({
+        request: { method: 'POST', path: '/auth/refresh', body: { refresh_token: refresh, refresh } },
+        schema: TokenPair,
+        noRefresh: true,
+        quietUnauthorized: true,
+      }),
     me: () => get('/user/me', UserData, null),
     referrals: () => get('/user/referrals', ReferralList, []),
     shareMessage: () => post('/user/share-message', SharedMessage),
@@ -233,6 +242,7 @@ export const makeHttpAxiomApi = (deps: HttpAxiomApiDeps): AxiomApi => {
     currentPrice: () => get('/price/current-price', Price, null),
     candles: (q) => get('/price/candles', CandleList, [], q),
     financialStats: () => get('/stats/financial', FinancialStats, null),
-    maintenance: () => get('/maintenance/', MaintenanceStatus, null, undefined, 'none'),
+    maintenance: () =>
+      call({ request: { method: 'GET', path: '/maintenance/' }, schema: MaintenanceStatus, fallback: null, auth: 'none', quiet: true }),
   }
 }

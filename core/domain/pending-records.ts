@@ -23,10 +23,17 @@ export const keepNewestPending = <R extends Record_>(items: ReadonlyArray<R>, no
   return items.filter((r) => r.status !== 'pending' || r === newest)
 }
 
-/** The pending item that a live record confirms: the same id, else one with the same amount and days. */
-const pendingTwin = <R extends Record_>(items: ReadonlyArray<R>, live: R): R | undefined =>
-  items.find((r) => r.status === 'pending' && String(r.id) === String(live.id)) ??
-  items.find((r) => r.status === 'pending' && r.amount_token === live.amount_token && r.tariff_days === live.tariff_days)
+/**
+ * The pending item that a live record confirms: the same id; else, for a record just activated that
+ * the list does not hold yet, a pending one with the same amount and days. An update of a record the
+ * list already holds (completed, cancelled) never takes another pending item with it.
+ */
+const pendingTwin = <R extends Record_>(items: ReadonlyArray<R>, live: R): R | undefined => {
+  const sameId = items.find((r) => String(r.id) === String(live.id))
+  if (sameId) return sameId.status === 'pending' ? sameId : undefined
+  if (live.status !== 'active') return undefined
+  return items.find((r) => r.status === 'pending' && r.amount_token === live.amount_token && r.tariff_days === live.tariff_days)
+}
 
 /**
  * Applies a live record to a list (spec §4): the record replaces any item with its id (or is

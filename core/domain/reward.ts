@@ -29,3 +29,14 @@ export const rewardAt = (r: RewardRecord, nowSeconds: number): number => {
 /** The §4 "total earned today" rate: the per-second accrual of active stakes, summed. */
 export const earningPerSecond = (stakes: ReadonlyArray<RewardRecord>): number =>
   stakes.reduce((sum, s) => (s.status === 'active' ? sum + perSecondRate(s) : sum), 0)
+
+/**
+ * What a record accrues between two moments, from its start at its per-second rate and within its
+ * cap: the §4 "total earned today" of a stake is this from the start of the day to now. It does not
+ * depend on when the server last brought earned_reward up to date.
+ */
+export const accruedBetween = (r: RewardRecord, from: number, to: number): number => {
+  if (r.status !== 'active') return 0
+  const accrued = (t: number) => Math.min(r.max_reward, perSecondRate(r) * Math.max(0, t - r.created_at))
+  return Math.max(0, accrued(to) - accrued(Math.min(from, to)))
+}

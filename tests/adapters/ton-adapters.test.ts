@@ -160,7 +160,7 @@ describe('TonConnectWallet', () => {
   it('declines when the user closes the modal without a wallet', async () => {
     const wallet = walletOver(fakeWidget({ approve: false }))
     const r = await Effect.runPromise(Effect.result(wallet.connect()))
-    expect(r._tag === 'Failure' && userMessage(r.failure)).toBe('Connection declined')
+    expect(r._tag === 'Failure' && userMessage(r.failure)).toBe('Wallet was not connected')
   })
 
   it('sends the transaction with the comment as a payload, and maps a rejection', async () => {

@@ -88,7 +88,7 @@ describe('axiom wallet', () => {
       expect(opened.status).toBe(200)
       const r = await running
       expect(r.code).toBe(1)
-      expect(r.stderr).toContain('Connection declined')
+      expect(r.stderr).toContain('Wallet was not connected')
       expect((await user.run(['wallet', 'status', '--json'])).json()).toEqual({ connected: false })
     } finally {
       ton.devWallet.auto = 'approve'

@@ -7,6 +7,7 @@ import {
   type BuyBondError,
   type BuyBondInput,
   type CreateOptions,
+  accruedBetween,
   earningPerSecond,
   type HapticKind,
   type InvalidInput,
@@ -100,8 +101,11 @@ export class BondsState {
   async buy(amount: number, days: number): Promise<BondPurchase | null> {
     if (this.isBuying) return null
     this.isBuying = true
-    const showPending = (mint: Mint) =>
+    let created = false
+    const showPending = (mint: Mint) => {
+      created = true
       runInAction(() => (this.mints = keepNewestPending(mergeLiveRecord(this.mints, mint), this.ticker.now)))
+    }
     const r = await runResult(this.uc.buyBond({ amount, days, idempotencyKey: newIdempotencyKey(), onPendingMint: showPending }))
     runInAction(() => {
       this.isBuying = false
@@ -109,7 +113,8 @@ export class BondsState {
         this.mints = keepNewestPending(mergeLiveRecord(this.mints, r.success.mint), this.ticker.now)
       } else {
         this.failed(r.failure)
-        if (r.failure._tag === 'TransactionNotSent' || r.failure._tag === 'WalletProtocolError') this.clearPending()
+        // The payment did not go out: the pending bond it was for is not shown (spec §4).
+        if (created) this.clearPending()
       }
     })
     return r._tag === 'Success' ? r.success : null
@@ -181,11 +186,13 @@ export class BondsState {
     }
     const known = new Set(this.mints.map((m) => String(m.id)))
     const r = await runResult(this.uc.loadMints())
-    if (r._tag !== 'Success') return
-    const arrived = r.success.filter((m) => !known.has(String(m.id)) && m.status === 'active')
     runInAction(() => {
-      this.mints = r.success
-      for (const m of arrived) this.applyLiveMint(m)
+      if (r._tag === 'Success') {
+        this.mints = r.success
+        for (const m of r.success) if (!known.has(String(m.id)) && m.status === 'active') this.applyLiveMint(m)
+      }
+      // Used or not (a repeated activation brings no new bond), the flag is spent (spec §4).
+      this.viaFarming = false
     })
   }
 
@@ -202,7 +209,7 @@ export class BondsState {
 
   /** Mints shown in the dashboard list: everything but those moved to staking. */
   get visibleMints(): Mint[] {
-    return this.mints.filter((m) => m.status !== 'move_to_staking')
+    return keepNewestPending(this.mints, this.ticker.now).filter((m) => m.status !== 'move_to_staking')
   }
 
   get stakeableMints(): Mint[] {
@@ -218,14 +225,11 @@ export class BondsState {
     return earningPerSecond(this.stakes)
   }
 
-  /** "Total earned today": each active stake's accrual since the start of the day (UTC), every second (spec §4). */
+  /** "Total earned today": what the active stakes accrue from the start of the day (UTC) to now, every second (spec §4). */
   get earnedToday(): number {
     const now = this.ticker.now
     const dayStart = now - (now % SECONDS_PER_DAY)
-    return this.activeStakes.reduce((sum, s) => {
-      const since = Math.max(dayStart, s.last_updated_at || s.created_at)
-      return sum + Math.max(0, rewardAt(s, now) - rewardAt(s, Math.min(now, since)))
-    }, 0)
+    return this.activeStakes.reduce((sum, s) => sum + accruedBetween(s, dayStart, now), 0)
   }
 
   rewardOf(record: Mint | Stake): number {

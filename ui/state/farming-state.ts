@@ -12,7 +12,7 @@ import {
   type FundingSource,
   type Id,
   type InvalidInput,
-  type Notifier,
+  type Feedback,
   reportUnlessReported,
 } from '../../core/index.ts'
 import { newIdempotencyKey, runResult } from './run-effect.ts'
@@ -48,10 +48,10 @@ export class FarmingState {
 
   constructor(
     private readonly uc: FarmingUseCases,
-    private readonly notifier: Notifier,
+    private readonly feedback: Feedback,
     private readonly farmingBond: FarmingBondHooks = { expect: () => {}, settle: async () => {} },
   ) {
-    makeAutoObservable<this, 'uc' | 'notifier' | 'farmingBond'>(this, { uc: false, notifier: false, farmingBond: false })
+    makeAutoObservable<this, 'uc' | 'feedback' | 'farmingBond'>(this, { uc: false, feedback: false, farmingBond: false })
   }
 
   async refresh(): Promise<void> {
@@ -121,6 +121,6 @@ export class FarmingState {
   }
 
   private report(e: AppError): void {
-    reportUnlessReported({ notifier: this.notifier })(e)
+    reportUnlessReported(this.feedback)(e)
   }
 }

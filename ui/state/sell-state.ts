@@ -4,7 +4,7 @@ import {
   type ApiError,
   type CreateOptions,
   type InvalidInput,
-  type Notifier,
+  type Feedback,
   reportUnlessReported,
   type SaleRequest,
   type TransferResult,
@@ -28,12 +28,12 @@ export class SellState {
 
   constructor(
     private readonly uc: SellUseCases,
-    private readonly notifier: Notifier,
+    private readonly feedback: Feedback,
     private readonly onBalancesChanged: () => void = () => {},
   ) {
-    makeAutoObservable<this, 'uc' | 'notifier' | 'onBalancesChanged'>(this, {
+    makeAutoObservable<this, 'uc' | 'feedback' | 'onBalancesChanged'>(this, {
       uc: false,
-      notifier: false,
+      feedback: false,
       onBalancesChanged: false,
     })
   }
@@ -51,7 +51,7 @@ export class SellState {
     runInAction(() => {
       this.isSelling = false
       if (r._tag === 'Success') this.lastSale = r.success
-      else reportUnlessReported({ notifier: this.notifier })(r.failure)
+      else reportUnlessReported(this.feedback)(r.failure)
     })
     if (r._tag === 'Success') this.onBalancesChanged()
     return r._tag === 'Success' ? r.success : null
@@ -63,7 +63,7 @@ export class SellState {
     const r = await runResult(this.uc.transferReferralBalance(amount, { idempotencyKey: newIdempotencyKey() }))
     runInAction(() => {
       this.isTransferring = false
-      if (r._tag === 'Failure') reportUnlessReported({ notifier: this.notifier })(r.failure)
+      if (r._tag === 'Failure') reportUnlessReported(this.feedback)(r.failure)
     })
     if (r._tag === 'Success') this.onBalancesChanged()
     return r._tag === 'Success' ? r.success : null

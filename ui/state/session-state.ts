@@ -32,18 +32,22 @@ export class SessionState {
       runInAction(() => (this.status = 'reloading'))
       return this.status
     }
-    await this.refresh()
+    // A stale auth cookie whose refresh is refused: the cookies are gone now, so signing in again
+    // goes on to the init data (spec §4 order) instead of ending on a failed start.
+    if ((await this.refresh()) === 'Unauthorized' && (await runResult(this.uc.authenticate()))._tag === 'Success') await this.refresh()
     runInAction(() => (this.status = this.user ? 'signed-in' : 'failed'))
     return this.status
   }
 
-  async refresh(): Promise<void> {
+  /** Reloads the user; gives back the failure's tag when it failed. */
+  async refresh(): Promise<ApiError['_tag'] | null> {
     this.isFetching = true
     const user = await runResult(this.uc.loadUser())
     runInAction(() => {
       if (user._tag === 'Success' && user.success) this.user = user.success
       this.isFetching = false
     })
+    return user._tag === 'Failure' ? user.failure._tag : null
   }
 
   /** A live `user:balance` event. */

@@ -4,7 +4,7 @@ import {
   type ApiError,
   countActiveTasks,
   type InvalidInput,
-  type Notifier,
+  type Feedback,
   reportUnlessReported,
   type Task,
   type TaskValidation,
@@ -23,10 +23,10 @@ export class TasksState {
 
   constructor(
     private readonly uc: TaskUseCases,
-    private readonly notifier: Notifier,
+    private readonly feedback: Feedback,
     private readonly onClaimed: () => void = () => {},
   ) {
-    makeAutoObservable<this, 'uc' | 'notifier' | 'onClaimed'>(this, { uc: false, notifier: false, onClaimed: false })
+    makeAutoObservable<this, 'uc' | 'feedback' | 'onClaimed'>(this, { uc: false, feedback: false, onClaimed: false })
   }
 
   async refresh(): Promise<void> {
@@ -54,7 +54,7 @@ export class TasksState {
     runInAction(() => {
       this.busyIds.delete(key)
       if (r._tag === 'Success') this.tasks = this.tasks.map((t) => (String(t.task_id) === key ? { ...t, ...r.success } : t))
-      else reportUnlessReported({ notifier: this.notifier })(r.failure)
+      else reportUnlessReported(this.feedback)(r.failure)
     })
     if (r._tag === 'Success' && r.success.status === 'CLAIMED') this.onClaimed()
     return r._tag === 'Success' ? r.success : null

@@ -2,7 +2,7 @@ import type { Effect } from 'effect'
 import { makeAutoObservable, runInAction } from 'mobx'
 import {
   type AppError,
-  type Notifier,
+  type Feedback,
   reportUnlessReported,
   shortAddress,
   type WalletAccount,
@@ -27,9 +27,9 @@ export class WalletState {
 
   constructor(
     private readonly uc: WalletUseCases,
-    private readonly notifier: Notifier,
+    private readonly feedback: Feedback,
   ) {
-    makeAutoObservable<this, 'uc' | 'notifier'>(this, { uc: false, notifier: false })
+    makeAutoObservable<this, 'uc' | 'feedback'>(this, { uc: false, feedback: false })
     uc.onAccountChange((account) => runInAction(() => (this.account = account)))
   }
 
@@ -72,6 +72,6 @@ export class WalletState {
   }
 
   private report(e: AppError): void {
-    reportUnlessReported({ notifier: this.notifier })(e)
+    reportUnlessReported(this.feedback)(e)
   }
 }

@@ -12,6 +12,8 @@ export interface CallCase {
   readonly reply: unknown
   /** What a read resolves with when the server fails with a 500 (spec §8); absent for writes. */
   readonly onServerError?: unknown
+  /** A background poll: its failures are not shown to the user. */
+  readonly quiet?: boolean
 }
 
 const page = (items: unknown[]) => ({ items, total: items.length })
@@ -295,6 +297,7 @@ export const CALLS: ReadonlyArray<CallCase> = [
     bearer: 'no',
     reply: { detail: 'Maintenance mode is disabled' },
     onServerError: null,
+    quiet: true,
   },
 ]
 

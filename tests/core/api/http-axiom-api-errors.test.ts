@@ -14,7 +14,7 @@ const felt = (h: ReturnType<typeof httpApiHarness>) => ({ toasts: h.notifier.tex
 
 describe('makeHttpAxiomApi: the §8 error catalogue', () => {
   describe('HTTP 500', () => {
-    it.each(READS)('$name resolves with its empty value after an "Error: <msg>" toast', async (c) => {
+    it.each(READS.filter((c) => !c.quiet))('$name resolves with its empty value after an "Error: <msg>" toast', async (c) => {
       const h = httpApiHarness()
       h.http.on(route(c), answer(500, 'database is down'))
 
@@ -22,6 +22,14 @@ describe('makeHttpAxiomApi: the §8 error catalogue', () => {
 
       expect(value).toEqual(c.onServerError)
       expect(felt(h)).toEqual({ toasts: ['Error: database is down'], haptics: ['error'] })
+    })
+
+    it.each(READS.filter((c) => c.quiet))('$name, a background poll, resolves with its empty value and says nothing', async (c) => {
+      const h = httpApiHarness()
+      h.http.on(route(c), answer(500, 'database is down'))
+
+      expect(await succeed(c.call(h.api))).toEqual(c.onServerError)
+      expect(felt(h)).toEqual({ toasts: [], haptics: [] })
     })
 
     it.each(WRITES)('$name fails, so nothing looks done', async (c) => {

@@ -65,6 +65,14 @@ describe('live events (spec §4)', () => {
     expect(mergeLiveRecord(list, item(3, 'pending', 5)).map((i) => i.status)).toEqual(['active'])
   })
 
+  it('an update of a record already listed never takes an unrelated pending item with it', () => {
+    const list = [item(9, 'pending', 5, 100, 30), item(5, 'active', 1000, 100, 30)]
+    expect(mergeLiveRecord(list, item(5, 'completed', 1000, 100, 30)).map((i) => [i.id, i.status])).toEqual([
+      [5, 'completed'],
+      [9, 'pending'],
+    ])
+  })
+
   it('replaces an item with the same id rather than duplicating it', () => {
     const list = [item(1, 'active', 10)]
     expect(mergeLiveRecord(list, item(1, 'completed', 10))).toHaveLength(1)

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { type RewardRecord, earningPerSecond, perSecondRate, rewardAt } from '../../../core/index.ts'
+import { accruedBetween, type RewardRecord, earningPerSecond, perSecondRate, rewardAt } from '../../../core/index.ts'
 
 const RUNS = { numRuns: 1_000 }
 
@@ -76,6 +76,14 @@ describe('rewardAt (spec §4 reward display)', () => {
       fc.property(arbRecord, fc.integer({ min: -86_400, max: 1_000 * 86_400 }), (r, dt) => rewardAt(r, r.created_at + dt) <= r.max_reward),
       RUNS,
     )
+  })
+
+  it('what a stake accrues between two moments does not depend on when the server last settled it', () => {
+    const r = record({ created_at: 0, earned_reward: 9, last_updated_at: 86_000, max_reward: 1e6 })
+    // 1000 × 2 % = 20 a day
+    expect(accruedBetween(r, 86_400, 2 * 86_400)).toBeCloseTo(20, 8)
+    expect(accruedBetween(record({ status: 'pending' }), 0, 86_400)).toBe(0)
+    expect(accruedBetween(record({ created_at: 0, max_reward: 5 }), 86_400, 2 * 86_400)).toBe(0)
   })
 
   it('total earned today sums the per-second accrual of active stakes only', () => {

@@ -87,6 +87,27 @@ describe('BondsState', () => {
     expect(toastTexts(h)).toEqual(['New Bond created via Farming', 'New Bond created'])
   })
 
+  it('spends the farming flag when a repeated activation brings no new bond', async () => {
+    const h = stateHarness()
+    h.api.mintList = [aMint({ id: 4, status: 'active' })]
+    const bonds = h.bonds()
+    await bonds.refresh()
+    bonds.expectFarmingBond()
+    await bonds.settleFarmingBond(true)
+    bonds.applyLiveMint(aMint({ id: 10 }))
+    expect(toastTexts(h)).toEqual(['New Bond created'])
+  })
+
+  it('counts "earned today" from the start of the day, however recently the stake was settled', () => {
+    const h = stateHarness(1_700_006_400_000) // 06:40 UTC… of a day starting at 1_699_920_000 + 86_400 × k
+    const bonds = h.bonds()
+    const now = h.ticker.now
+    const dayStart = now - (now % 86_400)
+    bonds.stakes = [aStake({ id: 1, created_at: dayStart - 86_400, last_updated_at: now - 5, total_amount: 8_640, daily_reward: 1, max_reward: 1e6 })]
+    // 8640 × 1 % a day = 0.001 a second, since the start of the day
+    expect(bonds.earnedToday).toBeCloseTo(0.001 * (now - dayStart), 6)
+  })
+
   it('clears the farming flag when the activation gave no bond', async () => {
     const h = stateHarness()
     const bonds = h.bonds()

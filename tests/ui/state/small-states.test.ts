@@ -25,7 +25,7 @@ describe('TasksState', () => {
     const h = stateHarness()
     h.api.taskList = [aTask({ task_id: 1 }), aTask({ task_id: 2, status: 'CLAIMED' })]
     let claimed = 0
-    const tasks = new TasksState(h.uc, h.toasts, () => claimed++)
+    const tasks = new TasksState(h.uc, { notifier: h.toasts, platform: h.platform }, () => claimed++)
     await tasks.refresh()
     expect(tasks.badge).toBe(1)
     for (let i = 0; i < 3; i++) await tasks.advance(tasks.tasks[0]!)
@@ -52,16 +52,17 @@ describe('ReferralsState', () => {
 describe('SellState', () => {
   it('refuses a bad address with a clear message and sends nothing', async () => {
     const h = stateHarness()
-    const sell = new SellState(h.uc, h.toasts)
+    const sell = new SellState(h.uc, { notifier: h.toasts, platform: h.platform })
     expect(await sell.sell({ amount: 5, address: 'not-an-address', fromReferral: false })).toBeNull()
     expect(toastTexts(h)).toEqual(['Error: Enter a valid TON address'])
+    expect(h.platform.haptics).toEqual(['error'])
     expect(h.api.callsTo('createWithdraw')).toEqual([])
   })
 
   it('sells once per press and tells the balances to refresh', async () => {
     const h = stateHarness()
     let refreshed = 0
-    const sell = new SellState(h.uc, h.toasts, () => refreshed++)
+    const sell = new SellState(h.uc, { notifier: h.toasts, platform: h.platform }, () => refreshed++)
     const address = `0:${'12'.repeat(32)}`
     await Promise.all([sell.sell({ amount: 5, address, fromReferral: true }), sell.sell({ amount: 5, address, fromReferral: true })])
     expect(h.api.callsTo('createWithdraw')).toHaveLength(1)
@@ -72,7 +73,7 @@ describe('SellState', () => {
 describe('FarmingState', () => {
   it('creates a link from the chosen balance, once per press', async () => {
     const h = stateHarness()
-    const farming = new FarmingState(h.uc, h.toasts)
+    const farming = new FarmingState(h.uc, { notifier: h.toasts, platform: h.platform })
     await farming.chooseSource('task')
     const request = { amount: 10, days: 30, activations: 1, multiUse: false, forMe: false }
     await Promise.all([farming.create(request), farming.create(request)])
@@ -95,5 +96,24 @@ describe('HistoryState', () => {
     expect(history.operations.items).toHaveLength(3)
     await history.operations.goTo(9)
     expect(history.operations.page).toBe(3)
+  })
+})
+
+describe('SessionState', () => {
+  it('signs in again from the init data when a stale cookie’s session is refused, instead of failing the start', async () => {
+    const { Effect } = await import('effect')
+    const { Unauthorized } = await import('../../../core/index.ts')
+    const { SessionState } = await import('../../../ui/state/session-state.ts')
+    const { aUser } = await import('../../core/fakes/records.ts')
+    let signIns = 0
+    let userCalls = 0
+    const session = new SessionState({
+      authenticate: () => Effect.sync(() => (signIns++, 'authenticated' as const)),
+      loadUser: () =>
+        Effect.suspend(() => (++userCalls === 1 ? Effect.fail(new Unauthorized({ status: 401, msg: 'Token expired' })) : Effect.succeed(aUser()))),
+    })
+    expect(await session.signIn()).toBe('signed-in')
+    expect(signIns).toBe(2)
+    expect(session.user?.ref_code).toBe('REF42')
   })
 })
