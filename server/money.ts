@@ -5,8 +5,13 @@ export const NANO_DECIMALS = 9
 export const NANO = 1_000_000_000n
 export const PERCENT_DECIMALS = 4
 export const PERCENT_SCALE = 10_000n
-/** No single amount may exceed this (1e12 tokens), which keeps every product far below SQLite's 63 bits. */
-export const MAX_AMOUNT_NANO = 1_000_000_000_000n * NANO
+/**
+ * No single amount may exceed 1e9 tokens (1e18 nano-units): SQLite integers stop at 2^63 − 1 ≈ 9.22e18,
+ * so any one amount, and a balance made of a few of them, stays an exact integer.
+ */
+export const MAX_AMOUNT_NANO = 1_000_000_000n * NANO
+/** The largest value a SQLite integer column holds. */
+export const SQLITE_MAX_INTEGER = 9_223_372_036_854_775_807n
 
 const POW10 = (n: number): bigint => 10n ** BigInt(n)
 

@@ -49,6 +49,9 @@ export const createLink = (ctx: ServerContext, userId: bigint, input: FarmingInp
     const column = sourceColumn(input.fromRefBalance, input.fromTaskBalance)
     if (!input.isMultilink && input.countActivations !== 1)
       throw httpError(422, 'A single-use link (is_multilink false) has count_activations 1')
+    // Its creator activates a link for themself once: more activations could never be used.
+    if (input.isForMe && input.countActivations !== 1)
+      throw httpError(422, 'A link for yourself (is_for_me) has count_activations 1')
     const fund = input.amount * BigInt(input.countActivations)
     const info = run(
       ctx.db,

@@ -1,6 +1,7 @@
 import { getRow, run, big } from '../db/sql.ts'
 import { inTx, type ServerContext } from '../context.ts'
 import { httpError, INSUFFICIENT_BALANCE } from '../http/errors.ts'
+import { SQLITE_MAX_INTEGER } from '../money.ts'
 import { queueBalance } from './user-events.ts'
 
 export const BALANCE_COLUMNS = ['balance_token', 'task_balance', 'referral_balance'] as const
@@ -28,7 +29,9 @@ export const moveBalance = (
     if (delta === 0n) return
     const row = getRow(ctx.db, `SELECT ${column} AS v FROM users WHERE id = ?`, userId)
     if (!row) throw httpError(404, 'User not found')
-    if (big(row, 'v') + delta < 0n) throw httpError(400, INSUFFICIENT_BALANCE)
+    const after = big(row, 'v') + delta
+    if (after < 0n) throw httpError(400, INSUFFICIENT_BALANCE)
+    if (after > SQLITE_MAX_INTEGER) throw httpError(422, 'The balance would exceed the largest amount the ledger holds')
     run(ctx.db, `UPDATE users SET ${column} = ${column} + ? WHERE id = ?`, delta, userId)
     run(
       ctx.db,

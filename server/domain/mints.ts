@@ -4,7 +4,7 @@ import { httpError } from '../http/errors.ts'
 import { formatNano, formatPercent, mulNano, percentOf, PERCENT_SCALE } from '../money.ts'
 import { moveBalance } from './ledger.ts'
 import type { Plan } from './plans.ts'
-import { mintWire } from './positions.ts'
+import { mintWire, settlePosition } from './positions.ts'
 import { maxReward } from './rewards.ts'
 import { collectiveBonus } from './settings.ts'
 import { queueBalance, queueMint } from './user-events.ts'
@@ -167,6 +167,8 @@ export const markMintPaid = (ctx: ServerContext, mintId: bigint, paidNano?: bigi
  */
 export const cancelMint = (ctx: ServerContext, userId: bigint, mintId: bigint) =>
   inTx(ctx, () => {
+    // Brought up to date first: a bond whose term has ended completes, and is not cancelled with a penalty.
+    settlePosition(ctx, 'mints', mintRowOf(ctx, userId, mintId), ctx.now())
     const row = mintRowOf(ctx, userId, mintId)
     const status = str(row, 'status')
     if (status === 'pending') {

@@ -81,11 +81,22 @@ const PHOTO = /^data:image\/(png|jpe?g|webp|gif|heic);base64,([A-Za-z0-9+/]+={0,
 /** Bytes a base64 payload decodes to, without decoding it. */
 const base64Bytes = (b64: string) => Math.floor((b64.length * 3) / 4) - (b64.endsWith('==') ? 2 : b64.endsWith('=') ? 1 : 0)
 
+/** A visited link is a URL, not a document. */
+export const MAX_LINK_LENGTH = 2_048
+
+/** Drops trailing slashes in one pass (a regex here would be quadratic on hostile input). */
+const withoutTrailingSlashes = (s: string): string => {
+  let end = s.length
+  while (end > 0 && s.charCodeAt(end - 1) === 47) end--
+  return s.slice(0, end)
+}
+
 /** What a validation must carry for each kind: nothing, the task's link, or a photo as a data URL. */
 const checkProof = (ctx: ServerContext, task: CatalogueTask, body: Record<string, unknown>) => {
   if (task.kind === 'link') {
-    const link = typeof body.link === 'string' ? body.link.trim().replace(/\/+$/, '') : null
-    if (link === null) throw httpError(422, 'link is required')
+    if (typeof body.link !== 'string') throw httpError(422, 'link is required')
+    if (body.link.length > MAX_LINK_LENGTH) throw httpError(422, `link must be at most ${MAX_LINK_LENGTH} characters`)
+    const link = withoutTrailingSlashes(body.link.trim())
     if (link !== task.url) throw httpError(422, 'The link does not match the task')
   }
   if (task.kind === 'photo') {

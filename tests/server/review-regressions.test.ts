@@ -1,0 +1,47 @@
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { MintPayment } from '../../core/domain/entities/mint.ts'
+import { decode, SOME_ADDRESS, startTestServer, type TestServer } from './support.ts'
+
+let t: TestServer
+beforeAll(async () => {
+  t = await startTestServer()
+})
+afterAll(() => t.close())
+
+it('a sale too large for the ledger is refused with a 4xx, never a 500', async () => {
+  const user = await t.login(4001)
+  for (const token_amount of ['10000000000', 1e11, '9999999999999']) {
+    const res = await user.call('POST', '/withdraw/create', { body: { from_ref_balance: false, token_amount, address: SOME_ADDRESS } })
+    expect(res.status).toBeGreaterThanOrEqual(400)
+    expect(res.status).toBeLessThan(500)
+  }
+})
+
+it('a link made of many slashes is answered at once, not after seconds of regex work', async () => {
+  const user = await t.login(4002)
+  await user.call('POST', '/task/start', { body: { task_id: 2 } })
+  const started = Date.now()
+  const res = await user.call('POST', '/task/validate', { body: { task_id: 2, link: `${'/'.repeat(150_000)}a` } })
+  expect(res.status).toBe(422)
+  expect(Date.now() - started).toBeLessThan(2_000)
+})
+
+it('cancelling a bond whose term has ended completes it instead of charging the penalty', async () => {
+  const user = await t.login(4003)
+  const created = decode(MintPayment, (await user.call('POST', '/mint/create', { body: { amount: 50, days: 10 } })).body)
+  t.server.markMintPaid(Number(created.mint.id))
+  t.clock.advance(10 * 86_400 + 5)
+  const again = await t.login(4003)
+  const res = await again.call('POST', `/mint/${created.mint.id}/cancel`)
+  expect(res.status).toBe(400)
+  expect(res.body.msg).toMatch(/completed/)
+})
+
+it('a link for yourself has exactly one activation', async () => {
+  const user = await t.login(4004)
+  t.server.admin.credit(4004, '100', 'task_balance')
+  const res = await user.call('POST', '/farming/create', {
+    body: { amount: 2, days: 10, count_activations: 5, from_ref_balance: false, from_task_balance: true, is_multilink: true, is_for_me: true },
+  })
+  expect(res.status).toBe(422)
+})
