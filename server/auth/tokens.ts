@@ -24,7 +24,7 @@ export const issueAccessToken = (ctx: ServerContext, userId: bigint): Promise<st
     .setExpirationTime(ctx.now() + ctx.config.accessTokenTtlS)
     .sign(keyOf(ctx))
 
-interface Verified {
+export interface Verified {
   readonly userId: bigint
   readonly exp: number
 }
@@ -34,12 +34,16 @@ const verifiedCache = new WeakMap<ServerContext, Map<string, Verified>>()
 const CACHE_SIZE = 10_000
 
 /** The user id of a valid, unexpired access token of an existing user, or a 401 saying why. */
-export const verifyAccessToken = async (ctx: ServerContext, token: string): Promise<bigint> => {
+export const verifyAccessToken = async (ctx: ServerContext, token: string): Promise<bigint> =>
+  (await verifyAccessTokenClaims(ctx, token)).userId
+
+/** The access token's user and expiry (unix seconds); throws 401 like verifyAccessToken. */
+export const verifyAccessTokenClaims = async (ctx: ServerContext, token: string): Promise<Verified> => {
   let cache = verifiedCache.get(ctx)
   if (!cache) verifiedCache.set(ctx, (cache = new Map()))
   const hit = cache.get(token)
   if (hit) {
-    if (hit.exp > ctx.now()) return hit.userId
+    if (hit.exp > ctx.now()) return hit
     cache.delete(token)
     throw httpError(401, 'Token expired')
   }
@@ -56,7 +60,7 @@ export const verifyAccessToken = async (ctx: ServerContext, token: string): Prom
   if (!getRow(ctx.db, 'SELECT id FROM users WHERE id = ?', verified.userId)) throw httpError(401, 'Invalid token')
   if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!)
   cache.set(token, verified)
-  return verified.userId
+  return verified
 }
 
 /** An opaque refresh token; only its hash is stored. Each belongs to a family that rotation keeps. */

@@ -45,3 +45,25 @@ it('a link for yourself has exactly one activation', async () => {
   })
   expect(res.status).toBe(422)
 })
+
+it('a main socket closes with 4001 when its access token expires', async () => {
+  const { default: WebSocket } = await import('ws')
+  const { sign } = await import('@telegram-apps/init-data-node')
+  const { DEV_BOT_TOKEN, startServer } = await import('../../server/main.ts')
+  const server = await startServer({ port: 0, dbPath: ':memory:', accessTokenTtlS: 1 })
+  try {
+    const initData = sign({ user: { id: 4005, first_name: 'Ex' } }, DEV_BOT_TOKEN, new Date())
+    const reg = await fetch(`${server.url}/api/auth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ init_data: initData, ref_code: null }),
+    })
+    const { token } = (await reg.json()) as { token: string }
+    const ws = new WebSocket(`${server.url.replace('http', 'ws')}/api/ws/`)
+    const closed = new Promise<[number, string]>((resolve) => ws.on('close', (code, reason) => resolve([code, String(reason)])))
+    ws.on('open', () => ws.send(token))
+    expect(await closed).toEqual([4001, 'Token expired'])
+  } finally {
+    await server.close()
+  }
+})
