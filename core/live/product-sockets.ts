@@ -55,7 +55,8 @@ export const openCandleSocket = (
     ...socket,
     switchInterval: (next) => {
       interval = next
-      socket.send(next)
+      // While the socket is down there is nothing to send: reconnecting sends the current interval first.
+      if (socket.status() === 'open') socket.send(next)
     },
   }
 }

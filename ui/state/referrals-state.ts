@@ -14,9 +14,11 @@ export interface ReferralUseCases {
 export class ReferralsState {
   referrals: ReadonlyArray<Referral> = []
   badge: string | null = null
+  loaded = false
+  private viewing = false
 
   constructor(private readonly uc: ReferralUseCases) {
-    makeAutoObservable<this, 'uc'>(this, { uc: false })
+    makeAutoObservable<this, 'uc' | 'viewing'>(this, { uc: false, viewing: false })
   }
 
   async refresh(): Promise<void> {
@@ -25,11 +27,25 @@ export class ReferralsState {
       if (r._tag === 'Success') {
         this.referrals = r.success.list
         this.badge = r.success.badge
+        this.loaded = true
+        if (this.viewing) this.markSeen()
       }
     })
   }
 
-  /** Opening the referral screen marks the list as seen, which clears the badge. */
+  /**
+   * The referral screen is open: the list counts as seen once it has loaded, and again after each
+   * refresh while the screen stays open. Returns what to call when it closes.
+   */
+  view(): () => void {
+    this.viewing = true
+    if (this.loaded) this.markSeen()
+    return () => {
+      this.viewing = false
+    }
+  }
+
+  /** Marks the list as seen, which clears the badge. */
   markSeen(): void {
     this.uc.markReferralsSeen(this.referrals.length)
     this.badge = null

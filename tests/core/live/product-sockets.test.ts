@@ -143,6 +143,21 @@ describe('openCandleSocket', () => {
     expect(s.sockets.last.sent).toEqual(['4h'])
   })
 
+  it('switching while the socket is down sends nothing stale later: the reconnect asks for the latest interval once', async () => {
+    const s = setup()
+    await time.flush()
+    s.sockets.last.accept()
+    await time.flush()
+    s.sockets.last.drop(1006)
+    s.socket.switchInterval('1h')
+    s.socket.switchInterval('4h')
+    await time.advance(1100)
+    s.sockets.last.accept()
+    await time.advance(10_000)
+
+    expect(s.sockets.last.sent).toEqual(['4h'])
+  })
+
   it('can start on another interval', async () => {
     const sockets = new FakeSocketFactory()
     const socket = openCandleSocket({ sockets }, () => {}, '1d')

@@ -49,6 +49,21 @@ describe('ReferralsState', () => {
   })
 })
 
+describe('ReferralsState before its list has loaded', () => {
+  it('does not mark an unloaded list as seen, so the badge stays right', async () => {
+    const h = stateHarness()
+    h.api.referralList = [{ id: 1 }, { id: 2 }, { id: 3 }]
+    h.storage.set('lastRefCount', '3')
+    const referrals = new ReferralsState({ ...h.uc, copyText: async () => true })
+    const leave = referrals.view() // the app opened on /referral before the lists came
+    expect(h.storage.get('lastRefCount')).toBe('3')
+    await referrals.refresh()
+    expect(h.storage.get('lastRefCount')).toBe('3')
+    expect(referrals.badge).toBeNull()
+    leave()
+  })
+})
+
 describe('SellState', () => {
   it('refuses a bad address with a clear message and sends nothing', async () => {
     const h = stateHarness()

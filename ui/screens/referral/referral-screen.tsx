@@ -104,9 +104,7 @@ const Tiers = observer(function Tiers() {
 export function ReferralScreen() {
   const { referrals } = useStates()
   const t = useT()
-  useEffect(() => {
-    referrals.markSeen()
-  }, [referrals])
+  useEffect(() => referrals.view(), [referrals])
   return (
     <div className="screen-stack" data-testid="screen-referral">
       <ScreenHeader title={t('referral.title')} />
