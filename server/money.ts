@@ -84,7 +84,14 @@ export const requireNano = (field: string, input: unknown, rule: AmountRule = {}
 /** amount × price, both in nano, floored to nano. */
 export const mulNano = (a: bigint, b: bigint): bigint => (a * b) / NANO
 
+/** amount × price, both in nano, rounded up to nano: what a user owes never falls short. */
+export const mulNanoUp = (a: bigint, b: bigint): bigint => (a * b + NANO - 1n) / NANO
+
 /** amount × percent (scaled by 1e4) / 100, floored to nano. */
 export const percentOf = (amount: bigint, percentScaled: bigint): bigint => (amount * percentScaled) / (100n * PERCENT_SCALE)
+
+/** amount × percent / 100, rounded up to nano: for what a user pays (a penalty). */
+export const percentOfUp = (amount: bigint, percentScaled: bigint): bigint =>
+  (amount * percentScaled + 100n * PERCENT_SCALE - 1n) / (100n * PERCENT_SCALE)
 
 export const tokens = (whole: number | bigint): bigint => BigInt(whole) * NANO

@@ -1,7 +1,7 @@
 import { allRows, big, getRow, run, str, type Row } from '../db/sql.ts'
 import { inTx, type ServerContext } from '../context.ts'
 import { httpError } from '../http/errors.ts'
-import { formatNano, formatPercent, mulNano, percentOf, PERCENT_SCALE } from '../money.ts'
+import { formatNano, formatPercent, mulNanoUp, percentOf, percentOfUp, PERCENT_SCALE } from '../money.ts'
 import { moveBalance } from './ledger.ts'
 import type { Plan } from './plans.ts'
 import { mintWire, settlePosition } from './positions.ts'
@@ -43,7 +43,8 @@ export const bondTerms = (ctx: ServerContext, userId: bigint, amount: bigint, da
     collective,
     investment,
     days,
-    amountTon: mulNano(amount, ctx.price.priceAt(ctx.now())),
+    // The TON to pay is rounded up: the treasury never receives less than the bond is worth.
+    amountTon: mulNanoUp(amount, ctx.price.priceAt(ctx.now())),
     max: maxReward({ total: amount, percentPerDay: daily + hold + collective + investment, days: BigInt(days) }),
   }
 }
@@ -175,7 +176,7 @@ export const cancelMint = (ctx: ServerContext, userId: bigint, mintId: bigint) =
       run(ctx.db, `UPDATE mints SET status = 'canceled', last_updated_at = ? WHERE id = ?`, ctx.now(), mintId)
     } else if (status === 'active') {
       const total = big(row, 'total_amount')
-      const penalty = percentOf(total, CANCEL_PENALTY)
+      const penalty = percentOfUp(total, CANCEL_PENALTY)
       run(ctx.db, `UPDATE mints SET status = 'canceled', penalty = ?, last_updated_at = ? WHERE id = ?`, penalty, ctx.now(), mintId)
       moveBalance(ctx, userId, 'balance_token', total - penalty, 'bond_cancel', `Bond #${mintId} cancelled, 10% penalty kept`)
     } else {

@@ -51,3 +51,21 @@ describe('money', () => {
     expect(a.current(now)).not.toEqual(c.current(now))
   })
 })
+
+describe('rounding direction', () => {
+  it('rounds what a user owes up and what a user gets down, by at most one nano-unit', async () => {
+    const { mulNano, mulNanoUp, percentOf, percentOfUp } = await import('../../server/money.ts')
+    fc.assert(
+      fc.property(fc.bigInt({ min: 1n, max: 10n ** 18n }), fc.bigInt({ min: 1n, max: 10n ** 12n }), (a, b) => {
+        const down = mulNano(a, b)
+        const up = mulNanoUp(a, b)
+        return down * 1_000_000_000n <= a * b && up * 1_000_000_000n >= a * b && up - down <= 1n
+      }),
+      { numRuns: 1_000 },
+    )
+    fc.assert(
+      fc.property(fc.bigInt({ min: 1n, max: 10n ** 18n }), fc.bigInt({ min: 1n, max: 1_000_000n }), (a, p) => percentOfUp(a, p) - percentOf(a, p) <= 1n),
+      { numRuns: 1_000 },
+    )
+  })
+})
