@@ -2,7 +2,7 @@ import { Address } from '@ton/core'
 import { big, bool, getRow, num, run, str, type Row } from '../db/sql.ts'
 import { inTx, type ServerContext } from '../context.ts'
 import { httpError } from '../http/errors.ts'
-import { formatNano, mulNano, percentOf, PERCENT_SCALE } from '../money.ts'
+import { formatNano, mulNano, percentOfUp, PERCENT_SCALE } from '../money.ts'
 import { moveBalance } from './ledger.ts'
 import { userRow } from './users.ts'
 
@@ -10,7 +10,7 @@ import { userRow } from './users.ts'
 export const WITHDRAW_FEE = 3n * PERCENT_SCALE
 
 export const withdrawQuote = (ctx: ServerContext, tokenAmount: bigint) => {
-  const fee = percentOf(tokenAmount, WITHDRAW_FEE)
+  const fee = percentOfUp(tokenAmount, WITHDRAW_FEE)
   const net = tokenAmount - fee
   return { tokenAmount, fee, net, amountTon: mulNano(net, ctx.price.priceAt(ctx.now())) }
 }
