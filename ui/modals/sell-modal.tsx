@@ -1,4 +1,5 @@
 import { observer } from 'mobx-react-lite'
+import { useEffect } from 'react'
 import { formatAmount, shortAddress } from '../../core/index.ts'
 import { useStates } from '../app/contexts.ts'
 import { Button } from '../components/button.tsx'
@@ -27,7 +28,10 @@ export const SellModal = observer(function SellModal({
   const { sell, toasts } = useStates()
   const t = useT()
   const shown = useLastDefined(draft)
-  const quote = sell.quote
+  const quote = shown ? sell.quoteFor(shown.amount) : null
+  useEffect(() => {
+    if (shown && !sell.quoteFor(shown.amount)) void sell.preview(shown.amount)
+  }, [sell, shown])
   const confirm = async () => {
     if (!shown) return
     const r = await sell.sell(shown)

@@ -22,6 +22,9 @@ export interface SellUseCases {
 /** Selling to an external address, and moving referral balance to the main balance. */
 export class SellState {
   quote: WithdrawQuote | null = null
+  /** The amount `quote` was computed for. */
+  quoteAmount: number | null = null
+  private previewSeq = 0
   isSelling = false
   isTransferring = false
   lastSale: Withdrawal | null = null
@@ -31,16 +34,28 @@ export class SellState {
     private readonly feedback: Feedback,
     private readonly onBalancesChanged: () => void = () => {},
   ) {
-    makeAutoObservable<this, 'uc' | 'feedback' | 'onBalancesChanged'>(this, {
+    makeAutoObservable<this, 'uc' | 'feedback' | 'onBalancesChanged' | 'previewSeq'>(this, {
+      previewSeq: false,
       uc: false,
       feedback: false,
       onBalancesChanged: false,
     })
   }
 
+  /** Quotes a sale; an answer that arrives after a newer request is dropped. */
   async preview(amount: number): Promise<void> {
+    const seq = ++this.previewSeq
     const r = await runResult(this.uc.quoteSale(amount))
-    runInAction(() => (this.quote = r._tag === 'Success' ? r.success : null))
+    runInAction(() => {
+      if (seq !== this.previewSeq) return
+      this.quote = r._tag === 'Success' ? r.success : null
+      this.quoteAmount = amount
+    })
+  }
+
+  /** The quote for exactly this amount, or null: the fee and net shown always match the amount sold. */
+  quoteFor(amount: number | null): WithdrawQuote | null {
+    return amount !== null && this.quoteAmount === amount ? this.quote : null
   }
 
   /** Sells; a second press while a sale is in flight does nothing. */

@@ -132,3 +132,30 @@ describe('SessionState', () => {
     expect(session.user?.ref_code).toBe('REF42')
   })
 })
+
+describe('SellState quotes', () => {
+  it('keeps the quote of the latest amount, whatever order the answers come in, and ties it to that amount', async () => {
+    const { Effect } = await import('effect')
+    const answers: Array<() => void> = []
+    const quote = (amount: number) => ({ token_amount: amount, fee: amount * 0.03, net_amount: amount * 0.97 })
+    const sell = new SellState(
+      {
+        quoteSale: (amount) =>
+          Effect.callback((resume) => {
+            answers.push(() => resume(Effect.succeed(quote(amount))))
+          }),
+        sellTokens: () => Effect.die('unused'),
+        transferReferralBalance: () => Effect.die('unused'),
+      },
+      { notifier: new ToastQueue({ setTimeout: () => 0 }) },
+    )
+    const first = sell.preview(10)
+    const second = sell.preview(20)
+    answers[1]!()
+    await second
+    answers[0]!()
+    await first
+    expect(sell.quoteFor(20)?.fee).toBeCloseTo(0.6, 9)
+    expect(sell.quoteFor(10)).toBeNull()
+  })
+})

@@ -20,8 +20,8 @@ const SellPreview = observer(function SellPreview({ amount }: { readonly amount:
   useDebouncedEffect(() => {
     if (amount !== null) void sell.preview(amount)
   }, [amount])
-  const q = sell.quote
-  if (amount === null || !q) return null
+  const q = sell.quoteFor(amount)
+  if (!q) return null
   return (
     <div className="summary" data-testid="sell-preview">
       <Row label={t('sell.fee')} value={`${formatAmount(q.fee, 4)} AXIOM`} testId="sell-fee" />
