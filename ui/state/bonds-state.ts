@@ -45,6 +45,9 @@ export class BondsState {
   mints: Mint[] = []
   stakes: Stake[] = []
   quote: BondQuote | null = null
+  /** The amount and days `quote` was computed for. */
+  quoteKey: string | null = null
+  private previewSeq = 0
   isFetching = false
   isBuying = false
   /** Ids of mints with a cancel or stake in flight: a second press does nothing. */
@@ -60,7 +63,8 @@ export class BondsState {
     private readonly notifier: Notifier,
     private readonly haptic: (kind: HapticKind) => void = () => {},
   ) {
-    makeAutoObservable<this, 'uc' | 'ticker' | 'notifier' | 'haptic' | 'announced'>(this, {
+    makeAutoObservable<this, 'uc' | 'ticker' | 'notifier' | 'haptic' | 'announced' | 'previewSeq'>(this, {
+      previewSeq: false,
       announced: false,
       uc: false,
       ticker: false,
@@ -91,10 +95,21 @@ export class BondsState {
     })
   }
 
+  /** Quotes a bond; an answer that arrives after a newer request is dropped. */
   async preview(amount: number, days: number): Promise<BondQuote | null> {
+    const seq = ++this.previewSeq
     const r = await runResult(this.uc.quoteBond(amount, days))
-    runInAction(() => (this.quote = r._tag === 'Success' ? r.success : null))
-    return this.quote
+    runInAction(() => {
+      if (seq !== this.previewSeq) return
+      this.quote = r._tag === 'Success' ? r.success : null
+      this.quoteKey = `${amount}:${days}`
+    })
+    return this.quoteFor(amount, days)
+  }
+
+  /** The quote for exactly this amount and term, or null while it is being computed. */
+  quoteFor(amount: number | null, days: number | null): BondQuote | null {
+    return amount !== null && days !== null && this.quoteKey === `${amount}:${days}` ? this.quote : null
   }
 
   /** Buys a bond. A second press while one is in flight does nothing (one purchase per intent). */

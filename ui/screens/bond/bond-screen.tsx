@@ -18,21 +18,13 @@ import '../../styles/forms.css'
 const BondPreview = observer(function BondPreview({ amount, days }: { readonly amount: number | null; readonly days: number | null }) {
   const { bonds } = useStates()
   const t = useT()
-  const [previewed, setPreviewed] = useState<string | null>(null)
-  const [calculating, setCalculating] = useState(false)
-  const key = amount !== null && days !== null ? `${amount}:${days}` : null
-
   useDebouncedEffect(() => {
-    if (amount === null || days === null) return
-    setCalculating(true)
-    void bonds.preview(amount, days).finally(() => {
-      setCalculating(false)
-      setPreviewed(`${amount}:${days}`)
-    })
+    if (amount !== null && days !== null) void bonds.preview(amount, days)
   }, [amount, days])
 
-  const quote = key !== null && previewed === key ? bonds.quote : null
-  if (key === null) return <p className="muted preview-hint">{t('bond.previewHint')}</p>
+  const quote = bonds.quoteFor(amount, days)
+  const calculating = quote === null && bonds.quoteKey !== `${amount}:${days}`
+  if (amount === null || days === null) return <p className="muted preview-hint">{t('bond.previewHint')}</p>
   return (
     <div className="summary" aria-busy={calculating || undefined} data-testid="bond-preview">
       {quote ? (
@@ -42,7 +34,7 @@ const BondPreview = observer(function BondPreview({ amount, days }: { readonly a
           <Row label={t('bond.maxReward')} value={`${formatAmount(quote.max_reward, 4)} AXIOM`} testId="bond-preview-max" />
           <Row label={t('bond.expectedReward')} value={`${formatAmount(quote.expected_reward, 4)} AXIOM`} testId="bond-preview-expected" />
         </>
-      ) : calculating || previewed !== key ? (
+      ) : calculating ? (
         <div className="summary__loading">
           <Spinner size={16} /> <span>{t('bond.calculating')}</span>
         </div>
