@@ -1,4 +1,4 @@
-import { Duration, Effect } from 'effect'
+import { Duration, Effect, Fiber } from 'effect'
 import {
   TRANSACTION_VALIDITY_SECONDS,
   WALLET_BALANCE_POLL_MS,
@@ -101,11 +101,15 @@ export const buyBond =
         input.idempotencyKey ? { idempotencyKey: input.idempotencyKey } : undefined,
       )
       input.onPendingMint?.(mint)
-      const before = yield* deps.chain.balance(account.address).pipe(
-        Effect.map((b): bigint | null => b),
-        Effect.catch(() => Effect.succeed(null)),
+      // The balance before paying is read while the wallet asks the user, so the prompt never waits for the chain.
+      const reading = yield* Effect.forkChild(
+        deps.chain.balance(account.address).pipe(
+          Effect.map((b): bigint | null => b),
+          Effect.catch(() => Effect.succeed(null)),
+        ),
       )
       yield* deps.wallet.sendTransaction(bondPaymentTransaction(payment, nowSeconds(deps.clock)))
+      const before = yield* Fiber.join(reading)
       deps.notifier.notify({ kind: 'info', text: TRANSACTION_PROCESSING_TOAST })
       const balanceChanged = yield* waitForBalanceChange(deps, account.address, before)
       return { mint, balanceChanged }
