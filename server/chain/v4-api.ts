@@ -116,6 +116,7 @@ export const registerV4Routes = (app: FastifyInstance, chain: LocalChain): void 
   app.get<{ Params: { seqno: string; address: string; lt: string } }>('/block/:seqno/:address/changed/:lt', async (req, reply) => {
     const a = parseAddress(req.params.address)
     if (!a) return badAddress(reply)
+    if (!/^\d{0,20}$/.test(req.params.lt)) return reply.code(400).send({ error: 'lt must be a decimal number' })
     const last = await chain.exclusive(async () => (await chain.blockchain.getContract(a)).lastTransactionLt)
     return { changed: last > BigInt(req.params.lt || '0'), block: blockRef(chain) }
   })

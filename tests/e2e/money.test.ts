@@ -55,6 +55,20 @@ describe('sell', () => {
   })
 })
 
+describe('amount input', () => {
+  it('cuts decimals typed past two without rounding, and keeps the zeros the user typed', async () => {
+    const { app, page } = await launch(stack, { user: nextUser() })
+    await app.getByTestId('link-sell').click()
+    const input = app.getByTestId('sell-amount')
+    await input.fill('1.00')
+    await input.pressSequentially('5')
+    expect(await input.inputValue()).toBe('1.00')
+    await input.fill('2.999')
+    expect(await input.inputValue()).toBe('2.99')
+    await page.close()
+  })
+})
+
 describe('transfer', () => {
   it('moves the whole referral balance to the main balance', async () => {
     const user = nextUser()

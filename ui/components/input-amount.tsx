@@ -65,7 +65,9 @@ export function InputAmount({
   const onChange = (raw: string) => {
     field.setTouched(true)
     const parsed = parseAmountInput(raw, decimals)
-    field.setText(parsed.ok && decimalsTyped(raw) > decimals ? parsed.text : raw)
+    // Typed past the allowed decimals: cut the text itself (never round), keeping the zeros typed.
+    const separator = raw.search(/[.,]/)
+    field.setText(parsed.ok && decimalsTyped(raw) > decimals && separator >= 0 ? raw.slice(0, separator + 1 + decimals) : raw)
   }
 
   return (
