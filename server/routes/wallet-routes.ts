@@ -68,8 +68,11 @@ export const walletRoutes = (app: FastifyInstance, ctx: ServerContext) => {
 
   app.post('/wallet/ton-proof/check', async (req) => {
     const check = checkOf(req.body)
-    const r = proofs.verify(check, String(req.userId))
+    const r = proofs.verify(check, String(req.userId), true)
     if (!r.valid) throw httpError(400, `Invalid proof: ${r.msg}`)
-    return { wallet_address: bindWallet(ctx, req.userId, r.address, check.network ?? null) }
+    // Spent only once the wallet is bound: a refused bind (409) leaves the payload usable.
+    const wallet_address = bindWallet(ctx, req.userId, r.address, check.network ?? null)
+    proofs.spend(check.proof.payload)
+    return { wallet_address }
   })
 }

@@ -151,8 +151,14 @@ export interface TonProofService {
    * With a `subject` (e.g. the user id) the payload verifies only for that same subject.
    */
   issue(subject?: string): string
-  /** Checks a proof; a payload issued for a subject needs the same `subject` here. */
-  verify(check: TonProofCheck, subject?: string): TonProofResult
+  /**
+   * Checks a proof; a payload issued for a subject needs the same `subject` here. A valid proof spends
+   * its payload unless `keepPayload` is set, for a caller that spends it (`spend`) only once it has
+   * acted on the proof.
+   */
+  verify(check: TonProofCheck, subject?: string, keepPayload?: boolean): TonProofResult
+  /** Spends a verified payload, so that it is never accepted again. */
+  spend(payload: string): void
   /** POST `${prefix}/payload` → { payload }; POST `${prefix}/check` → { valid: true, address } | 4xx { msg }. */
   register(app: FastifyInstance, prefix?: string): void
 }
@@ -192,7 +198,12 @@ export const createTonProofService = (options: TonProofServiceOptions): TonProof
     return allowed.some((d) => d === host || (!hasPort(d) && d === hostname))
   }
 
-  const verify = (check: TonProofCheck, subject?: string): TonProofResult => {
+  const spend = (payload: string) => {
+    used.prune(now())
+    used.add(payload, Buffer.from(payload, 'hex').readUInt32BE(8))
+  }
+
+  const verify = (check: TonProofCheck, subject?: string, keepPayload = false): TonProofResult => {
     const p = check?.proof
     if (!p || typeof p !== 'object') return fail('proof is required')
     if (typeof check.address !== 'string') return fail('address is required')
@@ -244,8 +255,7 @@ export const createTonProofService = (options: TonProofServiceOptions): TonProof
     const hash = createHash('sha256').update(tonProofMessage(address, p.domain.value, p.timestamp, p.payload)).digest()
     if (!signVerify(hash, signature, publicKey)) return fail('Invalid signature')
     // Single use: a verified payload is spent (a forged attempt does not burn it).
-    used.prune(now())
-    used.add(p.payload, Buffer.from(p.payload, 'hex').readUInt32BE(8))
+    if (!keepPayload) spend(p.payload)
     return { valid: true, address: address.toRawString(), publicKey: publicKey.toString('hex') }
   }
 
@@ -257,6 +267,7 @@ export const createTonProofService = (options: TonProofServiceOptions): TonProof
       return Buffer.concat([body, mac(body, subject)]).toString('hex')
     },
     verify,
+    spend,
     register(app, prefix = '/ton-proof') {
       app.post(`${prefix}/payload`, async () => ({ payload: this.issue() }))
       app.post(`${prefix}/check`, async (req, reply) => {

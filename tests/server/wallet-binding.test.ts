@@ -172,8 +172,12 @@ describe('wallet binding with tonProof', () => {
     const wallet = devWalletKey(27)
     expect((await check(first, checkBody(t, wallet, await payloadFor(first)))).status).toBe(200)
 
-    refused(await check(second, checkBody(t, wallet, await payloadFor(second))), 409, 'This wallet is already bound to another account')
+    const secondPayload = await payloadFor(second)
+    refused(await check(second, checkBody(t, wallet, secondPayload)), 409, 'This wallet is already bound to another account')
     expect((await second.call('GET', '/user/me')).body.wallet_address).toBeNull()
+    // The refused bind did not spend the payload: the second user can still prove another wallet with it.
+    const own = devWalletKey(30)
+    expect((await check(second, checkBody(t, own, secondPayload))).status).toBe(200)
     expect((await first.call('GET', '/user/me')).body.wallet_address).toBe(wallet.friendly)
 
     // Bound again by its owner: fine. Then the owner binds another wallet, which frees the first one.
