@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { fileURLToPath } from 'node:url'
 import react from '@vitejs/plugin-react'
 import { defineConfig, type Plugin, type ProxyOptions } from 'vite'
 
@@ -40,6 +41,10 @@ export default defineConfig({
   root: 'ui',
   envDir: '..',
   plugins: [react(), tonConnectManifest()],
+  resolve: {
+    // Only the exports @ton/core uses, not @ton/crypto's word lists (adapters/ton/ton-crypto-for-browser.ts).
+    alias: [{ find: /^@ton\/crypto$/, replacement: fileURLToPath(new URL('./adapters/ton/ton-crypto-for-browser.ts', import.meta.url)) }],
+  },
   server: {
     host: '127.0.0.1',
     port: Number(process.env.APP_PORT ?? 5173),

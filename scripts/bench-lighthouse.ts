@@ -6,10 +6,11 @@
  * (CHROME_PATH or /usr/bin/chromium); nothing is downloaded and no network beyond 127.0.0.1 is used.
  *
  * Goals: score ≥ 97, LCP ≤ 1.5 s (and the LCP element must be dashboard content, not the loader),
- * TBT ≤ 100 ms, TTI ≤ 2.5 s. The median of 3 runs is reported.
+ * TBT ≤ 100 ms, TTI ≤ 2.5 s. The median of 3 runs is reported (LH_RUNS changes the count; LH_REPORT=dir
+ * writes each run's full report there).
  */
 import * as chromeLauncher from 'chrome-launcher'
-import { readFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import lighthouse from 'lighthouse'
 import { launchUrl, seedActiveBonds, startBenchStack } from './bench-ticker.ts'
 
@@ -50,6 +51,8 @@ const main = async () => {
       })
       if (!result) throw new Error('lighthouse returned nothing')
       const lhr = result.lhr
+      // LH_REPORT=dir keeps each run's full report (lhr JSON) for the diagnostics behind the figures.
+      if (process.env.LH_REPORT) writeFileSync(`${process.env.LH_REPORT}/lighthouse-run-${i + 1}.json`, JSON.stringify(lhr))
       const num = (id: string) => lhr.audits[id]?.numericValue ?? NaN
       const lcpItems = (lhr.audits['largest-contentful-paint-element']?.details as { items?: Array<{ items?: Array<{ node?: { snippet?: string; selector?: string } }> }> } | undefined)?.items
       const node = lcpItems?.[0]?.items?.[0]?.node

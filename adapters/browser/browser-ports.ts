@@ -2,7 +2,7 @@ import type { PortBindings } from '../../composition-root.ts'
 import { FetchHttpTransport } from '../shared/fetch-http-transport.ts'
 import { SystemClock } from '../shared/system-clock.ts'
 import { loadTonPayloads } from '../ton/load-ton-modules.ts'
-import { TonClient4ChainReader } from '../ton/ton-client4-chain-reader.ts'
+import { V4ApiChainReader } from '../ton/v4-api-chain-reader.ts'
 import { TonConnectWallet, tonConnectUiOptions } from '../ton/ton-connect-wallet.ts'
 import { CookieSessionStore } from './cookie-session-store.ts'
 import { LocalStorageKeyValueStore } from './local-storage-key-value-store.ts'
@@ -48,6 +48,6 @@ export const browserPorts = (env: BrowserEnv): PortBindings => {
       },
       tonCore: loadTonPayloads,
     }),
-    chain: new TonClient4ChainReader(env.tonV4Endpoint),
+    chain: new V4ApiChainReader(env.tonV4Endpoint),
   }
 }

@@ -1,5 +1,5 @@
 /**
- * @ton/core and @ton/ton expect Node's Buffer when they load. Bundlers may evaluate a CommonJS
+ * @ton/core expects Node's Buffer when they load. Bundlers may evaluate a CommonJS
  * package before a polyfill imported next to it, so the polyfill is loaded first, on its own.
  */
 const polyfilled = () => import('./buffer-polyfill.ts')
@@ -7,10 +7,4 @@ const polyfilled = () => import('./buffer-polyfill.ts')
 export const loadTonPayloads = async () => {
   await polyfilled()
   return import('./ton-comment-payload.ts')
-}
-
-export const loadTonClient = async () => {
-  await polyfilled()
-  const [ton, core] = await Promise.all([import('@ton/ton'), import('@ton/core')])
-  return { ton, core }
 }

@@ -3,7 +3,7 @@ import { composeCore, TOKENS, type UseCases } from '../../../composition-root.ts
 import type { AxiomApi, ChainReader, Clock, SessionStore, SocketFactory, WalletTransaction } from '../../../core/index.ts'
 import { FetchHttpTransport } from '../../shared/fetch-http-transport.ts'
 import { SystemClock } from '../../shared/system-clock.ts'
-import { TonClient4ChainReader } from '../../ton/ton-client4-chain-reader.ts'
+import { V4ApiChainReader } from '../../ton/v4-api-chain-reader.ts'
 import { axiomHome } from '../axiom-home.ts'
 import { FileKeyValueStore } from '../file-key-value-store.ts'
 import { FileSessionStore } from '../file-session-store.ts'
@@ -65,7 +65,7 @@ export const composeCli = (io: CliIo, spinners: Spinners = new Spinners(null)): 
   const notifier = new CliNotifier(stderr)
   const platform = new NodePlatform(launchFile, notice)
   const ton = walletSetup(io.env)
-  const chain: ChainReader = new TonClient4ChainReader(ton.v4Endpoint)
+  const chain: ChainReader = new V4ApiChainReader(ton.v4Endpoint)
   const links = new CliLinkOpener(ton, notice, io.env)
   const walletHooks: CliContext['walletHooks'] = { onSendTransaction: null }
   const debug = io.env.AXIOM_DEBUG === '1'
