@@ -15,7 +15,7 @@
  *
  * Also exports the stack helpers the other benches use (bench-bundle, bench-lighthouse).
  */
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -37,10 +37,31 @@ export interface BenchStack {
   close(): Promise<void>
 }
 
+/**
+ * The wallet list the widget reads, served with the build: one wallet whose icon is the app's own,
+ * so, as in `npm start`, no request leaves 127.0.0.1 (the default list at config.ton.org and its ~30
+ * wallet icons cannot be reached offline, and the failed requests would count in the figures).
+ */
+const BENCH_WALLETS_LIST = 'bench-wallets-v2.json'
+const benchWalletsList = [
+  {
+    app_name: 'benchwallet',
+    name: 'Bench Wallet',
+    image: '/axiom-icon.png',
+    about_url: 'http://127.0.0.1/',
+    universal_url: 'http://127.0.0.1/bench-wallet',
+    bridge: [{ type: 'sse', url: 'http://127.0.0.1:9/bridge' }],
+    platforms: ['chrome', 'linux', 'ios', 'android'],
+    features: [{ name: 'SendTransaction', maxMessages: 4 }],
+  },
+]
+
 /** Builds the app for production into a temporary directory. */
 export const buildApp = async (): Promise<string> => {
   const outDir = mkdtempSync(join(tmpdir(), 'axiom-bench-dist-'))
+  process.env.VITE_TON_WALLETS_LIST = `/${BENCH_WALLETS_LIST}`
   await build({ configFile: 'vite.config.ts', logLevel: 'warn', build: { outDir, emptyOutDir: true } })
+  writeFileSync(join(outDir, BENCH_WALLETS_LIST), JSON.stringify(benchWalletsList))
   return outDir
 }
 
