@@ -1,14 +1,37 @@
 import { Address } from '@ton/core'
 import type { ServerContext } from '../context.ts'
 import { allRows, big, run, str } from '../db/sql.ts'
-import { commentCell, type LocalChain } from './local-chain.ts'
+import { commentCell, readComment, type ChainTx, type LocalChain } from './local-chain.ts'
+
+/**
+ * The payout states of a `withdrawals` row (its `status` column), in order:
+ * - `pending`: not paid; nothing has left the treasury for it.
+ * - `sending`: persisted *before* the transfer is signed and sent, so a payment may have left the
+ *   treasury. A row found in this state (a crash, or an error thrown after the send) is never paid
+ *   blindly again: the treasury's transactions are searched for the sale's comment first.
+ * - `completed`: the payment is on the chain.
+ * The API shows `sending` as `pending` (server/domain/withdraw.ts): for the user the sale is not paid yet.
+ */
+export type PayoutState = 'pending' | 'sending' | 'completed'
+
+/** The comment that identifies a sale payout on the chain (one per withdrawal id). */
+export const saleComment = (withdrawalId: bigint): string => `axiom:sale:${withdrawalId}`
 
 /** One sale the processor paid out (or failed to). */
 export interface PayoutRecord {
   readonly withdrawalId: bigint
   readonly address: string
   readonly amountNano: bigint
+  /**
+   * completed: the payment is on the chain and the row is `completed` (`recovered`: it was found on
+   * the chain, not sent by this run). retry: not paid this time; the row is `pending` again, or
+   * stays `sending` when the transfer failed in a way that may have sent it.
+   */
   readonly outcome: 'completed' | 'retry'
+  /** True when the payment of a row left `sending` was found on the chain (no second transfer). */
+  readonly recovered?: boolean
+  /** The hash (hex) of the treasury transaction that sent the payment. */
+  readonly txHash?: string
   readonly detail?: string
 }
 
@@ -20,57 +43,107 @@ export interface PayoutProcessorOptions {
 
 export interface PayoutProcessor {
   readonly records: ReadonlyArray<PayoutRecord>
-  /** Pays every pending withdrawal now (one at a time) and returns what happened. */
+  /**
+   * The start-up recovery, begun by createPayoutProcessor: every row left `sending` (by a crash) is
+   * completed if its payment is on the chain, else sent again. Resolves with what it did.
+   */
+  readonly recovered: Promise<PayoutRecord[]>
+  /** Pays every pending withdrawal now (one at a time), after settling rows left `sending`, and returns what happened. */
   processOnce(): Promise<PayoutRecord[]>
   stop(): void
 }
+
+/**
+ * The treasury transaction that sent the payout of sale `withdrawalId` to `to` (an outgoing internal
+ * message with its comment), if the chain has one. The comment is the payout's identity: only the
+ * payout processor sends `axiom:sale:<id>`, once per row.
+ */
+export const findSalePayout = (chain: LocalChain, withdrawalId: bigint, to: Address): ChainTx | undefined => {
+  const comment = saleComment(withdrawalId)
+  return chain.transactionsOf(chain.treasury.wallet.address).find((t) =>
+    t.tx.outMessages.values().some((m) => m.info.type === 'internal' && m.info.dest.equals(to) && readComment(m.body) === comment),
+  )
+}
+
+const firstLine = (e: unknown) => (e instanceof Error ? e.message.split('\n')[0] : String(e))
 
 /**
  * Sell on the chain: each `pending` withdrawal (server/domain/withdraw.ts) is paid from the treasury
  * wallet to its address, `amount_ton` nanotons (net_amount × the price the server quoted at
  * /withdraw/create, stored on the row), with the comment `axiom:sale:<id>`; the treasury pays the
  * forwarding fees, so the recipient receives amount_ton less only its own wallet's receive fee.
- * When the payment landed the row becomes `completed`. A payment that could not be made (treasury
- * short of TON, an address the chain refuses) leaves the row `pending` and is retried on the next
- * run: marking it `failed` would need a token refund the backend does not define.
+ *
+ * Exactly once: the row becomes `sending` (committed) before the transfer, and `completed` once the
+ * payment is seen on the chain. A row found `sending` — at start-up (`recovered`) or on a later run —
+ * is completed if the treasury's transactions hold its comment, and sent again only if they do not
+ * (the local chain runs each message tree to the end inside `send`, so "not on the chain" means "not
+ * sent"; a real chain would also have to wait for the first message's valid_until).
+ * A payment that could not be made (treasury short of TON, an address the chain refuses) puts the row
+ * back to `pending` and is retried on the next run: marking it `failed` would need a token refund the
+ * backend does not define.
  */
 export const createPayoutProcessor = (chain: LocalChain, ctx: ServerContext, options: PayoutProcessorOptions = {}): PayoutProcessor => {
   const records: PayoutRecord[] = []
   const inFlight = new Set<bigint>()
   let running: Promise<PayoutRecord[]> | null = null
 
-  const payOne = async (id: bigint, address: string, amount: bigint): Promise<PayoutRecord> => {
+  const setState = (id: bigint, from: PayoutState, to: PayoutState): boolean =>
+    run(ctx.db, `UPDATE withdrawals SET status = ? WHERE id = ? AND status = ?`, to, id, from).changes === 1
+
+  const payOne = async (id: bigint, address: string, amount: bigint, state: PayoutState): Promise<PayoutRecord | null> => {
+    const base = { withdrawalId: id, address, amountNano: amount }
     let to: Address
     try {
       to = Address.parse(address)
     } catch {
-      return { withdrawalId: id, address, amountNano: amount, outcome: 'retry', detail: 'unparsable address' }
+      return { ...base, outcome: 'retry', detail: 'unparsable address' }
     }
+    const completed = (t: ChainTx, recovered: boolean): PayoutRecord => {
+      setState(id, 'sending', 'completed')
+      return { ...base, outcome: 'completed', txHash: t.tx.hash().toString('hex'), ...(recovered ? { recovered: true } : {}) }
+    }
+
+    if (state === 'sending') {
+      // Left by a crash or a failed send: paid already if the chain has it.
+      const sent = findSalePayout(chain, id, to)
+      if (sent) return completed(sent, true)
+    } else if (!setState(id, 'pending', 'sending')) {
+      return null // changed under us (another process): not ours to pay now
+    }
+
     try {
-      const result = await chain.transfer(chain.treasury, [{ to, value: amount, body: commentCell(`axiom:sale:${id}`), bounce: false }])
-      const landed = result.transactions.some((t) => {
-        const m = t.inMessage
-        return m?.info.type === 'internal' && m.info.dest.equals(to) && m.info.value.coins === amount
-      })
-      if (!landed) return { withdrawalId: id, address, amountNano: amount, outcome: 'retry', detail: 'the treasury did not send it (balance?)' }
+      await chain.transfer(chain.treasury, [{ to, value: amount, body: commentCell(saleComment(id)), bounce: false }])
     } catch (e) {
-      return { withdrawalId: id, address, amountNano: amount, outcome: 'retry', detail: e instanceof Error ? e.message.split('\n')[0] : String(e) }
+      // The message may have left the treasury before the error (a listener, the store): look.
+      const sent = findSalePayout(chain, id, to)
+      if (sent) return completed(sent, false)
+      return { ...base, outcome: 'retry', detail: `${firstLine(e)} (stays sending: looked up on the chain before any new send)` }
     }
-    run(ctx.db, `UPDATE withdrawals SET status = 'completed' WHERE id = ? AND status = 'pending'`, id)
-    return { withdrawalId: id, address, amountNano: amount, outcome: 'completed' }
+    const sent = findSalePayout(chain, id, to)
+    if (!sent) {
+      // The transfer ran and sent nothing (IGNORE_ERRORS: the treasury skipped the message).
+      setState(id, 'sending', 'pending')
+      return { ...base, outcome: 'retry', detail: 'the treasury did not send it (balance?)' }
+    }
+    return completed(sent, false)
   }
 
-  const processOnce = (): Promise<PayoutRecord[]> => {
-    if (running) return running.then(() => processOnce())
+  const runRows = (states: ReadonlyArray<PayoutState>): Promise<PayoutRecord[]> => {
+    if (running) return running.then(() => runRows(states))
     running = (async () => {
       const done: PayoutRecord[] = []
-      const rows = allRows(ctx.db, `SELECT id, address, amount_ton FROM withdrawals WHERE status = 'pending' ORDER BY id`)
+      const rows = allRows(
+        ctx.db,
+        `SELECT id, address, amount_ton, status FROM withdrawals WHERE status IN (${states.map(() => '?').join(', ')}) ORDER BY id`,
+        ...states,
+      )
       for (const row of rows) {
         const id = big(row, 'id')
         if (inFlight.has(id)) continue
         inFlight.add(id)
         try {
-          const r = await payOne(id, str(row, 'address'), big(row, 'amount_ton'))
+          const r = await payOne(id, str(row, 'address'), big(row, 'amount_ton'), str(row, 'status') as PayoutState)
+          if (!r) continue
           records.push(r)
           done.push(r)
           options.onRecord?.(r)
@@ -85,6 +158,13 @@ export const createPayoutProcessor = (chain: LocalChain, ctx: ServerContext, opt
     return running
   }
 
+  const processOnce = () => runRows(['pending', 'sending'])
+
+  const recovered = runRows(['sending']).catch((e) => {
+    console.error('[local-ton] payout recovery failed:', e)
+    return [] as PayoutRecord[]
+  })
+
   const intervalMs = options.intervalMs ?? 1000
   let timer: ReturnType<typeof setInterval> | null = null
   if (intervalMs > 0) {
@@ -96,6 +176,7 @@ export const createPayoutProcessor = (chain: LocalChain, ctx: ServerContext, opt
 
   return {
     records,
+    recovered,
     processOnce,
     stop: () => {
       if (timer) clearInterval(timer)

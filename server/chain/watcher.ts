@@ -14,18 +14,35 @@ export interface PaymentRecord {
   readonly amountNano: bigint
   readonly comment: string | null
   readonly mintId: bigint | null
-  /** activated: the bond became active; refunded: the whole amount was sent back; ignored: no bond comment, kept. */
-  readonly outcome: 'activated' | 'refunded' | 'ignored'
+  /**
+   * activated: the bond became active; refunded: the whole amount was sent back; ignored: no bond
+   * comment, kept; kept: refused like a refunded one (`reason`), but below MIN_REFUND_NANO, so kept
+   * by the treasury instead of refunded (`detail` says so).
+   */
+  readonly outcome: 'activated' | 'refunded' | 'ignored' | 'kept'
+  /** Why the payment was refused (refunded, or kept when below the refund minimum). */
   readonly reason?: 'underpaid' | 'expired' | 'duplicate' | 'not_pending' | 'unknown_bond' | 'refused'
-  /** The server's message when markMintPaid refused, or a refund that failed to send. */
+  /** The server's message when markMintPaid refused, why a refused payment was kept, or a refund that failed to send. */
   readonly detail?: string
   /** Paid above the quoted amount_ton (kept with the bond; paid_nano records the full amount). */
   readonly overpaidNano?: bigint
 }
 
+/**
+ * The smallest refused payment that is refunded: 0.01 TON. Sending a refund costs the treasury about
+ * 0.0025 TON (measured on the sandbox: the wallet's compute fee 0.0013, the forward fee 0.0004, and
+ * storage; up to 0.006 on a first send that pays all the storage due), on top of whatever came in, so
+ * refunding dust with a wrong comment would drain the treasury. Below this the payment is kept and
+ * recorded as `kept` with its refusal reason; at or above it, the whole amount is refunded as before.
+ * The smallest bond (1 AXIOM, about 0.036 TON) costs well above it.
+ */
+export const MIN_REFUND_NANO = 10_000_000n
+
 export interface PaymentWatcherOptions {
   /** Send refunds back to the payer (default true). Off: the payment is only recorded. */
   readonly refunds?: boolean
+  /** Refused payments below this many nanotons are kept, not refunded (default MIN_REFUND_NANO). */
+  readonly minRefundNano?: bigint
   readonly onRecord?: (r: PaymentRecord) => void
 }
 
@@ -49,12 +66,15 @@ export interface MintPayee {
  * - exact or higher amount on a pending bond within its validity → markMintPaid(id, amount);
  * - less than amount_ton, after created_at + PAYMENT_VALIDITY_S, for a bond that is no longer
  *   pending (a second payment), an unknown bond, or any refusal by markMintPaid → the whole amount
- *   is refunded to the sender with the comment `axiom:refund:<id>:<reason>`;
+ *   is refunded to the sender with the comment `axiom:refund:<id>:<reason>`, unless it is below
+ *   MIN_REFUND_NANO: then it is kept and recorded as `kept` (a refund would cost the treasury more
+ *   than it returns);
  * - no bond comment → kept (a plain top-up of the treasury), recorded as ignored.
  */
 export const createPaymentWatcher = (chain: LocalChain, server: MintPayee, options: PaymentWatcherOptions = {}): PaymentWatcher => {
   const records: PaymentRecord[] = []
   const refunds = options.refunds ?? true
+  const minRefund = options.minRefundNano ?? MIN_REFUND_NANO
   let pending: Promise<unknown> = Promise.resolve()
   const treasury = chain.treasury.wallet.address
 
@@ -91,6 +111,12 @@ export const createPaymentWatcher = (chain: LocalChain, server: MintPayee, optio
     }
     const mintId = BigInt(m[1]!)
     const refused = (reason: NonNullable<PaymentRecord['reason']>, detail?: string) => {
+      if (amount < minRefund) {
+        const why = `${amount} nanoton is below the refund minimum of ${minRefund}: kept, not refunded`
+        console.warn(`[local-ton] payment ${base.txHash} from ${base.from} (${comment}, ${reason}): ${why}`)
+        record({ ...base, mintId, outcome: 'kept', reason, detail: detail ? `${detail}; ${why}` : why })
+        return
+      }
       record({ ...base, mintId, outcome: 'refunded', reason, ...(detail ? { detail } : {}) })
       refund(from, amount, mintId, reason)
     }

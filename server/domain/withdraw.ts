@@ -45,7 +45,8 @@ export const withdrawalWire = (row: Row) => ({
   net_amount: formatNano(big(row, 'net_amount')),
   amount_ton: formatNano(big(row, 'amount_ton')),
   address: str(row, 'address'),
-  status: str(row, 'status') as 'pending' | 'completed' | 'failed',
+  // `sending` (server/chain/payouts.ts: the payout may be on its way) is still unpaid for the client.
+  status: (str(row, 'status') === 'sending' ? 'pending' : str(row, 'status')) as 'pending' | 'completed' | 'failed',
   created_at: num(row, 'created_at'),
 })
 

@@ -1,0 +1,95 @@
+import { toNano } from '@ton/core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { commentCell, readComment } from '../../server/chain/local-chain.ts'
+import { MIN_REFUND_NANO } from '../../server/chain/watcher.ts'
+import type { Session } from '../server/support.ts'
+import { startStack, type Stack } from './support.ts'
+
+let s: Stack
+let user: Session
+
+beforeAll(async () => {
+  s = await startStack()
+  user = await s.ts.login(7001)
+})
+afterAll(async () => s?.close())
+
+/** Pays from dev wallet `index` to the treasury with `comment`. */
+const pay = (index: number, value: bigint, comment: string) =>
+  s.ton.chain.transfer(s.ton.chain.devWallet(index), [{ to: s.ton.treasuryAddress, value, body: commentCell(comment), bounce: true }])
+
+const refundsTo = (index: number) =>
+  s.ton.chain
+    .transactionsOf(s.ton.chain.devWallet(index).address)
+    .map((t) => t.tx.inMessage)
+    .filter((m) => m?.info.type === 'internal' && readComment(m.body)?.startsWith('axiom:refund:'))
+    .map((m) => ({ comment: readComment(m!.body), value: m!.info.type === 'internal' ? m!.info.value.coins : 0n }))
+
+/** Transactions of the treasury it started itself (external messages: its own sends, refunds included). */
+const treasurySends = () => s.ton.chain.transactionsOf(s.ton.treasuryAddress).filter((t) => t.tx.inMessage?.info.type === 'external-in').length
+
+describe('the refund minimum', () => {
+  it('keeps a dust payment with a wrong comment: no refund, and the treasury pays no fee for it', async () => {
+    const dust = toNano('0.001')
+    expect(dust).toBeLessThan(MIN_REFUND_NANO)
+    const refundsBefore = refundsTo(2).length
+    const sendsBefore = treasurySends()
+    const before = await s.ton.chain.balance(s.ton.treasuryAddress)
+    await pay(2, dust, 'axiom:mint:999999')
+    await s.ton.watcher.idle()
+    expect(s.ton.watcher.records.at(-1)).toMatchObject({
+      outcome: 'kept',
+      reason: 'unknown_bond',
+      mintId: 999999n,
+      amountNano: dust,
+      detail: expect.stringContaining('below the refund minimum'),
+    })
+    expect(refundsTo(2).length).toBe(refundsBefore)
+    expect(treasurySends()).toBe(sendsBefore)
+    // Only the treasury's own receive fee comes off what arrived: it does not lose money on dust.
+    const after = await s.ton.chain.balance(s.ton.treasuryAddress)
+    expect(after).toBeGreaterThan(before)
+    expect(after).toBeLessThanOrEqual(before + dust)
+  })
+
+  it('keeps a dust under-payment of a pending bond, which stays pending', async () => {
+    const { mint } = (await user.call('POST', '/mint/create', { body: { amount: 10, days: 30 } })).body
+    const refundsBefore = refundsTo(1).length
+    await pay(1, MIN_REFUND_NANO - 1n, `axiom:mint:${mint.id}`)
+    await s.ton.watcher.idle()
+    expect(s.ton.watcher.records.at(-1)).toMatchObject({ outcome: 'kept', reason: 'underpaid', mintId: BigInt(mint.id) })
+    expect(refundsTo(1).length).toBe(refundsBefore)
+    const items = (await user.call('GET', '/mint/')).body.items as Array<{ id: number; status: string }>
+    expect(items.find((m) => m.id === mint.id)?.status).toBe('pending')
+  })
+
+  it('still refunds a mismatched payment at the minimum, in full; the minimum is above what the refund costs', async () => {
+    const sendsBefore = treasurySends()
+    const before = await s.ton.chain.balance(s.ton.treasuryAddress)
+    await pay(2, MIN_REFUND_NANO, 'axiom:mint:999998')
+    await s.ton.watcher.idle()
+    expect(s.ton.watcher.records.at(-1)).toMatchObject({ outcome: 'refunded', reason: 'unknown_bond' })
+    expect(refundsTo(2)).toContainEqual({ comment: 'axiom:refund:999998:unknown_bond', value: MIN_REFUND_NANO })
+    expect(treasurySends()).toBe(sendsBefore + 1)
+    // What receiving and refunding it cost the treasury: gas, forward fee, and storage (here the
+    // treasury's first send, so all storage since the chain started: its dearest refund).
+    const cost = before - (await s.ton.chain.balance(s.ton.treasuryAddress))
+    expect(cost).toBeGreaterThan(0n)
+    expect(cost).toBeLessThan(MIN_REFUND_NANO)
+  })
+
+  it('still refunds a normal mismatched payment in full', async () => {
+    await pay(2, toNano('1'), 'axiom:mint:999997')
+    await s.ton.watcher.idle()
+    expect(s.ton.watcher.records.at(-1)).toMatchObject({ outcome: 'refunded', reason: 'unknown_bond' })
+    expect(refundsTo(2)).toContainEqual({ comment: 'axiom:refund:999997:unknown_bond', value: toNano('1') })
+  })
+
+  it('keeps dust without a bond comment as before (ignored)', async () => {
+    const sendsBefore = treasurySends()
+    await pay(2, 1000n, 'hello')
+    await s.ton.watcher.idle()
+    expect(s.ton.watcher.records.at(-1)).toMatchObject({ outcome: 'ignored', comment: 'hello' })
+    expect(treasurySends()).toBe(sendsBefore)
+  })
+})
