@@ -187,6 +187,11 @@ export class TonConnectSdkWallet implements Wallet {
     })
   }
 
+  /** Nothing to load first: the SDK is a local module, loaded by restore() only when a connection is stored. */
+  ready(): Effect.Effect<void, WalletRestoreFailed> {
+    return Effect.void
+  }
+
   /**
    * Restores the stored connection. With none stored (or only a connection that was never
    * answered) it answers null at once, without loading the SDK or touching the network.

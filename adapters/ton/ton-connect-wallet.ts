@@ -90,6 +90,15 @@ export class TonConnectWallet implements Wallet {
   private ui: Promise<TonConnectUI> | null = null
   private current: WalletAccount | null = null
   private maxMsgs = 1
+  /**
+   * Whose connection the widget may report. 'restoring': the stored one, shown. 'given-up':
+   * restoring ended without one (spec §4), but the widget goes on restoring after we stop waiting,
+   * so what it restores now is disconnected, never shown. 'user': the user connected; nothing of
+   * restoring may drop that.
+   */
+  private restoreState: 'restoring' | 'given-up' | 'user' = 'restoring'
+  /** While the connect modal is open, a connection the widget reports is the user's. */
+  private connecting = false
   private readonly listeners = new Set<(a: WalletAccount | null) => void>()
 
   constructor(private readonly options: TonConnectWalletOptions) {}
@@ -107,46 +116,57 @@ export class TonConnectWallet implements Wallet {
       try: async () => {
         const ui = await this.widget()
         if (this.current) return this.current
-        // Asks the wallet for a tonProof of the backend's payload (or for none, clearing an earlier one).
-        const payload = request?.tonProofPayload
-        ui.setConnectRequestParameters(payload ? { state: 'ready', value: { tonProof: payload } } : null)
-        const connected = new Promise<WalletAccount | null>((resolve, reject) => {
-          const offStatus = ui.onStatusChange((w) => {
-            if (!w) return
-            offStatus()
-            offModal()
-            this.accountOf(w).then(resolve, reject)
-          })
-          const offModal = ui.onModalStateChange((state) => {
-            if (state.status === 'closed' && state.closeReason !== 'wallet-selected') {
-              offStatus()
-              offModal()
-              resolve(this.current)
-            }
-          })
-        })
-        await ui.openModal()
-        const account = await connected
-        if (!account) throw new WalletConnectionDeclined()
-        return account
+        this.connecting = true
+        try {
+          const account = await this.connectOnce(ui, request)
+          this.restoreState = 'user'
+          return account
+        } finally {
+          this.connecting = false
+        }
       },
       catch: (e) => (e instanceof WalletConnectionDeclined ? e : new WalletProtocolError({ code: 0, message: String(e) })),
     })
   }
 
+  /** Loads the widget and @ton/core (reading an account needs it), so that neither download counts against restoring. */
+  ready(): Effect.Effect<void, WalletRestoreFailed> {
+    return Effect.tryPromise({
+      try: async () => {
+        await Promise.all([this.widget(), this.options.tonCore()])
+      },
+      catch: (e) => new WalletRestoreFailed({ reason: `The wallet widget did not load: ${e instanceof Error ? e.message : String(e)}` }),
+    })
+  }
+
+  /**
+   * Waits for the widget's own restore, which it starts when it is created. The widget stops
+   * waiting after its own 12 s but goes on restoring in the background: ended without a
+   * connection, restoring is over, and what the widget restores later is dropped (spec §4).
+   */
   restore(): Effect.Effect<WalletAccount | null, WalletRestoreFailed> {
     return Effect.tryPromise({
       try: async () => {
         const ui = await this.widget()
-        const restored = await ui.connectionRestored
-        return restored && ui.wallet ? this.accountOf(ui.wallet as ConnectedWallet) : null
+        await ui.connectionRestored
+        if (this.restoreState === 'given-up') return null
+        if (ui.connected && ui.wallet) return this.accountOf(ui.wallet as ConnectedWallet)
+        if (this.restoreState === 'restoring') this.restoreState = 'given-up'
+        return null
       },
       catch: (e) => new WalletRestoreFailed({ reason: e instanceof Error ? e.message : String(e) }),
     })
   }
 
+  /**
+   * The widget has no call to drop a stored connection it has not restored, and its restore goes
+   * on after we give up; so a connection restored now or later is disconnected, which tells the
+   * wallet and removes what the widget stored.
+   */
   forgetStoredConnection(): void {
-    void this.widget().then((ui) => (ui.connected ? ui.disconnect() : undefined)).catch(() => undefined)
+    if (this.restoreState === 'user') return
+    this.restoreState = 'given-up'
+    void this.widget().then((ui) => this.dropRestored(ui)).catch(() => undefined)
   }
 
   sendTransaction(tx: WalletTransaction) {
@@ -195,6 +215,7 @@ export class TonConnectWallet implements Wallet {
       (ui) => {
         ui.onStatusChange((w) => {
           if (!w) this.setAccount(null)
+          else if (this.restoreState === 'given-up' && !this.connecting) void this.dropRestored(ui).catch(() => undefined)
           else this.accountOf(w).catch(() => this.setAccount(null))
         })
         return ui
@@ -206,6 +227,37 @@ export class TonConnectWallet implements Wallet {
       },
     )
     return this.ui
+  }
+
+  /** Opens the modal and waits for a wallet, or for the user to close it without one. */
+  private async connectOnce(ui: TonConnectUI, request?: WalletConnectRequest): Promise<WalletAccount> {
+    // Asks the wallet for a tonProof of the backend's payload (or for none, clearing an earlier one).
+    const payload = request?.tonProofPayload
+    ui.setConnectRequestParameters(payload ? { state: 'ready', value: { tonProof: payload } } : null)
+    const connected = new Promise<WalletAccount | null>((resolve, reject) => {
+      const offStatus = ui.onStatusChange((w) => {
+        if (!w) return
+        offStatus()
+        offModal()
+        this.accountOf(w).then(resolve, reject)
+      })
+      const offModal = ui.onModalStateChange((state) => {
+        if (state.status === 'closed' && state.closeReason !== 'wallet-selected') {
+          offStatus()
+          offModal()
+          resolve(this.current)
+        }
+      })
+    })
+    await ui.openModal()
+    const account = await connected
+    if (!account) throw new WalletConnectionDeclined()
+    return account
+  }
+
+  /** Disconnects what the widget restored: the wallet is told, and the widget removes what it stored. */
+  private async dropRestored(ui: TonConnectUI): Promise<void> {
+    if (ui.connected && !this.connecting) await ui.disconnect()
   }
 
   private async accountOf(w: ConnectedWallet): Promise<WalletAccount> {

@@ -49,9 +49,18 @@ export interface Wallet {
   maxMessages(): number
   /** Opens the wallet's connection; with a `tonProofPayload` the wallet is asked to sign a tonProof of it. */
   connect(request?: WalletConnectRequest): Effect.Effect<WalletAccount, WalletConnectionDeclined | WalletProtocolError>
+  /**
+   * Resolves once whatever restoring needs is loaded (the TON Connect widget loads after the first
+   * paint), so that restoring's 12 s (spec §4) measure the restore and not a slow download. Fails
+   * when it cannot be loaded.
+   */
+  ready(): Effect.Effect<void, WalletRestoreFailed>
   /** Restores a stored connection once; null when there is none to restore. A failed attempt removes nothing: the caller retries. */
   restore(): Effect.Effect<WalletAccount | null, WalletRestoreFailed>
-  /** Forgets the stored connection (after restoring gave up, spec §4). */
+  /**
+   * Forgets the stored connection (after restoring gave up, spec §4): one restored already, or one
+   * that restores later, is disconnected and never reported. A later connect() is kept.
+   */
   forgetStoredConnection(): void
   sendTransaction(
     tx: WalletTransaction,

@@ -3,11 +3,13 @@ import { Address, Cell } from '@ton/core'
 import * as sdk from '@tonconnect/ui'
 import { BadRequestError, UnknownAppError, UserRejectsError, WalletNotSupportFeatureError } from '@tonconnect/ui'
 import type { ConnectedWallet, TonConnectUI } from '@tonconnect/ui'
-import { Effect } from 'effect'
+import { Effect, Fiber } from 'effect'
+import { TestClock } from 'effect/testing'
 import { describe, expect, it } from 'vitest'
 import { commentPayload, friendlyAddress } from '../../adapters/ton/ton-comment-payload.ts'
 import { TonConnectWallet, walletErrorFrom } from '../../adapters/ton/ton-connect-wallet.ts'
-import { userMessage } from '../../core/index.ts'
+import { restoreWallet, userMessage } from '../../core/index.ts'
+import * as tonPayloads from '../../adapters/ton/ton-comment-payload.ts'
 
 const RAW = `0:${'5a'.repeat(32)}`
 
@@ -44,11 +46,19 @@ describe('wallet errors (spec §8)', () => {
 const STATE_INIT = 'te6cckEBAQEAAgAAAEysuc0='
 
 /** A stand-in for the widget: the wallet app's answers are scripted. */
-const fakeWidget = (script: { approve: boolean; rejectTx?: boolean; maxMessages?: number; proof?: 'signs' | 'error' }) => {
+const fakeWidget = (script: {
+  approve: boolean
+  rejectTx?: boolean
+  maxMessages?: number
+  proof?: 'signs' | 'error'
+  /** The widget's own restore, started when it is created: resolves with whether it restored. Default: nothing stored. */
+  connectionRestored?: Promise<boolean>
+}) => {
   const statusListeners = new Set<(w: ConnectedWallet | null) => void>()
   const modalListeners = new Set<(s: { status: string; closeReason?: string }) => void>()
   let wallet: ConnectedWallet | null = null
   const sent: unknown[] = []
+  let disconnects = 0
   /** Every setConnectRequestParameters call, in order. */
   const requestParameters: unknown[] = []
   let params: { state: string; value?: { tonProof?: string } } | null | undefined = null
@@ -82,7 +92,7 @@ const fakeWidget = (script: { approve: boolean; rejectTx?: boolean; maxMessages?
     get wallet() {
       return wallet
     },
-    connectionRestored: Promise.resolve(false),
+    connectionRestored: script.connectionRestored ?? Promise.resolve(false),
     onStatusChange(cb: (w: ConnectedWallet | null) => void) {
       statusListeners.add(cb)
       return () => statusListeners.delete(cb)
@@ -105,11 +115,34 @@ const fakeWidget = (script: { approve: boolean; rejectTx?: boolean; maxMessages?
       return { boc: 'te6cc' }
     },
     async disconnect() {
+      disconnects++
       wallet = null
       for (const l of [...statusListeners]) l(null)
     },
   }
-  return { ui: ui as unknown as TonConnectUI, sent, requestParameters }
+  return {
+    ui: ui as unknown as TonConnectUI,
+    sent,
+    requestParameters,
+    /** The stored connection comes back (the widget's restore, however late): the status changes to it. */
+    restores() {
+      wallet = connectedWallet()
+      for (const l of [...statusListeners]) l(wallet)
+    },
+    get disconnects() {
+      return disconnects
+    },
+  }
+}
+
+const deferred = <A>() => {
+  let resolve!: (a: A) => void
+  let reject!: (e: unknown) => void
+  const promise = new Promise<A>((res, rej) => {
+    resolve = res
+    reject = rej
+  })
+  return { promise, resolve, reject }
 }
 
 const walletOver = (widget: ReturnType<typeof fakeWidget>) =>
@@ -193,5 +226,133 @@ describe('TonConnectWallet', () => {
   it('restores nothing when no connection was stored', async () => {
     const wallet = walletOver(fakeWidget({ approve: true }))
     expect(await Effect.runPromise(wallet.restore())).toBeNull()
+  })
+})
+
+/** Lets promise callbacks and the fibers they wake run (the widget is promise-based). */
+const settle = Effect.promise(() => new Promise<void>((r) => setTimeout(r, 5)))
+
+describe('TonConnectWallet restoring (spec §4)', () => {
+  /** A wallet whose widget loads when the test says, and restores when the test says. */
+  const slowWidget = () => {
+    const load = deferred<TonConnectUI>()
+    const restored = deferred<boolean>()
+    const widget = fakeWidget({ approve: true, connectionRestored: restored.promise })
+    const wallet = new TonConnectWallet({ create: () => load.promise, tonCore: async () => tonPayloads })
+    const seen: Array<string | null> = []
+    wallet.onAccountChange((a) => seen.push(a?.address ?? null))
+    return { load, restored, widget, wallet, seen }
+  }
+
+  it('is ready once the widget has loaded; a widget that fails to load is a WalletRestoreFailed, and the next try loads it again', async () => {
+    let loads = 0
+    const widget = fakeWidget({ approve: true })
+    const wallet = new TonConnectWallet({
+      create: async () => {
+        if (++loads === 1) throw new TypeError('Failed to fetch dynamically imported module')
+        return widget.ui
+      },
+      tonCore: async () => tonPayloads,
+    })
+
+    const first = await Effect.runPromise(Effect.result(wallet.ready()))
+    expect(first._tag === 'Failure' && first.failure._tag).toBe('WalletRestoreFailed')
+    expect(first._tag === 'Failure' && userMessage(first.failure)).toBe('Provider is not restored')
+    await Effect.runPromise(wallet.ready())
+    expect(loads).toBe(2)
+  })
+
+  it('with restoreWallet: a widget that takes 20 s to load and then restores within 1 s keeps the connection', async () => {
+    const { load, restored, widget, wallet, seen } = slowWidget()
+
+    const account = await Effect.runPromise(
+      Effect.gen(function* () {
+        const fiber = yield* Effect.forkChild(restoreWallet({ wallet }))
+        yield* TestClock.adjust('20 seconds')
+        load.resolve(widget.ui)
+        yield* settle
+        yield* TestClock.adjust('1 second')
+        widget.restores()
+        restored.resolve(true)
+        yield* settle
+        return yield* Fiber.join(fiber)
+      }).pipe(Effect.provide(TestClock.layer())),
+    )
+
+    expect(account?.address).toBe(RAW)
+    expect(wallet.account()?.address).toBe(RAW)
+    expect(widget.disconnects).toBe(0)
+    expect(seen).toContain(RAW)
+  })
+
+  it('with restoreWallet: a restore that takes more than 12 s after the widget is ready is given up, and the connection that restores late is disconnected, never shown', async () => {
+    const { load, restored, widget, wallet, seen } = slowWidget()
+
+    const outcome = await Effect.runPromise(
+      Effect.gen(function* () {
+        const fiber = yield* Effect.forkChild(restoreWallet({ wallet }))
+        yield* TestClock.adjust('20 seconds')
+        load.resolve(widget.ui)
+        yield* settle
+        yield* TestClock.adjust('11999 millis')
+        const doneBefore12s = fiber.pollUnsafe() !== undefined
+        yield* TestClock.adjust('1 millis')
+        const given = yield* Fiber.join(fiber)
+        // The widget goes on restoring in the background, and gets there late.
+        widget.restores()
+        restored.resolve(true)
+        yield* settle
+        return { doneBefore12s, given }
+      }).pipe(Effect.provide(TestClock.layer())),
+    )
+
+    expect(outcome).toEqual({ doneBefore12s: false, given: null })
+    expect(widget.disconnects).toBe(1)
+    expect(widget.ui.connected).toBe(false)
+    expect(wallet.account()).toBeNull()
+    expect(seen).not.toContain(RAW)
+  })
+
+  it('disconnects a connection the widget restored already when restoring is given up', async () => {
+    const widget = fakeWidget({ approve: true, connectionRestored: new Promise<boolean>(() => {}) })
+    const wallet = walletOver(widget)
+    await Effect.runPromise(wallet.ready())
+    widget.restores()
+    await new Promise((r) => setTimeout(r, 5))
+
+    wallet.forgetStoredConnection()
+    await new Promise((r) => setTimeout(r, 5))
+
+    expect(widget.disconnects).toBe(1)
+    expect(widget.ui.connected).toBe(false)
+    expect(wallet.account()).toBeNull()
+  })
+
+  it('when the widget ends its own restore without a connection, one it restores later is dropped too', async () => {
+    const widget = fakeWidget({ approve: true })
+    const wallet = walletOver(widget)
+    await Effect.runPromise(wallet.ready())
+    expect(await Effect.runPromise(wallet.restore())).toBeNull()
+
+    widget.restores()
+    await new Promise((r) => setTimeout(r, 5))
+
+    expect(widget.disconnects).toBe(1)
+    expect(wallet.account()).toBeNull()
+  })
+
+  it("keeps the user's own connection after restoring was given up, and giving up later does not drop it", async () => {
+    const widget = fakeWidget({ approve: true })
+    const wallet = walletOver(widget)
+    await Effect.runPromise(wallet.ready())
+    wallet.forgetStoredConnection()
+
+    const account = await Effect.runPromise(wallet.connect())
+    wallet.forgetStoredConnection()
+    await new Promise((r) => setTimeout(r, 5))
+
+    expect(account.address).toBe(RAW)
+    expect(widget.disconnects).toBe(0)
+    expect(wallet.account()?.address).toBe(RAW)
   })
 })

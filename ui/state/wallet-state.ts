@@ -9,11 +9,12 @@ import {
   type WalletConnectionDeclined,
   type WalletNotConnectedToDisconnect,
   type WalletProtocolError,
+  type WalletRestoreFailed,
 } from '../../core/index.ts'
 import { runResult } from './run-effect.ts'
 
 export interface WalletUseCases {
-  readonly restoreWallet: () => Effect.Effect<WalletAccount | null>
+  readonly restoreWallet: () => Effect.Effect<WalletAccount | null, WalletRestoreFailed>
   readonly connectWallet: () => Effect.Effect<WalletAccount, WalletConnectionDeclined | WalletProtocolError>
   readonly disconnectWallet: () => Effect.Effect<void, WalletNotConnectedToDisconnect>
   readonly onAccountChange: (listener: (account: WalletAccount | null) => void) => () => void
@@ -41,12 +42,14 @@ export class WalletState {
     return this.account ? shortAddress(this.account.friendlyAddress ?? this.account.address) : null
   }
 
+  /** A wallet widget that did not load is told ('Provider is not restored'); connecting loads it again. */
   async restore(): Promise<void> {
     this.isRestoring = true
     const r = await runResult(this.uc.restoreWallet())
     runInAction(() => {
       this.isRestoring = false
-      if (r._tag === 'Success' && r.success) this.account = r.success
+      if (r._tag === 'Failure') this.report(r.failure)
+      else if (r.success) this.account = r.success
     })
   }
 

@@ -1,4 +1,4 @@
-import { Effect } from 'effect'
+import { Duration, Effect } from 'effect'
 import {
   TransactionNotSent,
   type TonProof,
@@ -24,17 +24,24 @@ export const proofOf = (payload: string): TonProof => ({
   state_init: 'te6cckEBAQEAAgAAAEysuc0=',
 })
 
+const after = (ms: number) => (ms > 0 ? Effect.sleep(Duration.millis(ms)) : Effect.void)
+
 export type RestoreStep = WalletAccount | null | 'fails'
 export type SignOutcome = 'signs' | 'rejects' | 'protocol-error'
 
 /**
  * A wallet whose answers the test scripts. Restore answers are taken in order, the last one repeating.
- * Every transaction asked of it is kept, signed or not.
+ * Every transaction asked of it is kept, signed or not. Its widget loads in `loadMs` (on the
+ * Effect clock) or fails to load; each restore attempt takes `restoreMs`. Forgetting removes the
+ * stored connection and disconnects a restored one, as the real wallets do.
  */
 export class ScriptedWallet implements Wallet {
   readonly transactions: WalletTransaction[] = []
   restoreAttempts = 0
   forgotten = 0
+  loadMs = 0
+  loadOutcome: 'loads' | 'fails' = 'loads'
+  restoreMs = 0
   signOutcome: SignOutcome = 'signs'
   connectOutcome: 'approves' | 'declines' = 'approves'
   /** Asked for a tonProof, the wallet signs it (like real wallets) or answers without one. */
@@ -75,18 +82,34 @@ export class ScriptedWallet implements Wallet {
     })
   }
 
+  ready(): Effect.Effect<void, WalletRestoreFailed> {
+    return Effect.suspend(() =>
+      after(this.loadMs).pipe(
+        Effect.andThen(() =>
+          this.loadOutcome === 'fails' ? Effect.fail(new WalletRestoreFailed({ reason: 'widget script failed to load' })) : Effect.void,
+        ),
+      ),
+    )
+  }
+
   restore(): Effect.Effect<WalletAccount | null, WalletRestoreFailed> {
     return Effect.suspend(() => {
       const step = this.restoreScript[Math.min(this.restoreAttempts, this.restoreScript.length - 1)] ?? null
       this.restoreAttempts++
-      if (step === 'fails') return Effect.fail(new WalletRestoreFailed({ reason: 'bridge unreachable' }))
-      if (step) this.setAccount(step)
-      return Effect.succeed(step)
+      return after(this.restoreMs).pipe(
+        Effect.andThen((): Effect.Effect<WalletAccount | null, WalletRestoreFailed> => {
+          if (step === 'fails') return Effect.fail(new WalletRestoreFailed({ reason: 'bridge unreachable' }))
+          if (step) this.setAccount(step)
+          return Effect.succeed(step)
+        }),
+      )
     })
   }
 
   forgetStoredConnection(): void {
     this.forgotten++
+    this.restoreScript = [null]
+    if (this.connected) this.setAccount(null)
   }
 
   sendTransaction(

@@ -1,7 +1,7 @@
 import { Effect, Fiber } from 'effect'
 import { TestClock } from 'effect/testing'
 import { describe, expect, it } from 'vitest'
-import { connectWallet, disconnectWallet, NetworkError, RequestRejected, restoreWallet, ServerFailed } from '../../../core/index.ts'
+import { connectWallet, disconnectWallet, NetworkError, RequestRejected, restoreWallet, ServerFailed, userMessage } from '../../../core/index.ts'
 import { FakeAxiomApi } from '../fakes/fake-axiom-api.ts'
 import { failure, onTestClock, succeed } from '../fakes/run.ts'
 import { ACCOUNT, proofOf, ScriptedWallet } from '../fakes/scripted-wallet.ts'
@@ -55,6 +55,93 @@ describe('restoreWallet', () => {
     expect(seen.before).toEqual({ done: false, attempts: 6, forgotten: 0 })
     expect(seen.account).toBeNull()
     expect(wallet.forgotten).toBe(1)
+  })
+})
+
+describe('restoreWallet on a slow network (the widget loads after the first paint)', () => {
+  it('a widget that takes 20 s to load, then restores within 1 s, keeps the connection', async () => {
+    const wallet = new ScriptedWallet(null)
+    wallet.loadMs = 20_000
+    wallet.restoreMs = 1_000
+    wallet.scriptRestore(ACCOUNT)
+
+    const seen = await onTestClock(
+      Effect.gen(function* () {
+        const fiber = yield* Effect.forkChild(restoreWallet({ wallet }))
+        yield* TestClock.adjust('19999 millis')
+        const attemptsWhileLoading = wallet.restoreAttempts
+        yield* TestClock.adjust('1001 millis')
+        return { attemptsWhileLoading, account: yield* Fiber.join(fiber) }
+      }),
+    )
+
+    expect(seen).toEqual({ attemptsWhileLoading: 0, account: ACCOUNT })
+    expect(wallet.forgotten).toBe(0)
+    expect(wallet.account()).toEqual(ACCOUNT)
+  })
+
+  it('gives up 12 s after the widget is ready, not 12 s after the start, and forgets the connection', async () => {
+    const wallet = new ScriptedWallet(null)
+    wallet.loadMs = 20_000
+    wallet.scriptRestore('fails')
+
+    const seen = await onTestClock(
+      Effect.gen(function* () {
+        const fiber = yield* Effect.forkChild(restoreWallet({ wallet }))
+        yield* TestClock.adjust('31999 millis')
+        const before = { done: fiber.pollUnsafe() !== undefined, attempts: wallet.restoreAttempts, forgotten: wallet.forgotten }
+        yield* TestClock.adjust('1 millis')
+        return { before, account: yield* Fiber.join(fiber) }
+      }),
+    )
+
+    expect(seen.before).toEqual({ done: false, attempts: 6, forgotten: 0 })
+    expect(seen.account).toBeNull()
+    expect(wallet.forgotten).toBe(1)
+  })
+
+  it('abandons a restore still unanswered 12 s after the widget is ready, and forgets the connection', async () => {
+    const wallet = new ScriptedWallet(null)
+    wallet.loadMs = 5_000
+    wallet.restoreMs = 30_000
+    wallet.scriptRestore(ACCOUNT)
+
+    const seen = await onTestClock(
+      Effect.gen(function* () {
+        const fiber = yield* Effect.forkChild(restoreWallet({ wallet }))
+        yield* TestClock.adjust('16999 millis')
+        const doneBefore = fiber.pollUnsafe() !== undefined
+        yield* TestClock.adjust('1 millis')
+        const account = yield* Fiber.join(fiber)
+        yield* TestClock.adjust('30 seconds')
+        return { doneBefore, account }
+      }),
+    )
+
+    expect(seen).toEqual({ doneBefore: false, account: null })
+    expect(wallet.restoreAttempts).toBe(1)
+    expect(wallet.forgotten).toBe(1)
+    expect(wallet.account()).toBeNull()
+  })
+
+  it('a widget that fails to load ends in WalletRestoreFailed at once, without trying or forgetting the stored connection', async () => {
+    const wallet = new ScriptedWallet(null)
+    wallet.loadMs = 3_000
+    wallet.loadOutcome = 'fails'
+    wallet.scriptRestore(ACCOUNT)
+
+    const error = await onTestClock(
+      Effect.gen(function* () {
+        const fiber = yield* Effect.forkChild(Effect.flip(restoreWallet({ wallet })))
+        yield* TestClock.adjust('3 seconds')
+        return yield* Fiber.join(fiber)
+      }),
+    )
+
+    expect(error).toMatchObject({ _tag: 'WalletRestoreFailed' })
+    expect(userMessage(error)).toBe('Provider is not restored')
+    expect(wallet.restoreAttempts).toBe(0)
+    expect(wallet.forgotten).toBe(0)
   })
 })
 
