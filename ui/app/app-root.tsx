@@ -1,5 +1,6 @@
 import { observer } from 'mobx-react-lite'
-import { useEffect } from 'react'
+import { reaction } from 'mobx'
+import { startTransition, useEffect, useState } from 'react'
 import { BrowserRouter, useRoutes } from 'react-router'
 import { FailedScreen } from '../full-screen/failed-screen.tsx'
 import { LoaderScreen } from '../full-screen/loader-screen.tsx'
@@ -26,10 +27,22 @@ function Router() {
   )
 }
 
+/**
+ * The app's phase as React state, changed in a transition: the first render of the routed app
+ * (layout, dashboard, lists) then yields to the browser every few milliseconds instead of holding
+ * the main thread in one long task.
+ */
+const usePhase = (app: AppState): AppState['phase'] => {
+  const [phase, setPhase] = useState(app.phase)
+  useEffect(() => reaction(() => app.phase, (next) => startTransition(() => setPhase(next)), { fireImmediately: true }), [app])
+  return phase
+}
+
 /** The full-screen states (spec §2) around the routed app. */
 const Phase = observer(function Phase({ app }: { readonly app: AppState }) {
-  if (app.phase === 'maintenance' || app.s.maintenance.underMaintenance) return <MaintenanceScreen />
-  switch (app.phase) {
+  const phase = usePhase(app)
+  if (phase === 'maintenance' || app.s.maintenance.underMaintenance) return <MaintenanceScreen />
+  switch (phase) {
     case 'loading':
       return <LoaderScreen />
     case 'failed':
