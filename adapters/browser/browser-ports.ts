@@ -46,7 +46,11 @@ export const browserPorts = (env: BrowserEnv): PortBindings => {
           : undefined
         return new TonConnectUI(tonConnectUiOptions({ manifestUrl: env.manifestUrl, language, ...(connector ? { connector } : {}) }))
       },
-      tonCore: loadTonPayloads,
+      // @ton/core is read with the widget (restoring reads the account), so it waits for the same gate.
+      tonCore: async () => {
+        await env.widgetGate?.()
+        return loadTonPayloads()
+      },
     }),
     chain: new V4ApiChainReader(env.tonV4Endpoint),
   }
