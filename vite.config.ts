@@ -37,45 +37,10 @@ const tonConnectManifest = (): Plugin => {
   }
 }
 
-/**
- * Telegram opens the app at its root, so the built page names the dashboard's chunks
- * (`modulepreload`) and styles (`preload`): they download with the entry instead of after it runs.
- */
-const preloadStartScreen = (): Plugin => ({
-  name: 'axiom-preload-start-screen',
-  apply: 'build',
-  transformIndexHtml: {
-    order: 'post',
-    handler(html, ctx) {
-      const chunks = Object.values(ctx.bundle ?? {}).filter((c) => c.type === 'chunk')
-      const byName = new Map(chunks.map((c) => [c.fileName, c]))
-      const start = chunks.find((c) => c.facadeModuleId?.endsWith('/ui/screens/dashboard/dashboard-screen.tsx'))
-      if (!start) throw new Error('the dashboard screen chunk is missing from the build')
-      const files = new Set<string>()
-      const css = new Set<string>()
-      const visit = (name: string) => {
-        if (files.has(name) || html.includes(name)) return
-        files.add(name)
-        const chunk = byName.get(name)
-        chunk?.viteMetadata?.importedCss.forEach((f) => css.add(f))
-        chunk?.imports.forEach(visit)
-      }
-      visit(start.fileName)
-      const base = ctx.server?.config.base ?? '/'
-      return [
-        ...[...files].map((f) => ({ tag: 'link', attrs: { rel: 'modulepreload', crossorigin: true, href: base + f }, injectTo: 'head' as const })),
-        ...[...css]
-          .filter((f) => !html.includes(f))
-          .map((f) => ({ tag: 'link', attrs: { rel: 'preload', as: 'style', href: base + f }, injectTo: 'head' as const })),
-      ]
-    },
-  },
-})
-
 export default defineConfig({
   root: 'ui',
   envDir: '..',
-  plugins: [react(), tonConnectManifest(), preloadStartScreen()],
+  plugins: [react(), tonConnectManifest()],
   resolve: {
     // Only the exports @ton/core uses, not @ton/crypto's word lists (adapters/ton/ton-crypto-for-browser.ts).
     alias: [{ find: /^@ton\/crypto$/, replacement: fileURLToPath(new URL('./adapters/ton/ton-crypto-for-browser.ts', import.meta.url)) }],
