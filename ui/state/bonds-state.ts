@@ -1,5 +1,5 @@
 import type { Effect } from 'effect'
-import { makeAutoObservable, runInAction } from 'mobx'
+import { compareShallow, computed, makeAutoObservable, runInAction } from 'mobx'
 import {
   type ApiError,
   type BondPurchase,
@@ -64,6 +64,9 @@ export class BondsState {
     private readonly haptic: (kind: HapticKind) => void = () => {},
   ) {
     makeAutoObservable<this, 'uc' | 'ticker' | 'notifier' | 'haptic' | 'announced' | 'previewSeq'>(this, {
+      // Read every second (a pending bond ages out after 3 minutes), but a new list only when an item
+      // came or went: the rows of an unchanged list must not re-render on each tick.
+      visibleMints: computed({ equals: compareShallow }),
       previewSeq: false,
       announced: false,
       uc: false,

@@ -1,4 +1,5 @@
 import { Effect } from 'effect'
+import { reaction } from 'mobx'
 import { describe, expect, it } from 'vitest'
 import { aMint, aStake } from '../../core/fakes/records.ts'
 import { stateHarness, toastTexts } from './harness.ts'
@@ -106,6 +107,30 @@ describe('BondsState', () => {
     bonds.stakes = [aStake({ id: 1, created_at: dayStart - 86_400, last_updated_at: now - 5, total_amount: 8_640, daily_reward: 1, max_reward: 1e6 })]
     // 8640 × 1 % a day = 0.001 a second, since the start of the day
     expect(bonds.earnedToday).toBeCloseTo(0.001 * (now - dayStart), 6)
+  })
+
+  it('gives the bonds list anew only when a bond comes or goes, not on every tick', () => {
+    const h = stateHarness()
+    const bonds = h.bonds()
+    bonds.mints = [aMint({ id: 1 }), aMint({ id: 2, status: 'pending', created_at: h.ticker.now - 60 })]
+    const lists: number[][] = []
+    const stop = reaction(
+      () => bonds.visibleMints,
+      (list) => lists.push(list.map((m) => Number(m.id))),
+    )
+    for (let i = 0; i < 30; i++) {
+      h.clock.advance(1_000)
+      h.ticker.tick()
+    }
+    expect(lists).toEqual([])
+
+    // Three minutes after it was made, the unpaid bond leaves the list: one new list.
+    for (let i = 0; i < 100; i++) {
+      h.clock.advance(1_000)
+      h.ticker.tick()
+    }
+    stop()
+    expect(lists).toEqual([[1]])
   })
 
   it('clears the farming flag when the activation gave no bond', async () => {
