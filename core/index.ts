@@ -22,7 +22,7 @@ export { rewardAt, perDayRate, perSecondRate, earningPerSecond, accruedBetween }
 export { formatAmount, truncateDecimal } from './domain/format-amount.ts'
 export { parseAmountInput, type AmountInputResult } from './domain/amount-input.ts'
 export { REFERRAL_TIERS, tierForTurnover, displayedLevel, nextTier, type ReferralTier } from './domain/referral-tiers.ts'
-export { isRawAddress, isFriendlyAddress, isTonAddress, shortAddress } from './domain/address.ts'
+export { friendlyFromRaw, isRawAddress, isFriendlyAddress, isTonAddress, shortAddress } from './domain/address.ts'
 export {
   versionAtLeast,
   shareMethod,

@@ -1,4 +1,5 @@
 import { Effect, Schema } from 'effect'
+import { friendlyFromRaw, isRawAddress } from '../../core/domain/address.ts'
 import { NetworkError } from '../../core/errors.ts'
 import type { ChainReader } from '../../core/ports/chain-reader.port.ts'
 
@@ -39,7 +40,10 @@ export class V4ApiChainReader implements ChainReader {
 
   balance(address: string): Effect.Effect<bigint, NetworkError> {
     return this.get(LatestBlock, '/block/latest').pipe(
-      Effect.flatMap((latest) => this.get(AccountLite, `/block/${latest.last.seqno}/${encodeURIComponent(address)}/lite`)),
+      // A raw address is sent in the friendly form, as TonClient4 sends every address.
+      Effect.flatMap((latest) =>
+        this.get(AccountLite, `/block/${latest.last.seqno}/${encodeURIComponent(isRawAddress(address) ? friendlyFromRaw(address) : address)}/lite`),
+      ),
       Effect.flatMap((lite) =>
         Effect.try({ try: () => nanotons(lite.account.balance.coins), catch: (cause) => new NetworkError({ cause }) }),
       ),

@@ -57,5 +57,32 @@ export const isFriendlyAddress = (s: string): boolean => {
   return crc16(bytes.subarray(0, 34)) === ((bytes[34]! << 8) | bytes[35]!)
 }
 
+const encodeBase64Url = (bytes: Uint8Array): string => {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'
+  let out = ''
+  for (let i = 0; i < bytes.length; i += 3) {
+    const n = (bytes[i]! << 16) | (bytes[i + 1]! << 8) | bytes[i + 2]!
+    out += alphabet[(n >> 18) & 63]! + alphabet[(n >> 12) & 63]! + alphabet[(n >> 6) & 63]! + alphabet[n & 63]!
+  }
+  return out
+}
+
+/**
+ * A raw address (`0:<64 hex>`) in the friendly form TON tools send by default: bounceable, not
+ * test-only, base64url (what @ton/core's `Address.toString({ urlSafe: true })` writes).
+ */
+export const friendlyFromRaw = (raw: string): string => {
+  if (!isRawAddress(raw)) throw new Error(`not a raw address: ${raw}`)
+  const [wc, hex] = raw.split(':') as [string, string]
+  const bytes = new Uint8Array(36)
+  bytes[0] = ADDRESS_FLAG_BOUNCEABLE
+  bytes[1] = wc === '-1' ? 0xff : 0x00
+  for (let i = 0; i < 32; i++) bytes[2 + i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16)
+  const crc = crc16(bytes.subarray(0, 34))
+  bytes[34] = crc >> 8
+  bytes[35] = crc & 0xff
+  return encodeBase64Url(bytes)
+}
+
 /** A TON address in raw or friendly form. */
 export const isTonAddress = (s: string): boolean => isRawAddress(s.trim()) || isFriendlyAddress(s.trim())

@@ -48,6 +48,18 @@ describe('V4ApiChainReader (the app and CLI wallet balance) against the local v4
     expect(String(await failureOf(missing.balance('0:' + '0'.repeat(64))))).toContain('NetworkError')
   })
 
+  it('asks for a raw address in the friendly form TonClient4 sends', async () => {
+    const urls: string[] = []
+    const recording: typeof fetch = async (input) => {
+      urls.push(String(input))
+      return new Response(JSON.stringify({ last: { seqno: 7 }, account: { balance: { coins: '5' } } }))
+    }
+    const w = s.ton.chain.devWallet(0)
+    const reader = new V4ApiChainReader('http://v4.invalid/', { fetch: recording })
+    expect(await Effect.runPromise(reader.balance(w.address))).toBe(5n)
+    expect(urls).toEqual(['http://v4.invalid/block/latest', `http://v4.invalid/block/7/${w.wallet.address.toString({ urlSafe: true })}/lite`])
+  })
+
   it('gives up on a node that does not answer within its timeout', async () => {
     const silent: typeof fetch = (_input, init) =>
       new Promise((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(init.signal?.reason)))

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { Address } from '@ton/core'
 import { describe, expect, it } from 'vitest'
-import { isFriendlyAddress, isRawAddress, isTonAddress, shortAddress } from '../../../core/index.ts'
+import { friendlyFromRaw, isFriendlyAddress, isRawAddress, isTonAddress, shortAddress } from '../../../core/index.ts'
 
 const hex64 = fc.stringMatching(/^[0-9a-fA-F]{64}$/)
 
@@ -58,6 +58,22 @@ describe('friendly addresses', () => {
       { numRuns: 1_000 },
     )
     expect(isTonAddress('hello')).toBe(false)
+  })
+})
+
+describe('friendlyFromRaw', () => {
+  it("law: writes what @ton/core writes for the same address (bounceable, base64url), whatever the hex case", () => {
+    fc.assert(
+      fc.property(fc.constantFrom(0, -1), hex64, (wc, hex) => {
+        const friendly = friendlyFromRaw(`${wc}:${hex}`)
+        return friendly === Address.parseRaw(`${wc}:${hex}`).toString({ urlSafe: true }) && isFriendlyAddress(friendly)
+      }),
+      { numRuns: 1_000 },
+    )
+  })
+
+  it('refuses what is not a raw address', () => {
+    expect(() => friendlyFromRaw('EQBvW8Z5huBkMJYdnfAEM5JqTNkuWX3diqYENkWsIL0XggGG')).toThrow('not a raw address')
   })
 })
 
