@@ -3,7 +3,7 @@ import { FetchHttpTransport } from '../shared/fetch-http-transport.ts'
 import { SystemClock } from '../shared/system-clock.ts'
 import { loadTonPayloads } from '../ton/load-ton-modules.ts'
 import { V4ApiChainReader } from '../ton/v4-api-chain-reader.ts'
-import { TonConnectWallet, tonConnectUiOptions } from '../ton/ton-connect-wallet.ts'
+import { TON_CONNECT_CONNECTION_KEY, TonConnectWallet, tonConnectUiOptions } from '../ton/ton-connect-wallet.ts'
 import { CookieSessionStore } from './cookie-session-store.ts'
 import { LocalStorageKeyValueStore } from './local-storage-key-value-store.ts'
 import { TelegramPlatform } from './telegram-platform.ts'
@@ -47,6 +47,14 @@ export const browserPorts = (env: BrowserEnv): PortBindings => {
         return new TonConnectUI(tonConnectUiOptions({ manifestUrl: env.manifestUrl, language, ...(connector ? { connector } : {}) }))
       },
       // @ton/core is read with the widget (restoring reads the account), so it waits for the same gate.
+      // A first visit (nothing stored) loads the widget on the first connect or purchase, not at start-up.
+      hasStoredConnection: () => {
+        try {
+          return localStorage.getItem(TON_CONNECT_CONNECTION_KEY) !== null
+        } catch {
+          return true
+        }
+      },
       tonCore: async () => {
         await env.widgetGate?.()
         return loadTonPayloads()

@@ -49,7 +49,16 @@ export interface TonConnectWalletOptions {
   readonly tonCore: () => Promise<typeof import('./ton-comment-payload.ts')>
   /** The SDK's error classes, loaded with the widget. */
   readonly sdkErrors?: () => Promise<SdkErrors>
+  /**
+   * Whether a connection is stored for the widget to restore (in the browser: the SDK's
+   * `TON_CONNECT_CONNECTION_KEY` in localStorage). With none, restoring answers null without
+   * loading the widget, which then loads on the first connect or purchase. Default: assume one is.
+   */
+  readonly hasStoredConnection?: () => boolean
 }
+
+/** Where @tonconnect/sdk keeps the connection it restores (its BridgeConnectionStorage key). */
+export const TON_CONNECT_CONNECTION_KEY = 'ton-connect-storage_bridge-connection'
 
 /** The default widget options the spec's §9 constants describe (TON Connect UI's own defaults). */
 export const tonConnectUiOptions = (o: {
@@ -101,7 +110,12 @@ export class TonConnectWallet implements Wallet {
   private connecting = false
   private readonly listeners = new Set<(a: WalletAccount | null) => void>()
 
-  constructor(private readonly options: TonConnectWalletOptions) {}
+  /** Whether a connection was stored when the app started: the only one restoring may bring back. */
+  private readonly storedAtStart: boolean
+
+  constructor(private readonly options: TonConnectWalletOptions) {
+    this.storedAtStart = options.hasStoredConnection?.() ?? true
+  }
 
   account(): WalletAccount | null {
     return this.current
@@ -131,6 +145,7 @@ export class TonConnectWallet implements Wallet {
 
   /** Loads the widget and @ton/core (reading an account needs it), so that neither download counts against restoring. */
   ready(): Effect.Effect<void, WalletRestoreFailed> {
+    if (!this.storedAtStart) return Effect.void // nothing to restore: nothing to load yet
     return Effect.tryPromise({
       try: async () => {
         await Promise.all([this.widget(), this.options.tonCore()])
@@ -145,6 +160,7 @@ export class TonConnectWallet implements Wallet {
    * connection, restoring is over, and what the widget restores later is dropped (spec §4).
    */
   restore(): Effect.Effect<WalletAccount | null, WalletRestoreFailed> {
+    if (!this.storedAtStart) return Effect.succeed(null)
     return Effect.tryPromise({
       try: async () => {
         const ui = await this.widget()

@@ -227,6 +227,25 @@ describe('TonConnectWallet', () => {
     const wallet = walletOver(fakeWidget({ approve: true }))
     expect(await Effect.runPromise(wallet.restore())).toBeNull()
   })
+
+  it('with nothing stored, restoring answers null without loading the widget, and the first connect loads it', async () => {
+    let loads = 0
+    const widget = fakeWidget({ approve: true })
+    const wallet = new TonConnectWallet({
+      create: async () => {
+        loads++
+        return widget.ui
+      },
+      tonCore: () => import('../../adapters/ton/ton-comment-payload.ts'),
+      hasStoredConnection: () => false,
+    })
+    expect(await Effect.runPromise(restoreWallet({ wallet }))).toBeNull()
+    expect(loads).toBe(0)
+
+    const account = await Effect.runPromise(wallet.connect())
+    expect(account.address).toBe(RAW)
+    expect(loads).toBe(1)
+  })
 })
 
 /** Lets promise callbacks and the fibers they wake run (the widget is promise-based). */
