@@ -37,10 +37,37 @@ const tonConnectManifest = (): Plugin => {
   }
 }
 
+/**
+ * The entry (ui/main.ts) boots through two dynamic imports, evaluated one after the other. The built
+ * page names both steps' chunks as `modulepreload`, so they download together with the entry (a
+ * preload fetches without evaluating) instead of the second step waiting for the first to run.
+ */
+const preloadBootSteps = (): Plugin => ({
+  name: 'axiom-preload-boot-steps',
+  apply: 'build',
+  transformIndexHtml: {
+    order: 'post',
+    handler(html, ctx) {
+      const chunks = Object.values(ctx.bundle ?? {}).filter((c) => c.type === 'chunk')
+      const byName = new Map(chunks.map((c) => [c.fileName, c]))
+      const steps = chunks.filter((c) => /\/ui\/(start-app\.ts|render-app\.tsx)$/.test(c.facadeModuleId ?? ''))
+      if (steps.length !== 2) throw new Error('the boot steps (ui/start-app.ts, ui/render-app.tsx) are missing from the build')
+      const files = new Set<string>()
+      const visit = (name: string) => {
+        if (files.has(name) || html.includes(name)) return
+        files.add(name)
+        byName.get(name)?.imports.forEach(visit)
+      }
+      steps.forEach((c) => visit(c.fileName))
+      return [...files].map((f) => ({ tag: 'link', attrs: { rel: 'modulepreload', crossorigin: true, href: `/${f}` }, injectTo: 'head' as const }))
+    },
+  },
+})
+
 export default defineConfig({
   root: 'ui',
   envDir: '..',
-  plugins: [react(), tonConnectManifest()],
+  plugins: [react(), tonConnectManifest(), preloadBootSteps()],
   resolve: {
     // Only the exports @ton/core uses, not @ton/crypto's word lists (adapters/ton/ton-crypto-for-browser.ts).
     alias: [{ find: /^@ton\/crypto$/, replacement: fileURLToPath(new URL('./adapters/ton/ton-crypto-for-browser.ts', import.meta.url)) }],

@@ -1,19 +1,9 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { filesUnder, importsOf } from '../support/source-imports.ts'
 
 const CORE = join(import.meta.dirname, '../../core')
-
-const filesUnder = (dir: string): string[] =>
-  readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name)
-    return statSync(path).isDirectory() ? filesUnder(path) : /\.tsx?$/.test(name) ? [path] : []
-  })
-
-const importsOf = (source: string): string[] =>
-  [...source.matchAll(/(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|import\s+['"]([^'"]+)['"]/g)].map(
-    (m) => m[1] ?? m[2] ?? m[3] ?? '',
-  )
 
 /** Globals that exist only in a browser or only in Node. */
 const PLATFORM_GLOBALS = /\b(window|document|localStorage|sessionStorage|navigator|location|process|Buffer|require|__dirname)\s*[.[(]/

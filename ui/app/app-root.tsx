@@ -11,8 +11,6 @@ import { useLanguage } from '../i18n/use-t.ts'
 import type { AppState } from '../state/app-state.ts'
 import { AppContext } from './contexts.ts'
 import { routes } from './routes.tsx'
-import '../styles/base.css'
-import '../styles/components.css'
 
 /** The routes as elements. The declarative router is enough (no route loads data) and half the size of the data router. */
 function Routes() {

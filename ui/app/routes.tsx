@@ -1,12 +1,9 @@
 import { lazy } from 'react'
 import type { RouteObject } from 'react-router'
+import { loadDashboard } from './dashboard-loader.ts'
 import { Layout } from './layout.tsx'
 import { ManifestRedirect, NotFound } from './manifest-redirect.tsx'
 
-const loadDashboard = () => import('../screens/dashboard/dashboard-screen.tsx')
-
-/** Starts fetching the dashboard while the app signs in, so it is there when the data is. */
-export const preloadDashboard = (): void => void loadDashboard()
 
 /** Every screen loads lazily (spec §2). */
 const DashboardScreen = lazy(() => loadDashboard().then((m) => ({ default: m.DashboardScreen })))

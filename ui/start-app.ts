@@ -1,0 +1,41 @@
+/**
+ * The first step of the browser boot: the one ui/ file that meets the adapters, to hand them to the
+ * composition root. It builds the app and starts it (maintenance check and sign-in go out at once);
+ * React is not needed for that and is evaluated by the second step while the requests are out.
+ */
+import { browserPorts } from '../adapters/browser/browser-ports.ts'
+import { composeApp } from '../composition-root.ts'
+import type { Platform } from '../core/index.ts'
+import { loadDashboard } from './app/dashboard-loader.ts'
+import { firstScreenPainted } from './app/first-paint.ts'
+import type { UiConfig } from './app/contexts.ts'
+import type { AppState } from './state/app-state.ts'
+
+export interface StartedApp {
+  readonly app: AppState
+  readonly platform: Platform
+  readonly config: UiConfig
+}
+
+export const startApp = (): StartedApp => {
+  const env = import.meta.env
+  const config: UiConfig = {
+    botUsername: env.VITE_BOT_USERNAME || 'axiom_dev_bot',
+    communityUrl: env.VITE_COMMUNITY_URL || 'https://t.me/axiom_community',
+  }
+  /** Absolute URL of a configured endpoint, which may be given relative to this page. */
+  const absolute = (url: string) => new URL(url, location.origin).toString().replace(/\/$/, '')
+
+  const ports = browserPorts({
+    apiOrigin: env.VITE_API_ORIGIN || '',
+    tonV4Endpoint: absolute(env.VITE_TON_V4_ENDPOINT || 'https://mainnet-v4.tonhubapi.com'),
+    manifestUrl: absolute(env.VITE_MANIFEST_URL || '/tonconnect-manifest.json'),
+    ...(env.VITE_TON_WALLETS_LIST ? { walletsListSource: absolute(env.VITE_TON_WALLETS_LIST) } : {}),
+    // The wallet widget (restored at start-up) loads only once the first screen has painted.
+    widgetGate: () => firstScreenPainted(),
+  })
+  const app = composeApp(ports, config)
+  if (location.pathname === '/') void loadDashboard()
+  void app.start(location.search)
+  return { app, platform: ports.platform, config }
+}
