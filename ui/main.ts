@@ -1,15 +1,22 @@
 /**
- * The browser entry. The page already shows the loader (index.html); the app boots in two steps,
- * each evaluated in its own task rather than one long one:
- * 1. `start-app.ts`: adapters, core and view models; the app starts signing in at once;
- * 2. `render-app.tsx`: React and the screens, evaluated while the sign-in requests are out.
+ * The browser entry. The page already shows the loader (index.html); the app boots in steps, each
+ * in its own task rather than one long one (a long task holds the page's input and paint):
+ * 1. `start-app.ts` is evaluated (adapters, core, view models); in the next task it builds the app,
+ *    and in the one after it starts it: the maintenance check and sign-in go out at once;
+ * 2. `render-app.tsx` (React and the screens) is evaluated while those requests are out, and renders.
  */
 // The page's own styles: the loader in index.html is drawn with them before any step has run.
 import './styles/base.css'
 import './styles/components.css'
 
-void import('./start-app.ts').then(async ({ startApp }) => {
-  const started = startApp()
+const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0))
+
+void import('./start-app.ts').then(async ({ composeBrowserApp }) => {
+  await nextTask()
+  const composed = composeBrowserApp()
+  await nextTask()
+  const started = composed.start()
   const { renderApp } = await import('./render-app.tsx')
+  await nextTask()
   renderApp(started)
 })

@@ -1,7 +1,7 @@
 /**
  * The first step of the browser boot: the one ui/ file that meets the adapters, to hand them to the
- * composition root. It builds the app and starts it (maintenance check and sign-in go out at once);
- * React is not needed for that and is evaluated by the second step while the requests are out.
+ * composition root. It builds the app, and `start()` starts it (maintenance check and sign-in go out
+ * at once); React is not needed for that and is evaluated by the second step while the requests are out.
  */
 import { browserPorts } from '../adapters/browser/browser-ports.ts'
 import { composeApp } from '../composition-root.ts'
@@ -17,7 +17,12 @@ export interface StartedApp {
   readonly config: UiConfig
 }
 
-export const startApp = (): StartedApp => {
+export interface ComposedApp extends StartedApp {
+  /** Starts fetching the dashboard (the page the app opens on) and starts the app. */
+  start(): StartedApp
+}
+
+export const composeBrowserApp = (): ComposedApp => {
   const env = import.meta.env
   const config: UiConfig = {
     botUsername: env.VITE_BOT_USERNAME || 'axiom_dev_bot',
@@ -35,7 +40,13 @@ export const startApp = (): StartedApp => {
     widgetGate: () => firstScreenPainted(),
   })
   const app = composeApp(ports, config)
-  if (location.pathname === '/') void loadDashboard()
-  void app.start(location.search)
-  return { app, platform: ports.platform, config }
+  const started: StartedApp = { app, platform: ports.platform, config }
+  return {
+    ...started,
+    start: () => {
+      if (location.pathname === '/') void loadDashboard()
+      void app.start(location.search)
+      return started
+    },
+  }
 }
