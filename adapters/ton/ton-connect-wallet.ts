@@ -1,4 +1,4 @@
-import { Effect } from 'effect'
+import { Duration, Effect } from 'effect'
 import type { ConnectedWallet, ITonConnect, TonConnectUI, TonConnectUiCreateOptions } from '@tonconnect/ui'
 import {
   TransactionNotSent,
@@ -55,7 +55,16 @@ export interface TonConnectWalletOptions {
    * loading the widget, which then loads on the first connect or purchase. Default: assume one is.
    */
   readonly hasStoredConnection?: () => boolean
+  /** How long restoring waits for the widget to download before it gives up. Default WIDGET_LOAD_TIMEOUT_MS. */
+  readonly loadTimeoutMs?: number
 }
+
+/**
+ * How long restoring waits for the widget (≈ 120 KiB gz) to download. The spec sets no figure; 30 s
+ * is past any working mobile connection, and short enough that a stalled download does not keep the
+ * connect button busy.
+ */
+export const WIDGET_LOAD_TIMEOUT_MS = 30_000
 
 /** Where @tonconnect/sdk keeps the connection it restores (its BridgeConnectionStorage key). */
 export const TON_CONNECT_CONNECTION_KEY = 'ton-connect-storage_bridge-connection'
@@ -143,15 +152,25 @@ export class TonConnectWallet implements Wallet {
     })
   }
 
-  /** Loads the widget and @ton/core (reading an account needs it), so that neither download counts against restoring. */
+  /**
+   * Loads the widget and @ton/core (reading an account needs it), so that neither download counts
+   * against restoring. A download that stalls is given up after `loadTimeoutMs` (the restore then
+   * ends, reported); the download itself goes on, and the next connect waits for it.
+   */
   ready(): Effect.Effect<void, WalletRestoreFailed> {
     if (!this.storedAtStart) return Effect.void // nothing to restore: nothing to load yet
+    const timeoutMs = this.options.loadTimeoutMs ?? WIDGET_LOAD_TIMEOUT_MS
     return Effect.tryPromise({
       try: async () => {
         await Promise.all([this.widget(), this.options.tonCore()])
       },
       catch: (e) => new WalletRestoreFailed({ reason: `The wallet widget did not load: ${e instanceof Error ? e.message : String(e)}` }),
-    })
+    }).pipe(
+      Effect.timeoutOrElse({
+        duration: Duration.millis(timeoutMs),
+        orElse: () => Effect.fail(new WalletRestoreFailed({ reason: `The wallet widget did not load within ${timeoutMs / 1000} s` })),
+      }),
+    )
   }
 
   /**

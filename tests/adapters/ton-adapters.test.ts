@@ -281,6 +281,18 @@ describe('TonConnectWallet restoring (spec §4)', () => {
     expect(loads).toBe(2)
   })
 
+  it('gives up a widget download that stalls, with a reported failure, and connects once it arrives', async () => {
+    const load = deferred<TonConnectUI>()
+    const widget = fakeWidget({ approve: true })
+    const wallet = new TonConnectWallet({ create: () => load.promise, tonCore: async () => tonPayloads, loadTimeoutMs: 50 })
+
+    const restored = await Effect.runPromise(Effect.result(restoreWallet({ wallet })))
+    expect(restored._tag === 'Failure' && restored.failure.reason).toBe('The wallet widget did not load within 0.05 s')
+
+    load.resolve(widget.ui)
+    expect((await Effect.runPromise(wallet.connect())).address).toBe(RAW)
+  })
+
   it('with restoreWallet: a widget that takes 20 s to load and then restores within 1 s keeps the connection', async () => {
     const { load, restored, widget, wallet, seen } = slowWidget()
 
