@@ -141,6 +141,34 @@ describe('navigation', () => {
   })
 })
 
+describe('the loader', () => {
+  it("is on screen, beating, without any of the app's scripts, and gives way to the dashboard once they load", async () => {
+    const page = await stack.browser.newPage({ viewport: { width: 1100, height: 900 } })
+    // The app's JS does not arrive (a held request would also hold the connection its styles need).
+    const scripts = `${new URL(stack.appUrl).origin}/assets/*.js`
+    await page.route(scripts, (route) => void route.abort())
+    const { app, errors } = await launch(stack, { user: nextUser(), page })
+
+    const loader = app.locator('main.full-screen[role=status] .heartbeat svg')
+    await loader.waitFor()
+    await expect.poll(() => app.locator('.heartbeat').evaluate((el) => getComputedStyle(el).animationName)).toBe('heartbeat')
+    // Styled: centred in the app's viewport, not at its top-left corner.
+    const offCentre = await loader.evaluate((el) => {
+      const r = el.getBoundingClientRect()
+      return [Math.abs(r.left + r.width / 2 - innerWidth / 2), Math.abs(r.top + r.height / 2 - innerHeight / 2)]
+    })
+    expect(Math.max(...offCentre)).toBeLessThan(40)
+    expect(await app.getByTestId('screen-dashboard').count()).toBe(0)
+
+    await page.unroute(scripts)
+    await page.reload()
+    await app.getByTestId('screen-dashboard').waitFor()
+    expect(await app.locator('main.full-screen').count()).toBe(0)
+    expect(errors).toEqual([])
+    await page.close()
+  })
+})
+
 describe('maintenance', () => {
   it('shows the maintenance page, and reloads into the dashboard by itself when it ends', async () => {
     const user = nextUser()
