@@ -4,14 +4,17 @@
  * 1. `start-app.ts` is evaluated (adapters, core, view models); in the next task it builds the app,
  *    and in the one after it starts it: the maintenance check and sign-in go out at once;
  * 2. `render-app.tsx` (React and the screens) is evaluated while those requests are out, and renders.
+ * A step that cannot load (its download failed) shows the failed screen with "Try again".
  */
 // The page's own styles: the loader in index.html is drawn with them before any step has run.
 import './styles/base.css'
 import './styles/components.css'
+import { showBootFailure } from './boot-failure.ts'
 
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0))
 
-void import('./start-app.ts').then(async ({ composeBrowserApp }) => {
+const boot = async () => {
+  const { composeBrowserApp } = await import('./start-app.ts')
   await nextTask()
   const composed = composeBrowserApp()
   await nextTask()
@@ -19,4 +22,9 @@ void import('./start-app.ts').then(async ({ composeBrowserApp }) => {
   const { renderApp } = await import('./render-app.tsx')
   await nextTask()
   renderApp(started)
+}
+
+boot().catch((error: unknown) => {
+  console.error('AXIOM could not start', error)
+  showBootFailure(document.getElementById('root')!)
 })

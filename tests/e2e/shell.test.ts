@@ -169,6 +169,26 @@ describe('the loader', () => {
   })
 })
 
+describe('a boot step that cannot load', () => {
+  it('shows "Something went wrong" with "Try again", in the user\'s language, and trying again opens the app', async () => {
+    for (const [lang, title] of [
+      ['ru', 'Что-то пошло не так'],
+      ['en', 'Something went wrong'],
+    ] as const) {
+      const page = await stack.browser.newPage({ viewport: { width: 1100, height: 900 } })
+      const step = `${new URL(stack.appUrl).origin}/assets/render-app-*.js`
+      await page.route(step, (route) => void route.abort())
+      const { app } = await launch(stack, { user: nextUser(), lang, page })
+      await expectText(app.getByTestId('failed').locator('h1'), title)
+
+      await page.unroute(step)
+      await app.getByTestId('failed-retry').click()
+      await app.getByTestId('screen-dashboard').waitFor()
+      await page.close()
+    }
+  })
+})
+
 describe('maintenance', () => {
   it('shows the maintenance page, and reloads into the dashboard by itself when it ends', async () => {
     const user = nextUser()
