@@ -83,10 +83,9 @@ export class AppState {
     const { platform, config } = this.deps
     platform.setup({ background: APP_BACKGROUND_COLOR, header: APP_BACKGROUND_COLOR })
     this.s.maintenance.startPolling()
-    // The maintenance check and sign-in go out together, one round trip less before the dashboard;
-    // under maintenance the sign-in's answer is dropped and the maintenance page shows.
-    const [underMaintenance, signedIn] = await Promise.all([this.s.maintenance.check(), this.s.session.signIn()])
-    if (underMaintenance) return this.setPhase('maintenance')
+    if (await this.s.maintenance.check()) return this.setPhase('maintenance')
+
+    const signedIn = await this.s.session.signIn()
     if (signedIn === 'outside-platform') {
       platform.redirect(`https://t.me/${config.botUsername}`)
       return this.setPhase('outside-platform')

@@ -275,10 +275,5 @@ export class FakeAxiomApi implements AxiomApi {
   candles = (input: { interval: string; from_timestamp: number; to_timestamp: number }) =>
     this.run('candles', input, () => this.candleList)
   financialStats = () => this.run('financialStats', undefined, () => this.stats)
-  /** While set, the maintenance check's answer waits for this promise (a slow maintenance endpoint). */
-  maintenanceAnswer: Promise<void> | null = null
-  maintenance = () =>
-    Effect.promise(() => this.maintenanceAnswer ?? Promise.resolve()).pipe(
-      Effect.flatMap(() => this.run('maintenance', undefined, () => ({ detail: this.maintenanceDetail }))),
-    )
+  maintenance = () => this.run('maintenance', undefined, () => ({ detail: this.maintenanceDetail }))
 }

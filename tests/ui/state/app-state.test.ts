@@ -89,36 +89,18 @@ describe('AppState', () => {
     expect(h.session.get('auth_token')).toBe('registered-token')
   })
 
-  it('shows maintenance instead of the app, and reloads when it ends', async () => {
+  it('shows maintenance instead of signing in, and reloads when it ends', async () => {
     const h = stateHarness()
     h.api.maintenanceDetail = 'Maintenance mode is enabled'
-    const { app, main } = appOver(h)
+    const { app } = appOver(h)
 
     expect(await app.start('')).toBe('maintenance')
-    expect(h.api.callsTo('mints')).toEqual([])
-    expect(main.calls).toEqual([])
+    expect(h.api.callsTo('register')).toEqual([])
 
     h.api.maintenanceDetail = 'Maintenance mode is disabled'
     await new Promise((r) => setTimeout(r, 50))
     app.stop()
     expect(h.platform.reloads).toBeGreaterThanOrEqual(1)
-  })
-
-  it('signs in while the maintenance check is still out, and shows the app once both answered', async () => {
-    const h = stateHarness()
-    let answer!: () => void
-    h.api.maintenanceAnswer = new Promise((r) => (answer = r))
-    const { app } = appOver(h)
-
-    const started = app.start('')
-    await new Promise((r) => setTimeout(r, 10))
-    expect(h.api.callsTo('register')).toHaveLength(1)
-    expect(h.api.callsTo('me')).toHaveLength(1)
-    expect(app.phase).toBe('loading')
-
-    answer()
-    expect(await started).toBe('ready')
-    app.stop()
   })
 
   it('outside Telegram sends the user to the bot', async () => {
