@@ -109,10 +109,10 @@ export class TonConnectWallet implements Wallet {
   private current: WalletAccount | null = null
   private maxMsgs = 1
   /**
-   * Whose connection the widget may report. 'restoring': the stored one, shown. 'given-up':
-   * restoring ended without one (spec §4), but the widget goes on restoring after we stop waiting,
-   * so what it restores now is disconnected, never shown. 'user': the user connected; nothing of
-   * restoring may drop that.
+   * Whose connection the widget may report. 'restoring': the stored one (or an unfinished connect
+   * the SDK completes), shown. 'given-up': restoring timed out (spec §4), but the widget goes on
+   * restoring after we stop waiting, so what it restores now is disconnected, never shown. 'user':
+   * the user connected; nothing of restoring may drop that.
    */
   private restoreState: 'restoring' | 'given-up' | 'user' = 'restoring'
   /** While the connect modal is open, a connection the widget reports is the user's. */
@@ -174,9 +174,11 @@ export class TonConnectWallet implements Wallet {
   }
 
   /**
-   * Waits for the widget's own restore, which it starts when it is created. The widget stops
-   * waiting after its own 12 s but goes on restoring in the background: ended without a
-   * connection, restoring is over, and what the widget restores later is dropped (spec §4).
+   * Waits for the widget's own restore, which it starts when it is created. Ended without a
+   * connection, it answers null, and a connection that completes later is still shown: it may be a
+   * connect the user approved in the wallet app while Telegram reloaded the mini app (the SDK keeps
+   * that unfinished connection and completes it after the restart). Only giving up on restoring
+   * after spec §4's 12 s (`forgetStoredConnection`) drops what comes later.
    */
   restore(): Effect.Effect<WalletAccount | null, WalletRestoreFailed> {
     if (!this.storedAtStart) return Effect.succeed(null)
@@ -186,7 +188,6 @@ export class TonConnectWallet implements Wallet {
         await ui.connectionRestored
         if (this.restoreState === 'given-up') return null
         if (ui.connected && ui.wallet) return this.accountOf(ui.wallet as ConnectedWallet)
-        if (this.restoreState === 'restoring') this.restoreState = 'given-up'
         return null
       },
       catch: (e) => new WalletRestoreFailed({ reason: e instanceof Error ? e.message : String(e) }),
