@@ -53,9 +53,20 @@ export class V4ApiChainReader implements ChainReader {
   private get<A>(schema: Schema.Codec<A, unknown>, path: string): Effect.Effect<A, NetworkError> {
     return Effect.tryPromise({
       try: async (signal) => {
-        const res = await this.fetch(this.endpoint + path, { signal: AbortSignal.any([signal, AbortSignal.timeout(this.timeoutMs)]) })
-        if (!res.ok) throw new Error(`v4 API answered ${res.status} to ${path}`)
-        return Schema.decodeUnknownSync(schema)(await res.json())
+        // Aborted by the effect's interruption or the timeout. (By hand: AbortSignal.any needs
+        // Chrome 116 / Safari 17.4, newer than some Telegram WebViews.)
+        const abort = new AbortController()
+        const onAbort = () => abort.abort(signal.reason)
+        signal.addEventListener('abort', onAbort, { once: true })
+        const timer = setTimeout(() => abort.abort(new Error(`v4 API: no answer to ${path} in ${this.timeoutMs} ms`)), this.timeoutMs)
+        try {
+          const res = await this.fetch(this.endpoint + path, { signal: abort.signal })
+          if (!res.ok) throw new Error(`v4 API answered ${res.status} to ${path}`)
+          return Schema.decodeUnknownSync(schema)(await res.json())
+        } finally {
+          clearTimeout(timer)
+          signal.removeEventListener('abort', onAbort)
+        }
       },
       catch: (cause) => new NetworkError({ cause }),
     })
