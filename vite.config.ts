@@ -39,30 +39,41 @@ const tonConnectManifest = (): Plugin => {
 
 /**
  * The entry (ui/main.ts) boots through two dynamic imports, evaluated one after the other. The built
- * page names both steps' chunks as `modulepreload`, so they download together with the entry (a
- * preload fetches without evaluating) instead of the second step waiting for the first to run.
+ * page names both steps' chunks as `modulepreload` (and their styles as `preload`), so they download
+ * together with the entry (a preload fetches without evaluating) instead of the second step waiting
+ * for the first to run.
  */
-const preloadBootSteps = (): Plugin => ({
-  name: 'axiom-preload-boot-steps',
-  apply: 'build',
-  transformIndexHtml: {
-    order: 'post',
-    handler(html, ctx) {
-      const chunks = Object.values(ctx.bundle ?? {}).filter((c) => c.type === 'chunk')
-      const byName = new Map(chunks.map((c) => [c.fileName, c]))
-      const steps = chunks.filter((c) => /\/ui\/(start-app\.ts|render-app\.tsx)$/.test(c.facadeModuleId ?? ''))
-      if (steps.length !== 2) throw new Error('the boot steps (ui/start-app.ts, ui/render-app.tsx) are missing from the build')
-      const files = new Set<string>()
-      const visit = (name: string) => {
-        if (files.has(name) || html.includes(name)) return
-        files.add(name)
-        byName.get(name)?.imports.forEach(visit)
-      }
-      steps.forEach((c) => visit(c.fileName))
-      return [...files].map((f) => ({ tag: 'link', attrs: { rel: 'modulepreload', crossorigin: true, href: `/${f}` }, injectTo: 'head' as const }))
+const preloadBootSteps = (): Plugin => {
+  let base = '/'
+  return {
+    name: 'axiom-preload-boot-steps',
+    apply: 'build',
+    configResolved: (config) => void (base = config.base),
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, ctx) {
+        const chunks = Object.values(ctx.bundle ?? {}).filter((c) => c.type === 'chunk')
+        const byName = new Map(chunks.map((c) => [c.fileName, c]))
+        const steps = chunks.filter((c) => /\/ui\/(start-app\.ts|render-app\.tsx)$/.test(c.facadeModuleId ?? ''))
+        if (steps.length !== 2) throw new Error('the boot steps (ui/start-app.ts, ui/render-app.tsx) are missing from the build')
+        const files = new Set<string>()
+        const css = new Set<string>()
+        const visit = (name: string) => {
+          if (files.has(name) || html.includes(name)) return
+          files.add(name)
+          byName.get(name)?.viteMetadata?.importedCss.forEach((f) => css.add(f))
+          byName.get(name)?.imports.forEach(visit)
+        }
+        steps.forEach((c) => visit(c.fileName))
+        const link = (attrs: Record<string, string | boolean>) => ({ tag: 'link', attrs, injectTo: 'head' as const })
+        return [
+          ...[...files].map((f) => link({ rel: 'modulepreload', crossorigin: true, href: base + f })),
+          ...[...css].filter((f) => !html.includes(f)).map((f) => link({ rel: 'preload', as: 'style', href: base + f })),
+        ]
+      },
     },
-  },
-})
+  }
+}
 
 export default defineConfig({
   root: 'ui',

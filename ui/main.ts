@@ -10,21 +10,26 @@
 import './styles/base.css'
 import './styles/components.css'
 import { showBootFailure } from './boot-failure.ts'
+import type { StartedApp } from './start-app.ts'
 
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0))
+
+/** The started app, once there is one: a failed render stops it rather than leave it running unseen. */
+let running: StartedApp | null = null
 
 const boot = async () => {
   const { composeBrowserApp } = await import('./start-app.ts')
   await nextTask()
   const composed = composeBrowserApp()
   await nextTask()
-  const started = composed.start()
+  running = composed.start()
   const { renderApp } = await import('./render-app.tsx')
   await nextTask()
-  renderApp(started)
+  renderApp(running)
 }
 
 boot().catch((error: unknown) => {
   console.error('AXIOM could not start', error)
+  running?.app.stop()
   showBootFailure(document.getElementById('root')!)
 })
