@@ -2,7 +2,7 @@
  * The browser entry. The page already shows the loader (index.html); the app boots in steps, each
  * in its own task rather than one long one (a long task holds the page's input and paint):
  * 1. `start-app.ts` is evaluated (adapters, core, view models); in the next task it builds the app,
- *    and in the one after it starts it: the maintenance check and sign-in go out at once;
+ *    and in the one after it starts it: the maintenance check goes out, then sign-in;
  * 2. `render-app.tsx` (React and the screens) is evaluated while those requests are out, and renders.
  * A step that cannot load (its download failed) shows the failed screen with "Try again".
  */

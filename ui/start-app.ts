@@ -1,7 +1,7 @@
 /**
  * The first step of the browser boot: the one ui/ file that meets the adapters, to hand them to the
- * composition root. It builds the app, and `start()` starts it (maintenance check and sign-in go out
- * at once); React is not needed for that and is evaluated by the second step while the requests are out.
+ * composition root. It builds the app, and `start()` starts it (the maintenance check, then sign-in);
+ * React is not needed for that and is evaluated by the second step while the requests are out.
  */
 import { browserPorts } from '../adapters/browser/browser-ports.ts'
 import { composeApp } from '../composition-root.ts'
