@@ -6,6 +6,21 @@ import { FakeAxiomApi } from '../fakes/fake-axiom-api.ts'
 import { failure, onTestClock, succeed } from '../fakes/run.ts'
 import { ACCOUNT, proofOf, ScriptedWallet } from '../fakes/scripted-wallet.ts'
 
+/**
+ * Runs restoreWallet on the test clock up to `deadlineMs`: what it had done 1 ms before (finished?
+ * attempts, forgotten) and what it answered at the deadline.
+ */
+const restoreUntil = (wallet: ScriptedWallet, deadlineMs: number) =>
+  onTestClock(
+    Effect.gen(function* () {
+      const fiber = yield* Effect.forkChild(restoreWallet({ wallet }))
+      yield* TestClock.adjust(`${deadlineMs - 1} millis`)
+      const before = { done: fiber.pollUnsafe() !== undefined, attempts: wallet.restoreAttempts, forgotten: wallet.forgotten }
+      yield* TestClock.adjust('1 millis')
+      return { before, account: yield* Fiber.join(fiber) }
+    }),
+  )
+
 describe('restoreWallet', () => {
   it('answers null at once when nothing is stored, and forgets nothing', async () => {
     const wallet = new ScriptedWallet(null)
@@ -42,15 +57,7 @@ describe('restoreWallet', () => {
     const wallet = new ScriptedWallet(null)
     wallet.scriptRestore('fails')
 
-    const seen = await onTestClock(
-      Effect.gen(function* () {
-        const fiber = yield* Effect.forkChild(restoreWallet({ wallet }))
-        yield* TestClock.adjust('11999 millis')
-        const before = { done: fiber.pollUnsafe() !== undefined, attempts: wallet.restoreAttempts, forgotten: wallet.forgotten }
-        yield* TestClock.adjust('1 millis')
-        return { before, account: yield* Fiber.join(fiber) }
-      }),
-    )
+    const seen = await restoreUntil(wallet, 12000)
 
     expect(seen.before).toEqual({ done: false, attempts: 6, forgotten: 0 })
     expect(seen.account).toBeNull()
@@ -85,15 +92,7 @@ describe('restoreWallet on a slow network (the widget loads after the first pain
     wallet.loadMs = 20_000
     wallet.scriptRestore('fails')
 
-    const seen = await onTestClock(
-      Effect.gen(function* () {
-        const fiber = yield* Effect.forkChild(restoreWallet({ wallet }))
-        yield* TestClock.adjust('31999 millis')
-        const before = { done: fiber.pollUnsafe() !== undefined, attempts: wallet.restoreAttempts, forgotten: wallet.forgotten }
-        yield* TestClock.adjust('1 millis')
-        return { before, account: yield* Fiber.join(fiber) }
-      }),
-    )
+    const seen = await restoreUntil(wallet, 32000)
 
     expect(seen.before).toEqual({ done: false, attempts: 6, forgotten: 0 })
     expect(seen.account).toBeNull()
