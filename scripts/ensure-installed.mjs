@@ -1,0 +1,77 @@
+#!/usr/bin/env node
+/**
+ * Runs before `npm start` and `npm test` (their `pre` scripts), so that on a fresh clone each of the
+ * two commands works alone. Plain Node with no dependencies: it runs before node_modules exists.
+ *
+ * - Dependencies: `npm ci` when node_modules is missing, or when any package the lockfile pins is
+ *   absent or at another version than node_modules/.package-lock.json (npm's record of what it
+ *   installed) says.
+ * - With `--browser` (for `npm test`): Debian's Chromium at CHROMIUM_PATH (/usr/bin/chromium), installed
+ *   with apt-get when this user may; otherwise a message that says how, and a failing exit.
+ */
+import { spawnSync } from 'node:child_process'
+import { existsSync, readFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+const wantBrowser = process.argv.includes('--browser')
+
+const readJson = (path) => {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8'))
+  } catch {
+    return null
+  }
+}
+
+/** Why node_modules does not match the lockfile, or null when it does. */
+export const staleReason = (lock, installed) => {
+  if (!installed) return 'node_modules is missing'
+  for (const [path, entry] of Object.entries(lock.packages ?? {})) {
+    if (path === '' || entry.optional || entry.link) continue
+    const have = installed.packages?.[path]
+    if (!have) return `${path.replace(/^.*node_modules\//, '')} is not installed`
+    if (have.version !== entry.version) return `${path.replace(/^.*node_modules\//, '')} is ${have.version}, the lockfile wants ${entry.version}`
+  }
+  return null
+}
+
+const run = (cmd, args) => spawnSync(cmd, args, { cwd: root, stdio: 'inherit' }).status === 0
+
+const ensureDependencies = () => {
+  const lock = readJson(join(root, 'package-lock.json'))
+  if (!lock) return
+  const reason = staleReason(lock, readJson(join(root, 'node_modules', '.package-lock.json')))
+  if (!reason) return
+  console.log(`[axiom] ${reason}: installing dependencies (npm ci; better-sqlite3 compiles from source, about a minute)`)
+  if (!run('npm', ['ci', '--no-audit', '--no-fund'])) {
+    console.error('[axiom] npm ci failed; see above')
+    process.exit(1)
+  }
+}
+
+const ensureChromium = () => {
+  const path = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+  if (existsSync(path)) return
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0
+  const sudoOk = !isRoot && spawnSync('sudo', ['-n', 'true'], { stdio: 'ignore' }).status === 0
+  if (path === '/usr/bin/chromium' && (isRoot || sudoOk) && existsSync('/usr/bin/apt-get')) {
+    console.log("[axiom] the browser tests need Debian's Chromium: installing it with apt-get (about 30 s)")
+    const pre = isRoot ? [] : ['sudo', '-n']
+    const apt = (args) => run(pre[0] ?? 'apt-get', pre.length ? [...pre.slice(1), 'apt-get', ...args] : args)
+    process.env.DEBIAN_FRONTEND = 'noninteractive'
+    if (apt(['update', '-qq']) && apt(['install', '-y', '-qq', 'chromium']) && existsSync(path)) return
+  }
+  console.error(
+    `[axiom] The browser tests need Chromium at ${path} and it is not there.\n` +
+      "        On Debian or Ubuntu: sudo apt-get install -y chromium\n" +
+      '        Elsewhere: install Chromium and set CHROMIUM_PATH to its executable. No browser is ever downloaded by the tests.',
+  )
+  process.exit(1)
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  ensureDependencies()
+  if (wantBrowser) ensureChromium()
+}
