@@ -29,3 +29,15 @@ export const expectToast = (app: FrameLocator, kind: 'success' | 'error' | 'info
 
 /** Parses a displayed amount ('1 234.56' → 1234.56). */
 export const amountOf = (s: string): number => Number(s.replace(/[\s\u00a0\u202f]/g, '').replace(/[^\d.-]/g, ''))
+
+/**
+ * What spec §5 shows for a decimal string off the wire, worked out on its digits: cut (never
+ * rounded) to `decimals`, at least two places, thousands grouped with spaces.
+ */
+export const shownAmount = (wire: string, decimals = 2): string => {
+  const negative = wire.startsWith('-')
+  const [int = '0', frac = ''] = (negative ? wire.slice(1) : wire).split('.')
+  const cut = frac.slice(0, decimals).replace(/0+$/, '').padEnd(2, '0')
+  return `${negative ? '-' : ''}${int.replace(/\B(?=(\d{3})+$)/g, ' ')}.${cut}`
+}
+
