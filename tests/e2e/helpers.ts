@@ -41,3 +41,28 @@ export const shownAmount = (wire: string, decimals = 2): string => {
   return `${negative ? '-' : ''}${int.replace(/\B(?=(\d{3})+$)/g, ' ')}.${cut}`
 }
 
+/**
+ * Every visible number with a decimal point in the app that breaks spec §5: fewer than 2 or more
+ * than 6 decimals (10 for rewards, §4), thousands not grouped with spaces, or 'NaN'.
+ */
+export const amountProblems = (app: FrameLocator): Promise<string[]> =>
+  frameEval(app, () => {
+    const REWARD = '[data-precision="reward"]'
+    const problems: string[] = []
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT)
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const el = node.parentElement
+      const text = node.textContent ?? ''
+      if (!el || !text.trim() || !el.checkVisibility()) continue
+      const max = el.closest(REWARD) ? 10 : 6
+      if (text.includes('NaN')) problems.push(`NaN: '${text}'`)
+      if (/\d,\d/.test(text)) problems.push(`grouped with commas: '${text}'`)
+      for (const m of text.matchAll(/(\d+(?:[ \u00a0\u202f]\d{3})*)\.(\d+)/g)) {
+        const [whole = '', int = '', frac = ''] = m
+        if (/\d{4}/.test(int)) problems.push(`thousands not grouped: '${whole}' in '${text}'`)
+        if (frac.length < 2) problems.push(`fewer than 2 decimals: '${whole}' in '${text}'`)
+        if (frac.length > max) problems.push(`${frac.length} decimals: '${whole}' in '${text}'`)
+      }
+    }
+    return problems
+  })
