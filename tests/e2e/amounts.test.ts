@@ -3,10 +3,12 @@ import { describe, expect, it } from 'vitest'
 import { amountProblems, expectContains, expectText, nextUser, shownAmount, text } from './helpers.ts'
 import { activeBond, api, launch, makeMember, useStack } from './stack.ts'
 
-/** Amounts as spec §5 shows them, on every screen. */
+/** Amounts as spec §5 shows them on every screen, and the sale preview's address check. */
 const stack = useStack()
 
 const ADDRESS = `0:${'3f9a'.repeat(16)}`
+/** A well-known friendly address with its last character changed: the checksum no longer matches. */
+const BAD_CHECKSUM = 'EQBvW8Z5huBkMJYdnfAEM5JqTNkuWX3diqYENkWsIL0XggGA'
 
 interface Me {
   readonly balance_token: string
@@ -120,3 +122,46 @@ describe('amounts on every screen (spec §5)', () => {
   })
 })
 
+describe('the sale preview', () => {
+  it('on /sell, /referral/sell and /tasks/sell shows no fee or net for an address that is not valid, and says so', async () => {
+    const user = nextUser()
+    await makeMember(stack, user)
+    stack.server.admin.credit(user, '50', 'referral_balance')
+    const { app, page, errors } = await launch(stack, { user })
+    const quotes: string[] = []
+    page.on('request', (r) => {
+      if (r.url().includes('/api/withdraw/calculate')) quotes.push(r.url())
+    })
+    const routes: Array<{ route: string; open: () => Promise<void> }> = [
+      { route: '/sell', open: async () => (await app.getByTestId('tab-dashboard').click(), await app.getByTestId('link-sell').click()) },
+      { route: '/referral/sell', open: async () => (await app.getByTestId('tab-referral').click(), await app.getByTestId('link-referral-sell').click()) },
+      { route: '/tasks/sell', open: async () => (await app.getByTestId('tab-tasks').click(), await app.getByTestId('link-tasks-sell').click()) },
+    ]
+    await app.getByTestId('screen-dashboard').waitFor()
+    for (const { route, open } of routes) {
+      await open()
+      await app.getByTestId('screen-sell').waitFor()
+      const asked = quotes.length
+      await app.getByTestId('sell-amount').fill('10')
+      // Pasted, still in the field: the message shows at once, and no quote is shown or asked for.
+      await app.getByTestId('sell-address').fill(BAD_CHECKSUM)
+      await expectText(app.getByTestId('sell-address-error'), 'Enter a valid TON address')
+      await new Promise((r) => setTimeout(r, 1_000))
+      expect(await app.getByTestId('sell-preview').count(), route).toBe(0)
+      expect(quotes.length, route).toBe(asked)
+      expect(await app.getByTestId('sell-submit').isDisabled()).toBe(true)
+
+      await app.getByTestId('sell-address').fill(ADDRESS)
+      await expectText(app.getByTestId('sell-fee'), '0.30 AXIOM')
+      await expectText(app.getByTestId('sell-net'), '9.70 AXIOM')
+      expect(await app.getByTestId('sell-address-error').count()).toBe(0)
+
+      // Spoilt again: the preview goes at once.
+      await app.getByTestId('sell-address').fill(`${ADDRESS}0`)
+      await expect.poll(() => app.getByTestId('sell-preview').count(), { timeout: 300, message: route }).toBe(0)
+      await expectText(app.getByTestId('sell-address-error'), 'Enter a valid TON address')
+    }
+    expect(errors).toEqual([])
+    await page.close()
+  })
+})
