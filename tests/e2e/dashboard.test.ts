@@ -1,9 +1,9 @@
 import type { FrameLocator, Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
-import { nextUser, shownAmount, text } from './helpers.ts'
+import { expectText, frameEval, nextUser, shownAmount, text } from './helpers.ts'
 import { activeBond, api, launch, makeMember, useStack } from './stack.ts'
 
-/** The dashboard's platform stats, and its layout on a wide screen. */
+/** The dashboard's platform stats, and the Russian dashboard on a phone-sized screen. */
 const stack = useStack()
 
 interface WireStats {
@@ -102,3 +102,44 @@ describe('the dashboard on a wide screen', () => {
   })
 })
 
+describe('the Russian dashboard on a phone', () => {
+  // 390 px is an iPhone; 360 px the narrowest common Android phone.
+  it.each([390, 360])('at %i px translates the chart intervals and keeps every balance and stats label whole on one line', async (width) => {
+    const user = nextUser()
+    await makeMember(stack, user, 'Алиса')
+    stack.server.admin.credit(user, '1250.75')
+    stack.server.admin.credit(user, '84.2', 'referral_balance')
+    stack.server.admin.credit(user, '18', 'task_balance')
+    const { app, page, errors } = await launch(stack, { user, name: 'Алиса', lang: 'ru' })
+    await phone(page, width)
+    await app.getByTestId('financial-stats').locator('dd').first().waitFor()
+    await expectText(app.getByTestId('balance-referral-amount'), '84.20')
+    expect(await frameEval(app, () => innerWidth)).toBe(width)
+
+    const intervals = await Promise.all(['5m', '30m', '1h', '4h', '1d'].map((i) => text(app.getByTestId(`interval-${i}`))))
+    expect(intervals).toEqual(['5м', '30м', '1ч', '4ч', '1д'])
+
+    await app.locator('html').evaluate(() => document.fonts.ready)
+    const labels = await frameEval(app, () =>
+      [...document.querySelectorAll<HTMLElement>('.card-balance__label, .stat__label')].map((el) => {
+        const range = document.createRange()
+        range.selectNodeContents(el)
+        const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)))
+        const lineHeight = parseFloat(getComputedStyle(el).lineHeight)
+        return {
+          text: el.textContent,
+          lines: lines.size,
+          oneLineHigh: el.getBoundingClientRect().height < lineHeight * 1.5,
+          // Not cut off with an ellipsis either: the whole label is shown.
+          whole: el.scrollWidth <= el.clientWidth,
+        }
+      }),
+    )
+    expect(labels.map((l) => l.text)).toEqual(
+      expect.arrayContaining(['Основной баланс', 'Реферальный баланс', 'Баланс заданий', 'Всего заблокировано', 'Коллективный бонус']),
+    )
+    expect(labels.filter((l) => l.lines !== 1 || !l.oneLineHigh || !l.whole)).toEqual([])
+    expect(errors).toEqual([])
+    await page.close()
+  })
+})

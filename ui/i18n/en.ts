@@ -80,6 +80,11 @@ export const en = {
   'dashboard.stats.active_bonds': 'Active bonds',
   'dashboard.stats.active_stakes': 'Active stakes',
   'dashboard.stats.collective_bonus': 'Collective bonus',
+  'dashboard.interval.5m': '5m',
+  'dashboard.interval.30m': '30m',
+  'dashboard.interval.1h': '1h',
+  'dashboard.interval.4h': '4h',
+  'dashboard.interval.1d': '1d',
 
   'mint.title': 'Bond #{id}',
   'stake.title': 'Stake #{id}',

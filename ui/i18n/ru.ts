@@ -82,6 +82,11 @@ export const ru: Messages = {
   'dashboard.stats.active_bonds': 'Активные бонды',
   'dashboard.stats.active_stakes': 'Активные стейки',
   'dashboard.stats.collective_bonus': 'Коллективный бонус',
+  'dashboard.interval.5m': '5м',
+  'dashboard.interval.30m': '30м',
+  'dashboard.interval.1h': '1ч',
+  'dashboard.interval.4h': '4ч',
+  'dashboard.interval.1d': '1д',
 
   'mint.title': 'Бонд #{id}',
   'stake.title': 'Стейк #{id}',
