@@ -29,3 +29,40 @@ export const expectToast = (app: FrameLocator, kind: 'success' | 'error' | 'info
 
 /** Parses a displayed amount ('1 234.56' → 1234.56). */
 export const amountOf = (s: string): number => Number(s.replace(/[\s\u00a0\u202f]/g, '').replace(/[^\d.-]/g, ''))
+
+/**
+ * What spec §5 shows for a decimal string off the wire, worked out on its digits: cut (never
+ * rounded) to `decimals`, at least two places, thousands grouped with spaces.
+ */
+export const shownAmount = (wire: string, decimals = 2): string => {
+  const negative = wire.startsWith('-')
+  const [int = '0', frac = ''] = (negative ? wire.slice(1) : wire).split('.')
+  const cut = frac.slice(0, decimals).replace(/0+$/, '').padEnd(2, '0')
+  return `${negative ? '-' : ''}${int.replace(/\B(?=(\d{3})+$)/g, ' ')}.${cut}`
+}
+
+/**
+ * Every visible number with a decimal point in the app that breaks spec §5: fewer than 2 or more
+ * than 6 decimals (10 for rewards, §4), thousands not grouped with spaces, or 'NaN'.
+ */
+export const amountProblems = (app: FrameLocator): Promise<string[]> =>
+  frameEval(app, () => {
+    const REWARD = '[data-precision="reward"]'
+    const problems: string[] = []
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT)
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const el = node.parentElement
+      const text = node.textContent ?? ''
+      if (!el || !text.trim() || !el.checkVisibility()) continue
+      const max = el.closest(REWARD) ? 10 : 6
+      if (text.includes('NaN')) problems.push(`NaN: '${text}'`)
+      if (/\d,\d/.test(text)) problems.push(`grouped with commas: '${text}'`)
+      for (const m of text.matchAll(/(\d+(?:[ \u00a0\u202f]\d{3})*)\.(\d+)/g)) {
+        const [whole = '', int = '', frac = ''] = m
+        if (/\d{4}/.test(int)) problems.push(`thousands not grouped: '${whole}' in '${text}'`)
+        if (frac.length < 2) problems.push(`fewer than 2 decimals: '${whole}' in '${text}'`)
+        if (frac.length > max) problems.push(`${frac.length} decimals: '${whole}' in '${text}'`)
+      }
+    }
+    return problems
+  })

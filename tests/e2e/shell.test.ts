@@ -252,7 +252,7 @@ describe('the Russian UI', () => {
     await expectContains(app.getByTestId('balance-main'), 'Основной баланс')
     await expectContains(app.getByTestId('balance-referral'), 'Реферальный баланс')
     await expectContains(app.getByTestId('balance-task'), 'Баланс заданий')
-    await expectText(app.getByTestId('screen-dashboard').locator('h2.section__title').first(), 'Мои бонды')
+    await expect.poll(() => app.getByTestId('screen-dashboard').locator('h2.section__title').allTextContents()).toEqual(['Статистика платформы', 'Мои бонды'])
     await expectContains(app.getByTestId('link-rebond'), 'Ребондинг')
     const heading = (screen: string) => app.getByTestId(screen).locator('h1').first()
     await app.getByTestId('tab-staking').click()

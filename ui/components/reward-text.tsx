@@ -19,5 +19,5 @@ export function RewardText({ record, testId }: { readonly record: Mint | Stake; 
   }
   useLayoutEffect(() => write(untracked(text)), [bonds, record])
   useWhileVisible(ref, () => reaction(text, write, { fireImmediately: true }), [bonds, record])
-  return <span ref={ref} className="num" data-testid={testId} />
+  return <span ref={ref} className="num" data-precision="reward" data-testid={testId} />
 }

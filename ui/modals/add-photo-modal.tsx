@@ -1,6 +1,6 @@
 import { observer } from 'mobx-react-lite'
 import { useId, useState } from 'react'
-import type { Task } from '../../core/index.ts'
+import { formatAmount, type Task } from '../../core/index.ts'
 import { useStates } from '../app/contexts.ts'
 import { Button } from '../components/button.tsx'
 import { CameraIcon } from '../components/icons.tsx'
@@ -75,7 +75,7 @@ export const AddPhotoModal = observer(function AddPhotoModal({ task, onClose }: 
       <label className={`photo-drop${photo ? ' has-photo' : ''}`} htmlFor={id}>
         {photo ? <img src={photo.dataUrl} alt={photo.name} className="photo-drop__preview" /> : <CameraIcon size={32} />}
         <span className="photo-drop__label">{photo ? t('photo.change') : t('photo.choose')}</span>
-        {photo ? <span className="photo-drop__meta num">{t('photo.size', { size: (photo.size / 1024 / 1024).toFixed(2) })}</span> : null}
+        {photo ? <span className="photo-drop__meta num">{t('photo.size', { size: formatAmount(photo.size / 1024 / 1024) })}</span> : null}
       </label>
       <input
         id={id}

@@ -28,9 +28,9 @@ export const SellModal = observer(function SellModal({
   const { sell, toasts } = useStates()
   const t = useT()
   const shown = useLastDefined(draft)
-  const quote = shown ? sell.quoteFor(shown.amount) : null
+  const quote = shown ? sell.quoteFor(shown.amount, shown.address) : null
   useEffect(() => {
-    if (shown && !sell.quoteFor(shown.amount)) void sell.preview(shown.amount)
+    if (shown && !sell.quoteFor(shown.amount, shown.address)) void sell.preview(shown.amount, shown.address)
   }, [sell, shown])
   const confirm = async () => {
     if (!shown) return

@@ -6,6 +6,7 @@ import {
   type CandleInterval,
   type CurrentCandle,
   DEFAULT_CANDLE_INTERVAL,
+  type FinancialStats,
   type Price,
 } from '../../core/index.ts'
 import { runResult } from './run-effect.ts'
@@ -13,11 +14,12 @@ import { runResult } from './run-effect.ts'
 export interface MarketUseCases {
   readonly loadPrice: () => Effect.Effect<Price | null, ApiError>
   readonly loadCandles: (interval: CandleInterval) => Effect.Effect<ReadonlyArray<Candle>, ApiError>
+  readonly loadFinancialStats: () => Effect.Effect<FinancialStats | null, ApiError>
   /** Tells the live candle socket which interval to stream. */
   readonly switchLiveInterval: (interval: CandleInterval) => void
 }
 
-/** The price with its 24h/30d change, and the candle chart with live updates. */
+/** The price with its 24h/30d change, the candle chart with live updates, and the platform's financial stats. */
 export class MarketState {
   price: Price | null = null
   interval: CandleInterval = DEFAULT_CANDLE_INTERVAL
@@ -25,13 +27,26 @@ export class MarketState {
   /** The newest live candle, for `series.update`. */
   liveCandle: Candle | null = null
   isFetchingCandles = false
+  /** `GET /stats/financial`; null before the first answer, or when the server could not give one. */
+  stats: FinancialStats | null = null
+  /** The first stats request has answered (with figures or without). */
+  statsLoaded = false
 
   constructor(private readonly uc: MarketUseCases) {
     makeAutoObservable<this, 'uc'>(this, { uc: false })
   }
 
   async refresh(): Promise<void> {
-    await Promise.all([this.refreshPrice(), this.loadCandles()])
+    await Promise.all([this.refreshPrice(), this.loadCandles(), this.refreshStats()])
+  }
+
+  /** Keeps the figures already shown when a refetch fails. */
+  async refreshStats(): Promise<void> {
+    const r = await runResult(this.uc.loadFinancialStats())
+    runInAction(() => {
+      this.statsLoaded = true
+      if (r._tag === 'Success' && r.success) this.stats = r.success
+    })
   }
 
   async refreshPrice(): Promise<void> {

@@ -5,6 +5,7 @@ import {
   type CreateOptions,
   type InvalidInput,
   type Feedback,
+  isTonAddress,
   reportUnlessReported,
   type SaleRequest,
   type TransferResult,
@@ -42,9 +43,17 @@ export class SellState {
     })
   }
 
-  /** Quotes a sale; an answer that arrives after a newer request is dropped. */
-  async preview(amount: number): Promise<void> {
+  /**
+   * Quotes a sale of `amount` to `address`. A sale to an address that is not valid has no
+   * quote, and none is asked for. An answer that arrives after a newer request is dropped.
+   */
+  async preview(amount: number, address: string): Promise<void> {
     const seq = ++this.previewSeq
+    if (!isTonAddress(address)) {
+      this.quote = null
+      this.quoteAmount = null
+      return
+    }
     const r = await runResult(this.uc.quoteSale(amount))
     runInAction(() => {
       if (seq !== this.previewSeq) return
@@ -53,9 +62,12 @@ export class SellState {
     })
   }
 
-  /** The quote for exactly this amount, or null: the fee and net shown always match the amount sold. */
-  quoteFor(amount: number | null): WithdrawQuote | null {
-    return amount !== null && this.quoteAmount === amount ? this.quote : null
+  /**
+   * The quote for exactly this amount to a valid address, or null: the fee and net shown always
+   * match the amount sold, and never show for a sale that cannot be made.
+   */
+  quoteFor(amount: number | null, address: string): WithdrawQuote | null {
+    return amount !== null && this.quoteAmount === amount && isTonAddress(address) ? this.quote : null
   }
 
   /** Sells; a second press while a sale is in flight does nothing. */

@@ -1,6 +1,6 @@
 import { Schema } from 'effect'
 import { CANDLE_INTERVALS } from '../constants.ts'
-import { Amount, Id, Paged, UnixSeconds } from './primitives.ts'
+import { Amount, Id, Paged, Percent, UnixSeconds } from './primitives.ts'
 
 /** `GET /price/current-price` and the live `price_update` event (spec §3). */
 export const Price = Schema.Struct({
@@ -31,8 +31,21 @@ export type CurrentCandle = typeof CurrentCandle.Type
 /** The live `global:collective_bonus` event. */
 export const CollectiveBonus = Schema.Struct({ collective_bonus: Amount })
 
-/** `GET /stats/financial`: the spec leaves its fields open. */
-export const FinancialStats = Schema.Record(Schema.String, Schema.Unknown)
+/**
+ * `GET /stats/financial`: platform-wide figures. The spec leaves the fields open; these are the
+ * reference backend's (docs/api.md), each optional, so a producer that sends fewer still decodes.
+ */
+export const FinancialStats = Schema.Struct({
+  total_users: Schema.optional(Schema.Finite),
+  total_locked: Schema.optional(Amount),
+  active_bonds: Schema.optional(Schema.Finite),
+  active_stakes: Schema.optional(Schema.Finite),
+  total_rewards_paid: Schema.optional(Amount),
+  total_withdrawn: Schema.optional(Amount),
+  total_ton_raised: Schema.optional(Amount),
+  collective_bonus: Schema.optional(Percent),
+  price: Schema.optional(Amount),
+})
 export type FinancialStats = typeof FinancialStats.Type
 
 /** One line of `GET /operations/history`: the spec leaves its fields open. */

@@ -287,7 +287,7 @@ export const CALLS: ReadonlyArray<CallCase> = [
     call: (api) => api.financialStats(),
     request: { method: 'GET', path: '/stats/financial' },
     bearer: 'yes',
-    reply: { tvl: 1 },
+    reply: { total_users: 3, total_locked: '202', total_ton_raised: '7.26' },
     onServerError: null,
   },
   {

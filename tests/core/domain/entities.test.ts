@@ -1,6 +1,6 @@
 import { Schema } from 'effect'
 import { describe, expect, it } from 'vitest'
-import { FarmingActivation, Mint, MINT_STATUSES, STAKE_STATUSES, Stake, UserData } from '../../../core/index.ts'
+import { FarmingActivation, FinancialStats, Mint, MINT_STATUSES, STAKE_STATUSES, Stake, UserData } from '../../../core/index.ts'
 
 const mint = {
   id: 1,
@@ -69,6 +69,28 @@ describe('entity schemas (spec §3)', () => {
       mint_details: { tariff_days: 14, amount_token: '50', amount_ton: '1.2' },
     })
     expect(act.mint_details?.amount_token).toBe(50)
+  })
+
+  it('decode the financial stats the backend sends, tolerating fields left out or added, and name an ill-typed one', () => {
+    const decodeStats = Schema.decodeUnknownResult(FinancialStats)
+    const r = decodeStats({
+      total_users: 3,
+      total_locked: '202.123456789',
+      active_bonds: 2,
+      total_ton_raised: '7.26',
+      collective_bonus: '0.1',
+      something_new: 'x',
+    })
+    expect(r._tag === 'Success' && r.success).toEqual({
+      total_users: 3,
+      total_locked: 202.123456789,
+      active_bonds: 2,
+      total_ton_raised: 7.26,
+      collective_bonus: 0.1,
+    })
+    expect(decodeStats({})._tag).toBe('Success')
+    const bad = decodeStats({ total_withdrawn: 'lots' })
+    expect(bad._tag === 'Failure' && bad.failure.message).toMatch(/total_withdrawn/)
   })
 })
 

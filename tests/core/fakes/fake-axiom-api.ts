@@ -58,7 +58,7 @@ export class FakeAxiomApi implements AxiomApi {
   referralList: Referral[] = []
   price: Price = { price: 0.01, price_change_24h: 1.5, price_change_30d: -3 }
   candleList: Candle[] = []
-  stats: FinancialStats = { tvl: 1000 }
+  stats: FinancialStats = { total_users: 3, total_locked: 1000, total_ton_raised: 7.26 }
   maintenanceDetail = 'Maintenance mode is disabled'
   inlineMessageId = 'inline-1'
   /** Refresh tokens the server still honours, and what each one yields. */

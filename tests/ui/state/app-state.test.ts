@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { CandleSocket, LiveEvent, ReconnectingSocket } from '../../../core/index.ts'
+import { type CandleSocket, type LiveEvent, type ReconnectingSocket, ServerFailed } from '../../../core/index.ts'
 import { AppState } from '../../../ui/state/app-state.ts'
 import { FarmingState } from '../../../ui/state/farming-state.ts'
 import { HistoryState } from '../../../ui/state/history-state.ts'
@@ -142,6 +142,27 @@ describe('AppState', () => {
     app.stop()
     expect(mes()).toBe(before + 1)
     expect(main.calls.filter((c) => c === 'ensureOpen')).toHaveLength(2)
+  })
+
+  it('loads the financial stats with the dashboard and refetches them when the app is back in view', async () => {
+    const h = stateHarness()
+    h.api.stats = { total_users: 3, total_locked: 202 }
+    const { app } = appOver(h)
+    await app.start('')
+    expect(app.s.market.stats).toEqual({ total_users: 3, total_locked: 202 })
+
+    h.api.stats = { total_users: 4, total_locked: 702.5 }
+    h.clock.advance(10_000)
+    await app.onVisible()
+    expect(app.s.market.stats).toEqual({ total_users: 4, total_locked: 702.5 })
+
+    // A failed refetch keeps the figures on screen rather than blanking the card.
+    h.api.failWith('financialStats', new ServerFailed({ msg: 'boom' }))
+    h.clock.advance(10_000)
+    await app.onVisible()
+    app.stop()
+    expect(h.api.callsTo('financialStats')).toHaveLength(3)
+    expect(app.s.market.stats).toEqual({ total_users: 4, total_locked: 702.5 })
   })
 
   it('checks a farm code from the start page once', async () => {

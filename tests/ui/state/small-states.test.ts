@@ -8,6 +8,10 @@ import { ToastQueue } from '../../../ui/state/toast-queue.ts'
 import { aTask } from '../../core/fakes/records.ts'
 import { stateHarness, toastTexts } from './harness.ts'
 
+/** A raw address and a well-known friendly one (bounceable, base64url, with its checksum). */
+const ADDRESS = `0:${'12'.repeat(32)}`
+const FRIENDLY = 'EQBvW8Z5huBkMJYdnfAEM5JqTNkuWX3diqYENkWsIL0XggGG'
+
 describe('ToastQueue', () => {
   it('shows a toast for 3 s by default (spec §8)', () => {
     const timers: Array<[() => void, number]> = []
@@ -149,13 +153,52 @@ describe('SellState quotes', () => {
       },
       { notifier: new ToastQueue({ setTimeout: () => 0 }) },
     )
-    const first = sell.preview(10)
-    const second = sell.preview(20)
+    const first = sell.preview(10, ADDRESS)
+    const second = sell.preview(20, ADDRESS)
     answers[1]!()
     await second
     answers[0]!()
     await first
-    expect(sell.quoteFor(20)?.fee).toBeCloseTo(0.6, 9)
-    expect(sell.quoteFor(10)).toBeNull()
+    expect(sell.quoteFor(20, ADDRESS)?.fee).toBeCloseTo(0.6, 9)
+    expect(sell.quoteFor(10, ADDRESS)).toBeNull()
+  })
+
+  it('shows no fee or net for an address that is not valid, and does not ask for one', async () => {
+    const h = stateHarness()
+    const sell = new SellState(h.uc, { notifier: h.toasts, platform: h.platform })
+    for (const bad of ['', 'not-an-address', `1:${'ab'.repeat(32)}`, '0:abcdef', `${FRIENDLY.slice(0, -1)}A`]) {
+      await sell.preview(10, bad)
+      expect(sell.quoteFor(10, bad)).toBeNull()
+    }
+    expect(h.api.callsTo('calculateWithdraw')).toEqual([])
+
+    await sell.preview(10, FRIENDLY)
+    expect(h.api.callsTo('calculateWithdraw')).toHaveLength(1)
+    expect(sell.quoteFor(10, FRIENDLY)).not.toBeNull()
+    // Spoiling the address hides the quote at once, before any new preview is asked for.
+    expect(sell.quoteFor(10, `${FRIENDLY}x`)).toBeNull()
+    expect(toastTexts(h)).toEqual([])
+  })
+
+  it('drops a quote that was on its way when the address turned invalid', async () => {
+    const { Effect } = await import('effect')
+    const answers: Array<() => void> = []
+    const sell = new SellState(
+      {
+        quoteSale: (amount) =>
+          Effect.callback((resume) => {
+            answers.push(() => resume(Effect.succeed({ token_amount: amount, fee: 0.3, net_amount: 9.7 })))
+          }),
+        sellTokens: () => Effect.die('unused'),
+        transferReferralBalance: () => Effect.die('unused'),
+      },
+      { notifier: new ToastQueue({ setTimeout: () => 0 }) },
+    )
+    const asked = sell.preview(10, ADDRESS)
+    await sell.preview(10, 'typo')
+    answers[0]!()
+    await asked
+    expect(sell.quote).toBeNull()
+    expect(sell.quoteFor(10, ADDRESS)).toBeNull()
   })
 })

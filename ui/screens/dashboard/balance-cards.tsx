@@ -9,7 +9,7 @@ import { useT } from '../../i18n/use-t.ts'
 
 /** Decimals shown for the ticking figures, so that a second's accrual is visible. */
 const MAIN_DECIMALS = 6
-const EARNED_TODAY_DECIMALS = 8
+const EARNED_TODAY_DECIMALS = 6
 
 /** The main balance as displayed: balance_token plus today's accrual (spec §4), every second. */
 const MainAmount = observer(function MainAmount() {

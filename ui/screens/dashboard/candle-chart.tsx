@@ -2,7 +2,7 @@ import type { IChartApi, UTCTimestamp } from 'lightweight-charts'
 import { reaction } from 'mobx'
 import { observer } from 'mobx-react-lite'
 import { useEffect, useRef, useState } from 'react'
-import type { Candle } from '../../../core/index.ts'
+import { type Candle, formatAmount } from '../../../core/index.ts'
 import { useStates } from '../../app/contexts.ts'
 import { Spinner } from '../../components/spinner.tsx'
 import { useT } from '../../i18n/use-t.ts'
@@ -53,7 +53,8 @@ export const CandleChart = observer(function CandleChart() {
         wickUpColor: '#26a65b',
         wickDownColor: '#e5484d',
         borderVisible: false,
-        priceFormat: { type: 'price', precision: 6, minMove: 0.000001 },
+        // The axis and crosshair labels are amounts too: truncated, never rounded (spec §5).
+        priceFormat: { type: 'custom', formatter: (price: number) => formatAmount(price, 6), minMove: 0.000001 },
       })
       const c = chart
       disposers.push(

@@ -5,6 +5,7 @@ import { Section } from '../../components/section.tsx'
 import { useT } from '../../i18n/use-t.ts'
 import '../../styles/dashboard.css'
 import { BalanceCards } from './balance-cards.tsx'
+import { FinancialStatsCard } from './financial-stats-card.tsx'
 import { PriceCard } from './price-card.tsx'
 
 const QUICK_ACTIONS = [
@@ -29,7 +30,7 @@ function QuickActions() {
   )
 }
 
-/** The dashboard (route '/'): balances, today's earnings, the price and chart, and the bonds. */
+/** The dashboard (route '/'): balances, today's earnings, the price and chart, the platform's stats, and the bonds. */
 export function DashboardScreen() {
   const t = useT()
   return (
@@ -37,6 +38,7 @@ export function DashboardScreen() {
       <BalanceCards />
       <QuickActions />
       <PriceCard />
+      <FinancialStatsCard />
       <Section title={t('dashboard.bonds')}>
         <MintsList />
       </Section>

@@ -46,7 +46,7 @@ const IntervalTabs = observer(function IntervalTabs() {
       label={t('dashboard.interval')}
       value={market.interval}
       onChange={(i) => void market.chooseInterval(i)}
-      options={CANDLE_INTERVALS.map((i) => ({ value: i, label: i, testId: `interval-${i}` }))}
+      options={CANDLE_INTERVALS.map((i) => ({ value: i, label: t(`dashboard.interval.${i}`), testId: `interval-${i}` }))}
     />
   )
 })

@@ -23,8 +23,12 @@ export function TierTable({ currentLevel }: { readonly currentLevel: number | nu
                   <span className="tier-level">{tier.level}</span>
                   {current ? <span className="tier-you">{t('referral.current')}</span> : null}
                 </td>
-                <td className="num">{formatAmount(tier.threshold, 0)}</td>
-                <td className="num">{tier.bonus}</td>
+                <td className="num" data-testid={`tier-threshold-${tier.level}`}>
+                  {formatAmount(tier.threshold)}
+                </td>
+                <td className="num" data-testid={`tier-bonus-${tier.level}`}>
+                  {formatAmount(tier.bonus)}%
+                </td>
               </tr>
             )
           })}

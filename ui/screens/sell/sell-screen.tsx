@@ -14,13 +14,15 @@ import '../../styles/forms.css'
 
 type From = 'main' | 'referral'
 
-const SellPreview = observer(function SellPreview({ amount }: { readonly amount: number | null }) {
+/** The fee and what the user receives, once the amount and the address are both valid. */
+const SellPreview = observer(function SellPreview({ amount, address }: { readonly amount: number | null; readonly address: string }) {
   const { sell } = useStates()
   const t = useT()
+  const addressOk = isTonAddress(address)
   useDebouncedEffect(() => {
-    if (amount !== null) void sell.preview(amount)
-  }, [amount])
-  const q = sell.quoteFor(amount)
+    if (amount !== null) void sell.preview(amount, address)
+  }, [amount, addressOk])
+  const q = sell.quoteFor(amount, address)
   if (!q) return null
   return (
     <div className="summary" data-testid="sell-preview">
@@ -42,7 +44,8 @@ export const SellScreen = observer(function SellScreen({ fromReferral }: { reado
   const [address, setAddress] = useState('')
   const [addressTouched, setAddressTouched] = useState(false)
   const addressOk = isTonAddress(address)
-  const addressError = addressTouched && !addressOk ? t('sell.addressInvalid') : null
+  // Said as soon as something that is not an address is typed or pasted; an empty field only once left or submitted.
+  const addressError = !addressOk && (addressTouched || address.trim() !== '') ? t('sell.addressInvalid') : null
   const [draft, setDraft] = useState<SaleDraft | null>(null)
   const walletAddress = wallet.account ? (wallet.account.friendlyAddress ?? wallet.account.address) : null
 
@@ -112,7 +115,7 @@ export const SellScreen = observer(function SellScreen({ fromReferral }: { reado
             </p>
           ) : null}
         </div>
-        <SellPreview amount={amount.value} />
+        <SellPreview amount={amount.value} address={address} />
         <Button type="submit" block busy={sell.isSelling} disabled={amount.value === null || !addressOk} testId="sell-submit">
           {sell.isSelling ? t('sell.selling') : t('sell.submit')}
         </Button>

@@ -1,0 +1,145 @@
+import type { FrameLocator, Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
+import { expectText, frameEval, nextUser, shownAmount, text } from './helpers.ts'
+import { activeBond, api, launch, makeMember, useStack } from './stack.ts'
+
+/** The dashboard's platform stats, and the Russian dashboard on a phone-sized screen. */
+const stack = useStack()
+
+interface WireStats {
+  readonly total_users: number
+  readonly total_locked: string
+  readonly active_bonds: number
+  readonly active_stakes: number
+  readonly total_rewards_paid: string
+  readonly total_withdrawn: string
+  readonly total_ton_raised: string
+  readonly collective_bonus: string
+}
+
+/** The figures the card should show for the backend's answer. */
+const expectedCard = (s: WireStats): Record<string, string> => ({
+  total_locked: `${shownAmount(s.total_locked, 2)} AXIOM`,
+  total_rewards_paid: `${shownAmount(s.total_rewards_paid, 2)} AXIOM`,
+  total_withdrawn: `${shownAmount(s.total_withdrawn, 2)} AXIOM`,
+  total_ton_raised: `${shownAmount(s.total_ton_raised, 4)} TON`,
+  total_users: String(s.total_users),
+  active_bonds: String(s.active_bonds),
+  active_stakes: String(s.active_stakes),
+  collective_bonus: `${shownAmount(s.collective_bonus, 4)}%`,
+})
+
+const shownCard = async (app: FrameLocator): Promise<Record<string, string>> => {
+  const out: Record<string, string> = {}
+  for (const key of ['total_locked', 'total_rewards_paid', 'total_withdrawn', 'total_ton_raised', 'total_users', 'active_bonds', 'active_stakes', 'collective_bonus'])
+    out[key] = await text(app.getByTestId(`stat-${key}`))
+  return out
+}
+
+/** Makes the host's app viewport exactly `width`×844 and the page that size, so the frame is that screen. */
+const phone = async (page: Page, width: number) => {
+  await page.addStyleTag({
+    content: `#viewport { position: fixed !important; left: 0; top: 0; width: ${width}px !important; height: 844px !important; z-index: 100000; flex: none !important; }`,
+  })
+  await page.setViewportSize({ width, height: 844 })
+}
+
+describe('platform stats on the dashboard', () => {
+  it('shows the figures the backend holds, formatted as amounts, and refreshes them when the app is back in view', async () => {
+    const user = nextUser()
+    await makeMember(stack, user, 'Alice')
+    // Figures with more decimals than the card shows, so that rounding would be seen.
+    await activeBond(stack, user, 500, 90)
+    await activeBond(stack, user, 120.129, 30)
+    const staked = await activeBond(stack, user, 300.5, 60)
+    await api(stack, user, 'POST', '/staking/create', { mint_id: staked })
+    stack.server.admin.credit(user, '1234.5678')
+    await api(stack, user, 'POST', '/withdraw/create', { from_ref_balance: false, token_amount: '40.999', address: `0:${'3f9a'.repeat(16)}` })
+
+    const { app, page, errors } = await launch(stack, { user, name: 'Alice' })
+    await app.getByTestId('financial-stats').waitFor()
+    const before = await api<WireStats>(stack, user, 'GET', '/stats/financial')
+    expect(Number(before.total_locked)).toBeGreaterThanOrEqual(920.629)
+    await expect.poll(() => shownCard(app)).toEqual(expectedCard(before))
+    expect(await text(app.getByTestId('financial-stats').locator('dt').first())).toBe('Total locked')
+
+    // Another user's bond: the backend's total grows; the card follows when the app is back in view.
+    const other = nextUser()
+    await makeMember(stack, other)
+    await activeBond(stack, other, 1000.987, 30)
+    const after = await api<WireStats>(stack, user, 'GET', '/stats/financial')
+    expect(Number(after.total_locked)).toBeGreaterThan(Number(before.total_locked))
+    await page.getByTestId('host-minimize').click()
+    // The visibility refetch waits 10 s from the last one (spec §4).
+    await new Promise((r) => setTimeout(r, 10_500))
+    await page.getByTestId('host-restore').click()
+    await expect.poll(() => shownCard(app), { timeout: 10_000 }).toEqual(expectedCard(after))
+    expect(errors).toEqual([])
+    await page.close()
+  })
+})
+
+describe('the dashboard on a wide screen', () => {
+  it('puts the price beside the balances, actions and stats, and the bonds under them', async () => {
+    const user = nextUser()
+    await makeMember(stack, user)
+    await activeBond(stack, user, 15.5, 30)
+    const { app, page, errors } = await launch(stack, { user })
+    await phone(page, 1280)
+    await app.getByTestId('financial-stats').locator('dd').first().waitFor()
+    await app.getByTestId('mints-list').waitFor()
+    const box = async (testId: string) => (await app.getByTestId(testId).boundingBox())!
+    const balances = await box('balance-main')
+    const price = await box('price-card')
+    const stats = await box('financial-stats')
+    const bonds = await box('mints-list')
+    expect(price.x).toBeGreaterThan(balances.x + balances.width)
+    expect(stats.x).toBe(balances.x)
+    expect(stats.y).toBeGreaterThan(balances.y + balances.height)
+    expect(bonds.y).toBeGreaterThan(Math.max(stats.y + stats.height, price.y + price.height))
+    expect(errors).toEqual([])
+    await page.close()
+  })
+})
+
+describe('the Russian dashboard on a phone', () => {
+  // 390 px is an iPhone; 360 px the narrowest common Android phone.
+  it.each([390, 360])('at %i px translates the chart intervals and keeps every balance and stats label whole on one line', async (width) => {
+    const user = nextUser()
+    await makeMember(stack, user, 'Алиса')
+    stack.server.admin.credit(user, '1250.75')
+    stack.server.admin.credit(user, '84.2', 'referral_balance')
+    stack.server.admin.credit(user, '18', 'task_balance')
+    const { app, page, errors } = await launch(stack, { user, name: 'Алиса', lang: 'ru' })
+    await phone(page, width)
+    await app.getByTestId('financial-stats').locator('dd').first().waitFor()
+    await expectText(app.getByTestId('balance-referral-amount'), '84.20')
+    expect(await frameEval(app, () => innerWidth)).toBe(width)
+
+    const intervals = await Promise.all(['5m', '30m', '1h', '4h', '1d'].map((i) => text(app.getByTestId(`interval-${i}`))))
+    expect(intervals).toEqual(['5м', '30м', '1ч', '4ч', '1д'])
+
+    await app.locator('html').evaluate(() => document.fonts.ready)
+    const labels = await frameEval(app, () =>
+      [...document.querySelectorAll<HTMLElement>('.card-balance__label, .stat__label')].map((el) => {
+        const range = document.createRange()
+        range.selectNodeContents(el)
+        const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)))
+        const lineHeight = parseFloat(getComputedStyle(el).lineHeight)
+        return {
+          text: el.textContent,
+          lines: lines.size,
+          oneLineHigh: el.getBoundingClientRect().height < lineHeight * 1.5,
+          // Not cut off with an ellipsis either: the whole label is shown.
+          whole: el.scrollWidth <= el.clientWidth,
+        }
+      }),
+    )
+    expect(labels.map((l) => l.text)).toEqual(
+      expect.arrayContaining(['Основной баланс', 'Реферальный баланс', 'Баланс заданий', 'Всего заблокировано', 'Коллективный бонус']),
+    )
+    expect(labels.filter((l) => l.lines !== 1 || !l.oneLineHigh || !l.whole)).toEqual([])
+    expect(errors).toEqual([])
+    await page.close()
+  })
+})
