@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { accruedBetween, type RewardRecord, earningPerSecond, perSecondRate, rewardAt } from '../../../core/index.ts'
+import { accruedBetween, dailyPercent, type RewardRecord, earningPerSecond, perDayRate, perSecondRate, rewardAt } from '../../../core/index.ts'
 
 const RUNS = { numRuns: 1_000 }
 
@@ -91,5 +91,27 @@ describe('rewardAt (spec §4 reward display)', () => {
     const b = record({ total_amount: 500 })
     const pending = record({ status: 'pending', total_amount: 1e6 })
     expect(earningPerSecond([a, b, pending])).toBeCloseTo(perSecondRate(a) + perSecondRate(b), 12)
+  })
+})
+
+describe('dailyPercent (the daily rate a record or a quote earns)', () => {
+  it('adds the collective, hold and investment bonuses to daily_reward', () => {
+    // A stake quote of the reference backend: 0.9 % daily (bond 0.7 + staking 0.2) and 0.1 % collective.
+    const quote = { daily_reward: 0.9, hold_bonus: 0, collective_bonus: 0.1, investment_bonus: 0, total_amount: 50 }
+    expect(dailyPercent(quote)).toBeCloseTo(1, 12)
+    expect(perDayRate(quote)).toBeCloseTo(0.5, 12)
+    expect(dailyPercent(record())).toBe(2)
+  })
+
+  it('counts a bonus a quote leaves out as none', () => {
+    expect(dailyPercent({ daily_reward: 0.7 })).toBe(0.7)
+    expect(dailyPercent({ daily_reward: 0.7, collective_bonus: 0.1 })).toBeCloseTo(0.8, 12)
+  })
+
+  it('law: a record earns its whole term at total × dailyPercent / 100 a day', () => {
+    fc.assert(
+      fc.property(arbRecord, (r) => Math.abs(perSecondRate(r) * 86_400 - (r.total_amount * dailyPercent(r)) / 100) <= 1e-9 * (1 + r.total_amount * dailyPercent(r))),
+      RUNS,
+    )
   })
 })
