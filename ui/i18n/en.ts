@@ -16,6 +16,8 @@ export const en = {
   'common.copyFailed': 'Could not copy. Select the text and copy it by hand.',
   'common.notFound': 'This page does not exist',
   'common.toDashboard': 'Go to the dashboard',
+  'common.percentPerDay': '{value} %/day',
+  'common.tokensPerDay': '{amount} AXIOM/day',
 
   'nav.label': 'Main navigation',
   'nav.bond': 'Bond AXIOM',
@@ -106,6 +108,8 @@ export const en = {
   'bond.buying': 'Confirm in your wallet…',
   'bond.connect': 'Connect wallet',
   'bond.connecting': 'Connecting…',
+  'bond.dailyRate': 'Daily rate, bonuses included',
+  'bond.dailyIncome': 'Earned per day',
 
   'wallet.label': 'Wallet {address}',
   'wallet.disconnectTitle': 'Disconnect wallet?',
@@ -122,10 +126,13 @@ export const en = {
   'staking.noStakeable': 'No active bonds to stake',
   'staking.noStakeableHint': 'Buy a bond first, then stake it here.',
   'staking.summary': 'Stake summary',
-  'staking.rate': 'Daily rate',
   'staking.confirm': 'Stake this bond',
   'staking.staking': 'Staking…',
   'staking.pick': 'Pick a bond above',
+  'staking.quoteLoading': 'Getting the stake terms…',
+  'staking.quoteFailed': 'Could not get the stake terms.',
+  'staking.quoteRetry': 'Try again',
+  'staking.bondReward': 'Bond reward so far, paid to the main balance',
 
   'referral.title': 'Referral program',
   'referral.level': 'Your level',

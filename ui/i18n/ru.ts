@@ -18,6 +18,8 @@ export const ru: Messages = {
   'common.copyFailed': 'Не удалось скопировать. Выделите текст и скопируйте вручную.',
   'common.notFound': 'Такой страницы нет',
   'common.toDashboard': 'На главную',
+  'common.percentPerDay': '{value} %/день',
+  'common.tokensPerDay': '{amount} AXIOM/день',
 
   'nav.label': 'Основная навигация',
   'nav.bond': 'Бонд AXIOM',
@@ -108,6 +110,8 @@ export const ru: Messages = {
   'bond.buying': 'Подтвердите в кошельке…',
   'bond.connect': 'Подключить кошелёк',
   'bond.connecting': 'Подключаем…',
+  'bond.dailyRate': 'Ставка в день с бонусами',
+  'bond.dailyIncome': 'Доход в день',
 
   'wallet.label': 'Кошелёк {address}',
   'wallet.disconnectTitle': 'Отключить кошелёк?',
@@ -124,10 +128,13 @@ export const ru: Messages = {
   'staking.noStakeable': 'Нет активных бондов для стейкинга',
   'staking.noStakeableHint': 'Сначала купите бонд, затем застейкайте его здесь.',
   'staking.summary': 'Итог стейка',
-  'staking.rate': 'Ставка в день',
   'staking.confirm': 'Застейкать этот бонд',
   'staking.staking': 'Стейкаем…',
   'staking.pick': 'Выберите бонд выше',
+  'staking.quoteLoading': 'Получаем условия стейка…',
+  'staking.quoteFailed': 'Не удалось получить условия стейка.',
+  'staking.quoteRetry': 'Повторить',
+  'staking.bondReward': 'Награда бонда на сейчас, идёт на основной баланс',
 
   'referral.title': 'Реферальная программа',
   'referral.level': 'Ваш уровень',
