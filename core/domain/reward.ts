@@ -11,9 +11,14 @@ export interface DailyTerms {
   readonly investment_bonus?: number | undefined
 }
 
+/** Percentages are added as whole multiples of 1e-10 %: 0.7 + 0.1 is 0.8, not 0.7999999999999999. */
+const PERCENT_STEPS = 1e10
+const percentSteps = (x: number | undefined): number => Math.round((x ?? 0) * PERCENT_STEPS)
+
 /** Percent a day a record (or a quoted one) earns: daily_reward + hold + collective + investment (spec §4). */
 export const dailyPercent = (r: DailyTerms): number =>
-  r.daily_reward + (r.hold_bonus ?? 0) + (r.collective_bonus ?? 0) + (r.investment_bonus ?? 0)
+  (percentSteps(r.daily_reward) + percentSteps(r.hold_bonus) + percentSteps(r.collective_bonus) + percentSteps(r.investment_bonus)) /
+  PERCENT_STEPS
 
 /** Tokens a record (or a quoted one) earns per day: total_amount × (daily + hold + collective + investment) / 100 (spec §4). */
 export const perDayRate = (r: DailyTerms & { readonly total_amount: number }): number => (r.total_amount * dailyPercent(r)) / 100
