@@ -233,6 +233,9 @@ export const en = {
   'farming.status.revoked': 'Revoked',
   'farming.cancel': 'Cancel',
   'farming.show': 'Show',
+  'farming.source.main': 'Main balance',
+  'farming.total': 'Taken from the balance',
+  'farming.overBalance': 'The link needs {amount} AXIOM, more than this balance holds',
 
   'farmingLinks.title': 'Your link is ready',
   'farmingLinks.amount': '{amount} AXIOM for {days} days',

@@ -235,6 +235,9 @@ export const ru: Messages = {
   'farming.status.revoked': 'Отозвана',
   'farming.cancel': 'Отменить',
   'farming.show': 'Показать',
+  'farming.source.main': 'Основной баланс',
+  'farming.total': 'Спишется с баланса',
+  'farming.overBalance': 'Для ссылки нужно {amount} AXIOM — больше, чем есть на этом балансе',
 
   'farmingLinks.title': 'Ваша ссылка готова',
   'farmingLinks.amount': '{amount} AXIOM на {days} дн.',
