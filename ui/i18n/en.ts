@@ -99,7 +99,6 @@ export const en = {
   'bond.noPlans': 'No plans are open right now.',
   'bond.amount': 'Amount of AXIOM',
   'bond.youPay': 'You pay',
-  'bond.dailyReward': 'Daily reward',
   'bond.maxReward': 'Max reward',
   'bond.expectedReward': 'Expected reward',
   'bond.calculating': 'Calculating…',

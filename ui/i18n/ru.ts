@@ -101,7 +101,6 @@ export const ru: Messages = {
   'bond.noPlans': 'Сейчас нет доступных планов.',
   'bond.amount': 'Сумма AXIOM',
   'bond.youPay': 'Вы платите',
-  'bond.dailyReward': 'Доход в день',
   'bond.maxReward': 'Макс. награда',
   'bond.expectedReward': 'Ожидаемая награда',
   'bond.calculating': 'Считаем…',
