@@ -18,7 +18,15 @@ export * from './domain/entities/session.ts'
 export * from './domain/entities/wallet.ts'
 
 // §4 and §5 rules, pure
-export { rewardAt, perDayRate, perSecondRate, earningPerSecond, accruedBetween } from './domain/reward.ts'
+export {
+  rewardAt,
+  dailyPercent,
+  perDayRate,
+  perSecondRate,
+  earningPerSecond,
+  accruedBetween,
+  type DailyTerms,
+} from './domain/reward.ts'
 export { formatAmount, truncateDecimal } from './domain/format-amount.ts'
 export { parseAmountInput, type AmountInputResult } from './domain/amount-input.ts'
 export { REFERRAL_TIERS, tierForTurnover, displayedLevel, nextTier, type ReferralTier } from './domain/referral-tiers.ts'
@@ -107,6 +115,8 @@ export {
   cancelFarmingLink,
   checkFarmCode,
   farmingLinkBody,
+  fundingFlags,
+  fundingSourceOf,
   type FarmingLinkRequest,
   type FundingSource,
 } from './use-cases/farming.ts'

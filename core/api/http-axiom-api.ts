@@ -1,6 +1,6 @@
 import { Duration, Effect, Schema } from 'effect'
 import { API_TIMEOUT_MS, INVALID_INIT_DATA_MSG } from '../domain/constants.ts'
-import { FarmingActivation, FarmingLink, FarmingLinkList, FarmingPlanList } from '../domain/entities/farming.ts'
+import { FarmingActivation, FarmingLink, FarmingLinkList, FarmingPlanList, FarmingQuote } from '../domain/entities/farming.ts'
 import {
   CandleList,
   FinancialStats,
@@ -214,7 +214,7 @@ export const makeHttpAxiomApi = (deps: HttpAxiomApiDeps): AxiomApi => {
 
     farmingPlans: (q) => get('/farming/plans', FarmingPlanList, [], q),
     farmingLinks: (q) => get('/farming/', FarmingLinkList, EMPTY_PAGE, paging(q)),
-    calculateFarming: (q) => get('/farming/calculate', BondQuote, null, q),
+    calculateFarming: (q) => get('/farming/calculate', FarmingQuote, null, q),
     createFarmingLink: (body, o) => create('/farming/create', FarmingLink, body, o),
     cancelFarmingLink: (id) => post(`/farming/${encodeURIComponent(String(id))}/cancel`, FarmingLink),
     farmingActivationStatus: (q) => get('/farming/activation-status', FarmingActivation, null, q),

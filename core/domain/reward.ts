@@ -3,9 +3,25 @@ import type { RewardRecord } from './entities/mint.ts'
 
 const REWARD_SCALE = 10 ** REWARD_DECIMALS
 
-/** Tokens a record earns per day: total_amount × (daily + hold + collective + investment) / 100 (spec §4). */
-export const perDayRate = (r: RewardRecord): number =>
-  (r.total_amount * (r.daily_reward + r.hold_bonus + r.collective_bonus + r.investment_bonus)) / 100
+/** The percentages that make up a daily rate: a record's, or a quote's (whose bonuses may be absent). */
+export interface DailyTerms {
+  readonly daily_reward: number
+  readonly hold_bonus?: number | undefined
+  readonly collective_bonus?: number | undefined
+  readonly investment_bonus?: number | undefined
+}
+
+/** Percentages are added as whole multiples of 1e-10 %: 0.7 + 0.1 is 0.8, not 0.7999999999999999. */
+const PERCENT_STEPS = 1e10
+const percentSteps = (x: number | undefined): number => Math.round((x ?? 0) * PERCENT_STEPS)
+
+/** Percent a day a record (or a quoted one) earns: daily_reward + hold + collective + investment (spec §4). */
+export const dailyPercent = (r: DailyTerms): number =>
+  (percentSteps(r.daily_reward) + percentSteps(r.hold_bonus) + percentSteps(r.collective_bonus) + percentSteps(r.investment_bonus)) /
+  PERCENT_STEPS
+
+/** Tokens a record (or a quoted one) earns per day: total_amount × (daily + hold + collective + investment) / 100 (spec §4). */
+export const perDayRate = (r: DailyTerms & { readonly total_amount: number }): number => (r.total_amount * dailyPercent(r)) / 100
 
 /** Tokens a record earns per second (spec §4). */
 export const perSecondRate = (r: RewardRecord): number => perDayRate(r) / SECONDS_PER_DAY

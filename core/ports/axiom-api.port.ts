@@ -1,5 +1,5 @@
 import type { Effect } from 'effect'
-import type { FarmingActivation, FarmingLink, FarmingLinkInput, FarmingPlan } from '../domain/entities/farming.ts'
+import type { FarmingActivation, FarmingLink, FarmingLinkInput, FarmingPlan, FarmingQuote } from '../domain/entities/farming.ts'
 import type { Candle, CandleInterval, FinancialStats, Operation, Price } from '../domain/entities/market.ts'
 import type { BondQuote, Mint, MintPayment, MintPlan, Stake, StakeQuote } from '../domain/entities/mint.ts'
 import type { Id, PageQuery, SortOrder } from '../domain/entities/primitives.ts'
@@ -21,6 +21,12 @@ export interface SortedPageQuery extends PageQuery {
 }
 
 type Call<A> = Effect.Effect<A, ApiError>
+
+/** The balance a farming link spends: referral, task, or (both false) the main balance. */
+export type FundingFlags = {
+  readonly from_ref_balance: boolean
+  readonly from_task_balance: boolean
+}
 
 /** Creates carry an idempotency key: one key, one effect, however often it is sent. */
 export interface CreateOptions {
@@ -49,13 +55,15 @@ export interface AxiomApi {
   createMint(input: { amount: number; days: number }, options?: CreateOptions): Call<MintPayment>
   cancelMint(id: Id): Call<Mint>
 
+  /** The terms staking this mint gives (the stake `createStake` then makes). */
   calculateStake(input: { staking_id: Id }): Call<StakeQuote | null>
   stakes(q?: PageQuery): Call<Page<Stake>>
   createStake(input: { mint_id: Id }, options?: CreateOptions): Call<Stake>
 
-  farmingPlans(input: { from_ref_balance: boolean; from_task_balance: boolean }): Call<ReadonlyArray<FarmingPlan>>
+  /** Plans for a link funded from the referral or task balance by its flag, or the main balance when neither is set. */
+  farmingPlans(input: FundingFlags): Call<ReadonlyArray<FarmingPlan>>
   farmingLinks(q?: PageQuery): Call<Page<FarmingLink>>
-  calculateFarming(input: { amount: number; freeze_days: number }): Call<BondQuote | null>
+  calculateFarming(input: { amount: number; freeze_days: number } & Partial<FundingFlags>): Call<FarmingQuote | null>
   createFarmingLink(input: FarmingLinkInput, options?: CreateOptions): Call<FarmingLink>
   cancelFarmingLink(id: Id): Call<FarmingLink>
   farmingActivationStatus(input: { activation_code: string }): Call<FarmingActivation | null>

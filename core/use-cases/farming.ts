@@ -3,7 +3,7 @@ import { farmCodeFlagKey } from '../domain/farm-code.ts'
 import type { FarmingActivation, FarmingLinkInput } from '../domain/entities/farming.ts'
 import type { Id } from '../domain/entities/primitives.ts'
 import { type ApiError, InvalidInput } from '../errors.ts'
-import type { AxiomApi, CreateOptions } from '../ports/axiom-api.port.ts'
+import type { AxiomApi, CreateOptions, FundingFlags } from '../ports/axiom-api.port.ts'
 import type { KeyValueStore } from '../ports/key-value-store.port.ts'
 
 type FarmingApi = Pick<
@@ -11,21 +11,31 @@ type FarmingApi = Pick<
   'farmingPlans' | 'farmingLinks' | 'calculateFarming' | 'createFarmingLink' | 'cancelFarmingLink' | 'farmingActivationStatus'
 >
 
-export type FundingSource = 'referral' | 'task'
+/**
+ * The balance a farming link is paid from: the main balance (re-bonding from the dashboard), the
+ * referral balance or the task balance (re-bonding from the referral or tasks screen).
+ */
+export type FundingSource = 'main' | 'referral' | 'task'
 
-const sourceFlags = (source: FundingSource) => ({
+/** The §7 flags for a source: the main balance is neither flag. */
+export const fundingFlags = (source: FundingSource): FundingFlags => ({
   from_ref_balance: source === 'referral',
   from_task_balance: source === 'task',
 })
 
-/** Farming plans for links funded from the referral or the task balance. */
+/** The source a link's flags name. */
+export const fundingSourceOf = (flags: FundingFlags): FundingSource =>
+  flags.from_ref_balance ? 'referral' : flags.from_task_balance ? 'task' : 'main'
+
+/** Farming plans for links funded from `source`, with what that balance holds. */
 export const loadFarmingPlans = (deps: { readonly api: FarmingApi }) => (source: FundingSource) =>
-  deps.api.farmingPlans(sourceFlags(source))
+  deps.api.farmingPlans(fundingFlags(source))
 
 export const loadFarmingLinks = (deps: { readonly api: FarmingApi }) => deps.api.farmingLinks().pipe(Effect.map((p) => p.items))
 
-export const quoteFarming = (deps: { readonly api: FarmingApi }) => (amount: number, days: number) =>
-  deps.api.calculateFarming({ amount, freeze_days: days })
+/** A preview of the bond each activation of a link gives, funded from `source`. */
+export const quoteFarming = (deps: { readonly api: FarmingApi }) => (amount: number, days: number, source: FundingSource) =>
+  deps.api.calculateFarming({ amount, freeze_days: days, ...fundingFlags(source) })
 
 export interface FarmingLinkRequest {
   readonly amount: number
@@ -48,7 +58,7 @@ export const farmingLinkBody = (r: FarmingLinkRequest): Effect.Effect<FarmingLin
     amount: r.amount,
     days: r.days,
     count_activations: r.activations,
-    ...sourceFlags(r.source),
+    ...fundingFlags(r.source),
     is_multilink: r.multiUse,
     is_for_me: r.forMe,
   })

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto'
 import { big, bool, getRow, num, run, str, type Row } from '../db/sql.ts'
 import { inTx, type ServerContext } from '../context.ts'
-import { httpError } from '../http/errors.ts'
+import { httpError, INSUFFICIENT_BALANCE } from '../http/errors.ts'
 import { formatNano, formatPercent } from '../money.ts'
 import { moveBalance, type BalanceColumn } from './ledger.ts'
 import { bondTerms, insertMint } from './mints.ts'
 import type { Plan } from './plans.ts'
+import { userRow } from './users.ts'
 
 export const MAX_ACTIVATIONS = 1000
 const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'
@@ -22,10 +23,25 @@ export interface FarmingInput {
   readonly isForMe: boolean
 }
 
+/**
+ * The balance a farming link is funded from: the referral balance (`from_ref_balance`), the task
+ * balance (`from_task_balance`), or the main balance when neither flag is set — the three
+ * re-bonding screens of the app. Both flags at once is refused.
+ */
 export const sourceColumn = (fromRef: boolean, fromTask: boolean): BalanceColumn => {
-  if (fromRef === fromTask) throw httpError(422, 'Exactly one of from_ref_balance and from_task_balance must be true')
-  return fromRef ? 'referral_balance' : 'task_balance'
+  if (fromRef && fromTask) throw httpError(422, 'Choose at most one of from_ref_balance and from_task_balance')
+  return fromRef ? 'referral_balance' : fromTask ? 'task_balance' : 'balance_token'
 }
+
+const BALANCE_NAMES: Record<BalanceColumn, string> = {
+  balance_token: 'main balance',
+  referral_balance: 'referral balance',
+  task_balance: 'task balance',
+}
+
+/** What the chosen balance holds now, in nano-units. */
+export const sourceBalance = (ctx: ServerContext, userId: bigint, column: BalanceColumn): bigint =>
+  big(userRow(ctx, userId), column)
 
 export const linkWire = (row: Row) => ({
   id: num(row, 'id'),
@@ -43,7 +59,10 @@ export const linkWire = (row: Row) => ({
   status: str(row, 'status') as 'active' | 'reached' | 'revoked',
 })
 
-/** `POST /farming/create`: amount × count_activations leaves the chosen balance into the link. */
+/**
+ * `POST /farming/create`: amount × count_activations leaves the chosen balance into the link, in one
+ * transaction; a fund above that balance is refused with 400 and changes nothing.
+ */
 export const createLink = (ctx: ServerContext, userId: bigint, input: FarmingInput) =>
   inTx(ctx, () => {
     const column = sourceColumn(input.fromRefBalance, input.fromTaskBalance)
@@ -53,6 +72,12 @@ export const createLink = (ctx: ServerContext, userId: bigint, input: FarmingInp
     if (input.isForMe && input.countActivations !== 1)
       throw httpError(422, 'A link for yourself (is_for_me) has count_activations 1')
     const fund = input.amount * BigInt(input.countActivations)
+    const held = sourceBalance(ctx, userId, column)
+    if (fund > held)
+      throw httpError(
+        400,
+        `${INSUFFICIENT_BALANCE}: the link needs ${formatNano(fund)} AXIOM from your ${BALANCE_NAMES[column]}, which holds ${formatNano(held)} AXIOM`,
+      )
     const info = run(
       ctx.db,
       `INSERT INTO farming_links (user_id, activation_code, amount, days, daily_reward, count_activations,

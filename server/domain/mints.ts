@@ -49,7 +49,10 @@ export const bondTerms = (ctx: ServerContext, userId: bigint, amount: bigint, da
   }
 }
 
-/** `GET /mint/calculate` and `GET /farming/calculate`. */
+/**
+ * `GET /mint/calculate` and `GET /farming/calculate`: the terms of a bond created now, with the
+ * user's bonuses; max_reward = amount × (daily_reward + the three bonuses) % × days.
+ */
 export const quoteBond = (ctx: ServerContext, userId: bigint, amount: bigint, plan: Plan) => {
   const t = bondTerms(ctx, userId, amount, plan.days, plan.dailyReward)
   return {
@@ -57,6 +60,9 @@ export const quoteBond = (ctx: ServerContext, userId: bigint, amount: bigint, pl
     amount_ton: formatNano(t.amountTon),
     tariff_days: plan.days,
     daily_reward: formatPercent(plan.dailyReward),
+    hold_bonus: formatPercent(t.hold),
+    collective_bonus: formatPercent(t.collective),
+    investment_bonus: formatPercent(t.investment),
     max_reward: formatNano(t.max),
     expected_reward: formatNano(t.max),
   }

@@ -23,7 +23,10 @@ const stakeTerms = (mint: Row) => {
   return { daily, max: maxReward({ ...terms, percentPerDay: terms.percentPerDay + STAKING_EXTRA_DAILY }) }
 }
 
-/** `GET /staking/calculate?staking_id=<mint id>`. */
+/**
+ * `GET /staking/calculate?staking_id=<mint id>`: the terms `POST /staking/create` gives for this bond
+ * now — the same daily_reward, bonuses and max_reward as the stake it creates.
+ */
 export const quoteStake = (ctx: ServerContext, userId: bigint, mintId: bigint) =>
   inTx(ctx, () => {
     const mint = activeMint(ctx, userId, mintId)
@@ -32,6 +35,9 @@ export const quoteStake = (ctx: ServerContext, userId: bigint, mintId: bigint) =
       staking_id: Number(mintId),
       total_amount: formatNano(big(mint, 'total_amount')),
       daily_reward: formatPercent(t.daily),
+      hold_bonus: formatPercent(big(mint, 'hold_bonus')),
+      collective_bonus: formatPercent(big(mint, 'collective_bonus')),
+      investment_bonus: formatPercent(big(mint, 'investment_bonus')),
       max_reward: formatNano(t.max),
       tariff_days: Number(big(mint, 'tariff_days')),
     }

@@ -1,24 +1,22 @@
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { ServerContext } from '../context.ts'
-import { allRows, big, getRow, num } from '../db/sql.ts'
-import { activateLink, cancelLink, createLink, linkWire, MAX_ACTIVATIONS } from '../domain/farming.ts'
+import { allRows, getRow, num } from '../db/sql.ts'
+import { activateLink, cancelLink, createLink, linkWire, MAX_ACTIVATIONS, sourceBalance, sourceColumn } from '../domain/farming.ts'
 import { quoteBond } from '../domain/mints.ts'
 import { activePlan, MINT_PLANS, planWire } from '../domain/plans.ts'
-import { userRow } from '../domain/users.ts'
 import { httpError } from '../http/errors.ts'
 import { once } from '../http/idempotency.ts'
-import { bodyFields, boolField, idField, intField, paging, queryFields, stringField } from '../http/params.ts'
+import { bodyFields, boolField, type Fields, idField, intField, paging, queryFields, stringField } from '../http/params.ts'
 import { formatNano, requireNano } from '../money.ts'
 import { BOND_MAX, BOND_MIN } from './mint-routes.ts'
 
 export const farmingRoutes = (app: FastifyInstance, ctx: ServerContext) => {
+  /** The balance the flags choose (main when neither is set), as on /farming/create. */
+  const chosenBalance = (req: FastifyRequest, fields: Fields) =>
+    sourceBalance(ctx, req.userId, sourceColumn(boolField(fields, 'from_ref_balance', false), boolField(fields, 'from_task_balance', false)))
+
   app.get('/farming/plans', async (req) => {
-    const q = queryFields(req.query)
-    const fromRef = boolField(q, 'from_ref_balance', false)
-    const fromTask = boolField(q, 'from_task_balance', false)
-    if (fromRef && fromTask) throw httpError(422, 'Choose one of from_ref_balance and from_task_balance')
-    const user = userRow(ctx, req.userId)
-    const available = fromRef ? big(user, 'referral_balance') : fromTask ? big(user, 'task_balance') : 0n
+    const available = chosenBalance(req, queryFields(req.query))
     return MINT_PLANS.map((p) => ({ ...planWire(p), available: formatNano(available) }))
   })
 
@@ -32,7 +30,9 @@ export const farmingRoutes = (app: FastifyInstance, ctx: ServerContext) => {
   app.get('/farming/calculate', async (req) => {
     const q = queryFields(req.query)
     const amount = requireNano('amount', q.amount, { min: BOND_MIN, max: BOND_MAX })
-    return quoteBond(ctx, req.userId, amount, activePlan('freeze_days', intField(q, 'freeze_days', { min: 1, max: 10_000 })))
+    const plan = activePlan('freeze_days', intField(q, 'freeze_days', { min: 1, max: 10_000 }))
+    const available = chosenBalance(req, q)
+    return { ...quoteBond(ctx, req.userId, amount, plan), available: formatNano(available) }
   })
 
   app.post('/farming/create', async (req, reply) => {

@@ -214,6 +214,18 @@ describe('farming', () => {
     expect((await owner.run(['balances', '--json'])).json().task_balance).toBe(48)
   })
 
+  it('funds a link from the main balance with --from main', async () => {
+    const u = await loggedIn()
+    const created = await u.run(['farm', 'create', '30', '--days', '10', '--from', 'main', '--json'])
+    expect(created.code, created.stderr).toBe(0)
+    expect(created.json()).toMatchObject({ amount: 30, from_ref_balance: false, from_task_balance: false })
+    // The welcome 100 less the link's 30.
+    expect((await u.run(['balances', '--json'])).json().balance_token).toBe(70)
+    const poor = await u.run(['farm', 'create', '80', '--days', '10', '--from', 'main'])
+    expect(poor.code).toBe(1)
+    expect(poor.stderr).toContain('Error: Insufficient balance: the link needs 80 AXIOM from your main balance, which holds 70 AXIOM')
+  })
+
   it('checks farm options before sending', async () => {
     const u = await loggedIn()
     for (const argv of [

@@ -93,10 +93,12 @@ describe('bonds and stakes', () => {
 })
 
 describe('farming links', () => {
-  /** Creates a single-use link to share from the referral balance on /re-bonding; returns its code. */
+  /** Creates a single-use link to share from the referral balance on /referral/re-bonding; returns its code. */
   const createLink = async (app: FrameLocator, amount: string): Promise<string> => {
-    await app.getByTestId('link-rebond').click()
+    await app.getByTestId('tab-referral').click()
+    await app.getByTestId('link-referral-rebond').click()
     await app.getByTestId('screen-farming').waitFor()
+    await expectText(app.getByTestId('farming-source'), 'Referral balance')
     await app.getByTestId('farming-plan-10').waitFor()
     await app.getByTestId('farming-plan-10').click()
     await app.getByTestId('farming-single').click()

@@ -72,13 +72,21 @@ const CASES: Case[] = [
   { name: 'POST /staking/create', arb: fc.oneof(badId.map((id) => ({ mint_id: id })), fc.constant(null).map(() => ({ mint_id: pendingMint })), junk), send: post('/staking/create') },
   { name: 'GET /farming/plans', arb: fc.oneof(oneBad({ from_ref_balance: true, from_task_balance: false }, { from_ref_balance: badBool, from_task_balance: badBool }), fc.constant({ from_ref_balance: true, from_task_balance: true })), send: get('/farming/plans') },
   { name: 'GET /farming/', arb: page, send: get('/farming/') },
-  { name: 'GET /farming/calculate', arb: oneBad({ amount: 10, freeze_days: 30 }, { amount: badAmount, freeze_days: badDays }), send: get('/farming/calculate') },
+  {
+    name: 'GET /farming/calculate',
+    arb: fc.oneof(
+      oneBad({ amount: 10, freeze_days: 30 }, { amount: badAmount, freeze_days: badDays, from_ref_balance: badBool, from_task_balance: badBool }),
+      fc.constant({ amount: 10, freeze_days: 30, from_ref_balance: true, from_task_balance: true }),
+    ),
+    send: get('/farming/calculate'),
+  },
   {
     name: 'POST /farming/create',
     arb: fc.oneof(
       oneBad(farmValid, { amount: badAmount, days: badDays, count_activations: fc.oneof(badDays.filter((d) => d !== 3 && d !== 7 && d !== 11), fc.constant(1001)), from_ref_balance: badBool, is_multilink: badBool, is_for_me: badBool }),
       fc.constant({ ...farmValid, from_task_balance: true }),
-      fc.constant({ ...farmValid, from_ref_balance: false }),
+      // Neither flag is the main balance (98 here): 600 × 2 is more than it holds.
+      fc.constant({ ...farmValid, from_ref_balance: false, amount: 600 }),
       fc.constant({ ...farmValid, is_multilink: false }),
       fc.constant({ ...farmValid, amount: 1000, count_activations: 1000 }),
       junk,

@@ -12,7 +12,7 @@ type Op =
   | { kind: 'credit'; who: number; amount: string; column: 'balance_token' | 'referral_balance' | 'task_balance' }
   | { kind: 'transfer'; who: number; amount: string }
   | { kind: 'withdraw'; who: number; amount: string; fromRef: boolean }
-  | { kind: 'link'; who: number; amount: string; count: number; fromRef: boolean }
+  | { kind: 'link'; who: number; amount: string; count: number; from: 'main' | 'ref' | 'task' }
   | { kind: 'cancelLink'; who: number; nth: number }
   | { kind: 'activate'; who: number; nth: number }
   | { kind: 'bond'; who: number; amount: string; pay: boolean }
@@ -27,7 +27,7 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ kind: fc.constant('credit' as const), who, amount, column: fc.constantFrom('balance_token' as const, 'referral_balance' as const, 'task_balance' as const) }),
   fc.record({ kind: fc.constant('transfer' as const), who, amount }),
   fc.record({ kind: fc.constant('withdraw' as const), who, amount, fromRef: fc.boolean() }),
-  fc.record({ kind: fc.constant('link' as const), who, amount, count: fc.integer({ min: 1, max: 3 }), fromRef: fc.boolean() }),
+  fc.record({ kind: fc.constant('link' as const), who, amount, count: fc.integer({ min: 1, max: 3 }), from: fc.constantFrom('main' as const, 'ref' as const, 'task' as const) }),
   fc.record({ kind: fc.constant('cancelLink' as const), who, nth }),
   fc.record({ kind: fc.constant('activate' as const), who, nth }),
   fc.record({ kind: fc.constant('bond' as const), who, amount, pay: fc.boolean() }),
@@ -78,7 +78,7 @@ const run = async (ops: Op[]) => {
         break
       case 'link':
         res = await s.call('POST', '/farming/create', {
-          body: { amount: o.amount, days: 10, count_activations: o.count, from_ref_balance: o.fromRef, from_task_balance: !o.fromRef, is_multilink: o.count > 1, is_for_me: false },
+          body: { amount: o.amount, days: 10, count_activations: o.count, from_ref_balance: o.from === 'ref', from_task_balance: o.from === 'task', is_multilink: o.count > 1, is_for_me: false },
         })
         if (res.status === 200) {
           links.push(res.body.activation_code)

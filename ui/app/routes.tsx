@@ -28,7 +28,7 @@ export const routes: RouteObject[] = [
     children: [
       { index: true, id: 'dashboard', element: <DashboardScreen /> },
       { path: 'history', id: 'history', element: <HistoryScreen /> },
-      { path: 're-bonding', id: 'dashboard_farming', element: <FarmingScreen source="referral" /> },
+      { path: 're-bonding', id: 'dashboard_farming', element: <FarmingScreen source="main" /> },
       { path: 'sell', id: 'dashboard_sell', element: <SellScreen fromReferral={false} /> },
       { path: 'bond', id: 'mint', element: <BondScreen /> },
       {

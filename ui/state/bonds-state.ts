@@ -48,6 +48,12 @@ export class BondsState {
   /** The amount and days `quote` was computed for. */
   quoteKey: string | null = null
   private previewSeq = 0
+  /** The server's terms for staking a mint (GET /staking/calculate), and the mint they are for. */
+  stakeQuote: StakeQuote | null = null
+  stakeQuoteMintId: string | null = null
+  /** 'failed': the last quote asked for could not be had; the stake cannot be confirmed. */
+  stakeQuoteStatus: 'idle' | 'loading' | 'ready' | 'failed' = 'idle'
+  private stakeQuoteSeq = 0
   isFetching = false
   isBuying = false
   /** Ids of mints with a cancel or stake in flight: a second press does nothing. */
@@ -63,11 +69,13 @@ export class BondsState {
     private readonly notifier: Notifier,
     private readonly haptic: (kind: HapticKind) => void = () => {},
   ) {
-    makeAutoObservable<this, 'uc' | 'ticker' | 'notifier' | 'haptic' | 'announced' | 'previewSeq'>(this, {
-      // Read every second (a pending bond ages out after 3 minutes), but a new list only when an item
-      // came or went: the rows of an unchanged list must not re-render on each tick.
+    makeAutoObservable<this, 'uc' | 'ticker' | 'notifier' | 'haptic' | 'announced' | 'previewSeq' | 'stakeQuoteSeq'>(this, {
+      // Read every second (a pending bond or stake ages out after 3 minutes), but a new list only when
+      // an item came or went: the rows of an unchanged list must not re-render on each tick.
       visibleMints: computed({ equals: compareShallow }),
+      visibleStakes: computed({ equals: compareShallow }),
       previewSeq: false,
+      stakeQuoteSeq: false,
       announced: false,
       uc: false,
       ticker: false,
@@ -113,6 +121,35 @@ export class BondsState {
   /** The quote for exactly this amount and term, or null while it is being computed. */
   quoteFor(amount: number | null, days: number | null): BondQuote | null {
     return amount !== null && days !== null && this.quoteKey === `${amount}:${days}` ? this.quote : null
+  }
+
+  /**
+   * Asks the server what staking `mintId` gives (spec §7: select mint → calculate → create). Only
+   * the answer to the latest request is kept: picking another mint meanwhile drops the earlier one.
+   */
+  async previewStake(mintId: Id): Promise<StakeQuote | null> {
+    const seq = ++this.stakeQuoteSeq
+    this.stakeQuote = null
+    this.stakeQuoteMintId = String(mintId)
+    this.stakeQuoteStatus = 'loading'
+    const r = await runResult(this.uc.quoteStake(mintId))
+    runInAction(() => {
+      if (seq !== this.stakeQuoteSeq) return
+      const quote = r._tag === 'Success' ? r.success : null
+      this.stakeQuote = quote
+      this.stakeQuoteStatus = quote ? 'ready' : 'failed'
+    })
+    return this.stakeQuoteFor(mintId)
+  }
+
+  /** The server's quote for staking exactly this mint, or null while it is asked for (or failed). */
+  stakeQuoteFor(mintId: Id | null): StakeQuote | null {
+    return mintId !== null && this.stakeQuoteMintId === String(mintId) && this.stakeQuoteStatus === 'ready' ? this.stakeQuote : null
+  }
+
+  /** A mint can be staked once its quote is shown and no stake of it is in flight. */
+  canStake(mintId: Id | null): boolean {
+    return mintId !== null && this.stakeQuoteFor(mintId) !== null && !this.isBusy(mintId)
   }
 
   /** Buys a bond. A second press while one is in flight does nothing (one purchase per intent). */
@@ -228,6 +265,11 @@ export class BondsState {
   /** Mints shown in the dashboard list: everything but those moved to staking. */
   get visibleMints(): Mint[] {
     return keepNewestPending(this.mints, this.ticker.now).filter((m) => m.status !== 'move_to_staking')
+  }
+
+  /** Stakes shown in the staking list: pending ones by the same 3-minute, newest-only rule as bonds (spec §4). */
+  get visibleStakes(): Stake[] {
+    return keepNewestPending(this.stakes, this.ticker.now)
   }
 
   get stakeableMints(): Mint[] {

@@ -3,12 +3,12 @@ import { makeAutoObservable, runInAction } from 'mobx'
 import {
   type ApiError,
   type AppError,
-  type BondQuote,
   type CreateOptions,
   type FarmingActivation,
   type FarmingLink,
   type FarmingLinkRequest,
   type FarmingPlan,
+  type FarmingQuote,
   type FundingSource,
   type Id,
   type InvalidInput,
@@ -20,7 +20,7 @@ import { newIdempotencyKey, runResult } from './run-effect.ts'
 export interface FarmingUseCases {
   readonly loadFarmingPlans: (source: FundingSource) => Effect.Effect<ReadonlyArray<FarmingPlan>, ApiError>
   readonly loadFarmingLinks: () => Effect.Effect<ReadonlyArray<FarmingLink>, ApiError>
-  readonly quoteFarming: (amount: number, days: number) => Effect.Effect<BondQuote | null, ApiError>
+  readonly quoteFarming: (amount: number, days: number, source: FundingSource) => Effect.Effect<FarmingQuote | null, ApiError>
   readonly createFarmingLink: (r: FarmingLinkRequest, options?: CreateOptions) => Effect.Effect<FarmingLink, ApiError | InvalidInput>
   readonly cancelFarmingLink: (id: Id) => Effect.Effect<FarmingLink, ApiError>
   readonly checkFarmCode: (code: string) => Effect.Effect<FarmingActivation | null, ApiError>
@@ -36,10 +36,15 @@ export interface FarmingBondHooks {
 
 /** Farming (re-bonding) links: plans, create, list, cancel, and the activation of a code. */
 export class FarmingState {
-  source: FundingSource = 'referral'
+  /** The balance links are paid from: set by the screen's route (dashboard main, referral, tasks). */
+  source: FundingSource = 'main'
   plans: ReadonlyArray<FarmingPlan> = []
   links: ReadonlyArray<FarmingLink> = []
-  quote: BondQuote | null = null
+  quote: FarmingQuote | null = null
+  /** The source, amount and days `quote` was computed for. */
+  quoteKey: string | null = null
+  private previewSeq = 0
+  private plansSeq = 0
   /** The activation modal's content, shown until dismissed. */
   activation: FarmingActivation | null = null
   isCreating = false
@@ -51,31 +56,55 @@ export class FarmingState {
     private readonly feedback: Feedback,
     private readonly farmingBond: FarmingBondHooks = { expect: () => {}, settle: async () => {} },
   ) {
-    makeAutoObservable<this, 'uc' | 'feedback' | 'farmingBond'>(this, { uc: false, feedback: false, farmingBond: false })
+    makeAutoObservable<this, 'uc' | 'feedback' | 'farmingBond' | 'previewSeq' | 'plansSeq'>(this, {
+      uc: false,
+      feedback: false,
+      farmingBond: false,
+      previewSeq: false,
+      plansSeq: false,
+    })
   }
 
   async refresh(): Promise<void> {
-    const [plans, links] = await Promise.all([
-      runResult(this.uc.loadFarmingPlans(this.source)),
-      runResult(this.uc.loadFarmingLinks()),
-    ])
+    const [, links] = await Promise.all([this.loadPlans(), runResult(this.uc.loadFarmingLinks())])
     runInAction(() => {
-      if (plans._tag === 'Success') this.plans = plans.success
       if (links._tag === 'Success') this.links = links.success
     })
   }
 
+  /** Links are paid from `source` from now on; plans of a source left meanwhile are dropped. */
   async chooseSource(source: FundingSource): Promise<void> {
-    this.source = source
-    const plans = await runResult(this.uc.loadFarmingPlans(source))
+    if (source !== this.source) {
+      this.source = source
+      this.quote = null
+      this.quoteKey = null
+    }
+    await this.loadPlans()
+  }
+
+  private async loadPlans(): Promise<void> {
+    const seq = ++this.plansSeq
+    const plans = await runResult(this.uc.loadFarmingPlans(this.source))
     runInAction(() => {
-      if (plans._tag === 'Success') this.plans = plans.success
+      if (seq === this.plansSeq && plans._tag === 'Success') this.plans = plans.success
     })
   }
 
+  /** Quotes a link's bond from the current source; an answer that arrives after a newer request is dropped. */
   async preview(amount: number, days: number): Promise<void> {
-    const r = await runResult(this.uc.quoteFarming(amount, days))
-    runInAction(() => (this.quote = r._tag === 'Success' ? r.success : null))
+    const seq = ++this.previewSeq
+    const key = `${this.source}:${amount}:${days}`
+    const r = await runResult(this.uc.quoteFarming(amount, days, this.source))
+    runInAction(() => {
+      if (seq !== this.previewSeq) return
+      this.quote = r._tag === 'Success' ? r.success : null
+      this.quoteKey = key
+    })
+  }
+
+  /** The quote for exactly this amount and term from the current source, or null while it is computed. */
+  quoteFor(amount: number | null, days: number | null): FarmingQuote | null {
+    return amount !== null && days !== null && this.quoteKey === `${this.source}:${amount}:${days}` ? this.quote : null
   }
 
   /** Creates a link; a second press while one is in flight does nothing. */

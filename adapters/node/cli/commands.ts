@@ -561,8 +561,8 @@ const stake: Command = {
 
 const farmCreate: Command = {
   name: 'farm create',
-  args: '<amount> --days N [--activations K] [--multi] [--for-me] [--from task|ref]',
-  summary: 'Create a farming link funded from the referral (default) or task balance',
+  args: '<amount> --days N [--activations K] [--multi] [--for-me] [--from ref|task|main]',
+  summary: 'Create a farming link funded from the referral (default), task or main balance',
   examples: ['axiom farm create 2 --days 10 --activations 3 --multi --from task'],
   options: {
     days: { type: 'string' },
@@ -578,10 +578,10 @@ const farmCreate: Command = {
     const days = wholeArg(a.values.days, '--days N')
     const activations = a.values.activations === undefined ? 1 : wholeArg(a.values.activations, '--activations K')
     const from = a.values.from ?? 'ref'
-    if (from !== 'ref' && from !== 'task') throw new UsageError(`--from must be task or ref, got "${String(from)}"`)
+    if (from !== 'ref' && from !== 'task' && from !== 'main') throw new UsageError(`--from must be ref, task or main, got "${String(from)}"`)
     const multiUse = a.values.multi === true
     if (!multiUse && activations !== 1) throw new UsageError('A single-use link has one activation: add --multi for more')
-    const source: FundingSource = from === 'ref' ? 'referral' : 'task'
+    const source: FundingSource = from === 'ref' ? 'referral' : from
     const link = await out.exec(
       ctx.uc.createFarmingLink({ amount, days, activations, source, multiUse, forMe: a.values['for-me'] === true }, { idempotencyKey: newKey() }),
       'Creating the link',

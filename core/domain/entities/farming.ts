@@ -1,4 +1,5 @@
 import { Schema } from 'effect'
+import { BondQuote } from './mint.ts'
 import { Amount, Id, Paged, UnixSeconds } from './primitives.ts'
 
 /** The body of `POST /farming/create` (spec §3, §7). */
@@ -36,6 +37,13 @@ export const FarmingPlan = Schema.Struct({
 })
 export type FarmingPlan = typeof FarmingPlan.Type
 export const FarmingPlanList = Schema.Array(FarmingPlan)
+
+/** `GET /farming/calculate`: a bond quote, plus what the chosen balance holds. */
+export const FarmingQuote = Schema.Struct({
+  ...BondQuote.fields,
+  available: Schema.optional(Amount),
+})
+export type FarmingQuote = typeof FarmingQuote.Type
 
 /** Activation statuses (spec §4). */
 export const FARMING_ACTIVATION_STATUSES = ['ACTIVE', 'REACHED', 'REVOKED'] as const

@@ -70,12 +70,23 @@ export const MintPlan = Schema.Struct({
 export type MintPlan = typeof MintPlan.Type
 export const MintPlanList = Schema.Array(MintPlan)
 
+/**
+ * The bonuses a quote adds to its daily_reward (the terms the record will carry). A producer that
+ * leaves them out has none to add.
+ */
+const quoteBonuses = {
+  hold_bonus: Schema.optional(Percent),
+  collective_bonus: Schema.optional(Percent),
+  investment_bonus: Schema.optional(Percent),
+}
+
 /** `GET /mint/calculate` and `GET /farming/calculate`. */
 export const BondQuote = Schema.Struct({
   amount_token: Amount,
   amount_ton: Amount,
   tariff_days: Schema.Finite,
   daily_reward: Percent,
+  ...quoteBonuses,
   max_reward: Amount,
   expected_reward: Amount,
 })
@@ -93,11 +104,12 @@ export const MintPayment = Schema.Struct({
 })
 export type MintPayment = typeof MintPayment.Type
 
-/** `GET /staking/calculate`. */
+/** `GET /staking/calculate`: the terms of the stake that staking this mint creates. */
 export const StakeQuote = Schema.Struct({
   staking_id: Id,
   total_amount: Amount,
   daily_reward: Percent,
+  ...quoteBonuses,
   max_reward: Amount,
   tariff_days: Schema.Finite,
 })

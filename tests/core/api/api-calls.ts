@@ -131,7 +131,7 @@ export const CALLS: ReadonlyArray<CallCase> = [
     call: (api) => api.calculateStake({ staking_id: 5 }),
     request: { method: 'GET', path: '/staking/calculate', query: { staking_id: 5 } },
     bearer: 'yes',
-    reply: { staking_id: 5, total_amount: 100, daily_reward: 1, max_reward: 30, tariff_days: 30 },
+    reply: { staking_id: 5, total_amount: 100, daily_reward: 0.9, hold_bonus: 0, collective_bonus: 0.1, investment_bonus: 0, max_reward: 30, tariff_days: 30 },
     onServerError: null,
   },
   {
@@ -151,8 +151,8 @@ export const CALLS: ReadonlyArray<CallCase> = [
   },
   {
     name: 'farmingPlans',
-    call: (api) => api.farmingPlans({ from_ref_balance: true, from_task_balance: false }),
-    request: { method: 'GET', path: '/farming/plans', query: { from_ref_balance: true, from_task_balance: false } },
+    call: (api) => api.farmingPlans({ from_ref_balance: false, from_task_balance: false }),
+    request: { method: 'GET', path: '/farming/plans', query: { from_ref_balance: false, from_task_balance: false } },
     bearer: 'yes',
     reply: [{ days: 30, is_active: true }],
     onServerError: [],
@@ -167,10 +167,10 @@ export const CALLS: ReadonlyArray<CallCase> = [
   },
   {
     name: 'calculateFarming',
-    call: (api) => api.calculateFarming({ amount: 10, freeze_days: 30 }),
-    request: { method: 'GET', path: '/farming/calculate', query: { amount: 10, freeze_days: 30 } },
+    call: (api) => api.calculateFarming({ amount: 10, freeze_days: 30, from_ref_balance: false, from_task_balance: false }),
+    request: { method: 'GET', path: '/farming/calculate', query: { amount: 10, freeze_days: 30, from_ref_balance: false, from_task_balance: false } },
     bearer: 'yes',
-    reply: quote,
+    reply: { ...quote, available: 100 },
     onServerError: null,
   },
   {

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { accruedBetween, type RewardRecord, earningPerSecond, perSecondRate, rewardAt } from '../../../core/index.ts'
+import { accruedBetween, dailyPercent, type RewardRecord, earningPerSecond, formatAmount, perDayRate, perSecondRate, rewardAt } from '../../../core/index.ts'
 
 const RUNS = { numRuns: 1_000 }
 
@@ -91,5 +91,44 @@ describe('rewardAt (spec §4 reward display)', () => {
     const b = record({ total_amount: 500 })
     const pending = record({ status: 'pending', total_amount: 1e6 })
     expect(earningPerSecond([a, b, pending])).toBeCloseTo(perSecondRate(a) + perSecondRate(b), 12)
+  })
+})
+
+describe('dailyPercent (the daily rate a record or a quote earns)', () => {
+  it('adds the collective, hold and investment bonuses to daily_reward', () => {
+    // A stake quote of the reference backend: 0.9 % daily (bond 0.7 + staking 0.2) and 0.1 % collective.
+    const quote = { daily_reward: 0.9, hold_bonus: 0, collective_bonus: 0.1, investment_bonus: 0, total_amount: 50 }
+    expect(dailyPercent(quote)).toBe(1)
+    expect(perDayRate(quote)).toBe(0.5)
+    expect(dailyPercent(record())).toBe(2)
+  })
+
+  it('adds exactly: 0.7 % + 0.1 % is shown as 0.80, never truncated to 0.7999', () => {
+    expect(dailyPercent({ daily_reward: 0.7, collective_bonus: 0.1 })).toBe(0.8)
+    expect(formatAmount(dailyPercent({ daily_reward: 0.7, collective_bonus: 0.1 }), 4)).toBe('0.80')
+    expect(perDayRate({ total_amount: 50, daily_reward: 0.7, collective_bonus: 0.1 })).toBe(0.4)
+    expect(dailyPercent({ daily_reward: 0.5, hold_bonus: 0.1, collective_bonus: 0.2, investment_bonus: 0.3 })).toBe(1.1)
+  })
+
+  it('counts a bonus a quote leaves out as none', () => {
+    expect(dailyPercent({ daily_reward: 0.7 })).toBe(0.7)
+    expect(dailyPercent({ daily_reward: 0.9, collective_bonus: 0.1 })).toBe(1)
+  })
+
+  it('law: percentages with up to 4 decimals add to the exact decimal sum', () => {
+    const pct = fc.integer({ min: 0, max: 200_000 })
+    fc.assert(
+      fc.property(pct, pct, pct, pct, (a, b, c, d) =>
+        dailyPercent({ daily_reward: a / 1e4, hold_bonus: b / 1e4, collective_bonus: c / 1e4, investment_bonus: d / 1e4 }) === (a + b + c + d) / 1e4,
+      ),
+      RUNS,
+    )
+  })
+
+  it('law: a record earns its whole term at total × dailyPercent / 100 a day', () => {
+    fc.assert(
+      fc.property(arbRecord, (r) => Math.abs(perSecondRate(r) * 86_400 - (r.total_amount * dailyPercent(r)) / 100) <= 1e-9 * (1 + r.total_amount * dailyPercent(r))),
+      RUNS,
+    )
   })
 })

@@ -6,9 +6,11 @@ import {
   farmCodeFlagKey,
   farmingLinkBody,
   type FarmingLinkRequest,
+  fundingSourceOf,
   loadFarmingLinks,
   loadFarmingPlans,
   NetworkError,
+  quoteFarming,
 } from '../../../core/index.ts'
 import { httpApiHarness } from '../fakes/api-harness.ts'
 import { FakeAxiomApi } from '../fakes/fake-axiom-api.ts'
@@ -72,6 +74,28 @@ describe('farming links', () => {
       },
     ])
     expect(api.links).toEqual([link])
+  })
+
+  it('pays a link from the main balance with neither flag set, and quotes from that balance', async () => {
+    const api = new FakeAxiomApi()
+
+    await succeed(createFarmingLink({ api })(request({ source: 'main' })))
+    await succeed(loadFarmingPlans({ api })('main'))
+    await succeed(quoteFarming({ api })(10, 30, 'main'))
+    await succeed(quoteFarming({ api })(10, 30, 'referral'))
+
+    expect(api.callsTo('createFarmingLink')[0]!.input).toMatchObject({ from_ref_balance: false, from_task_balance: false })
+    expect(api.callsTo('farmingPlans')[0]!.input).toEqual({ from_ref_balance: false, from_task_balance: false })
+    expect(api.callsTo('calculateFarming').map((c) => c.input)).toEqual([
+      { amount: 10, freeze_days: 30, from_ref_balance: false, from_task_balance: false },
+      { amount: 10, freeze_days: 30, from_ref_balance: true, from_task_balance: false },
+    ])
+  })
+
+  it('names the source of a listed link by its flags', () => {
+    expect(fundingSourceOf(aFarmingLink({ from_ref_balance: false, from_task_balance: false }))).toBe('main')
+    expect(fundingSourceOf(aFarmingLink({ from_ref_balance: true, from_task_balance: false }))).toBe('referral')
+    expect(fundingSourceOf(aFarmingLink({ from_ref_balance: false, from_task_balance: true }))).toBe('task')
   })
 
   it('loads plans for the chosen balance', async () => {

@@ -1,6 +1,8 @@
 import { Effect } from 'effect'
 import { reaction } from 'mobx'
 import { describe, expect, it } from 'vitest'
+import { type ApiError, type Id, RequestRejected, type StakeQuote } from '../../../core/index.ts'
+import { BondsState } from '../../../ui/state/bonds-state.ts'
 import { aMint, aStake } from '../../core/fakes/records.ts'
 import { stateHarness, toastTexts } from './harness.ts'
 
@@ -188,3 +190,121 @@ describe('BondsState', () => {
     expect(bonds.earningPerSecond).toBeCloseTo(0.001, 12)
   })
 })
+
+describe('BondsState stake quote (select mint → calculate → create)', () => {
+  /** Use cases whose stake quotes answer only when the test says, in any order. */
+  const scripted = () => {
+    const h = stateHarness()
+    const answers = new Map<string, (q: StakeQuote | null) => void>()
+    const quoteOf = (id: Id): StakeQuote => ({
+      staking_id: id,
+      total_amount: 50,
+      daily_reward: 0.9,
+      hold_bonus: 0,
+      collective_bonus: 0.1,
+      investment_bonus: 0,
+      max_reward: 15,
+      tariff_days: 30,
+    })
+    const bonds = new BondsState(
+      {
+        ...h.uc,
+        quoteStake: (id) => Effect.callback<StakeQuote | null, ApiError>((resume) => void answers.set(String(id), (q) => resume(Effect.succeed(q)))),
+      },
+      h.ticker,
+      h.toasts,
+    )
+    return { h, bonds, answer: (id: Id, q: StakeQuote | null = quoteOf(id)) => answers.get(String(id))!(q), quoteOf }
+  }
+
+  it('cannot be confirmed until the server quote for the picked bond has arrived', async () => {
+    const { bonds, answer, quoteOf } = scripted()
+    const asked = bonds.previewStake(7)
+    expect(bonds.stakeQuoteStatus).toBe('loading')
+    expect(bonds.stakeQuoteFor(7)).toBeNull()
+    expect(bonds.canStake(7)).toBe(false)
+    answer(7)
+    await asked
+    expect(bonds.stakeQuoteFor(7)).toEqual(quoteOf(7))
+    expect(bonds.canStake(7)).toBe(true)
+    // The quote is for bond 7 only.
+    expect(bonds.stakeQuoteFor(8)).toBeNull()
+    expect(bonds.canStake(8)).toBe(false)
+  })
+
+  it('drops the answer for a bond the user has moved away from, whatever order the answers come in', async () => {
+    const { bonds, answer, quoteOf } = scripted()
+    const first = bonds.previewStake(1)
+    const second = bonds.previewStake(2)
+    answer(2)
+    await second
+    answer(1)
+    await first
+    expect(bonds.stakeQuoteFor(2)).toEqual(quoteOf(2))
+    expect(bonds.stakeQuoteFor(1)).toBeNull()
+    expect(bonds.canStake(1)).toBe(false)
+
+    // Back to bond 1: its old quote is not reused; a new one is asked for.
+    const again = bonds.previewStake(1)
+    expect(bonds.canStake(1)).toBe(false)
+    expect(bonds.canStake(2)).toBe(false)
+    answer(1)
+    await again
+    expect(bonds.canStake(1)).toBe(true)
+  })
+
+  it('a refused quote leaves the stake unconfirmable until a retry succeeds', async () => {
+    const h = stateHarness()
+    h.api.mintList = [aMint({ id: 4 })]
+    const bonds = h.bonds()
+    h.api.failWith('calculateStake', new RequestRejected({ status: 400, msg: 'Only an active bond can be staked; this one is pending' }))
+    await bonds.previewStake(4)
+    expect(bonds.stakeQuoteStatus).toBe('failed')
+    expect(bonds.canStake(4)).toBe(false)
+    h.api.recover('calculateStake')
+    await bonds.previewStake(4)
+    expect(bonds.canStake(4)).toBe(true)
+    expect(h.api.callsTo('calculateStake').map((c) => c.input)).toEqual([{ staking_id: 4 }, { staking_id: 4 }])
+  })
+
+  it('is not confirmable while that bond is being staked', async () => {
+    const h = stateHarness()
+    h.api.mintList = [aMint({ id: 4 })]
+    const bonds = h.bonds()
+    await bonds.previewStake(4)
+    const staking = bonds.stake(4)
+    expect(bonds.canStake(4)).toBe(false)
+    await staking
+  })
+})
+
+describe('BondsState pending stakes', () => {
+  it('shows only the newest pending stake, and only for 3 minutes, re-checked every second', () => {
+    const h = stateHarness()
+    const bonds = h.bonds()
+    const now = h.ticker.now
+    bonds.stakes = [
+      aStake({ id: 3, status: 'pending', created_at: now - 30 }),
+      aStake({ id: 2, status: 'pending', created_at: now - 60 }),
+      aStake({ id: 1, status: 'active', created_at: now - 600 }),
+    ]
+    const lists: number[][] = []
+    const stop = reaction(
+      () => bonds.visibleStakes,
+      (list) => lists.push(list.map((s) => Number(s.id))),
+      { fireImmediately: true },
+    )
+    // 149 seconds on, the newest pending stake is 179 s old: still shown, and no new list on any tick.
+    for (let i = 0; i < 149; i++) {
+      h.clock.advance(1_000)
+      h.ticker.tick()
+    }
+    expect(lists).toEqual([[3, 1]])
+    // At 180 s it has aged out.
+    h.clock.advance(1_000)
+    h.ticker.tick()
+    stop()
+    expect(lists).toEqual([[3, 1], [1]])
+  })
+})
+

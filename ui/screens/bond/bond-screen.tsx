@@ -1,7 +1,7 @@
 import { observer } from 'mobx-react-lite'
 import { type FormEvent, useState } from 'react'
 import { useNavigate } from 'react-router'
-import { formatAmount } from '../../../core/index.ts'
+import { dailyPercent, formatAmount, perDayRate } from '../../../core/index.ts'
 import { useStates } from '../../app/contexts.ts'
 import { Button } from '../../components/button.tsx'
 import { DayChips } from '../../components/chips.tsx'
@@ -29,8 +29,15 @@ const BondPreview = observer(function BondPreview({ amount, days }: { readonly a
     <div className="summary" aria-busy={calculating || undefined} data-testid="bond-preview">
       {quote ? (
         <>
+          <Row label={t('mint.amount')} value={`${formatAmount(quote.amount_token)} AXIOM`} testId="bond-preview-amount" />
+          <Row label={t('mint.term')} value={t('common.days', { n: quote.tariff_days })} testId="bond-preview-days" />
           <Row label={t('bond.youPay')} value={`${formatAmount(quote.amount_ton, 4)} TON`} testId="bond-preview-ton" strong />
-          <Row label={t('bond.dailyReward')} value={`${formatAmount(quote.daily_reward, 4)}%`} testId="bond-preview-daily" />
+          <Row label={t('bond.dailyRate')} value={t('common.percentPerDay', { value: formatAmount(dailyPercent(quote), 4) })} testId="bond-preview-daily" />
+          <Row
+            label={t('bond.dailyIncome')}
+            value={t('common.tokensPerDay', { amount: formatAmount(perDayRate({ ...quote, total_amount: quote.amount_token }), 4) })}
+            testId="bond-preview-per-day"
+          />
           <Row label={t('bond.maxReward')} value={`${formatAmount(quote.max_reward, 4)} AXIOM`} testId="bond-preview-max" />
           <Row label={t('bond.expectedReward')} value={`${formatAmount(quote.expected_reward, 4)} AXIOM`} testId="bond-preview-expected" />
         </>

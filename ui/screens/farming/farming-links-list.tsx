@@ -1,5 +1,5 @@
 import { observer } from 'mobx-react-lite'
-import { type FarmingLink, formatAmount } from '../../../core/index.ts'
+import { type FarmingLink, formatAmount, fundingSourceOf } from '../../../core/index.ts'
 import { useStates } from '../../app/contexts.ts'
 import { Button } from '../../components/button.tsx'
 import { EmptyState } from '../../components/empty-state.tsx'
@@ -27,6 +27,7 @@ const LinkRow = observer(function LinkRow({ link, onShow }: { readonly link: Far
         <span>
           {link.is_multilink ? t('farming.multi') : t('farming.single')} · {link.is_for_me ? t('farming.forMe') : t('farming.toShare')}
         </span>
+        <span data-testid={`farming-link-source-${id}`}>{t(`farming.source.${fundingSourceOf(link)}`)}</span>
       </div>
       <div className="farm-link__actions">
         <code className="farm-link__code">{link.activation_code}</code>

@@ -1,6 +1,6 @@
 import { observer } from 'mobx-react-lite'
 import { type FormEvent, useEffect, useId, useState } from 'react'
-import { activePlansByDays, type FarmingLink, formatAmount, type FundingSource } from '../../../core/index.ts'
+import { activePlansByDays, dailyPercent, type FarmingLink, formatAmount, type FundingSource, type UserData } from '../../../core/index.ts'
 import { useStates } from '../../app/contexts.ts'
 import { Button } from '../../components/button.tsx'
 import { DayChips } from '../../components/chips.tsx'
@@ -18,26 +18,33 @@ type Audience = 'me' | 'share'
 
 const parseActivations = (text: string): number | null => (/^\d+$/.test(text.trim()) && Number(text) >= 1 ? Number(text) : null)
 
+/** What a link takes from its balance: amount × activations, summed in cents so that 0.10 × 3 is 0.30. */
+const linkFund = (amount: number, activations: number): number => (Math.round(amount * 100) * activations) / 100
+
+const balanceOf = (user: UserData | null, source: FundingSource): number | undefined =>
+  !user ? undefined : source === 'main' ? user.balance_token : source === 'referral' ? user.referral_balance : user.task_balance
+
 const FarmingPreview = observer(function FarmingPreview({ amount, days }: { readonly amount: number | null; readonly days: number | null }) {
   const { farming } = useStates()
   const t = useT()
   useDebouncedEffect(() => {
     if (amount !== null && days !== null) void farming.preview(amount, days)
-  }, [amount, days])
-  const q = farming.quote
+  }, [amount, days, farming.source])
+  const q = farming.quoteFor(amount, days)
   if (amount === null || days === null || !q) return null
   return (
     <div className="summary" data-testid="farming-preview">
-      <Row label={t('bond.dailyReward')} value={`${formatAmount(q.daily_reward, 4)}%`} />
-      <Row label={t('bond.maxReward')} value={`${formatAmount(q.max_reward, 4)} AXIOM`} />
+      <Row label={t('bond.dailyRate')} value={t('common.percentPerDay', { value: formatAmount(dailyPercent(q), 4) })} testId="farming-preview-daily" />
+      <Row label={t('bond.maxReward')} value={`${formatAmount(q.max_reward, 4)} AXIOM`} testId="farming-preview-max" />
       <Row label={t('bond.expectedReward')} value={`${formatAmount(q.expected_reward, 4)} AXIOM`} strong />
     </div>
   )
 })
 
 /**
- * Re-bonding (routes /re-bonding, /referral/re-bonding, /tasks/re-bonding): a farming link paid
- * from the referral or task balance, single or multi-use, for me or to share; and the links list.
+ * Re-bonding: a farming link paid from the balance its route names — the main balance (/re-bonding,
+ * from the dashboard), the referral balance (/referral/re-bonding) or the task balance
+ * (/tasks/re-bonding) — single or multi-use, for me or to share; and the links list.
  */
 export const FarmingScreen = observer(function FarmingScreen({ source }: { readonly source: FundingSource }) {
   const { farming, session } = useStates()
@@ -47,7 +54,7 @@ export const FarmingScreen = observer(function FarmingScreen({ source }: { reado
     void farming.chooseSource(source)
   }, [farming, source])
 
-  const balance = farming.source === 'referral' ? session.user?.referral_balance : session.user?.task_balance
+  const balance = balanceOf(session.user, source)
   const amount = useAmountField(balance ?? 0)
   const plans = activePlansByDays(farming.plans)
   const [chosenDays, setChosenDays] = useState<number | null>(null)
@@ -58,12 +65,14 @@ export const FarmingScreen = observer(function FarmingScreen({ source }: { reado
   const activations = usage === 'single' ? 1 : parseActivations(activationsText)
   const [shown, setShown] = useState<FarmingLink | null>(null)
 
-  const canCreate = amount.value !== null && days !== null && activations !== null && !farming.isCreating
+  const fund = amount.value !== null && activations !== null ? linkFund(amount.value, activations) : null
+  const overBalance = fund !== null && balance !== undefined && fund > balance
+  const canCreate = amount.value !== null && days !== null && activations !== null && !overBalance && !farming.isCreating
 
   const submit = async (e: FormEvent) => {
     e.preventDefault()
     amount.setTouched(true)
-    if (amount.value === null || days === null || activations === null) return
+    if (amount.value === null || days === null || activations === null || overBalance) return
     const link = await farming.create({ amount: amount.value, days, activations, multiUse: usage === 'multi', forMe: audience === 'me' })
     if (link) {
       amount.reset()
@@ -75,17 +84,9 @@ export const FarmingScreen = observer(function FarmingScreen({ source }: { reado
     <div className="screen-stack" data-testid="screen-farming">
       <ScreenHeader title={t('farming.title')} subtitle={t('farming.subtitle')} />
       <form className="card stack" onSubmit={(e) => void submit(e)} noValidate>
-        <Section title={t('farming.source')}>
-          <Segmented<FundingSource>
-            label={t('farming.source')}
-            value={farming.source}
-            onChange={(s) => void farming.chooseSource(s)}
-            options={[
-              { value: 'referral', label: t('farming.source.referral'), testId: 'farming-source-referral' },
-              { value: 'task', label: t('farming.source.task'), testId: 'farming-source-task' },
-            ]}
-          />
-        </Section>
+        <div className="summary">
+          <Row label={t('farming.source')} value={t(`farming.source.${source}`)} testId="farming-source" strong />
+        </div>
         <Section title={t('farming.term')}>
           {plans.length > 0 ? (
             <DayChips label={t('farming.term')} days={plans.map((p) => p.days)} value={days} onChange={setChosenDays} format={(n) => t('common.days', { n })} testIdPrefix="farming-plan" />
@@ -142,6 +143,16 @@ export const FarmingScreen = observer(function FarmingScreen({ source }: { reado
             ]}
           />
         </Section>
+        {fund !== null ? (
+          <div className="summary">
+            <Row label={t('farming.total')} value={`${formatAmount(fund)} AXIOM`} testId="farming-fund" />
+            {overBalance ? (
+              <p className="field__error" role="alert" data-testid="farming-over-balance">
+                {t('farming.overBalance', { amount: formatAmount(fund) })}
+              </p>
+            ) : null}
+          </div>
+        ) : null}
         <FarmingPreview amount={amount.value} days={days} />
         <Button type="submit" block busy={farming.isCreating} disabled={!canCreate} testId="farming-create">
           {farming.isCreating ? t('farming.creating') : t('farming.create')}

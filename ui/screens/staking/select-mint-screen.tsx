@@ -1,13 +1,14 @@
 import { observer } from 'mobx-react-lite'
-import { useState } from 'react'
+import { useEffect, useState } from 'react'
 import { Link, useNavigate, useSearchParams } from 'react-router'
-import { formatAmount, type Mint, perDayRate } from '../../../core/index.ts'
+import { dailyPercent, formatAmount, type Mint, perDayRate } from '../../../core/index.ts'
 import { useStates } from '../../app/contexts.ts'
 import { Button } from '../../components/button.tsx'
 import { EmptyState } from '../../components/empty-state.tsx'
 import { BondIcon } from '../../components/icons.tsx'
 import { RewardText } from '../../components/reward-text.tsx'
 import { Row, ScreenHeader, Section } from '../../components/section.tsx'
+import { Spinner } from '../../components/spinner.tsx'
 import { useT } from '../../i18n/use-t.ts'
 
 function MintOption({ mint, selected, onSelect }: { readonly mint: Mint; readonly selected: boolean; readonly onSelect: () => void }) {
@@ -27,7 +28,42 @@ function MintOption({ mint, selected, onSelect }: { readonly mint: Mint; readonl
   )
 }
 
-/** Route /staking/select (select-mint): pick an active bond, see its figures, stake it. */
+/** The server's terms for staking `mint` (GET /staking/calculate): what the stake will earn. */
+const StakeSummary = observer(function StakeSummary({ mint }: { readonly mint: Mint }) {
+  const { bonds } = useStates()
+  const t = useT()
+  const quote = bonds.stakeQuoteFor(mint.id)
+  if (!quote)
+    return bonds.stakeQuoteStatus === 'failed' ? (
+      <div className="summary" data-testid="stake-quote-failed">
+        <p className="muted">{t('staking.quoteFailed')}</p>
+        <Button variant="secondary" size="sm" onClick={() => void bonds.previewStake(mint.id)} testId="stake-quote-retry">
+          {t('staking.quoteRetry')}
+        </Button>
+      </div>
+    ) : (
+      <div className="summary" aria-busy="true" data-testid="stake-quote-loading">
+        <div className="summary__loading">
+          <Spinner size={16} /> <span>{t('staking.quoteLoading')}</span>
+        </div>
+      </div>
+    )
+  return (
+    <div className="summary" data-testid="stake-summary">
+      <Row label={t('mint.amount')} value={`${formatAmount(quote.total_amount)} AXIOM`} testId="stake-summary-amount" strong />
+      <Row label={t('mint.term')} value={t('common.days', { n: quote.tariff_days })} testId="stake-summary-days" />
+      <Row label={t('bond.dailyRate')} value={t('common.percentPerDay', { value: formatAmount(dailyPercent(quote), 4) })} testId="stake-summary-rate" />
+      <Row label={t('bond.dailyIncome')} value={t('common.tokensPerDay', { amount: formatAmount(perDayRate(quote), 4) })} testId="stake-summary-per-day" />
+      <Row label={t('mint.maxReward')} value={`${formatAmount(quote.max_reward, 4)} AXIOM`} testId="stake-summary-max" />
+      <Row label={t('staking.bondReward')} value={<><RewardText record={mint} testId="stake-summary-bond-reward" /> AXIOM</>} />
+    </div>
+  )
+})
+
+/**
+ * Route /staking/select (select-mint): pick an active bond, see the server's terms for staking it
+ * (spec §7: select mint → calculate → create), stake it.
+ */
 export const SelectMintScreen = observer(function SelectMintScreen() {
   const { bonds } = useStates()
   const t = useT()
@@ -36,9 +72,14 @@ export const SelectMintScreen = observer(function SelectMintScreen() {
   const [picked, setPicked] = useState<string | null>(params.get('mint'))
   const mints = bonds.stakeableMints
   const mint = mints.find((m) => String(m.id) === picked) ?? null
+  const mintId = mint?.id ?? null
+
+  useEffect(() => {
+    if (mintId !== null) void bonds.previewStake(mintId)
+  }, [bonds, mintId])
 
   const confirm = async () => {
-    if (!mint) return
+    if (!mint || !bonds.canStake(mint.id)) return
     const ok = await bonds.stake(mint.id)
     if (ok) void navigate('/staking', { replace: true })
   }
@@ -65,20 +106,8 @@ export const SelectMintScreen = observer(function SelectMintScreen() {
               <MintOption key={String(m.id)} mint={m} selected={String(m.id) === picked} onSelect={() => setPicked(String(m.id))} />
             ))}
           </ul>
-          <Section title={t('staking.summary')}>
-            {mint ? (
-              <div className="summary" data-testid="stake-summary">
-                <Row label={t('mint.amount')} value={`${formatAmount(mint.total_amount || mint.amount_token)} AXIOM`} strong />
-                <Row label={t('mint.term')} value={t('common.days', { n: mint.tariff_days })} />
-                <Row label={t('staking.rate')} value={`${formatAmount(perDayRate(mint), 4)} AXIOM`} />
-                <Row label={t('mint.reward')} value={<RewardText record={mint} />} />
-                <Row label={t('mint.maxReward')} value={`${formatAmount(mint.max_reward, 4)} AXIOM`} />
-              </div>
-            ) : (
-              <p className="muted">{t('staking.pick')}</p>
-            )}
-          </Section>
-          <Button block busy={mint ? bonds.isBusy(mint.id) : false} disabled={!mint} onClick={() => void confirm()} testId="stake-confirm">
+          <Section title={t('staking.summary')}>{mint ? <StakeSummary mint={mint} /> : <p className="muted">{t('staking.pick')}</p>}</Section>
+          <Button block busy={mint ? bonds.isBusy(mint.id) : false} disabled={!bonds.canStake(mintId)} onClick={() => void confirm()} testId="stake-confirm">
             {mint && bonds.isBusy(mint.id) ? t('staking.staking') : t('staking.confirm')}
           </Button>
         </>

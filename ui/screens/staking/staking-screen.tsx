@@ -11,18 +11,19 @@ import { useT } from '../../i18n/use-t.ts'
 const StakesList = observer(function StakesList() {
   const { bonds } = useStates()
   const t = useT()
-  if (bonds.stakes.length === 0 && bonds.isFetching)
+  const stakes = bonds.visibleStakes
+  if (stakes.length === 0 && bonds.isFetching)
     return (
       <div className="card stack" aria-busy="true">
         <Skeleton height={20} width="40%" />
         <Skeleton height={56} />
       </div>
     )
-  if (bonds.stakes.length === 0)
+  if (stakes.length === 0)
     return <EmptyState icon={<StakingIcon size={28} />} title={t('staking.empty')} hint={t('staking.emptyHint')} testId="stakes-empty" />
   return (
     <ul className="record-list" data-testid="stakes-list">
-      {bonds.stakes.map((s) => (
+      {stakes.map((s) => (
         <RecordRow key={String(s.id)} record={s} kind="stake" />
       ))}
     </ul>
