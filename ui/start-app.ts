@@ -26,6 +26,7 @@ export const composeBrowserApp = (): ComposedApp => {
   const env = import.meta.env
   const config: UiConfig = {
     botUsername: env.VITE_BOT_USERNAME || 'axiom_dev_bot',
+    appShortName: env.VITE_APP_SHORT_NAME || 'app',
     communityUrl: env.VITE_COMMUNITY_URL || 'https://t.me/axiom_community',
   }
   /** Absolute URL of a configured endpoint, which may be given relative to this page. */

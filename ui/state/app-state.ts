@@ -5,7 +5,9 @@ import {
   type Clock,
   type CurrentCandle,
   farmCodeFromQuery,
+  farmCodeOf,
   type LiveEvent,
+  parseStartParam,
   type Platform,
   type ReconnectingSocket,
   shouldRefetchOnVisible,
@@ -105,7 +107,7 @@ export class AppState {
     this.setPhase('ready')
     await lists
 
-    const code = farmCodeFromQuery(search) ?? this.farmCodeFromStartParam()
+    const code = farmCodeFromQuery(search) ?? farmCodeOf(parseStartParam(platform.launch()?.startParam))
     if (code) void this.s.farming.activate(code)
     return this.phase
   }
@@ -165,11 +167,6 @@ export class AppState {
       (status) => runInAction(() => (this.socketStatus = status)),
     )
     this.candleSocket = this.deps.openCandleSocket((c) => this.s.market.applyCandle(c))
-  }
-
-  private farmCodeFromStartParam(): string | null {
-    const start = this.deps.platform.launch()?.startParam
-    return start?.startsWith('farm_') ? start.slice('farm_'.length) : null
   }
 
   private setPhase(phase: AppPhase): AppPhase {
