@@ -119,6 +119,11 @@ export interface LaunchOptions {
   readonly name?: string
   readonly lang?: 'en' | 'ru'
   readonly start?: string
+  /**
+   * A t.me link to open instead of a start parameter: the host routes it as Telegram does (a direct
+   * link's startapp becomes the start parameter). With `member: false`, the app registers the user.
+   */
+  readonly link?: string
   readonly version?: string
   /** Registered and made a community member beforehand, so the gate does not show. */
   readonly member?: boolean
@@ -187,6 +192,7 @@ export const launch = async (stack: Stack, o: LaunchOptions): Promise<LaunchedAp
   const q = new URLSearchParams({ user: String(o.user), lang: o.lang ?? 'en', version: o.version ?? '8.0' })
   if (o.name) q.set('name', o.name)
   if (o.start) q.set('start', o.start)
+  if (o.link) q.set('link', o.link)
   await page.goto(`${stack.host.url}?${q}`)
   if (o.path) {
     await page.waitForSelector('iframe')
