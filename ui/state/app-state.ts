@@ -1,4 +1,4 @@
-import { makeAutoObservable, runInAction } from 'mobx'
+import { makeAutoObservable, runInAction, when } from 'mobx'
 import {
   APP_BACKGROUND_COLOR,
   type CandleSocket,
@@ -65,18 +65,20 @@ export class AppState {
   private mainSocket: ReconnectingSocket | null = null
   private candleSocket: CandleSocket | null = null
   private unsubscribeVisibility: (() => void) | null = null
+  private cancelFarmCheck: (() => void) | null = null
 
   constructor(
     private readonly deps: AppDeps,
     readonly s: AppStates,
   ) {
-    makeAutoObservable<this, 'deps' | 'lastRefetchMs' | 'mainSocket' | 'candleSocket' | 'unsubscribeVisibility'>(this, {
+    makeAutoObservable<this, 'deps' | 'lastRefetchMs' | 'mainSocket' | 'candleSocket' | 'unsubscribeVisibility' | 'cancelFarmCheck'>(this, {
       deps: false,
       s: false,
       lastRefetchMs: false,
       mainSocket: false,
       candleSocket: false,
       unsubscribeVisibility: false,
+      cancelFarmCheck: false,
     })
   }
 
@@ -108,7 +110,7 @@ export class AppState {
     await lists
 
     const code = farmCodeFromQuery(search) ?? farmCodeOf(parseStartParam(platform.launch()?.startParam))
-    if (code) void this.s.farming.activate(code)
+    if (code) this.checkFarmCodeOnceMember(code)
     return this.phase
   }
 
@@ -157,6 +159,7 @@ export class AppState {
     this.mainSocket?.close()
     this.candleSocket?.close()
     this.unsubscribeVisibility?.()
+    this.cancelFarmCheck?.()
     this.s.ticker.stop()
     this.s.maintenance.stopPolling()
   }
@@ -167,6 +170,19 @@ export class AppState {
       (status) => runInAction(() => (this.socketStatus = status)),
     )
     this.candleSocket = this.deps.openCandleSocket((c) => this.s.market.applyCandle(c))
+  }
+
+  /**
+   * A farm code is checked only once the user is a community member. Before that the blocking
+   * community modal would cover the outcome, and since a code is checked once, nobody would ever
+   * see it. Joining ends with 'Done', which reloads the app, and the check runs on that start (or
+   * here, as soon as a refetch finds the user a member).
+   */
+  private checkFarmCodeOnceMember(code: string): void {
+    this.cancelFarmCheck = when(
+      () => !this.s.session.mustJoinCommunity,
+      () => void this.s.farming.activate(code),
+    )
   }
 
   private setPhase(phase: AppPhase): AppPhase {
