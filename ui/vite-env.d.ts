@@ -8,4 +8,5 @@ interface ImportMetaEnv {
   readonly VITE_TON_V4_ENDPOINT?: string
   readonly VITE_MANIFEST_URL?: string
   readonly VITE_TON_WALLETS_LIST?: string
+  readonly VITE_TON_NETWORK?: string
 }

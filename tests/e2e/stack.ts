@@ -8,6 +8,7 @@ import { afterAll, beforeAll } from 'vitest'
 import { attachLocalTon, type LocalTon, localTreasuryAddress } from '../../server/chain/local-ton.ts'
 import { DEV_BOT_TOKEN, type RunningServer, startServer } from '../../server/main.ts'
 import { type RunningTelegramHost, startTelegramHost } from '../../server/telegram-host/index.ts'
+import { DEV_WALLET_DEFAULT_NETWORK } from '../../server/ton-connect/dev-wallet.ts'
 import { launchChromium } from '../support/chromium.ts'
 import { type FaultProxy, startFaultProxy } from '../support/fault-proxy.ts'
 
@@ -36,6 +37,8 @@ const buildApp = async (): Promise<string> => {
   // The app reaches the local TON stack through its own origin, as under `npm start`.
   process.env.VITE_TON_V4_ENDPOINT = '/ton'
   process.env.VITE_TON_WALLETS_LIST = '/ton/wallets-v2.json'
+  // The app pins the network the local dev wallet claims (attachLocalTon below keeps its default), as under `npm start`.
+  process.env.VITE_TON_NETWORK = DEV_WALLET_DEFAULT_NETWORK
   await build({ configFile: 'vite.config.ts', logLevel: 'warn', build: { outDir: dir, emptyOutDir: true } })
   builtDir = dir
   return dir
