@@ -36,9 +36,17 @@ export {
   shareMethod,
   shareLinkUrl,
   linkOpening,
-  referralLink,
   type LinkOpening,
 } from './domain/platform-version.ts'
+export { miniAppLink, referralLink, farmingLink, type MiniAppAddress } from './domain/mini-app-links.ts'
+export {
+  parseStartParam,
+  farmStartParam,
+  referralCodeOf,
+  farmCodeOf,
+  FARM_START_PREFIX,
+  type StartParam,
+} from './domain/start-param.ts'
 export {
   keepNewestPending,
   mergeLiveRecord,
@@ -54,7 +62,7 @@ export { authSteps, isDifferentUser, type AuthStep } from './domain/auth-flow.ts
 export { shouldRefetchOnVisible } from './domain/visibility.ts'
 export { socketReconnectPolicy, socketSendRetryPolicy, socketTokenRetryPolicy } from './domain/reconnect-policy.ts'
 export { activePlansByDays } from './domain/bond-plans.ts'
-export { farmCodeFlagKey, farmCodeFromQuery } from './domain/farm-code.ts'
+export { farmCodeFlagKey, farmCodeFromQuery, isFarmCode } from './domain/farm-code.ts'
 
 // §8 errors and their messages
 export * from './errors.ts'

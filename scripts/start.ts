@@ -7,8 +7,9 @@ import { spawn } from 'node:child_process'
 import { createServer } from 'vite'
 import { DEFAULT_DB_PATH, DEV_BOT_TOKEN } from '../server/config.ts'
 import { adminForDb } from '../server/telegram-host/db-admin.ts'
+import { DEV_WALLET_DEFAULT_NETWORK } from '../server/ton-connect/dev-wallet.ts'
 import { startTelegramHost } from '../server/telegram-host/index.ts'
-import { DEFAULT_TG_HOST_PORT } from '../server/telegram-host/main.ts'
+import { DEFAULT_TG_HOST_PORT, miniAppNamesFromEnv } from '../server/telegram-host/main.ts'
 
 const backendPort = Number(process.env.PORT ?? 8787)
 const backendUrl = `http://127.0.0.1:${backendPort}`
@@ -18,6 +19,11 @@ const tonUrl = `http://127.0.0.1:${Number(process.env.AXIOM_TON_PORT ?? 8788)}`
 process.env.AXIOM_TON ??= tonUrl
 process.env.VITE_TON_V4_ENDPOINT ??= '/ton'
 process.env.VITE_TON_WALLETS_LIST ??= '/ton/wallets-v2.json'
+// The app pins the network the dev wallet claims (AXIOM_TON_NETWORK, mainnet's id by default).
+process.env.VITE_TON_NETWORK ??= process.env.AXIOM_TON_NETWORK || DEV_WALLET_DEFAULT_NETWORK
+// The app's links and the host emulator name the same bot and mini app.
+if (process.env.BOT_USERNAME) process.env.VITE_BOT_USERNAME ??= process.env.BOT_USERNAME
+if (process.env.APP_SHORT_NAME) process.env.VITE_APP_SHORT_NAME ??= process.env.APP_SHORT_NAME
 
 const waitFor = async (url: string, timeoutMs: number) => {
   const until = Date.now() + timeoutMs
@@ -60,7 +66,7 @@ const host = await startTelegramHost({
   appUrl,
   botToken: process.env.BOT_TOKEN ?? DEV_BOT_TOKEN,
   admin: adminForDb(process.env.AXIOM_DB ?? DEFAULT_DB_PATH),
-  ...(process.env.BOT_USERNAME ? { botUsername: process.env.BOT_USERNAME } : {}),
+  ...miniAppNamesFromEnv(),
 })
 stopHost = () => host.close()
 console.log('')

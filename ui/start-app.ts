@@ -5,7 +5,7 @@
  */
 import { browserPorts } from '../adapters/browser/browser-ports.ts'
 import { composeApp } from '../composition-root.ts'
-import type { Platform } from '../core/index.ts'
+import { miniAppLink, type Platform } from '../core/index.ts'
 import { loadDashboard } from './app/dashboard-loader.ts'
 import { firstScreenPainted } from './app/first-paint.ts'
 import type { UiConfig } from './app/contexts.ts'
@@ -26,6 +26,7 @@ export const composeBrowserApp = (): ComposedApp => {
   const env = import.meta.env
   const config: UiConfig = {
     botUsername: env.VITE_BOT_USERNAME || 'axiom_dev_bot',
+    appShortName: env.VITE_APP_SHORT_NAME || 'app',
     communityUrl: env.VITE_COMMUNITY_URL || 'https://t.me/axiom_community',
   }
   /** Absolute URL of a configured endpoint, which may be given relative to this page. */
@@ -36,6 +37,8 @@ export const composeBrowserApp = (): ComposedApp => {
     tonV4Endpoint: absolute(env.VITE_TON_V4_ENDPOINT || 'https://mainnet-v4.tonhubapi.com'),
     manifestUrl: absolute(env.VITE_MANIFEST_URL || '/tonconnect-manifest.json'),
     ...(env.VITE_TON_WALLETS_LIST ? { walletsListSource: absolute(env.VITE_TON_WALLETS_LIST) } : {}),
+    ...(env.VITE_TON_NETWORK ? { tonNetwork: env.VITE_TON_NETWORK } : {}),
+    twaReturnUrl: miniAppLink(config) as `https://${string}`,
     // The wallet widget (restored at start-up) loads only once the first screen has painted.
     widgetGate: () => firstScreenPainted(),
   })

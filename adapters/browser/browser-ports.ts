@@ -3,7 +3,7 @@ import { FetchHttpTransport } from '../shared/fetch-http-transport.ts'
 import { SystemClock } from '../shared/system-clock.ts'
 import { loadTonPayloads } from '../ton/load-ton-modules.ts'
 import { V4ApiChainReader } from '../ton/v4-api-chain-reader.ts'
-import { TON_CONNECT_CONNECTION_KEY, TonConnectWallet, tonConnectUiOptions } from '../ton/ton-connect-wallet.ts'
+import { pinnedTonConnectUi, TON_CONNECT_CONNECTION_KEY, TonConnectWallet, tonConnectUiOptions } from '../ton/ton-connect-wallet.ts'
 import { CookieSessionStore } from './cookie-session-store.ts'
 import { LocalStorageKeyValueStore } from './local-storage-key-value-store.ts'
 import { TelegramPlatform } from './telegram-platform.ts'
@@ -18,6 +18,10 @@ export interface BrowserEnv {
   readonly manifestUrl: string
   /** A wallets list to use instead of the public one (the local dev wallet's, offline). */
   readonly walletsListSource?: string
+  /** The network a wallet must connect on: TON Connect's chain id, mainnet ('-239') by default. */
+  readonly tonNetwork?: string
+  /** The mini app's t.me direct link, where a wallet mini app returns the user (TON Connect's `twaReturnUrl`). */
+  readonly twaReturnUrl?: `${string}://${string}`
   /**
    * Resolves when the wallet widget may start loading; the entry passes "the first screen has
    * painted", so the widget's ~120 KiB gz never delays the dashboard. Default: at once.
@@ -44,7 +48,13 @@ export const browserPorts = (env: BrowserEnv): PortBindings => {
         const connector = env.walletsListSource
           ? new TonConnect({ manifestUrl: env.manifestUrl, walletsListSource: env.walletsListSource, analytics: { mode: 'off' } as never })
           : undefined
-        return new TonConnectUI(tonConnectUiOptions({ manifestUrl: env.manifestUrl, language, ...(connector ? { connector } : {}) }))
+        const options = tonConnectUiOptions({
+          manifestUrl: env.manifestUrl,
+          language,
+          ...(env.twaReturnUrl ? { twaReturnUrl: env.twaReturnUrl } : {}),
+          ...(connector ? { connector } : {}),
+        })
+        return pinnedTonConnectUi((o) => new TonConnectUI(o), options, env.tonNetwork)
       },
       // @ton/core is read with the widget (restoring reads the account), so it waits for the same gate.
       // A first visit (nothing stored) loads the widget on the first connect or purchase, not at start-up.

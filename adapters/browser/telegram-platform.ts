@@ -50,7 +50,7 @@ export interface TelegramWebApp {
 
 /** The page around the app: navigation and visibility. `window.location` and `document` by default. */
 export interface PageHost {
-  readonly location: { reload(): void; replace(url: string): void }
+  readonly location: { reload(): void; replace(url: string): void; readonly search?: string }
   readonly document: Pick<Document, 'addEventListener' | 'removeEventListener' | 'visibilityState'>
 }
 
@@ -80,10 +80,20 @@ export class TelegramPlatform implements Platform {
       initData,
       userId: user ? String(user.id) : null,
       languageCode: user?.language_code || DEFAULT_LANGUAGE,
-      startParam: initDataUnsafe.start_param || null,
+      startParam: initDataUnsafe.start_param || this.queryStartParam(),
       version: this.webApp.version,
       platform: this.webApp.platform,
     }
+  }
+
+  /**
+   * The start parameter in the page's query (`?tgWebAppStartParam=`), for a launch whose init data
+   * has none: a bot's web_app button carries a referral code that way (docs/api.md). The core
+   * parses it like any start parameter.
+   */
+  private queryStartParam(): string | null {
+    const search = this.page.location?.search
+    return (search && new URLSearchParams(search).get('tgWebAppStartParam')) || null
   }
 
   setup(colors: { readonly background: string; readonly header: string }): void {

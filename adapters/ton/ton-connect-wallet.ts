@@ -69,10 +69,19 @@ export const WIDGET_LOAD_TIMEOUT_MS = 30_000
 /** Where @tonconnect/sdk keeps the connection it restores (its BridgeConnectionStorage key). */
 export const TON_CONNECT_CONNECTION_KEY = 'ton-connect-storage_bridge-connection'
 
-/** The default widget options the spec's §9 constants describe (TON Connect UI's own defaults). */
+/** TON Connect's id of the TON mainnet, the network a wallet must connect on unless configured. */
+export const TON_MAINNET = '-239'
+
+/**
+ * The widget's options: the spec's §9 constants are TON Connect UI's own defaults (return strategy
+ * 'back'); `skipRedirectToWallet` is left out, as the SDK no longer reads it. `twaReturnUrl` is the
+ * mini app's t.me direct link: a wallet that is itself a mini app sends the user back there, which
+ * TON Connect needs when app and wallet both run inside Telegram.
+ */
 export const tonConnectUiOptions = (o: {
   manifestUrl: string
   language: 'en' | 'ru'
+  twaReturnUrl?: `${string}://${string}`
   /** A connector built with a local wallets list, so that no request leaves the machine. */
   connector?: ITonConnect
   includeWallets?: NonNullable<NonNullable<TonConnectUiCreateOptions['walletsListConfiguration']>['includeWallets']>
@@ -80,11 +89,31 @@ export const tonConnectUiOptions = (o: {
   manifestUrl: o.manifestUrl,
   language: o.language,
   uiPreferences: { theme: 'SYSTEM' as never },
-  actionsConfiguration: { returnStrategy: 'back', skipRedirectToWallet: 'ios', modals: ['before'], notifications: ['before', 'success', 'error'] },
+  actionsConfiguration: {
+    returnStrategy: 'back',
+    ...(o.twaReturnUrl ? { twaReturnUrl: o.twaReturnUrl } : {}),
+    modals: ['before'],
+    notifications: ['before', 'success', 'error'],
+  },
   analytics: { mode: 'off' } as never,
   ...(o.includeWallets ? { walletsListConfiguration: { includeWallets: o.includeWallets } } : {}),
   ...(o.connector ? { connector: o.connector } : {}),
 })
+
+/**
+ * Builds the widget and pins the network before anything connects: the SDK then asks the wallet for
+ * an address on it and refuses a wallet that connects on another chain. (The widget starts restoring
+ * when built, but asynchronously, so nothing is connected yet.)
+ */
+export const pinnedTonConnectUi = <U extends Pick<TonConnectUI, 'setConnectionNetwork'>>(
+  build: (options: TonConnectUiCreateOptions) => U,
+  options: TonConnectUiCreateOptions,
+  network: string = TON_MAINNET,
+): U => {
+  const ui = build(options)
+  ui.setConnectionNetwork(network)
+  return ui
+}
 
 /**
  * The wallet's signed tonProof from a connect reply (`connectItems.tonProof` with a `proof`; a

@@ -45,7 +45,3 @@ export const linkOpening = (url: string, version: string | undefined): LinkOpeni
   }
   return 'external'
 }
-
-/** The referral deep link: the bot's start parameter plus the user's ref_code (spec §9). */
-export const referralLink = (botUsername: string, refCode: string): string =>
-  `https://${PLATFORM_SHORT_LINK_HOST}/${botUsername}?start=${encodeURIComponent(refCode)}`

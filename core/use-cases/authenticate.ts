@@ -1,5 +1,6 @@
 import { Effect } from 'effect'
 import { authSteps, isDifferentUser } from '../domain/auth-flow.ts'
+import { parseStartParam, referralCodeOf } from '../domain/start-param.ts'
 import { type ApiError, OutsidePlatform } from '../errors.ts'
 import type { AxiomApi } from '../ports/axiom-api.port.ts'
 import { type KeyValueStore, STORAGE_KEYS } from '../ports/key-value-store.port.ts'
@@ -18,8 +19,9 @@ export type AuthOutcome = 'authenticated' | 'reloading'
 
 /**
  * Signs the user in (spec §4): the auth_token cookie if present, else the refresh token (removed
- * when it fails), else a registration with the platform's init data and the start parameter as
- * ref_code. A different platform user than the stored one wipes storage and cookies and reloads.
+ * when it fails), else a registration with the platform's init data and, when the start parameter
+ * is a referral code, that code as ref_code (a farm code is not one). A different platform user than
+ * the stored one wipes storage and cookies and reloads.
  */
 export const authenticate = (deps: AuthenticateDeps): Effect.Effect<AuthOutcome, ApiError | OutsidePlatform> =>
   Effect.gen(function* () {
@@ -47,7 +49,7 @@ export const authenticate = (deps: AuthenticateDeps): Effect.Effect<AuthOutcome,
         deps.session.remove('refresh_token')
       }
     }
-    const pair = yield* deps.api.register({ init_data: launch.initData, ref_code: launch.startParam })
+    const pair = yield* deps.api.register({ init_data: launch.initData, ref_code: referralCodeOf(parseStartParam(launch.startParam)) })
     deps.session.set('auth_token', pair.token)
     deps.session.set('refresh_token', pair.refresh)
     return 'authenticated' as const

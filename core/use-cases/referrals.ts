@@ -1,5 +1,6 @@
 import { Effect } from 'effect'
-import { referralLink, shareLinkUrl, shareMethod } from '../domain/platform-version.ts'
+import { type MiniAppAddress, referralLink } from '../domain/mini-app-links.ts'
+import { shareLinkUrl, shareMethod } from '../domain/platform-version.ts'
 import { newReferralsBadge } from '../domain/referral-badge.ts'
 import type { AxiomApi } from '../ports/axiom-api.port.ts'
 import { type KeyValueStore, STORAGE_KEYS } from '../ports/key-value-store.port.ts'
@@ -28,9 +29,9 @@ export const INVITE_TEXT = 'Join me on AXIOM: bond, stake and earn.'
  */
 export const inviteFriends =
   (deps: { readonly api: ReferralApi; readonly platform: Pick<Platform, 'launch' | 'shareMessage' | 'openPlatformLink'> }) =>
-  (botUsername: string, refCode: string) =>
+  (app: MiniAppAddress, refCode: string) =>
     Effect.gen(function* () {
-      const link = referralLink(botUsername, refCode)
+      const link = referralLink(app, refCode)
       if (shareMethod(deps.platform.launch()?.version) === 'native') {
         const prepared = yield* Effect.result(deps.api.shareMessage())
         if (prepared._tag === 'Success') {

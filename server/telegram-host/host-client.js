@@ -27,7 +27,7 @@
     orientationLocked: false,
     needCloseConfirmation: false,
     share: null, // { id }
-    lastBotStart: '',
+    lastBotLink: '', // the last t.me link to the bot the app opened
     popup: null,
     mainButton: { is_visible: false },
   }
@@ -202,12 +202,13 @@
       note('share link', { url: url.searchParams.get('url'), text: url.searchParams.get('text') })
       return
     }
-    if (path === '/' + config.botUsername.toLowerCase()) {
-      const start = url.searchParams.get('startapp') || url.searchParams.get('start') || ''
-      note('bot link', { start: url.searchParams.get('start'), startapp: url.searchParams.get('startapp') })
-      state.lastBotStart = start
-      $('host-open-start-link').hidden = !start
-      $('host-open-start-link').title = `start parameter ${start}`
+    const bot = '/' + config.botUsername.toLowerCase()
+    if (path === bot || path.startsWith(bot + '/')) {
+      // Sent to a chat, and tapped there by a friend: the host routes it when it is opened (POST /launch with the link).
+      note('bot link', { link: url.href, start: url.searchParams.get('start'), startapp: url.searchParams.get('startapp') })
+      state.lastBotLink = url.href
+      $('host-open-start-link').hidden = false
+      $('host-open-start-link').title = url.href
       return
     }
     note('telegram link', url.href)
@@ -452,11 +453,12 @@
     for (const f of fields) if (values[f] !== undefined && values[f] !== null) form.elements[f].value = String(values[f])
   }
 
-  const launch = async (values) => {
+  /** Launches the app for the form's values; with `link` (a t.me link to the bot), the link decides the start parameter. */
+  const launch = async (values, link) => {
     $('launch-error').textContent = ''
     const body = {
       user: { id: Number(values.user), first_name: values.name || `User ${values.user}`, language_code: values.lang },
-      start_param: values.start,
+      ...(link ? { link } : { start_param: values.start }),
       version: values.version,
       platform: values.platform,
       color_scheme: values.scheme,
@@ -465,6 +467,15 @@
     if (!r.ok) {
       $('launch-error').textContent = (r.json && r.json.error) || `launch failed (${r.status})`
       return
+    }
+    if (link) {
+      values = Object.assign({}, values, { start: r.json.start_param || '' })
+      writeForm({ start: values.start })
+      note(r.json.opens === 'bot-chat' ? 'link opened the bot chat' : 'link opened the mini app', {
+        link,
+        start_param: r.json.start_param || null,
+        ...(r.json.bot_start ? { sent_to_bot: '/start ' + r.json.bot_start } : {}),
+      })
     }
     try {
       localStorage.setItem(STORE_KEY, JSON.stringify(values))
@@ -505,12 +516,17 @@
     writeForm({ user: id, name: `User ${id}`, start: '' })
     void launch(readForm())
   })
+  $('host-open-link').addEventListener('click', () => {
+    const link = $('f-link').value.trim()
+    if (link) void launch(readForm(), link)
+  })
   $('host-open-start-link').addEventListener('click', () => {
-    // What a friend who taps the shared link gets: the mini app, as a new user, with its start parameter.
+    // What a friend who taps the shared link gets, as a new user: the mini app with the link's start
+    // parameter for a direct link, or the bot's chat (and the app with none) for a ?start= link.
     const id = 100000 + Math.floor(Math.random() * 900000)
-    writeForm({ user: id, name: `User ${id}`, start: state.lastBotStart || '' })
+    writeForm({ user: id, name: `User ${id}`, start: '' })
     $('host-open-start-link').hidden = true
-    void launch(readForm())
+    if (state.lastBotLink) void launch(readForm(), state.lastBotLink)
   })
   $('f-user').addEventListener('input', () => {
     const id = Number($('f-user').value)
@@ -531,6 +547,7 @@
   $('bot-sub').textContent = `mini app · @${config.botUsername}`
   $('brand-sub').textContent = `@${config.botUsername} → ${config.appUrl}`
   $('app-url').textContent = config.appUrl
+  $('f-link').placeholder = `https://t.me/${config.botUsername}/${config.appShortName}?startapp=…`
   const clock = () => ($('clock').textContent = new Date().toTimeString().slice(0, 5))
   clock()
   setInterval(clock, 30000)
@@ -554,6 +571,8 @@
     } catch {}
   }
   writeForm(initial)
+  if (query.get('link')) $('f-link').value = query.get('link')
   showState()
-  if (query.get('launch') !== '0') void launch(readForm())
+  // ?link=<t.me link>: opened as a tap on that link would open it (the start parameter comes from the link).
+  if (query.get('launch') !== '0') void launch(readForm(), query.get('link') || undefined)
 })()

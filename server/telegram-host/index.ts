@@ -5,14 +5,19 @@
  *
  * Routes: GET / (the page), GET /host.js (its script), POST /launch, POST /join-community,
  * POST /community, GET /health.
+ *
+ * POST /launch takes the launch form ({ user, start_param, version, platform, color_scheme }) or,
+ * instead of start_param, a `link`: a t.me link to the bot, routed as Telegram does (launchFromLink).
+ * The page takes the same as its query (`?user=…&start=…` or `?user=…&link=<t.me link>`).
  */
 import { readFile } from 'node:fs/promises'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { buildLaunch, DEFAULT_PLATFORM, DEFAULT_VERSION, LaunchError, parseLaunchRequest, PLATFORMS } from './launch.ts'
+import { buildLaunch, DEFAULT_PLATFORM, DEFAULT_VERSION, LaunchError, launchFromLink, parseLaunchRequest, PLATFORMS } from './launch.ts'
+import type { LinkLaunch } from './launch.ts'
 import { THEMES } from './themes.ts'
 
-export { buildLaunch, parseLaunchRequest, type Launch, type LaunchRequest } from './launch.ts'
+export { buildLaunch, launchFromLink, parseLaunchRequest, type Launch, type LaunchRequest, type LinkLaunch, type MiniAppNames } from './launch.ts'
 export { THEMES, type ColorScheme, type ThemeParams } from './themes.ts'
 
 /** The part of the backend's admin (server/admin-ops.ts) the host needs. */
@@ -32,6 +37,8 @@ export interface TelegramHostOptions {
   readonly admin?: HostAdmin
   /** The bot's @username, shown in the header (default axiom_dev_bot, as the UI's DEFAULT_UI_CONFIG). */
   readonly botUsername?: string
+  /** The mini app's short name on the bot, for direct links t.me/<bot>/<app> (default app, as the UI's DEFAULT_UI_CONFIG). */
+  readonly appShortName?: string
   /** The bot's display name in the header (default AXIOM). */
   readonly botName?: string
   /** The community link's path on t.me (default /axiom_community). */
@@ -100,6 +107,7 @@ export const startTelegramHost = async (options: TelegramHostOptions): Promise<R
     appUrl: appUrl.href,
     appOrigin: appUrl.origin,
     botUsername: options.botUsername ?? 'axiom_dev_bot',
+    appShortName: options.appShortName ?? 'app',
     botName: options.botName ?? 'AXIOM',
     communityPath: options.communityPath ?? '/axiom_community',
     hasAdmin: options.admin !== undefined,
@@ -134,8 +142,21 @@ export const startTelegramHost = async (options: TelegramHostOptions): Promise<R
     if ((method === 'GET' || method === 'HEAD') && path === '/host.js') return send(res, 200, script, 'text/javascript; charset=utf-8')
     if (method === 'GET' && path === '/health') return send(res, 200, { ok: true })
     if (method === 'POST' && path === '/launch') {
-      const launch = buildLaunch(parseLaunchRequest(await readBody(req)), options.botToken, now())
-      return send(res, 200, { hash: launch.hash, initData: launch.initData, url: `${config.appUrl}#${launch.hash}` })
+      const body = (await readBody(req)) as Record<string, unknown> | null
+      let fromLink: LinkLaunch | null = null
+      if (body && typeof body === 'object' && body.link !== undefined && body.link !== '') {
+        if (typeof body.start_param === 'string' && body.start_param !== '') throw new LaunchError('give start_param or link, not both')
+        fromLink = launchFromLink(body.link, config)
+      }
+      const request = parseLaunchRequest(fromLink ? { ...body, start_param: fromLink.start_param } : body)
+      const launch = buildLaunch(request, options.botToken, now())
+      return send(res, 200, {
+        hash: launch.hash,
+        initData: launch.initData,
+        url: `${config.appUrl}#${launch.hash}`,
+        start_param: request.start_param ?? '',
+        ...(fromLink ? { opens: fromLink.opens, ...(fromLink.bot_start ? { bot_start: fromLink.bot_start } : {}) } : {}),
+      })
     }
     if (method === 'POST' && path === '/join-community') {
       const r = setMember(userIdOf(await readBody(req)), true)

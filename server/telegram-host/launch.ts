@@ -115,3 +115,54 @@ export const buildLaunch = (req: LaunchRequest, botToken: string, now: Date = ne
   // URLSearchParams writes spaces as '+', which the SDK decodes too; %20 is what Telegram sends.
   return { hash: params.toString().replace(/\+/g, '%20'), initData }
 }
+
+/** Where the emulated bot's mini app lives: the bot's username and the app's short name. */
+export interface MiniAppNames {
+  readonly botUsername: string
+  readonly appShortName: string
+}
+
+/** What opening a t.me link to the bot gives, as Telegram routes it. */
+export interface LinkLaunch {
+  /** 'mini-app': the link opens the app with `start_param`; 'bot-chat': the bot's chat opens instead. */
+  readonly opens: 'mini-app' | 'bot-chat'
+  /** What the mini app is launched with: the link's `startapp`, or '' (a `?start=` code goes to the bot, not to the app). */
+  readonly start_param: string
+  /** A `?start=` link's code, which Telegram sends to the bot as `/start <code>`. */
+  readonly bot_start?: string
+}
+
+/**
+ * Routes a t.me link to the emulated bot the way Telegram does:
+ * - `https://t.me/<bot>/<app>?startapp=X` (the mini app's direct link) opens the app with start_param X;
+ * - `https://t.me/<bot>?startapp=X` opens the bot's main mini app, also with X;
+ * - `https://t.me/<bot>?start=X` opens the bot's chat and sends it `/start X`: the app, opened
+ *   afterwards from the chat's menu button, gets no start parameter.
+ * Anything else is not a link into this bot, and throws LaunchError.
+ */
+export const launchFromLink = (link: unknown, names: MiniAppNames): LinkLaunch => {
+  if (typeof link !== 'string' || link.length > 2048) throw new LaunchError('link must be a t.me link')
+  let url: URL
+  try {
+    url = new URL(link)
+  } catch {
+    throw new LaunchError('link must be a t.me link')
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new LaunchError('link must be a t.me link')
+  if (url.hostname !== 't.me' && url.hostname !== 'telegram.me') throw new LaunchError('link must be a t.me link')
+  const [bot = '', app, ...rest] = url.pathname.split('/').filter(Boolean)
+  if (bot.toLowerCase() !== names.botUsername.toLowerCase() || rest.length > 0) {
+    throw new LaunchError(`link must open @${names.botUsername}: t.me/${names.botUsername}/${names.appShortName}?startapp=…`)
+  }
+  if (app !== undefined && app.toLowerCase() !== names.appShortName.toLowerCase()) {
+    throw new LaunchError(`@${names.botUsername} has no mini app named ${app} (its app is ${names.appShortName})`)
+  }
+  const startapp = url.searchParams.get('startapp')
+  const checked = (v: string, field: string) => {
+    if (!START_PARAM.test(v)) throw new LaunchError(`${field}: up to 512 of A-Z a-z 0-9 _ -`)
+    return v
+  }
+  if (app !== undefined || startapp !== null) return { opens: 'mini-app', start_param: checked(startapp ?? '', 'startapp') }
+  const start = url.searchParams.get('start')
+  return { opens: 'bot-chat', start_param: '', ...(start ? { bot_start: checked(start, 'start') } : {}) }
+}

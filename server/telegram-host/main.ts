@@ -2,7 +2,8 @@
  * Runs the Telegram host emulator alone:
  *   node --import tsx server/telegram-host/main.ts
  * Environment: APP_URL (the mini app, default http://127.0.0.1:5173/), TG_HOST_PORT (default 8790),
- * BOT_TOKEN (default the backend's DEV_BOT_TOKEN), BOT_USERNAME, AXIOM_DB (the backend's database,
+ * BOT_TOKEN (default the backend's DEV_BOT_TOKEN), BOT_USERNAME and APP_SHORT_NAME (else the app's
+ * VITE_BOT_USERNAME and VITE_APP_SHORT_NAME, else the dev defaults), AXIOM_DB (the backend's database,
  * for "join the community"; default .data/axiom.db).
  */
 import { pathToFileURL } from 'node:url'
@@ -17,8 +18,15 @@ export const hostOptionsFromEnv = (env: NodeJS.ProcessEnv = process.env): Telegr
   appUrl: env.APP_URL ?? 'http://127.0.0.1:5173/',
   botToken: env.BOT_TOKEN ?? DEV_BOT_TOKEN,
   admin: adminForDb(env.AXIOM_DB ?? DEFAULT_DB_PATH),
-  ...(env.BOT_USERNAME ? { botUsername: env.BOT_USERNAME } : {}),
+  ...miniAppNamesFromEnv(env),
 })
+
+/** The bot and mini app names the host emulates: the host's own settings, else the app's build settings. */
+export const miniAppNamesFromEnv = (env: NodeJS.ProcessEnv = process.env): { botUsername?: string; appShortName?: string } => {
+  const botUsername = env.BOT_USERNAME || env.VITE_BOT_USERNAME
+  const appShortName = env.APP_SHORT_NAME || env.VITE_APP_SHORT_NAME
+  return { ...(botUsername ? { botUsername } : {}), ...(appShortName ? { appShortName } : {}) }
+}
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const options = hostOptionsFromEnv()

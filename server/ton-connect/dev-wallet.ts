@@ -93,6 +93,9 @@ const decodeComment = (payload: string | undefined): string | undefined => {
   return undefined
 }
 
+/** The chain id the dev wallet reports unless configured: TON Connect's mainnet id. */
+export const DEV_WALLET_DEFAULT_NETWORK = '-239'
+
 /** How long auto mode waits before answering, as a person would. */
 export const AUTO_ANSWER_DELAY_MS = 300
 
@@ -107,7 +110,7 @@ export class DevWallet {
 
   constructor(private readonly options: DevWalletOptions) {
     this.key = options.chain.devWallet(options.walletIndex ?? 0)
-    this.network = options.network ?? '-239'
+    this.network = options.network ?? DEV_WALLET_DEFAULT_NETWORK
     const env = process.env.AXIOM_DEV_WALLET_AUTO
     this.auto = options.auto ?? (env === 'approve' || env === '1' ? 'approve' : env === 'reject' ? 'reject' : 'off')
   }

@@ -86,6 +86,23 @@ describe('TelegramPlatform launch data without a user', () => {
   })
 })
 
+describe('TelegramPlatform start parameter from the page query', () => {
+  const page = (search: string) => ({ location: { reload: () => {}, replace: () => {}, search }, document: globalThis.document })
+
+  it('reads ?tgWebAppStartParam= when the init data has no start_param (a bot web_app button carrying a code)', () => {
+    const { webApp } = fakeWebApp('8.0')
+    const launch = new TelegramPlatform({ ...webApp, initData: 'auth_date=1700000000&hash=c0ffee' }, page('?tgWebAppStartParam=Xk3_a9Qp')).launch()
+    expect(launch?.startParam).toBe('Xk3_a9Qp')
+  })
+
+  it('prefers the signed init data’s start_param', () => {
+    const { webApp } = fakeWebApp('8.0')
+    const signed = { ...webApp, initData: 'auth_date=1700000000&start_param=farm_ABCD1234&hash=c0ffee', initDataUnsafe: { start_param: 'farm_ABCD1234' } }
+    expect(new TelegramPlatform(signed, page('?tgWebAppStartParam=OTHER')).launch()?.startParam).toBe('farm_ABCD1234')
+    expect(new TelegramPlatform({ ...webApp, initData: 'auth_date=1&hash=c0ffee' }, page('?other=1')).launch()?.startParam).toBeNull()
+  })
+})
+
 describe('TelegramPlatform on a 6.0 client', () => {
   it('opens t.me links as external links and plays no haptics', () => {
     const { webApp, calls } = fakeWebApp('6.0')

@@ -7,7 +7,7 @@ import { Effect, Fiber } from 'effect'
 import { TestClock } from 'effect/testing'
 import { describe, expect, it } from 'vitest'
 import { commentPayload, friendlyAddress } from '../../adapters/ton/ton-comment-payload.ts'
-import { TonConnectWallet, walletErrorFrom } from '../../adapters/ton/ton-connect-wallet.ts'
+import { pinnedTonConnectUi, TON_MAINNET, TonConnectWallet, tonConnectUiOptions, walletErrorFrom } from '../../adapters/ton/ton-connect-wallet.ts'
 import { restoreWallet, userMessage } from '../../core/index.ts'
 import * as tonPayloads from '../../adapters/ton/ton-comment-payload.ts'
 
@@ -147,6 +147,34 @@ const deferred = <A>() => {
 
 const walletOver = (widget: ReturnType<typeof fakeWidget>) =>
   new TonConnectWallet({ create: async () => widget.ui, tonCore: () => import('../../adapters/ton/ton-comment-payload.ts') })
+
+describe('the wallet widget settings', () => {
+  const base = { manifestUrl: 'https://axiom.example/tonconnect-manifest.json', language: 'ru' as const }
+
+  it('returns users from a wallet mini app to the mini app’s t.me direct link, and leaves out the deprecated skipRedirectToWallet', () => {
+    const options = tonConnectUiOptions({ ...base, twaReturnUrl: 'https://t.me/axiom_bot/axiom' })
+    expect(options.actionsConfiguration).toEqual({
+      returnStrategy: 'back',
+      twaReturnUrl: 'https://t.me/axiom_bot/axiom',
+      modals: ['before'],
+      notifications: ['before', 'success', 'error'],
+    })
+    expect(options).toMatchObject({ manifestUrl: base.manifestUrl, language: 'ru', analytics: { mode: 'off' } })
+    expect(JSON.stringify(options)).not.toContain('skipRedirectToWallet')
+  })
+
+  it('pins the network right after building the widget: mainnet unless configured', () => {
+    const steps: string[] = []
+    const build = (o: unknown) => {
+      steps.push(`build ${JSON.stringify((o as { language: string }).language)}`)
+      return { setConnectionNetwork: (n?: string) => void steps.push(`network ${n}`) }
+    }
+    pinnedTonConnectUi(build, tonConnectUiOptions(base))
+    pinnedTonConnectUi(build, tonConnectUiOptions(base), '-3')
+    expect(steps).toEqual(['build "ru"', 'network -239', 'build "ru"', 'network -3'])
+    expect(TON_MAINNET).toBe('-239')
+  })
+})
 
 describe('TonConnectWallet', () => {
   it('connects, reports the account with its friendly form and the device message limit', async () => {

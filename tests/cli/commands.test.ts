@@ -94,6 +94,20 @@ describe('login, me, balances, logout', () => {
     expect((await referrer.run(['referrals'])).stdout).toContain('Bob')
   })
 
+  it('init data launched from a farming link registers with no referral code and says how to activate it', async () => {
+    const u = stack.user()
+    const id = freshId()
+    const initData = sign({ user: { id, first_name: 'Fay' }, start_param: 'farm_K7Q2M9XW4P' }, DEV_BOT_TOKEN, new Date())
+    const human = await u.run(['login', initData])
+    expect(human.code, human.stderr).toBe(0)
+    expect(human.stdout).toContain('This launch came from a farming link: axiom farm activate K7Q2M9XW4P')
+    expect((await u.run(['me', '--json'])).json()).toMatchObject({ balance_token: 100 })
+    // --ref takes referral codes only: a farming link's start parameter is refused with the way to use it.
+    const wrong = await stack.user().run(['login', '--dev-user', String(freshId()), '--ref', 'farm_K7Q2M9XW4P'])
+    expect(wrong.code).toBe(2)
+    expect(wrong.stderr).toContain('axiom farm activate K7Q2M9XW4P')
+  })
+
   it('refuses init data that is not init data (2) or not signed by the bot (3)', async () => {
     const u = stack.user()
     const junk = await u.run(['login', 'hello'])

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { launch, useStack } from './stack.ts'
+import { frameEval, nextUser } from './helpers.ts'
+import { api, launch, useStack } from './stack.ts'
 
 const stack = useStack()
 
@@ -11,5 +12,51 @@ describe('launching the mini app from the Telegram host', () => {
     await expect.poll(() => app.getByTestId('price').innerText()).toMatch(/TON/)
     expect(errors).toEqual([])
     await page.close()
+  })
+})
+
+describe('the referral link', () => {
+  it('copied or shared by a user and opened by a new friend, registers the friend under that user', async () => {
+    const referrer = nextUser()
+    // A client before 8.0, so that 'Invite Friends' shares through the t.me share link the host logs.
+    const a = await launch(stack, { user: referrer, name: 'Ada', version: '7.10' })
+    // The app runs in the host's iframe: Chromium asks the top-level page's origin for the clipboard.
+    await a.page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(stack.host.url).origin })
+    await a.app.getByTestId('tab-referral').click()
+    await a.app.getByTestId('copy-referral-link').click()
+    const copied = await frameEval(a.app, () => navigator.clipboard.readText())
+    const { ref_code } = await api<{ ref_code: string }>(stack, referrer, 'GET', '/user/me')
+    // The mini app's direct link (the build's dev names: bot axiom_dev_bot, app 'app'), started with the code.
+    expect(copied).toBe(`https://t.me/axiom_dev_bot/app?startapp=${ref_code}`)
+
+    await a.app.getByTestId('invite-friends').click()
+    await expect.poll(() => a.page.getByTestId('host-last-link').innerText()).toContain('/share/url')
+    const shared = new URL(await a.page.getByTestId('host-last-link').innerText()).searchParams.get('url')
+    expect(shared).toBe(copied)
+    await a.page.close()
+
+    // The friend taps it: Telegram opens the mini app with the link's startapp as the start parameter.
+    const friend = nextUser()
+    const b = await launch(stack, { user: friend, name: 'Ben', link: copied, member: false })
+    // New, so not yet a member: the gate shows once the app has registered Ben.
+    await b.app.getByTestId('community-modal').waitFor()
+    expect(b.errors).toEqual([])
+    await b.page.close()
+
+    const referrals = await api<Array<{ name: string }>>(stack, referrer, 'GET', '/user/referrals')
+    expect(referrals.map((r) => r.name)).toEqual(['Ben'])
+  })
+
+  it('a farming link is not a referral: the app registers with no ref_code', async () => {
+    const friend = nextUser()
+    const page = await stack.browser.newPage({ viewport: { width: 1100, height: 900 } })
+    const registrations: unknown[] = []
+    page.on('request', (r) => {
+      if (r.method() === 'POST' && r.url().endsWith('/api/auth/register')) registrations.push(r.postDataJSON())
+    })
+    const b = await launch(stack, { user: friend, name: 'Cy', link: 'https://t.me/axiom_dev_bot/app?startapp=farm_K7Q2M9XW4P', member: false, page })
+    await b.app.getByTestId('community-modal').waitFor()
+    await page.close()
+    expect(registrations).toEqual([{ init_data: expect.stringContaining('start_param=farm_K7Q2M9XW4P'), ref_code: null }])
   })
 })

@@ -37,7 +37,7 @@ describe('inviting friends and the referral link (spec §2, §5)', () => {
     await app.getByTestId('invite-friends').click()
     await expect
       .poll(async () => (await hostEvents(page, 'web_app_open_tg_link')).join(' '))
-      .toMatch(/share\/url\?url=https%3A%2F%2Ft\.me%2Faxiom_dev_bot%3Fstart%3D/)
+      .toMatch(/share\/url\?url=https%3A%2F%2Ft\.me%2Faxiom_dev_bot%2Fapp%3Fstartapp%3D/)
     await page.close()
   })
 })

@@ -8,6 +8,7 @@ import { afterAll, beforeAll } from 'vitest'
 import { attachLocalTon, type LocalTon, localTreasuryAddress } from '../../server/chain/local-ton.ts'
 import { DEV_BOT_TOKEN, type RunningServer, startServer } from '../../server/main.ts'
 import { type RunningTelegramHost, startTelegramHost } from '../../server/telegram-host/index.ts'
+import { DEV_WALLET_DEFAULT_NETWORK } from '../../server/ton-connect/dev-wallet.ts'
 import { launchChromium } from '../support/chromium.ts'
 import { type FaultProxy, startFaultProxy } from '../support/fault-proxy.ts'
 
@@ -36,6 +37,8 @@ const buildApp = async (): Promise<string> => {
   // The app reaches the local TON stack through its own origin, as under `npm start`.
   process.env.VITE_TON_V4_ENDPOINT = '/ton'
   process.env.VITE_TON_WALLETS_LIST = '/ton/wallets-v2.json'
+  // The app pins the network the local dev wallet claims (attachLocalTon below keeps its default), as under `npm start`.
+  process.env.VITE_TON_NETWORK = DEV_WALLET_DEFAULT_NETWORK
   await build({ configFile: 'vite.config.ts', logLevel: 'warn', build: { outDir: dir, emptyOutDir: true } })
   builtDir = dir
   return dir
@@ -119,6 +122,11 @@ export interface LaunchOptions {
   readonly name?: string
   readonly lang?: 'en' | 'ru'
   readonly start?: string
+  /**
+   * A t.me link to open instead of a start parameter: the host routes it as Telegram does (a direct
+   * link's startapp becomes the start parameter). With `member: false`, the app registers the user.
+   */
+  readonly link?: string
   readonly version?: string
   /** Registered and made a community member beforehand, so the gate does not show. */
   readonly member?: boolean
@@ -187,6 +195,7 @@ export const launch = async (stack: Stack, o: LaunchOptions): Promise<LaunchedAp
   const q = new URLSearchParams({ user: String(o.user), lang: o.lang ?? 'en', version: o.version ?? '8.0' })
   if (o.name) q.set('name', o.name)
   if (o.start) q.set('start', o.start)
+  if (o.link) q.set('link', o.link)
   await page.goto(`${stack.host.url}?${q}`)
   if (o.path) {
     await page.waitForSelector('iframe')

@@ -16,6 +16,10 @@ const connectDevWallet = async (page: Page, app: FrameLocator) => {
   const walletTab = page.context().waitForEvent('page')
   await app.getByText('AXIOM Dev Wallet').or(app.getByText('AXIOM De')).first().click()
   const tab = await walletTab
+  // The wallet's universal link carries the connect request (TON Connect's `r`): the app asks for an
+  // address on the network it pins, the one the dev wallet claims.
+  const request = JSON.parse(new URL(tab.url()).searchParams.get('r') ?? '{}') as { items?: Array<{ name: string; network?: string }> }
+  expect(request.items?.find((i) => i.name === 'ton_addr')).toEqual({ name: 'ton_addr', network: ton().devWallet.network })
   await tab.waitForLoadState()
   await tab.close()
   await app.getByTestId('wallet-chip').waitFor()

@@ -180,4 +180,22 @@ describe('telegram host in Chromium with the real telegram-web-app.js', () => {
     const id = await frame.evaluate(() => (window as any).Telegram.WebApp.initDataUnsafe.user.id)
     expect(id).not.toBe(1003)
   })
+
+  it('opens a t.me direct link given in its query, and a ?start= link as the bot chat, with no start parameter for the app', async () => {
+    const link = 'https://t.me/axiom_test_bot/app?startapp=REF77'
+    await page.goto(`${host.url}?user=1004&link=${encodeURIComponent(link)}`)
+    let frame = await appFrame(page, app.origin)
+    expect(await frame.evaluate(() => (window as any).Telegram.WebApp.initDataUnsafe.start_param)).toBe('REF77')
+    expect(await byTestId(page, 'host-start').inputValue()).toBe('REF77')
+
+    await frame.evaluate(() => (window as any).Telegram.WebApp.openTelegramLink('https://t.me/axiom_test_bot?start=REF77'))
+    await byTestId(page, 'host-open-start-link').click()
+    await expect.poll(() => byTestId(page, 'host-log').textContent()).toContain('link opened the bot chat')
+    await expect.poll(async () => {
+      frame = await appFrame(page, app.origin)
+      return frame.evaluate(() => (window as any).Telegram.WebApp.initDataUnsafe.user.id)
+    }).not.toBe(1004)
+    expect(await frame.evaluate(() => (window as any).Telegram.WebApp.initDataUnsafe.start_param ?? null)).toBeNull()
+    expect(await byTestId(page, 'host-log').textContent()).toContain('/start REF77')
+  })
 })

@@ -24,7 +24,7 @@ describe('telegram host: POST /launch', () => {
   let host: RunningTelegramHost
   const admin = fakeAdmin()
   beforeAll(async () => {
-    host = await startTelegramHost({ port: 0, appUrl: APP_URL, botToken: TEST_BOT_TOKEN, admin, botUsername: 'axiom_test_bot' })
+    host = await startTelegramHost({ port: 0, appUrl: APP_URL, botToken: TEST_BOT_TOKEN, admin, botUsername: 'axiom_test_bot', appShortName: 'axiom' })
   })
   afterAll(() => host.close())
 
@@ -63,6 +63,50 @@ describe('telegram host: POST /launch', () => {
     expect(p.tgWebAppVersion).toBe('8.0')
     expect(p.tgWebAppPlatform).toBe('ios')
     expect(JSON.parse(p.tgWebAppThemeParams!)).toEqual(THEMES.light)
+  })
+
+  it('launches from a t.me link as Telegram routes it: a direct link hands its startapp to the app', async () => {
+    const direct = await post(host.url, '/launch', {
+      user: { id: 1002, first_name: 'Bob' },
+      link: 'https://t.me/axiom_test_bot/axiom?startapp=Xk3_a9Qp',
+    })
+    expect(direct.status).toBe(200)
+    expect(direct.body).toMatchObject({ opens: 'mini-app', start_param: 'Xk3_a9Qp' })
+    const p = hashParams(direct.body.hash)
+    expect(parse(p.tgWebAppData!).start_param).toBe('Xk3_a9Qp')
+    expect(p.tgWebAppStartParam).toBe('Xk3_a9Qp')
+
+    // t.me/<bot>?startapp= opens the bot's main mini app with the parameter too.
+    const main = await post(host.url, '/launch', { user: { id: 1002, first_name: 'Bob' }, link: 'https://t.me/Axiom_Test_Bot?startapp=farm_K7Q2M9XW4P' })
+    expect(main.body).toMatchObject({ opens: 'mini-app', start_param: 'farm_K7Q2M9XW4P' })
+  })
+
+  it('a t.me/<bot>?start= link opens the bot chat: the code goes to the bot, and the app gets no start parameter', async () => {
+    const r = await post(host.url, '/launch', { user: { id: 1003, first_name: 'Carol' }, link: 'https://t.me/axiom_test_bot?start=Xk3_a9Qp' })
+    expect(r.status).toBe(200)
+    expect(r.body).toMatchObject({ opens: 'bot-chat', start_param: '', bot_start: 'Xk3_a9Qp' })
+    const p = hashParams(r.body.hash)
+    expect(parse(p.tgWebAppData!).start_param).toBeUndefined()
+    expect(p.tgWebAppStartParam).toBe('')
+  })
+
+  it('refuses a link that does not lead into this bot, or a link and a start parameter together', async () => {
+    const user = { id: 1, first_name: 'A' }
+    const bad = [
+      { user, link: 'https://t.me/other_bot/axiom?startapp=X' },
+      { user, link: 'https://t.me/axiom_test_bot/otherapp?startapp=X' },
+      { user, link: 'https://example.org/axiom_test_bot/axiom?startapp=X' },
+      { user, link: 'tg://resolve?domain=axiom_test_bot' },
+      { user, link: 'https://t.me/axiom_test_bot/axiom?startapp=has%20space' },
+      { user, link: 'not a link' },
+      { user, link: 42 },
+      { user, link: 'https://t.me/axiom_test_bot/axiom?startapp=X', start_param: 'Y' },
+    ]
+    for (const body of bad) {
+      const r = await post(host.url, '/launch', body)
+      expect(r.status, JSON.stringify(body)).toBe(400)
+      expect(typeof r.body.error).toBe('string')
+    }
   })
 
   it('refuses bad launch requests with 400', async () => {

@@ -1,16 +1,20 @@
 import { createContext, useContext } from 'react'
+import type { MiniAppAddress } from '../../core/index.ts'
 import type { AppState, AppStates } from '../state/app-state.ts'
 
 /** What screens need to know about the product's deployment. The entry may provide it. */
-export interface UiConfig {
+export interface UiConfig extends MiniAppAddress {
   /** The product's bot, for the referral and farming deep links. */
   readonly botUsername: string
+  /** The mini app's short name on the bot: the links open `t.me/<bot>/<app>?startapp=…`. */
+  readonly appShortName: string
   /** The community the user must join (spec §2 blocking modal). */
   readonly communityUrl: string
 }
 
 export const DEFAULT_UI_CONFIG: UiConfig = {
   botUsername: 'axiom_dev_bot',
+  appShortName: 'app',
   communityUrl: 'https://t.me/axiom_community',
 }
 

@@ -10,21 +10,21 @@ import { TokenIcon } from './token-icon.tsx'
 /** On the referral route: 'Invite Friends' and the copy-link button (spec §2). */
 const ReferralActions = observer(function ReferralActions() {
   const { referrals, session } = useStates()
-  const { botUsername } = useUiConfig()
+  const config = useUiConfig()
   const copy = useCopy()
   const t = useT()
   const refCode = session.user?.ref_code
   if (!refCode) return null
   return (
     <div className="top-bar__actions">
-      <button type="button" className="pill-btn" onClick={() => void referrals.invite(botUsername, refCode)} data-testid="invite-friends">
+      <button type="button" className="pill-btn" onClick={() => void referrals.invite(config, refCode)} data-testid="invite-friends">
         <ShareIcon size={16} />
         <span>{t('nav.invite')}</span>
       </button>
       <button
         type="button"
         className="icon-btn icon-btn--filled"
-        onClick={() => void copy(referralLink(botUsername, refCode), 'toast.linkCopied')}
+        onClick={() => void copy(referralLink(config, refCode), 'toast.linkCopied')}
         aria-label={t('nav.copyLink')}
         data-testid="copy-referral-link"
       >

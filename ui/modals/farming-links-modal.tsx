@@ -1,4 +1,4 @@
-import { formatAmount, type FarmingLink, shareLinkUrl } from '../../core/index.ts'
+import { farmingLink, formatAmount, type FarmingLink, shareLinkUrl } from '../../core/index.ts'
 import { useLinkOpener, useUiConfig } from '../app/contexts.ts'
 import { Button } from '../components/button.tsx'
 import { CopyIcon, LinkIcon, ShareIcon } from '../components/icons.tsx'
@@ -6,7 +6,7 @@ import { Modal } from '../components/modal.tsx'
 import { useCopy } from '../hooks/use-copy.ts'
 import { useLastDefined } from '../hooks/use-last-defined.ts'
 import { useT } from '../i18n/use-t.ts'
-import { farmingQueryLink, farmingShareLink } from '../lib/links.ts'
+import { farmingQueryLink } from '../lib/links.ts'
 
 function CopyLine({ label, value, testId }: { readonly label: string; readonly value: string; readonly testId: string }) {
   const copy = useCopy()
@@ -29,10 +29,10 @@ function CopyLine({ label, value, testId }: { readonly label: string; readonly v
 /** A farming link to copy or share: the code, the t.me link and the ?farm_code= link (spec §2: farming links modal). */
 export function FarmingLinksModal({ link, onClose }: { readonly link: FarmingLink | null; readonly onClose: () => void }) {
   const t = useT()
-  const { botUsername } = useUiConfig()
+  const config = useUiConfig()
   const openLink = useLinkOpener()
   const shown = useLastDefined(link)
-  const shareUrl = shown ? farmingShareLink(botUsername, shown.activation_code) : ''
+  const shareUrl = shown ? farmingLink(config, shown.activation_code) : ''
   return (
     <Modal
       open={link !== null}

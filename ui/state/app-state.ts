@@ -1,11 +1,13 @@
-import { makeAutoObservable, runInAction } from 'mobx'
+import { makeAutoObservable, runInAction, when } from 'mobx'
 import {
   APP_BACKGROUND_COLOR,
   type CandleSocket,
   type Clock,
   type CurrentCandle,
   farmCodeFromQuery,
+  farmCodeOf,
   type LiveEvent,
+  parseStartParam,
   type Platform,
   type ReconnectingSocket,
   shouldRefetchOnVisible,
@@ -63,18 +65,20 @@ export class AppState {
   private mainSocket: ReconnectingSocket | null = null
   private candleSocket: CandleSocket | null = null
   private unsubscribeVisibility: (() => void) | null = null
+  private cancelFarmCheck: (() => void) | null = null
 
   constructor(
     private readonly deps: AppDeps,
     readonly s: AppStates,
   ) {
-    makeAutoObservable<this, 'deps' | 'lastRefetchMs' | 'mainSocket' | 'candleSocket' | 'unsubscribeVisibility'>(this, {
+    makeAutoObservable<this, 'deps' | 'lastRefetchMs' | 'mainSocket' | 'candleSocket' | 'unsubscribeVisibility' | 'cancelFarmCheck'>(this, {
       deps: false,
       s: false,
       lastRefetchMs: false,
       mainSocket: false,
       candleSocket: false,
       unsubscribeVisibility: false,
+      cancelFarmCheck: false,
     })
   }
 
@@ -105,8 +109,8 @@ export class AppState {
     this.setPhase('ready')
     await lists
 
-    const code = farmCodeFromQuery(search) ?? this.farmCodeFromStartParam()
-    if (code) void this.s.farming.activate(code)
+    const code = farmCodeFromQuery(search) ?? farmCodeOf(parseStartParam(platform.launch()?.startParam))
+    if (code) this.checkFarmCodeOnceMember(code)
     return this.phase
   }
 
@@ -155,6 +159,7 @@ export class AppState {
     this.mainSocket?.close()
     this.candleSocket?.close()
     this.unsubscribeVisibility?.()
+    this.cancelFarmCheck?.()
     this.s.ticker.stop()
     this.s.maintenance.stopPolling()
   }
@@ -167,9 +172,17 @@ export class AppState {
     this.candleSocket = this.deps.openCandleSocket((c) => this.s.market.applyCandle(c))
   }
 
-  private farmCodeFromStartParam(): string | null {
-    const start = this.deps.platform.launch()?.startParam
-    return start?.startsWith('farm_') ? start.slice('farm_'.length) : null
+  /**
+   * A farm code is checked only once the user is a community member. Before that the blocking
+   * community modal would cover the outcome, and since a code is checked once, nobody would ever
+   * see it. Joining ends with 'Done', which reloads the app, and the check runs on that start (or
+   * here, as soon as a refetch finds the user a member).
+   */
+  private checkFarmCodeOnceMember(code: string): void {
+    this.cancelFarmCheck = when(
+      () => !this.s.session.mustJoinCommunity,
+      () => void this.s.farming.activate(code),
+    )
   }
 
   private setPhase(phase: AppPhase): AppPhase {

@@ -58,8 +58,14 @@ export class BondsState {
   isBuying = false
   /** Ids of mints with a cancel or stake in flight: a second press does nothing. */
   busyIds = new Set<string>()
-  /** Set when a farming activation is expected to bring a bond (spec §4 toast wording). */
+  /**
+   * The farming success flag (spec §4 toast wording): set when an activation succeeded, and spent by
+   * the announcement of the bond it brought.
+   */
   viaFarming = false
+  /** While an activation call is out: new active bonds wait for its answer to be announced. */
+  private farmingCallOut = false
+  private heldMints: Mint[] = []
   /** Ids of live records already announced: each bond or stake gets its toast once. */
   private readonly announced = new Set<string>()
 
@@ -69,7 +75,10 @@ export class BondsState {
     private readonly notifier: Notifier,
     private readonly haptic: (kind: HapticKind) => void = () => {},
   ) {
-    makeAutoObservable<this, 'uc' | 'ticker' | 'notifier' | 'haptic' | 'announced' | 'previewSeq' | 'stakeQuoteSeq'>(this, {
+    makeAutoObservable<
+      this,
+      'uc' | 'ticker' | 'notifier' | 'haptic' | 'announced' | 'previewSeq' | 'stakeQuoteSeq' | 'farmingCallOut' | 'heldMints'
+    >(this, {
       // Read every second (a pending bond or stake ages out after 3 minutes), but a new list only when
       // an item came or went: the rows of an unchanged list must not re-render on each tick.
       visibleMints: computed({ equals: compareShallow }),
@@ -77,6 +86,8 @@ export class BondsState {
       previewSeq: false,
       stakeQuoteSeq: false,
       announced: false,
+      farmingCallOut: false,
+      heldMints: false,
       uc: false,
       ticker: false,
       notifier: false,
@@ -199,6 +210,13 @@ export class BondsState {
   /** A live `user:mint` event (spec §4). */
   applyLiveMint(mint: Mint): void {
     this.mints = keepNewestPending(mergeLiveRecord(this.mints, mint), this.ticker.now)
+    // The server pushes the bond an activation brings while it answers: until the answer says
+    // whether the activation succeeded, a new bond is not announced, so that it can say "via Farming".
+    if (this.farmingCallOut && liveRecordToast('mint', mint.status, false)) this.heldMints.push(mint)
+    else this.announceMint(mint)
+  }
+
+  private announceMint(mint: Mint): void {
     const toast = liveRecordToast('mint', mint.status, this.viaFarming)
     if (toast && this.firstAnnouncement('mint', mint.id)) {
       if (this.viaFarming) this.viaFarming = false
@@ -224,18 +242,24 @@ export class BondsState {
     this.stakes = this.stakes.filter((s) => s.status !== 'pending')
   }
 
-  /** A farming activation is under way: the bond it brings is announced "via Farming" (spec §4). */
+  /** A farming activation call goes out: bonds that arrive meanwhile are announced once it answers. */
   expectFarmingBond(): void {
-    this.viaFarming = true
+    this.farmingCallOut = true
   }
 
   /**
-   * The activation has answered. With no bond, the flag is cleared. With one, its live event may
-   * have come already (announced then), or gone out before this app's socket was signed in: the
-   * mints are fetched, and a new active bond is announced either way, once.
+   * The activation has answered. Only a success sets the farming flag (spec §4). The bond it brought
+   * may have come live while the call was out (held until now, and announced "via Farming"), or gone
+   * out before this app's socket was signed in: then the mints are fetched, and a new active bond is
+   * announced, once. Without a success, the bonds held meanwhile are announced as they are.
    */
   async settleFarmingBond(activated: boolean): Promise<void> {
-    if (!activated) {
+    const held = this.heldMints
+    this.heldMints = []
+    this.farmingCallOut = false
+    this.viaFarming = activated
+    for (const mint of held) this.announceMint(mint)
+    if (!activated || !this.viaFarming) {
       this.viaFarming = false
       return
     }

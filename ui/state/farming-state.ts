@@ -26,11 +26,11 @@ export interface FarmingUseCases {
   readonly checkFarmCode: (code: string) => Effect.Effect<FarmingActivation | null, ApiError>
 }
 
-/** How an activation tells the bonds that a bond is on its way (spec §4: the farming flag). */
+/** How an activation tells the bonds that a bond may be on its way (spec §4: the farming flag). */
 export interface FarmingBondHooks {
-  /** Before the activation call. */
+  /** Before the activation call: a bond that comes live meanwhile waits for the answer. */
   expect(): void
-  /** After it: whether a bond was given. */
+  /** After it: whether the activation succeeded, which alone sets the farming flag. */
   settle(activated: boolean): Promise<void>
 }
 
@@ -136,7 +136,7 @@ export class FarmingState {
 
   /** Checks a farm code from the start page, once per code (spec §4), and shows the outcome. */
   async activate(code: string): Promise<FarmingActivation | null> {
-    // The server pushes the new bond while it answers, so the bonds expect it before the call.
+    // The server pushes the new bond while it answers: the bonds hold what comes live until the answer.
     this.farmingBond.expect()
     const r = await runResult(this.uc.checkFarmCode(code))
     const result = r._tag === 'Success' ? r.success : null

@@ -1,12 +1,12 @@
 import type { Effect } from 'effect'
 import { makeAutoObservable, runInAction } from 'mobx'
-import type { ApiError, Referral } from '../../core/index.ts'
+import type { ApiError, MiniAppAddress, Referral } from '../../core/index.ts'
 import { runResult } from './run-effect.ts'
 
 export interface ReferralUseCases {
   readonly loadReferrals: () => Effect.Effect<{ list: ReadonlyArray<Referral>; badge: string | null }, ApiError>
   readonly markReferralsSeen: (count: number) => void
-  readonly inviteFriends: (botUsername: string, refCode: string) => Effect.Effect<'native' | 'share-url'>
+  readonly inviteFriends: (app: MiniAppAddress, refCode: string) => Effect.Effect<'native' | 'share-url'>
   readonly copyText: (text: string) => Promise<boolean>
 }
 
@@ -51,8 +51,8 @@ export class ReferralsState {
     this.badge = null
   }
 
-  async invite(botUsername: string, refCode: string): Promise<void> {
-    await runResult(this.uc.inviteFriends(botUsername, refCode))
+  async invite(app: MiniAppAddress, refCode: string): Promise<void> {
+    await runResult(this.uc.inviteFriends(app, refCode))
   }
 
   copy(text: string): Promise<boolean> {

@@ -6,6 +6,7 @@ import {
   CANDLE_INTERVALS,
   type CandleInterval,
   displayedLevel,
+  farmCodeOf,
   type FarmingLink,
   type FundingSource,
   type Mint,
@@ -14,6 +15,7 @@ import {
   nowSeconds,
   type Operation,
   pageCount,
+  parseStartParam,
   rewardAt,
   shortAddress,
   type Stake,
@@ -136,6 +138,10 @@ const login: Command = {
   auth: false,
   async run(ctx, out, a) {
     const ref = a.values.ref === undefined ? undefined : stringArg(a.values.ref, '--ref CODE')
+    if (ref !== undefined && parseStartParam(ref)._tag !== 'Referral') {
+      const farm = farmCodeOf(parseStartParam(ref))
+      throw new UsageError(farm ? `--ref takes a referral code; ${ref} is a farming link: axiom farm activate ${farm}` : `--ref: ${ref} is not a referral code`)
+    }
     let initData: string
     let userId: string
     let startParam: string | null
@@ -167,9 +173,12 @@ const login: Command = {
       throw e
     }
     const user = orFail(await out.exec(ctx.uc.loadUser(), 'Loading your account'))
+    // A launch from a farming link carries its code, which is not a referral code: say how to use it.
+    const farmCode = farmCodeOf(parseStartParam(startParam))
     out.emit(
-      { user_id: userId, api: ctx.origin, ...user },
-      `Logged in as Telegram user ${userId} on ${ctx.origin}\nBalance ${tokens(user.balance_token)} AXIOM · referral code ${user.ref_code}\n`,
+      { user_id: userId, api: ctx.origin, ...user, ...(farmCode ? { farm_code: farmCode } : {}) },
+      `Logged in as Telegram user ${userId} on ${ctx.origin}\nBalance ${tokens(user.balance_token)} AXIOM · referral code ${user.ref_code}\n` +
+        (farmCode ? `This launch came from a farming link: axiom farm activate ${farmCode}\n` : ''),
     )
   },
 }

@@ -51,6 +51,18 @@ describe('authenticate', () => {
     expect(s.api.callsTo('register')[0]!.input).toMatchObject({ ref_code: null })
   })
 
+  it.each([
+    ['a farm code', 'farm_K7Q2M9XW4P'],
+    ['a broken farm code', 'farm_'],
+    ['what a start parameter cannot carry', 'not a code'],
+  ])('registers with a null ref_code when the start parameter is %s', async (_, startParam) => {
+    const s = setup({ startParam })
+
+    await succeed(s.signIn())
+
+    expect(s.api.callsTo('register')[0]!.input).toEqual({ init_data: launchData().initData, ref_code: null })
+  })
+
   it('remembers the platform user', async () => {
     const s = setup()
 

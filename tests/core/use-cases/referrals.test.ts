@@ -9,7 +9,9 @@ import { aReferral } from '../fakes/records.ts'
 import { succeed } from '../fakes/run.ts'
 import { NetworkError } from '../../../core/index.ts'
 
-const SHARE_URL = `https://t.me/share/url?url=${encodeURIComponent('https://t.me/axiom_bot?start=REF42')}&text=${encodeURIComponent(INVITE_TEXT)}`
+const APP = { botUsername: 'axiom_bot', appShortName: 'axiom' }
+// The share link carries the mini app's direct link, started with the referral code.
+const SHARE_URL = `https://t.me/share/url?url=${encodeURIComponent('https://t.me/axiom_bot/axiom?startapp=REF42')}&text=${encodeURIComponent(INVITE_TEXT)}`
 
 describe('referrals', () => {
   const withReferrals = (n: number, lastRefCount?: string) => {
@@ -55,7 +57,7 @@ describe('inviteFriends', () => {
     const api = new FakeAxiomApi()
     api.inlineMessageId = 'prepared-77'
     const platform = new FakePlatform(launchData({ version }))
-    return { api, platform, invite: () => succeed(inviteFriends({ api, platform })('axiom_bot', 'REF42')) }
+    return { api, platform, invite: () => succeed(inviteFriends({ api, platform })(APP, 'REF42')) }
   }
 
   it.each(['8.0', '8.1', '10.2'])('on client %s shares the prepared message natively', async (version) => {
@@ -96,7 +98,7 @@ describe('inviteFriends', () => {
     http.on('POST /user/share-message', answer(500, 'bot is down'))
     const platform = new FakePlatform(launchData({ version: '9.0' }))
 
-    expect(await succeed(inviteFriends({ api, platform })('axiom_bot', 'REF42'))).toBe('share-url')
+    expect(await succeed(inviteFriends({ api, platform })(APP, 'REF42'))).toBe('share-url')
     expect(platform.openedPlatformLinks).toEqual([SHARE_URL])
   })
 })

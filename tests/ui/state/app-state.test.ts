@@ -11,7 +11,7 @@ import { SessionState } from '../../../ui/state/session-state.ts'
 import { TasksState } from '../../../ui/state/tasks-state.ts'
 import { WalletState } from '../../../ui/state/wallet-state.ts'
 import { launchData } from '../../core/fakes/fake-platform.ts'
-import { aMint, aTask } from '../../core/fakes/records.ts'
+import { aMint, aTask, aUser } from '../../core/fakes/records.ts'
 import { stateHarness, toastTexts } from './harness.ts'
 
 /** A socket that records what the app asked of it; the test pushes events through `emit`. */
@@ -182,6 +182,63 @@ describe('AppState', () => {
     again.app.stop()
     expect(h.api.callsTo('farmingActivationStatus')).toHaveLength(1)
     expect(again.app.s.farming.activation).toBeNull()
+  })
+
+  it('holds a farm code while the user is not a community member: nothing is checked, and the code stays unchecked', async () => {
+    const h = stateHarness()
+    h.api.user = aUser({ community_participation: false })
+    h.api.activations.set('FARM1234', { status: 'ACTIVE', message: 'Welcome', mint_details: { tariff_days: 14, amount_token: 50, amount_ton: 1 } })
+    const { app } = appOver(h)
+    await app.start('?farm_code=FARM1234')
+    await new Promise((r) => setTimeout(r, 0))
+
+    expect(app.s.session.mustJoinCommunity).toBe(true)
+    expect(h.api.callsTo('farmingActivationStatus')).toEqual([])
+    expect(app.s.farming.activation).toBeNull()
+    app.stop()
+
+    // Joined; 'Done' reloads the app, which starts again with the same launch: now the code is checked.
+    h.api.user = aUser({ community_participation: true })
+    const reloaded = appOver(h)
+    await reloaded.app.start('?farm_code=FARM1234')
+    await new Promise((r) => setTimeout(r, 0))
+    reloaded.app.stop()
+    expect(h.api.callsTo('farmingActivationStatus')).toHaveLength(1)
+    expect(reloaded.app.s.farming.activation?.status).toBe('ACTIVE')
+  })
+
+  it('checks a held farm code as soon as a refetch finds the user a member, and not after the app stopped', async () => {
+    const h = stateHarness()
+    h.api.user = aUser({ community_participation: false })
+    h.platform.launch = () => launchData({ startParam: 'farm_CODE5678' })
+    h.api.activations.set('CODE5678', { status: 'REACHED', message: 'All used', mint_details: null })
+    const { app } = appOver(h)
+    await app.start('')
+    h.api.user = aUser({ community_participation: true })
+    await app.s.session.refresh()
+    await new Promise((r) => setTimeout(r, 0))
+    expect(app.s.farming.activation?.status).toBe('REACHED')
+    app.stop()
+
+    const stopped = appOver(h)
+    h.api.user = aUser({ community_participation: false })
+    await stopped.app.start('')
+    stopped.app.stop()
+    h.api.user = aUser({ community_participation: true })
+    await stopped.app.s.session.refresh()
+    await new Promise((r) => setTimeout(r, 0))
+    expect(h.api.callsTo('farmingActivationStatus')).toHaveLength(1)
+  })
+
+  it('a referral start parameter is not a farm code', async () => {
+    const h = stateHarness()
+    h.platform.launch = () => launchData({ startParam: 'CODE5678' })
+    const { app } = appOver(h)
+    await app.start('')
+    await new Promise((r) => setTimeout(r, 0))
+    app.stop()
+    expect(h.api.callsTo('farmingActivationStatus')).toEqual([])
+    expect(h.api.callsTo('register')[0]!.input).toMatchObject({ ref_code: 'CODE5678' })
   })
 
   it('a start parameter farm_<code> also activates', async () => {

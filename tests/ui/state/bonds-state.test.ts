@@ -1,8 +1,9 @@
 import { Effect } from 'effect'
 import { reaction } from 'mobx'
 import { describe, expect, it } from 'vitest'
-import { type ApiError, type Id, RequestRejected, type StakeQuote } from '../../../core/index.ts'
+import { type ApiError, type FarmingActivation, type Id, RequestRejected, type StakeQuote } from '../../../core/index.ts'
 import { BondsState } from '../../../ui/state/bonds-state.ts'
+import { FarmingState } from '../../../ui/state/farming-state.ts'
 import { aMint, aStake } from '../../core/fakes/records.ts'
 import { stateHarness, toastTexts } from './harness.ts'
 
@@ -88,6 +89,51 @@ describe('BondsState', () => {
     await bonds.settleFarmingBond(true)
     bonds.applyLiveMint(aMint({ id: 8 }))
     expect(toastTexts(h)).toEqual(['New Bond created via Farming', 'New Bond created'])
+  })
+
+  /** A farming activation whose call stays out until `answer` is called, wired to the bonds as the app wires them. */
+  const activationInFlight = (h: ReturnType<typeof stateHarness>) => {
+    const bonds = h.bonds()
+    let answer: (a: FarmingActivation) => void = () => {}
+    const answered = new Promise<FarmingActivation>((resolve) => (answer = resolve))
+    const farming = new FarmingState(
+      { ...h.uc, checkFarmCode: () => Effect.promise(() => answered) },
+      { notifier: h.toasts, platform: h.platform },
+      { expect: () => bonds.expectFarmingBond(), settle: (activated) => bonds.settleFarmingBond(activated) },
+    )
+    const activating = farming.activate('FARM1234')
+    return { bonds, farming, activating, answer }
+  }
+
+  it('sets the farming flag only once the activation succeeded: the bond that came live during the call is then "via Farming"', async () => {
+    const h = stateHarness()
+    const a = activationInFlight(h)
+    expect(a.bonds.viaFarming).toBe(false)
+    a.bonds.applyLiveMint(aMint({ id: 31 }))
+    expect(a.bonds.viaFarming).toBe(false)
+    expect(toastTexts(h)).toEqual([])
+    expect(a.bonds.mints.map((m) => m.id)).toEqual([31])
+
+    a.answer({ status: 'ACTIVE', message: null, mint_details: { tariff_days: 10, amount_token: 5, amount_ton: 0.1 } })
+    await a.activating
+    expect(toastTexts(h)).toEqual(['New Bond created via Farming'])
+    expect(a.bonds.viaFarming).toBe(false)
+    a.bonds.applyLiveMint(aMint({ id: 32 }))
+    expect(toastTexts(h)).toEqual(['New Bond created via Farming', 'New Bond created'])
+  })
+
+  it.each([
+    ['REACHED', { status: 'REACHED', message: 'All used', mint_details: null }],
+    ['REVOKED', { status: 'REVOKED', message: null, mint_details: null }],
+  ] as const)('a %s activation never sets the flag: a bond bought meanwhile is announced plainly', async (_, outcome) => {
+    const h = stateHarness()
+    const a = activationInFlight(h)
+    a.bonds.applyLiveMint(aMint({ id: 41 }))
+    a.answer(outcome)
+    await a.activating
+    expect(toastTexts(h)).toEqual(['New Bond created'])
+    expect(a.bonds.viaFarming).toBe(false)
+    expect(a.farming.activation?.status).toBe(outcome.status)
   })
 
   it('spends the farming flag when a repeated activation brings no new bond', async () => {

@@ -68,12 +68,12 @@ const ReferralBalance = observer(function ReferralBalance() {
 
 const ReferralLinkLine = observer(function ReferralLinkLine() {
   const { session } = useStates()
-  const { botUsername } = useUiConfig()
+  const config = useUiConfig()
   const copy = useCopy()
   const t = useT()
   const code = session.user?.ref_code
   if (!code) return null
-  const link = referralLink(botUsername, code)
+  const link = referralLink(config, code)
   return (
     <div className="copy-line">
       <span className="copy-line__label">{t('referral.link')}</span>
