@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { sign } from '@telegram-apps/init-data-node'
 import { Effect } from 'effect'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { WsSocketFactory } from '../../adapters/node/ws-socket-factory.ts'
@@ -25,8 +24,9 @@ import { FakePlatform, launchData } from '../core/fakes/fake-platform.ts'
 import { RecordingNotifier } from '../core/fakes/recording-notifier.ts'
 import { ScriptedWallet } from '../core/fakes/scripted-wallet.ts'
 import { type FaultProxy, startFaultProxy } from '../support/fault-proxy.ts'
+import { signInitDataFor } from '../support/init-data.ts'
 
-const signedInitData = (id: number) => sign({ user: { id, first_name: `User ${id}` }, query_id: `q${id}` }, DEV_BOT_TOKEN, new Date())
+const signedInitData = (id: number) => signInitDataFor({ id, first_name: `User ${id}` }, Math.floor(Date.now() / 1000), DEV_BOT_TOKEN)
 
 /** The core composed with the Node adapters over a real backend, as the CLI composes it. */
 const clientOf = (origin: string, userId: number, options: { apiTimeoutMs?: number; initData?: string } = {}) => {
