@@ -9,7 +9,14 @@ export interface RawReply {
   readonly json: any
 }
 
-const parseReply = (raw: Buffer): RawReply | null => {
+const parseReply = (all: Buffer): RawReply | null => {
+  let raw = all
+  // Skip interim answers (100 Continue).
+  while (/^HTTP\/1\.[01] 1\d\d /.test(raw.subarray(0, 16).toString('latin1'))) {
+    const interimEnd = raw.indexOf('\r\n\r\n')
+    if (interimEnd < 0) return null
+    raw = raw.subarray(interimEnd + 4)
+  }
   const end = raw.indexOf('\r\n\r\n')
   if (end < 0) return null
   const [statusLine, ...lines] = raw.subarray(0, end).toString('latin1').split('\r\n')
@@ -53,6 +60,8 @@ export interface RawConnection {
   write(data: string | Buffer): Promise<void>
   /** The next complete answer on this connection (or an error when the server closes without one). */
   reply(timeoutMs?: number): Promise<RawReply>
+  /** What has been read and not yet taken as an answer, as text. */
+  peek(): string
   /** Resolves when the server closes the connection. */
   readonly closed: Promise<void>
   close(): void
@@ -104,6 +113,7 @@ export const openRaw = (port: number): Promise<RawConnection> =>
             }
             check()
           }),
+        peek: () => buffer.toString('latin1'),
         closed,
         close: () => socket.destroy(),
       }),
