@@ -129,22 +129,29 @@ describe('the core over the Node adapters, against the reference backend', () =>
     const c = clientOf(server.url, 50_003)
     await c.run(c.uc.authenticate())
     let mints: Mint[] = []
+    let balances = 0
     const statuses: string[] = []
     socket = openMainSocket(
       { sockets: c.sockets, session: c.session },
       (e) => {
         if (e.event === 'user:mint') mints = mergeLiveRecord(mints, e.data)
+        // The server's answer to the token: from then on it pushes this user's events to the socket.
+        if (e.event === 'user:balance') balances++
       },
       (s) => statuses.push(s),
     )
     await until('the socket to open', () => socket?.status() === 'open')
+    await until('the server to take the token', () => balances > 0)
     const created = await c.run(c.api.createMint({ amount: 5, days: 30 }, { idempotencyKey: 'bond-restart' }))
     if (created._tag !== 'Success') throw new Error('createMint failed')
 
+    const balancesBefore = balances
     await server.close()
     await until('the socket to notice', () => socket?.status() !== 'open')
     server = await startServer({ port, dbPath: join(dir, 'axiom.db'), priceTickMs: 200 })
     await until('the socket to reconnect', () => socket?.status() === 'open', 20_000)
+    // Open is the client's side; the push below needs the server to have taken the token.
+    await until('the server to take the token again', () => balances > balancesBefore)
 
     server.markMintPaid(Number(created.success.mint.id))
     await until('the live bond after the restart', () => mints.some((m) => m.status === 'active'))
