@@ -3,8 +3,8 @@ import { performance } from 'node:perf_hooks'
 import autocannon from 'autocannon'
 import Fastify from 'fastify'
 import WebSocket from 'ws'
-import { sign } from '@telegram-apps/init-data-node'
 import { DEV_BOT_TOKEN, startServer } from '../server/main.ts'
+import { buildLaunch } from '../server/telegram-host/launch.ts'
 
 /**
  * The server budget, from one run over loopback: authenticated GET /api/user/me against a bare
@@ -32,7 +32,7 @@ const barePort = typeof bareAddress === 'object' && bareAddress ? bareAddress.po
 const register = await fetch(`${server.url}/api/auth/register`, {
   method: 'POST',
   headers: { 'content-type': 'application/json' },
-  body: JSON.stringify({ init_data: sign({ user: { id: 9_000_001, first_name: 'Bench' } }, DEV_BOT_TOKEN, new Date()), ref_code: null }),
+  body: JSON.stringify({ init_data: buildLaunch({ user: { id: 9_000_001, first_name: 'Bench' } }, DEV_BOT_TOKEN).initData, ref_code: null }),
 })
 const { token } = (await register.json()) as { token: string }
 

@@ -38,6 +38,8 @@ export interface ServerConfig {
   /** Largest photo a task accepts, in bytes after base64 decoding. */
   readonly maxPhotoBytes: number
   readonly bodyLimitBytes: number
+  /** A request's headers and body must arrive within this, else 408 (the app itself gives up after 25 s). */
+  readonly requestTimeoutMs: number
   /** A create without Idempotency-Key that repeats within this window returns the first result. */
   readonly dedupeWindowS: number
   /** The tonProof domain allow-list (wallet binding): `host:port` exactly, or a bare hostname on any port. */
@@ -62,6 +64,7 @@ export const defaultConfig = (): ServerConfig => ({
   heartbeatMs: 30_000,
   maxPhotoBytes: 1024 * 1024,
   bodyLimitBytes: 8 * 1024 * 1024,
+  requestTimeoutMs: 30_000,
   dedupeWindowS: 5,
   tonProofDomains: DEFAULT_TON_PROOF_DOMAINS,
   logger: false,

@@ -6,6 +6,12 @@ import { startServer, type StartOptions } from './start-server.ts'
 export { DEV_BOT_TOKEN, DEV_JWT_SECRET } from './config.ts'
 export { startServer, type RunningServer, type StartOptions } from './start-server.ts'
 
+const positiveMs = (name: string, v: string): number => {
+  const n = /^\d{1,9}$/.test(v.trim()) ? Number(v.trim()) : NaN
+  if (!(n > 0)) throw new Error(`${name} must be a positive whole number of milliseconds`)
+  return n
+}
+
 /** The server's options from the environment (see docs/api.md, "Environment"). */
 export const optionsFromEnv = (env: NodeJS.ProcessEnv = process.env): StartOptions => ({
   port: env.PORT ? Number(env.PORT) : DEFAULT_PORT,
@@ -19,6 +25,7 @@ export const optionsFromEnv = (env: NodeJS.ProcessEnv = process.env): StartOptio
   ...(env.AXIOM_TON_PROOF_DOMAINS !== undefined && env.AXIOM_TON_PROOF_DOMAINS.trim() !== ''
     ? { tonProofDomains: env.AXIOM_TON_PROOF_DOMAINS.split(',').map((d) => d.trim()).filter(Boolean) }
     : {}),
+  ...(env.AXIOM_REQUEST_TIMEOUT_MS !== undefined ? { requestTimeoutMs: positiveMs('AXIOM_REQUEST_TIMEOUT_MS', env.AXIOM_REQUEST_TIMEOUT_MS) } : {}),
   ...(env.AXIOM_WELCOME_BALANCE !== undefined
     ? { welcomeBalanceNano: requireNano('AXIOM_WELCOME_BALANCE', env.AXIOM_WELCOME_BALANCE, { allowZero: true }) }
     : {}),

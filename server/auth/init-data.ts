@@ -1,24 +1,59 @@
-import { parse, validate } from '@telegram-apps/init-data-node'
+import { validate } from '@tma.js/init-data-node'
 import { INVALID_INIT_DATA_MSG } from '../../core/domain/constants.ts'
 import { httpError } from '../http/errors.ts'
 import type { TelegramUser } from '../domain/users.ts'
 
+const MAX_INIT_DATA_LENGTH = 8192
+const MAX_NAME_LENGTH = 128
+const AUTH_DATE = /^\d{1,12}$/
+
+const text = (v: unknown): string => (typeof v === 'string' ? v.trim() : '')
+
 /**
- * Checks a raw initData string: the HMAC over its raw fields with the bot token, and an auth_date
- * no older than `maxAgeS` (checked against our clock, not the library's, so tests can move time).
+ * The user of initData whose hash already checked out. Only `user.id` is required: every other
+ * field (first_name, last_name, username, photo_url, language_code, ...) is optional, as are the
+ * launch fields around it (signature, query_id, chat_type, start_param, ...), which clients before
+ * Bot API 8.0 do not send at all. The name shown to others falls back from the first and last name
+ * to the username, then to `user<id>`.
+ */
+const userOf = (params: URLSearchParams): TelegramUser | null => {
+  const users = params.getAll('user')
+  if (users.length !== 1) return null
+  let user: unknown
+  try {
+    user = JSON.parse(users[0]!)
+  } catch {
+    return null
+  }
+  if (typeof user !== 'object' || user === null || Array.isArray(user)) return null
+  const u = user as Record<string, unknown>
+  // Telegram user ids use up to 52 bits: a JSON number reads them exactly.
+  if (typeof u.id !== 'number' || !Number.isSafeInteger(u.id) || u.id <= 0) return null
+  const name = [text(u.first_name), text(u.last_name)].filter(Boolean).join(' ') || text(u.username) || `user${u.id}`
+  return { id: BigInt(u.id), name: Array.from(name).slice(0, MAX_NAME_LENGTH).join('') }
+}
+
+/**
+ * Checks a raw initData string: the HMAC over its raw fields with the bot token (every field but
+ * `hash`, `signature` included when the client sent one), and an auth_date no older than `maxAgeS`
+ * (checked against our clock, not the library's, so tests can move time). The Ed25519 `signature`
+ * for third parties is not needed: we hold the bot token.
  */
 export const telegramUserFrom = (raw: unknown, botToken: string, nowS: number, maxAgeS: number): TelegramUser => {
   const invalid = httpError(401, INVALID_INIT_DATA_MSG)
-  if (typeof raw !== 'string' || raw === '' || raw.length > 8192) throw invalid
+  if (typeof raw !== 'string' || raw === '' || raw.length > MAX_INIT_DATA_LENGTH) throw invalid
+  let params: URLSearchParams
   try {
     validate(raw, botToken, { expiresIn: 0 })
-    const authDate = Number(new URLSearchParams(raw).get('auth_date'))
-    if (!Number.isSafeInteger(authDate) || nowS - authDate > maxAgeS || authDate - nowS > 300) throw invalid
-    const user = parse(raw).user
-    if (!user || !Number.isSafeInteger(user.id) || user.id <= 0) throw invalid
-    const name = [user.first_name, user.last_name].filter(Boolean).join(' ') || user.username || `user${user.id}`
-    return { id: BigInt(user.id), name: name.slice(0, 128) }
+    params = new URLSearchParams(raw)
   } catch {
     throw invalid
   }
+  const authDates = params.getAll('auth_date')
+  if (authDates.length !== 1 || !AUTH_DATE.test(authDates[0]!)) throw invalid
+  const authDate = Number(authDates[0])
+  if (nowS - authDate > maxAgeS || authDate - nowS > 300) throw invalid
+  const user = userOf(params)
+  if (!user) throw invalid
+  return user
 }

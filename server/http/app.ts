@@ -1,4 +1,4 @@
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify'
+import Fastify, { type FastifyBodyParser, type FastifyError, type FastifyInstance } from 'fastify'
 import type { ServerContext } from '../context.ts'
 import { verifyAccessToken } from '../auth/tokens.ts'
 import { isMaintenanceOn } from '../domain/settings.ts'
@@ -12,6 +12,7 @@ import { userRoutes } from '../routes/user-routes.ts'
 import { walletRoutes } from '../routes/wallet-routes.ts'
 import { withdrawRoutes } from '../routes/withdraw-routes.ts'
 import { FILE_TOO_LARGE, httpError, isHttpError, MAINTENANCE_MSG } from './errors.ts'
+import { answerClientError, answerFrameworkError, jsonBodyParser } from './wire-errors.ts'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -31,15 +32,31 @@ const bearerOf = (header: string | undefined): string => {
 
 /** The Fastify app with every §7 call under /api; sockets are attached to its server separately. */
 export const buildApp = (ctx: ServerContext): FastifyInstance => {
+  const { requestTimeoutMs } = ctx.config
   const app = Fastify({
     logger: ctx.config.logger,
     bodyLimit: ctx.config.bodyLimitBytes,
     routerOptions: { ignoreTrailingSlash: true },
+    // A request (headers and body) must arrive within requestTimeoutMs of its first byte, or of the
+    // connection when it sends none, else 408; Node checks the deadline on an interval. A keep-alive
+    // connection between requests is Fastify's keepAliveTimeout's (72 s); upgraded sockets are neither's.
+    requestTimeout: requestTimeoutMs,
+    http: {
+      requestTimeout: requestTimeoutMs,
+      headersTimeout: requestTimeoutMs,
+      connectionsCheckingInterval: Math.min(1000, Math.max(10, Math.floor(requestTimeoutMs / 4))),
+    },
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
   })
   app.decorateRequest('userId', 0n)
 
-  // Any other content type reaches the routes as text, where it fails field validation with a 422.
-  app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body))
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, jsonBodyParser(app.getDefaultJsonParser('error', 'error')))
+  // Any other content type reaches the routes as text, where it fails field validation with a 422;
+  // an empty one (or only whitespace) is no payload, like an absent body.
+  const asText: FastifyBodyParser<string> = (_req, body, done) => done(null, body.trim() === '' ? undefined : body)
+  app.addContentTypeParser('text/plain', { parseAs: 'string' }, asText)
+  app.addContentTypeParser('*', { parseAs: 'string' }, asText)
 
   app.setErrorHandler((err: FastifyError, req, reply) => {
     if (isHttpError(err)) return reply.code(err.statusCode).send({ msg: err.message })

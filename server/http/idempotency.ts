@@ -3,16 +3,18 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import { getRow, num, run, str } from '../db/sql.ts'
 import { inTx, type ServerContext } from '../context.ts'
 import { httpError } from './errors.ts'
+import { MAX_JSON_DEPTH, TOO_DEEP_MSG } from './wire-errors.ts'
 
-const canonical = (v: unknown): unknown => {
-  if (Array.isArray(v)) return v.map(canonical)
-  if (v && typeof v === 'object')
-    return Object.fromEntries(
-      Object.keys(v)
-        .sort()
-        .map((k) => [k, canonical((v as Record<string, unknown>)[k])]),
-    )
-  return v
+/** The body with its keys sorted at every level; deeper than MAX_JSON_DEPTH is a 400, never a stack overflow. */
+const canonical = (v: unknown, depth = 0): unknown => {
+  if (v === null || typeof v !== 'object') return v
+  if (depth >= MAX_JSON_DEPTH) throw httpError(400, TOO_DEEP_MSG)
+  if (Array.isArray(v)) return v.map((x) => canonical(x, depth + 1))
+  return Object.fromEntries(
+    Object.keys(v)
+      .sort()
+      .map((k) => [k, canonical((v as Record<string, unknown>)[k], depth + 1)]),
+  )
 }
 
 const fingerprintOf = (route: string, body: unknown) =>

@@ -1,4 +1,4 @@
-import { sign } from '@telegram-apps/init-data-node'
+import { createHmac, randomBytes } from 'node:crypto'
 import { THEMES, type ColorScheme } from './themes.ts'
 
 /** What the emulator's form sends to POST /launch. */
@@ -85,28 +85,63 @@ export const parseLaunchRequest = (body: unknown): LaunchRequest => {
   return { user, start_param: startParam, version, platform, color_scheme: scheme }
 }
 
+/** The first Bot API version whose clients send the Ed25519 `signature` field in initData. */
+export const SIGNATURE_SINCE_VERSION = '8.0'
+
+/** Is Bot API version `v` at least `min`? Compared part by part as numbers ("7.10" is above "7.9"). */
+export const versionAtLeast = (v: string, min: string): boolean => {
+  const a = v.split('.').map(Number)
+  const b = min.split('.').map(Number)
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    const d = (a[i] ?? 0) - (b[i] ?? 0)
+    if (d !== 0) return d > 0
+  }
+  return true
+}
+
+/**
+ * initData fields signed the way Telegram signs them (core.telegram.org/bots/webapps, "Validating
+ * data received via the Mini App"): `hash` = hex HMAC-SHA256 of the check string (every field as
+ * `key=value`, sorted by key, joined by "\n") keyed with HMAC-SHA256("WebAppData", bot token).
+ * Written as clients write it: each value with encodeURIComponent, `hash` last.
+ */
+export const signInitDataFields = (fields: Readonly<Record<string, string>>, botToken: string): string => {
+  const checkString = Object.keys(fields)
+    .sort()
+    .map((k) => `${k}=${fields[k]}`)
+    .join('\n')
+  const secret = createHmac('sha256', 'WebAppData').update(botToken).digest()
+  const hash = createHmac('sha256', secret).update(checkString).digest('hex')
+  const query = Object.entries(fields).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`)
+  return [...query, `hash=${hash}`].join('&')
+}
+
 /**
  * Signs initData for `req` with the bot token, the way Telegram does, and builds the launch
  * fragment: tgWebAppData, tgWebAppVersion, tgWebAppPlatform, tgWebAppThemeParams and, when there is
- * one, tgWebAppStartParam.
+ * one, tgWebAppStartParam. Like real clients, a version from 8.0 on adds a `signature` (Telegram's
+ * Ed25519 signature for third parties; random bytes here, as only Telegram holds that key), and an
+ * older one sends none.
  */
 export const buildLaunch = (req: LaunchRequest, botToken: string, now: Date = new Date()): Launch => {
   const startParam = req.start_param ?? ''
+  const version = req.version ?? DEFAULT_VERSION
   const queryId = `AA${req.user.id.toString(36)}${now.getTime().toString(36)}`
-  const initData = sign(
+  const initData = signInitDataFields(
     {
       query_id: queryId,
-      user: { ...req.user, allows_write_to_pm: true },
+      user: JSON.stringify({ ...req.user, allows_write_to_pm: true }),
       chat_instance: String(8_000_000_000_000_000_000n + BigInt(req.user.id)),
       chat_type: 'sender',
       ...(startParam ? { start_param: startParam } : {}),
-    } as Parameters<typeof sign>[0],
+      auth_date: String(Math.floor(now.getTime() / 1000)),
+      ...(versionAtLeast(version, SIGNATURE_SINCE_VERSION) ? { signature: randomBytes(64).toString('base64url') } : {}),
+    },
     botToken,
-    now,
   )
   const params = new URLSearchParams()
   params.set('tgWebAppData', initData)
-  params.set('tgWebAppVersion', req.version ?? DEFAULT_VERSION)
+  params.set('tgWebAppVersion', version)
   params.set('tgWebAppPlatform', req.platform ?? DEFAULT_PLATFORM)
   params.set('tgWebAppThemeParams', JSON.stringify(THEMES[req.color_scheme ?? 'light']))
   // Always present, even empty: telegram-web-app.js keeps the previous launch's parameters in

@@ -1,9 +1,9 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { sign } from '@telegram-apps/init-data-node'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DEV_BOT_TOKEN as CLI_DEV_BOT_TOKEN } from '../../adapters/node/cli/dev-init-data.ts'
 import { DEV_BOT_TOKEN } from '../../server/main.ts'
+import { signInitDataFor } from '../support/init-data.ts'
 import { type CliStack, type CliUser, freshId, Sink, SOME_ADDRESS, startCliStack } from './support.ts'
 
 let stack: CliStack
@@ -83,7 +83,7 @@ describe('login, me, balances, logout', () => {
     const code = (await referrer.run(['me', '--json'])).json().ref_code as string
     const u = stack.user()
     const id = freshId()
-    const initData = sign({ user: { id, first_name: 'Bob' }, query_id: 'q1' }, DEV_BOT_TOKEN, new Date())
+    const initData = signInitDataFor({ id, first_name: 'Bob' }, Math.floor(Date.now() / 1000), DEV_BOT_TOKEN)
     const r = await u.run(['login', initData, '--ref', code, '--json'])
     expect(r.code, r.stderr).toBe(0)
     expect(r.json()).toMatchObject({ user_id: String(id), balance_token: 100 })
@@ -112,7 +112,7 @@ describe('login, me, balances, logout', () => {
     const u = stack.user()
     const junk = await u.run(['login', 'hello'])
     expect(junk.code).toBe(2)
-    const forged = sign({ user: { id: freshId(), first_name: 'Eve' } }, '1:not-the-bot', new Date())
+    const forged = signInitDataFor({ id: freshId(), first_name: 'Eve' }, Math.floor(Date.now() / 1000), '1:not-the-bot')
     const refused = await u.run(['login', forged])
     expect(refused.code).toBe(3)
     expect(refused.stderr).toContain('Invalid WebApp init data')

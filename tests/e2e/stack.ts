@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { sign } from '@telegram-apps/init-data-node'
 import type { Browser, FrameLocator, Page } from 'playwright-core'
 import { build, preview, type PreviewServer } from 'vite'
 import { afterAll, beforeAll } from 'vitest'
@@ -11,6 +10,7 @@ import { type RunningTelegramHost, startTelegramHost } from '../../server/telegr
 import { DEV_WALLET_DEFAULT_NETWORK } from '../../server/ton-connect/dev-wallet.ts'
 import { launchChromium } from '../support/chromium.ts'
 import { type FaultProxy, startFaultProxy } from '../support/fault-proxy.ts'
+import { signInitDataFor } from '../support/init-data.ts'
 
 /**
  * The whole product for a browser test: the reference backend (in-memory), a fault proxy in front
@@ -138,7 +138,7 @@ export interface LaunchOptions {
 
 /** Signs in as `user` with signed initData (creating the user, referred by `refCode`, on first use); returns the access token. */
 export const register = async (stack: Stack, user: number, name = `User ${user}`, refCode: string | null = null): Promise<string> => {
-  const initData = sign({ user: { id: user, first_name: name } }, DEV_BOT_TOKEN, new Date())
+  const initData = signInitDataFor({ id: user, first_name: name }, Math.floor(Date.now() / 1000), DEV_BOT_TOKEN)
   const res = await fetch(`${stack.server.url}/api/auth/register`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { sign } from '@telegram-apps/init-data-node'
 import { Effect } from 'effect'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { WsSocketFactory } from '../../adapters/node/ws-socket-factory.ts'
@@ -25,8 +24,9 @@ import { FakePlatform, launchData } from '../core/fakes/fake-platform.ts'
 import { RecordingNotifier } from '../core/fakes/recording-notifier.ts'
 import { ScriptedWallet } from '../core/fakes/scripted-wallet.ts'
 import { type FaultProxy, startFaultProxy } from '../support/fault-proxy.ts'
+import { signInitDataFor } from '../support/init-data.ts'
 
-const signedInitData = (id: number) => sign({ user: { id, first_name: `User ${id}` }, query_id: `q${id}` }, DEV_BOT_TOKEN, new Date())
+const signedInitData = (id: number) => signInitDataFor({ id, first_name: `User ${id}` }, Math.floor(Date.now() / 1000), DEV_BOT_TOKEN)
 
 /** The core composed with the Node adapters over a real backend, as the CLI composes it. */
 const clientOf = (origin: string, userId: number, options: { apiTimeoutMs?: number; initData?: string } = {}) => {
@@ -129,22 +129,29 @@ describe('the core over the Node adapters, against the reference backend', () =>
     const c = clientOf(server.url, 50_003)
     await c.run(c.uc.authenticate())
     let mints: Mint[] = []
+    let balances = 0
     const statuses: string[] = []
     socket = openMainSocket(
       { sockets: c.sockets, session: c.session },
       (e) => {
         if (e.event === 'user:mint') mints = mergeLiveRecord(mints, e.data)
+        // The server's answer to the token: from then on it pushes this user's events to the socket.
+        if (e.event === 'user:balance') balances++
       },
       (s) => statuses.push(s),
     )
     await until('the socket to open', () => socket?.status() === 'open')
+    await until('the server to take the token', () => balances > 0)
     const created = await c.run(c.api.createMint({ amount: 5, days: 30 }, { idempotencyKey: 'bond-restart' }))
     if (created._tag !== 'Success') throw new Error('createMint failed')
 
+    const balancesBefore = balances
     await server.close()
     await until('the socket to notice', () => socket?.status() !== 'open')
     server = await startServer({ port, dbPath: join(dir, 'axiom.db'), priceTickMs: 200 })
     await until('the socket to reconnect', () => socket?.status() === 'open', 20_000)
+    // Open is the client's side; the push below needs the server to have taken the token.
+    await until('the server to take the token again', () => balances > balancesBefore)
 
     server.markMintPaid(Number(created.success.mint.id))
     await until('the live bond after the restart', () => mints.some((m) => m.status === 'active'))

@@ -48,11 +48,11 @@ it('a link for yourself has exactly one activation', async () => {
 
 it('a main socket closes with 4001 when its access token expires', async () => {
   const { default: WebSocket } = await import('ws')
-  const { sign } = await import('@telegram-apps/init-data-node')
+  const { signInitDataFor } = await import('../support/init-data.ts')
   const { DEV_BOT_TOKEN, startServer } = await import('../../server/main.ts')
   const server = await startServer({ port: 0, dbPath: ':memory:', accessTokenTtlS: 1 })
   try {
-    const initData = sign({ user: { id: 4005, first_name: 'Ex' } }, DEV_BOT_TOKEN, new Date())
+    const initData = signInitDataFor({ id: 4005, first_name: 'Ex' }, Math.floor(Date.now() / 1000), DEV_BOT_TOKEN)
     const reg = await fetch(`${server.url}/api/auth/register`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

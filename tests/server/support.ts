@@ -1,8 +1,8 @@
-import { sign } from '@telegram-apps/init-data-node'
 import { Schema } from 'effect'
 import fc from 'fast-check'
 import WebSocket from 'ws'
 import { DEV_BOT_TOKEN, startServer, type RunningServer, type StartOptions } from '../../server/main.ts'
+import { signInitDataFor } from '../support/init-data.ts'
 
 // Fixed seed: the generated cases are the same on every run (set FC_SEED to explore others).
 fc.configureGlobal({ seed: Number(process.env.FC_SEED ?? 20_260_101) })
@@ -53,9 +53,9 @@ export interface TgUser {
   readonly first_name?: string
 }
 
-/** initData signed like Telegram signs it, for `user`, at `authDate` (seconds), with the dev bot token. */
+/** initData signed like Telegram signs it (by hand, tests/support/init-data.ts), for `user`, at `authDate` (seconds), with the dev bot token. */
 export const signInitData = (user: TgUser, authDate: number, botToken = DEV_BOT_TOKEN): string =>
-  sign({ user: { first_name: `User ${user.id}`, ...user }, query_id: `q${user.id}` }, botToken, new Date(authDate * 1000))
+  signInitDataFor({ first_name: `User ${user.id}`, ...user }, authDate, botToken)
 
 export interface Session {
   readonly token: string

@@ -54,6 +54,19 @@ describe('telegram host with the reference backend', () => {
     }
   })
 
+  it('the backend signs in users of every client version the host emulates, with and without a signature', async () => {
+    const versions: Array<[string, boolean]> = [['6.0', false], ['7.10', false], ['8.0', true], ['9.1', true]]
+    for (const [i, [version, signed]] of versions.entries()) {
+      const id = 5201 + i
+      const launch = await json(new URL('/launch', inProcess.url).href, 'POST', { user: { id, first_name: `V${version}` }, version })
+      expect(launch.status).toBe(200)
+      expect(new URLSearchParams(launch.body.initData).has('signature'), version).toBe(signed)
+      const r = await json(`${backend.url}/api/auth/register`, 'POST', { init_data: launch.body.initData, ref_code: null })
+      expect(r.status, version).toBe(200)
+      expect((await json(`${backend.url}/api/user/me`, 'GET', undefined, r.body.token)).status).toBe(200)
+    }
+  })
+
   it('answers 404 for a user the backend does not know yet', async () => {
     for (const host of [inProcess, separate]) {
       const r = await json(new URL('/join-community', host.url).href, 'POST', { user_id: 999_999 })

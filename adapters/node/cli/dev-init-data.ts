@@ -22,9 +22,8 @@ export const signDevInitData = (user: DevUser, botToken: string, authDateSeconds
   const fields: Record<string, string> = {
     auth_date: String(authDateSeconds),
     query_id: `cli${user.id}`,
-    // Telegram now sends an Ed25519 `signature` for third parties; the reference backend's parser
-    // requires the field, and it is part of the checked string like any other. Empty here.
-    signature: '',
+    // No `signature`: that is Telegram's Ed25519 signature for third parties (Bot API 8.0+), which
+    // only Telegram can make; the backend checks the hash, and accepts initData with or without it.
     user: JSON.stringify({ id: user.id, first_name: user.firstName ?? `User ${user.id}`, language_code: 'en' }),
   }
   if (user.startParam) fields.start_param = user.startParam
