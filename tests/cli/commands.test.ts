@@ -97,7 +97,7 @@ describe('login, me, balances, logout', () => {
   it('init data launched from a farming link registers with no referral code and says how to activate it', async () => {
     const u = stack.user()
     const id = freshId()
-    const initData = sign({ user: { id, first_name: 'Fay' }, start_param: 'farm_K7Q2M9XW4P' }, DEV_BOT_TOKEN, new Date())
+    const initData = signInitDataFor({ id, first_name: 'Fay' }, Math.floor(Date.now() / 1000), DEV_BOT_TOKEN, { start_param: 'farm_K7Q2M9XW4P' })
     const human = await u.run(['login', initData])
     expect(human.code, human.stderr).toBe(0)
     expect(human.stdout).toContain('This launch came from a farming link: axiom farm activate K7Q2M9XW4P')

@@ -73,7 +73,7 @@ describe('telegram host: POST /launch', () => {
     expect(direct.status).toBe(200)
     expect(direct.body).toMatchObject({ opens: 'mini-app', start_param: 'Xk3_a9Qp' })
     const p = hashParams(direct.body.hash)
-    expect(parse(p.tgWebAppData!).start_param).toBe('Xk3_a9Qp')
+    expect(readFields(p.tgWebAppData!).fields.start_param).toBe('Xk3_a9Qp')
     expect(p.tgWebAppStartParam).toBe('Xk3_a9Qp')
 
     // t.me/<bot>?startapp= opens the bot's main mini app with the parameter too.
@@ -86,7 +86,7 @@ describe('telegram host: POST /launch', () => {
     expect(r.status).toBe(200)
     expect(r.body).toMatchObject({ opens: 'bot-chat', start_param: '', bot_start: 'Xk3_a9Qp' })
     const p = hashParams(r.body.hash)
-    expect(parse(p.tgWebAppData!).start_param).toBeUndefined()
+    expect(readFields(p.tgWebAppData!).fields.start_param).toBeUndefined()
     expect(p.tgWebAppStartParam).toBe('')
   })
 
