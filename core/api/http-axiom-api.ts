@@ -15,7 +15,7 @@ import { Task, TaskList } from '../domain/entities/task.ts'
 import { ReferralList, UserData } from '../domain/entities/user.ts'
 import { TonProofPayload, WalletBinding } from '../domain/entities/wallet.ts'
 import { TransferResult, Withdrawal, WithdrawHistory, WithdrawQuote } from '../domain/entities/withdraw.ts'
-import { DEFAULT_PAGE, DEFAULT_PAGE_LIMIT, DEFAULT_SORT_ORDER, WITHDRAW_HISTORY_SORT_BY } from '../domain/constants.ts'
+import { DEFAULT_PAGE, DEFAULT_PAGE_LIMIT, DEFAULT_SORT_ORDER, HISTORY_PAGE_SIZE, WITHDRAW_HISTORY_SORT_BY } from '../domain/constants.ts'
 import {
   type ApiError,
   MalformedResponse,
@@ -220,14 +220,17 @@ export const makeHttpAxiomApi = (deps: HttpAxiomApiDeps): AxiomApi => {
     farmingActivationStatus: (q) => get('/farming/activation-status', FarmingActivation, null, q),
 
     calculateWithdraw: (q) => get('/withdraw/calculate', WithdrawQuote, null, q),
+    // The history list is asked for by page and size, 10 a page (spec §7, §9).
     operationsHistory: (q = {}) =>
       get('/operations/history', OperationHistory, EMPTY_PAGE, {
-        ...paging(q),
+        page: q.page ?? DEFAULT_PAGE,
+        size: q.size ?? q.limit ?? HISTORY_PAGE_SIZE,
         sort_order: q.sort_order ?? DEFAULT_SORT_ORDER,
       }),
     withdrawHistory: (q = {}) =>
       get('/withdraw/history', WithdrawHistory, EMPTY_PAGE, {
-        ...paging(q),
+        page: q.page ?? DEFAULT_PAGE,
+        limit: q.limit ?? q.size ?? HISTORY_PAGE_SIZE,
         sort_by: q.sort_by ?? WITHDRAW_HISTORY_SORT_BY,
         sort_order: q.sort_order ?? DEFAULT_SORT_ORDER,
       }),

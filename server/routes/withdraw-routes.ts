@@ -4,7 +4,7 @@ import { allRows, getRow, num } from '../db/sql.ts'
 import { createWithdrawal, parseTonAddress, quoteWire, transferFromReferral, withdrawalWire, withdrawQuote } from '../domain/withdraw.ts'
 import { httpError } from '../http/errors.ts'
 import { once } from '../http/idempotency.ts'
-import { bodyFields, boolField, paging, queryFields, sortOrder } from '../http/params.ts'
+import { bodyFields, boolField, historyPaging, queryFields, sortOrder } from '../http/params.ts'
 import { formatNano, requireNano, tokens } from '../money.ts'
 
 /** The smallest sale: 1 AXIOM. */
@@ -26,7 +26,7 @@ export const withdrawRoutes = (app: FastifyInstance, ctx: ServerContext) => {
 
   app.get('/withdraw/history', async (req) => {
     const q = queryFields(req.query)
-    const { page, limit, offset } = paging(q)
+    const { page, limit, offset } = historyPaging(q)
     const sortBy = q.sort_by ?? 'created_at'
     if (typeof sortBy !== 'string' || !SORTABLE.has(sortBy)) throw httpError(422, 'sort_by must be created_at, token_amount or id')
     const order = sortOrder(q)
@@ -38,7 +38,7 @@ export const withdrawRoutes = (app: FastifyInstance, ctx: ServerContext) => {
       offset,
     )
     const total = num(getRow(ctx.db, 'SELECT COUNT(*) AS n FROM withdrawals WHERE user_id = ?', req.userId)!, 'n')
-    return { items: rows.map(withdrawalWire), total, page, limit }
+    return { items: rows.map(withdrawalWire), total, page, size: limit, limit }
   })
 
   app.post('/withdraw/transfer-from-referral-balance', async (req, reply) => {
@@ -48,7 +48,7 @@ export const withdrawRoutes = (app: FastifyInstance, ctx: ServerContext) => {
 
   app.get('/operations/history', async (req) => {
     const q = queryFields(req.query)
-    const { page, limit, offset } = paging(q)
+    const { page, limit, offset } = historyPaging(q)
     const order = sortOrder(q)
     const rows = allRows(ctx.db, `SELECT * FROM operations WHERE user_id = ? ORDER BY id ${order} LIMIT ? OFFSET ?`, req.userId, limit, offset)
     const total = num(getRow(ctx.db, 'SELECT COUNT(*) AS n FROM operations WHERE user_id = ?', req.userId)!, 'n')
@@ -62,6 +62,7 @@ export const withdrawRoutes = (app: FastifyInstance, ctx: ServerContext) => {
       })),
       total,
       page,
+      size: limit,
       limit,
     }
   })

@@ -107,12 +107,21 @@ describe('history', () => {
     expect(ops.total).toBe(14)
 
     const { app, page, errors } = await launch(stack, { user })
+    const asked: URLSearchParams[] = []
+    page.on('request', (r) => {
+      const url = new URL(r.url())
+      if (url.pathname === '/api/operations/history') asked.push(url.searchParams)
+    })
     await app.getByTestId('link-history').click()
     await app.getByTestId('screen-history').waitFor()
     const list = app.getByTestId('operations-list')
     await list.waitFor()
     await expect.poll(() => list.locator('li').count()).toBe(10)
     await expectText(app.getByTestId('history-page'), 'Page 1 of 2')
+    await expectText(app.getByTestId('history-total'), 'Total: 14')
+    // Asked for by page and size, 10 a page (spec §7).
+    expect(asked.length).toBeGreaterThan(0)
+    expect(asked.map((q) => [q.get('page'), q.get('size'), q.has('limit')])).toEqual(asked.map(() => ['1', '10', false]))
     expect(await app.getByTestId('history-prev').isDisabled()).toBe(true)
     // Newest first: the sale is the first row.
     await expectContains(list.locator('li').first(), '-5.50')

@@ -213,6 +213,7 @@ export const en = {
   'history.fromReferral': 'From the referral balance',
   'history.fromMain': 'From the main balance',
   'history.fee': 'Fee {amount}',
+  'history.total': 'Total: {total}',
   'withdraw.status.pending': 'Pending',
   'withdraw.status.completed': 'Completed',
   'withdraw.status.failed': 'Failed',

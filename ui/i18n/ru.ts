@@ -215,6 +215,7 @@ export const ru: Messages = {
   'history.fromReferral': 'С реферального баланса',
   'history.fromMain': 'С основного баланса',
   'history.fee': 'Комиссия {amount}',
+  'history.total': 'Всего: {total}',
   'withdraw.status.pending': 'В обработке',
   'withdraw.status.completed': 'Выполнен',
   'withdraw.status.failed': 'Ошибка',

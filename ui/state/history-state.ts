@@ -8,8 +8,8 @@ export interface HistoryUseCases {
   readonly loadWithdrawHistory: (page: number) => Effect.Effect<Page<Withdrawal>, ApiError>
 }
 
-/** One paged list (10 a page, spec §7). */
-class PagedList<T> {
+/** One paged list (10 a page, spec §7), with its total. */
+export class PagedList<T> {
   items: ReadonlyArray<T> = []
   total = 0
   page = 1
@@ -21,6 +21,22 @@ class PagedList<T> {
 
   get pages(): number {
     return pageCount(this.total)
+  }
+
+  get hasNext(): boolean {
+    return this.page < this.pages
+  }
+
+  get hasPrevious(): boolean {
+    return this.page > 1
+  }
+
+  next(): Promise<void> {
+    return this.goTo(this.page + 1)
+  }
+
+  previous(): Promise<void> {
+    return this.goTo(this.page - 1)
   }
 
   async goTo(page: number): Promise<void> {

@@ -41,4 +41,6 @@ export type ListPaging = typeof ListPaging.Type
 export interface PageQuery {
   readonly page?: number
   readonly limit?: number
+  /** The page size under the name the history list is asked with (spec §7); the same as limit. */
+  readonly size?: number
 }

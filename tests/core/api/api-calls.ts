@@ -206,7 +206,7 @@ export const CALLS: ReadonlyArray<CallCase> = [
   {
     name: 'operationsHistory',
     call: (api) => api.operationsHistory(),
-    request: { method: 'GET', path: '/operations/history', query: { page: 1, limit: 300, sort_order: 'desc' } },
+    request: { method: 'GET', path: '/operations/history', query: { page: 1, size: 10, sort_order: 'desc' } },
     bearer: 'yes',
     reply: page([anOperation()]),
     onServerError: EMPTY,
@@ -217,7 +217,7 @@ export const CALLS: ReadonlyArray<CallCase> = [
     request: {
       method: 'GET',
       path: '/withdraw/history',
-      query: { page: 1, limit: 300, sort_by: 'created_at', sort_order: 'desc' },
+      query: { page: 1, limit: 10, sort_by: 'created_at', sort_order: 'desc' },
     },
     bearer: 'yes',
     reply: page([aWithdrawal()]),

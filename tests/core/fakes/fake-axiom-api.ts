@@ -34,9 +34,9 @@ export interface ApiCall {
 const TREASURY = `0:${'ee'.repeat(32)}`
 const NEXT_TASK_STATUS = { NEW: 'STARTED', STARTED: 'VALIDATED', VALIDATED: 'CLAIMED', CLAIMED: 'CLAIMED' } as const
 
-const paged = <T>(items: ReadonlyArray<T>, q: { page?: number; limit?: number } = {}) => {
+const paged = <T>(items: ReadonlyArray<T>, q: { page?: number; limit?: number; size?: number } = {}) => {
   const page = q.page ?? 1
-  const limit = q.limit ?? 300
+  const limit = q.limit ?? q.size ?? 300
   return { items: items.slice((page - 1) * limit, page * limit), total: items.length }
 }
 
@@ -226,7 +226,7 @@ export class FakeAxiomApi implements AxiomApi {
       fee: input.token_amount * 0.01,
       net_amount: input.token_amount * 0.99,
     }))
-  operationsHistory = (q?: { page?: number; limit?: number }) => this.run('operationsHistory', q, () => paged(this.operations, q))
+  operationsHistory = (q?: { page?: number; limit?: number; size?: number }) => this.run('operationsHistory', q, () => paged(this.operations, q))
   withdrawHistory = (q?: { page?: number; limit?: number }) => this.run('withdrawHistory', q, () => paged(this.withdrawals, q))
   createWithdraw = (input: { from_ref_balance: boolean; token_amount: number; address: string }, options?: CreateOptions) =>
     this.run(

@@ -1,11 +1,15 @@
 import { describe, expect, it } from 'vitest'
+import { loadOperationsHistory, loadWithdrawHistory, makeHttpAxiomApi } from '../../../core/index.ts'
 import { FarmingState } from '../../../ui/state/farming-state.ts'
 import { HistoryState } from '../../../ui/state/history-state.ts'
 import { ReferralsState } from '../../../ui/state/referrals-state.ts'
 import { SellState } from '../../../ui/state/sell-state.ts'
 import { TasksState } from '../../../ui/state/tasks-state.ts'
 import { ToastQueue } from '../../../ui/state/toast-queue.ts'
+import { FakeHttpTransport, ok } from '../../core/fakes/fake-http-transport.ts'
+import { MemorySessionStore } from '../../core/fakes/memory-stores.ts'
 import { aTask } from '../../core/fakes/records.ts'
+import { RecordingNotifier } from '../../core/fakes/recording-notifier.ts'
 import { stateHarness, toastTexts } from './harness.ts'
 
 /** A raw address and a well-known friendly one (bounceable, base64url, with its checksum). */
@@ -115,6 +119,34 @@ describe('HistoryState', () => {
     expect(history.operations.items).toHaveLength(3)
     await history.operations.goTo(9)
     expect(history.operations.page).toBe(3)
+  })
+
+  it('asks the backend for page and size=10 and walks to the last page with next, showing the total', async () => {
+    // A backend of 23 operations that pages by whatever the request names, as JSON on the wire.
+    const http = new FakeHttpTransport().on('GET /operations/history', (req) => {
+      const q = (req.query ?? {}) as Record<string, number>
+      const size = q.size ?? q.limit ?? 300
+      const ids = Array.from({ length: 23 }, (_, i) => 23 - i).slice((q.page! - 1) * size, q.page! * size)
+      return ok({ items: ids.map((id) => ({ id, type: 'credit', amount: '1', created_at: 1_700_000_000 + id })), total: 23, page: q.page, size })
+    })
+    const api = makeHttpAxiomApi({ http, session: new MemorySessionStore({ auth_token: 't' }), notifier: new RecordingNotifier() })
+    const history = new HistoryState({ loadOperationsHistory: loadOperationsHistory({ api }), loadWithdrawHistory: loadWithdrawHistory({ api }) })
+
+    await history.operations.goTo(1)
+    expect(history.operations.total).toBe(23)
+    expect(history.operations.items.map((o) => o.id)).toEqual([23, 22, 21, 20, 19, 18, 17, 16, 15, 14])
+    expect(history.operations.hasPrevious).toBe(false)
+    while (history.operations.hasNext) await history.operations.next()
+
+    expect(history.operations.page).toBe(3)
+    expect(history.operations.items.map((o) => o.id)).toEqual([3, 2, 1])
+    expect(http.requestsTo('GET /operations/history').map((r) => r.query)).toEqual([
+      { page: 1, size: 10, sort_order: 'desc' },
+      { page: 2, size: 10, sort_order: 'desc' },
+      { page: 3, size: 10, sort_order: 'desc' },
+    ])
+    await history.operations.previous()
+    expect(history.operations.items.map((o) => o.id)).toEqual([13, 12, 11, 10, 9, 8, 7, 6, 5, 4])
   })
 })
 

@@ -16,39 +16,55 @@ type Tab = 'operations' | 'withdrawals'
 interface PagedView {
   readonly page: number
   readonly pages: number
+  readonly total: number
   readonly isFetching: boolean
-  goTo(page: number): Promise<void>
+  readonly hasNext: boolean
+  readonly hasPrevious: boolean
+  next(): Promise<void>
+  previous(): Promise<void>
 }
+
+const Total = observer(function Total({ list }: { readonly list: PagedView }) {
+  const t = useT()
+  return (
+    <p className="pager__total num" data-testid="history-total">
+      {t('history.total', { total: list.total })}
+    </p>
+  )
+})
 
 const Pager = observer(function Pager({ list, name }: { readonly list: PagedView; readonly name: string }) {
   const t = useT()
-  if (list.pages <= 1) return null
+  if (list.pages <= 1) return <Total list={list} />
   return (
-    <nav className="pager" aria-label={name}>
-      <button
-        type="button"
-        className="icon-btn icon-btn--filled"
-        disabled={list.page <= 1 || list.isFetching}
-        onClick={() => void list.goTo(list.page - 1)}
-        aria-label={t('history.prev')}
-        data-testid="history-prev"
-      >
-        <ChevronLeftIcon size={18} />
-      </button>
-      <span className="pager__label num" data-testid="history-page">
-        {t('history.page', { page: list.page, pages: list.pages })}
-      </span>
-      <button
-        type="button"
-        className="icon-btn icon-btn--filled"
-        disabled={list.page >= list.pages || list.isFetching}
-        onClick={() => void list.goTo(list.page + 1)}
-        aria-label={t('history.next')}
-        data-testid="history-next"
-      >
-        <ChevronRightIcon size={18} />
-      </button>
-    </nav>
+    <>
+      <nav className="pager" aria-label={name}>
+        <button
+          type="button"
+          className="icon-btn icon-btn--filled"
+          disabled={!list.hasPrevious || list.isFetching}
+          onClick={() => void list.previous()}
+          aria-label={t('history.prev')}
+          data-testid="history-prev"
+        >
+          <ChevronLeftIcon size={18} />
+        </button>
+        <span className="pager__label num" data-testid="history-page">
+          {t('history.page', { page: list.page, pages: list.pages })}
+        </span>
+        <button
+          type="button"
+          className="icon-btn icon-btn--filled"
+          disabled={!list.hasNext || list.isFetching}
+          onClick={() => void list.next()}
+          aria-label={t('history.next')}
+          data-testid="history-next"
+        >
+          <ChevronRightIcon size={18} />
+        </button>
+      </nav>
+      <Total list={list} />
+    </>
   )
 })
 
