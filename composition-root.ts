@@ -158,6 +158,8 @@ export type UseCases = ReturnType<typeof bindUseCases>
 export interface CoreOptions {
   /** The API timeout; the §9 default is 25 s. */
   readonly apiTimeoutMs?: number
+  /** A call found the backend under maintenance (the app shows its maintenance page). */
+  readonly onUnderMaintenance?: () => void
 }
 
 /** The core composed over a front end's adapters: the ports, the API client and the use cases. */
@@ -182,6 +184,7 @@ export const composeCore = (ports: PortBindings, options: CoreOptions = {}): Con
       notifier: r.get(TOKENS.notifier),
       platform: r.get(TOKENS.platform),
       ...(options.apiTimeoutMs ? { timeoutMs: options.apiTimeoutMs } : {}),
+      ...(options.onUnderMaintenance ? { onUnderMaintenance: options.onUnderMaintenance } : {}),
     })
   })
   c.bind(TOKENS.useCases).toDynamicValue((ctx) => {
@@ -202,7 +205,9 @@ export const composeCore = (ports: PortBindings, options: CoreOptions = {}): Con
 
 /** The mini app: the core plus its MobX states, ready for the React tree. */
 export const composeApp = (ports: PortBindings, config: AppConfig): AppState => {
-  const c = composeCore(ports)
+  // The API client is built before the states: a call that meets maintenance reaches the page through this.
+  let maintenance: MaintenanceState | null = null
+  const c = composeCore(ports, { onUnderMaintenance: () => maintenance?.enter() })
   c.bind(TOKENS.app).toDynamicValue((context) => {
     const ctx = resolver(context)
     const uc = ctx.get(TOKENS.useCases)
@@ -229,7 +234,7 @@ export const composeApp = (ports: PortBindings, config: AppConfig): AppState => 
       },
       {
         session: sessionState,
-        maintenance: new MaintenanceState({ checkMaintenance: uc.checkMaintenance, reload: () => platform.reload() }),
+        maintenance: (maintenance = new MaintenanceState({ checkMaintenance: uc.checkMaintenance, reload: () => platform.reload() })),
         bonds,
         farming: new FarmingState(uc, feedback, {
           expect: () => bonds.expectFarmingBond(),

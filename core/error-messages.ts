@@ -1,3 +1,4 @@
+import { MAINTENANCE_MSG } from './domain/constants.ts'
 import type { AppError } from './errors.ts'
 
 /** TON Connect protocol error codes and what the user reads for each (spec §8). */
@@ -19,6 +20,7 @@ export const ERROR_MESSAGES: Messages = {
   Unauthorized: (e) => e.msg,
   RequestRejected: (e) => `Error: ${e.msg}`,
   PayloadTooLarge: () => 'Error: File size is too large! Upload a smaller file.',
+  UnderMaintenance: () => MAINTENANCE_MSG,
   NetworkError: () => 'Error: Network Error! Code: ERR_NETWORK',
   Timeout: () => 'Error: Timeout Error!',
   MalformedResponse: () => 'Error: Unexpected answer from the server',

@@ -15,6 +15,12 @@ export class RequestRejected extends Data.TaggedError('RequestRejected')<{
 /** HTTP 413 (spec §8). */
 export class PayloadTooLarge extends Data.TaggedError('PayloadTooLarge')<{}> {}
 
+/**
+ * HTTP 503 with the maintenance message: the backend went under maintenance (spec §4). The app shows
+ * its maintenance page instead of an error.
+ */
+export class UnderMaintenance extends Data.TaggedError('UnderMaintenance')<{}> {}
+
 /** The request never got an answer (spec §8). */
 export class NetworkError extends Data.TaggedError('NetworkError')<{ readonly cause?: unknown }> {}
 
@@ -61,7 +67,15 @@ export class WalletNotConnectedToDisconnect extends Data.TaggedError('WalletNotC
 export class OutsidePlatform extends Data.TaggedError('OutsidePlatform')<{}> {}
 
 /** Every failure of a product API call. */
-export type ApiError = ServerFailed | Unauthorized | RequestRejected | PayloadTooLarge | NetworkError | Timeout | MalformedResponse
+export type ApiError =
+  | ServerFailed
+  | Unauthorized
+  | RequestRejected
+  | PayloadTooLarge
+  | UnderMaintenance
+  | NetworkError
+  | Timeout
+  | MalformedResponse
 
 export type WalletError =
   | WalletNotConnected
@@ -79,6 +93,7 @@ const API_ERROR_TAGS: ReadonlySet<string> = new Set<ApiError['_tag']>([
   'Unauthorized',
   'RequestRejected',
   'PayloadTooLarge',
+  'UnderMaintenance',
   'NetworkError',
   'Timeout',
   'MalformedResponse',

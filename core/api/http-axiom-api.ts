@@ -1,5 +1,5 @@
 import { Duration, Effect, Schema } from 'effect'
-import { API_TIMEOUT_MS, INVALID_INIT_DATA_MSG } from '../domain/constants.ts'
+import { API_TIMEOUT_MS, INVALID_INIT_DATA_MSG, MAINTENANCE_MSG } from '../domain/constants.ts'
 import { FarmingActivation, FarmingLink, FarmingLinkList, FarmingPlanList, FarmingQuote } from '../domain/entities/farming.ts'
 import {
   CandleList,
@@ -25,6 +25,7 @@ import {
   ServerFailed,
   Timeout,
   Unauthorized,
+  UnderMaintenance,
 } from '../errors.ts'
 import { reportError } from '../report-error.ts'
 import type { AxiomApi, CreateOptions, Page } from '../ports/axiom-api.port.ts'
@@ -40,6 +41,12 @@ export interface HttpAxiomApiDeps {
   /** Absent in a CLI: nothing to close and no haptics. */
   readonly platform?: Pick<Platform, 'close' | 'haptic'>
   readonly timeoutMs?: number
+  /**
+   * Told when a call finds the backend under maintenance (503 'We are under maintenance'): the app
+   * then shows its maintenance page, and the failure is not toasted. Without it (a CLI) the failure
+   * is reported like any other.
+   */
+  readonly onUnderMaintenance?: () => void
 }
 
 type Auth = 'bearer' | 'none'
@@ -75,6 +82,7 @@ export const errorForStatus = (res: HttpResponse): ApiError => {
   const msg = messageOf(res.body, res.status)
   if (res.status === 401 || res.status === 403) return new Unauthorized({ status: res.status, msg })
   if (res.status === 413) return new PayloadTooLarge()
+  if (res.status === 503 && msg === MAINTENANCE_MSG) return new UnderMaintenance()
   if (res.status >= 500) return new ServerFailed({ msg })
   return new RequestRejected({ status: res.status, msg })
 }
@@ -159,6 +167,7 @@ export const makeHttpAxiomApi = (deps: HttpAxiomApiDeps): AxiomApi => {
     }).pipe(
       Effect.tapError((e) =>
         Effect.sync(() => {
+          if (e._tag === 'UnderMaintenance' && deps.onUnderMaintenance) return deps.onUnderMaintenance()
           if (op.quiet || (e._tag === 'Unauthorized' && op.quietUnauthorized)) return
           if (e._tag === 'Unauthorized') {
             deps.session.remove('auth_token')

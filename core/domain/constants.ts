@@ -9,6 +9,8 @@ export const API_BASE_PATH = '/api'
 export const API_TIMEOUT_MS = 25_000
 export const MAINTENANCE_POLL_MS = 10_000
 export const MAINTENANCE_OFF_DETAIL = 'Maintenance mode is disabled'
+/** What the backend answers (503) to any other call while it is under maintenance. */
+export const MAINTENANCE_MSG = 'We are under maintenance'
 
 export const PENDING_WINDOW_SECONDS = 3 * 60
 export const PENDING_KEEP_NEWEST = 1

@@ -8,7 +8,10 @@ export interface MaintenanceUseCases {
   readonly reload: () => void
 }
 
-/** Maintenance (spec §4): polled every 10 s; the page reloads when it ends. */
+/**
+ * Maintenance (spec §4): polled every 10 s, and entered at once when a call finds the backend under
+ * maintenance; the page reloads when it ends.
+ */
 export class MaintenanceState {
   underMaintenance = false
   private timer: ReturnType<typeof setInterval> | null = null
@@ -29,6 +32,11 @@ export class MaintenanceState {
     })
     if (was && now === false) this.uc.reload()
     return this.underMaintenance
+  }
+
+  /** A call was answered 'We are under maintenance': the maintenance page shows until the poll sees it end. */
+  enter(): void {
+    this.underMaintenance = true
   }
 
   startPolling(): void {

@@ -43,6 +43,42 @@ describe('makeHttpAxiomApi: the §8 error catalogue', () => {
     })
   })
 
+  describe('503: the backend went under maintenance', () => {
+    it.each([...READS.filter((c) => !c.quiet && c.name !== 'maintenance'), ...WRITES])(
+      '$name fails with UnderMaintenance, tells the app, and shows no toast and no haptic',
+      async (c) => {
+        let told = 0
+        const h = httpApiHarness({ onUnderMaintenance: () => told++ })
+        h.http.on(route(c), answer(503, 'We are under maintenance'))
+
+        const error = await failure(c.call(h.api))
+
+        expect(error).toMatchObject({ _tag: 'UnderMaintenance' })
+        expect(told).toBe(1)
+        expect(felt(h)).toEqual({ toasts: [], haptics: [] })
+        expect(h.session.get('auth_token')).toBe('token-1')
+      },
+    )
+
+    it('without anyone to tell (a CLI), it is reported in words', async () => {
+      const h = httpApiHarness()
+      h.http.on(route(me), answer(503, 'We are under maintenance'))
+
+      expect(await failure(me.call(h.api))).toMatchObject({ _tag: 'UnderMaintenance' })
+      expect(felt(h)).toEqual({ toasts: ['We are under maintenance'], haptics: ['error'] })
+    })
+
+    it('another 503 (a proxy that lost the backend) stays a server failure with its toast', async () => {
+      let told = 0
+      const h = httpApiHarness({ onUnderMaintenance: () => told++ })
+      h.http.on(route(me), answer(503, 'Service Unavailable'))
+
+      expect(await succeed(me.call(h.api))).toBeNull()
+      expect(told).toBe(0)
+      expect(felt(h)).toEqual({ toasts: ['Error: Service Unavailable'], haptics: ['error'] })
+    })
+  })
+
   describe('401 and 403', () => {
     it.each([401, 403])('%i shows the server message as is, signs out and rejects', async (status) => {
       const h = httpApiHarness()

@@ -5,7 +5,7 @@ import { MemorySessionStore } from './memory-stores.ts'
 import { RecordingNotifier } from './recording-notifier.ts'
 
 /** The HTTP API client over a scripted transport, signed in with 'token-1' / 'refresh-1'. */
-export const httpApiHarness = (options: { signedIn?: boolean; timeoutMs?: number } = {}) => {
+export const httpApiHarness = (options: { signedIn?: boolean; timeoutMs?: number; onUnderMaintenance?: () => void } = {}) => {
   const http = new FakeHttpTransport()
   const session = new MemorySessionStore(options.signedIn === false ? {} : { auth_token: 'token-1', refresh_token: 'refresh-1' })
   const notifier = new RecordingNotifier()
@@ -16,6 +16,7 @@ export const httpApiHarness = (options: { signedIn?: boolean; timeoutMs?: number
     notifier,
     platform,
     ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+    ...(options.onUnderMaintenance ? { onUnderMaintenance: options.onUnderMaintenance } : {}),
   })
   return { api, http, session, notifier, platform }
 }

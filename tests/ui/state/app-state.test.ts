@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { composeApp } from '../../../composition-root.ts'
 import { type CandleSocket, type LiveEvent, type ReconnectingSocket, ServerFailed } from '../../../core/index.ts'
 import { AppState } from '../../../ui/state/app-state.ts'
 import { FarmingState } from '../../../ui/state/farming-state.ts'
@@ -10,7 +11,13 @@ import { SellState } from '../../../ui/state/sell-state.ts'
 import { SessionState } from '../../../ui/state/session-state.ts'
 import { TasksState } from '../../../ui/state/tasks-state.ts'
 import { WalletState } from '../../../ui/state/wallet-state.ts'
-import { launchData } from '../../core/fakes/fake-platform.ts'
+import { FakeChainReader } from '../../core/fakes/fake-chain-reader.ts'
+import { answer, FakeHttpTransport, ok } from '../../core/fakes/fake-http-transport.ts'
+import { FakePlatform, launchData } from '../../core/fakes/fake-platform.ts'
+import { FakeSocketFactory } from '../../core/fakes/fake-socket-factory.ts'
+import { FixedClock } from '../../core/fakes/fixed-clock.ts'
+import { MemoryKeyValueStore, MemorySessionStore } from '../../core/fakes/memory-stores.ts'
+import { ScriptedWallet } from '../../core/fakes/scripted-wallet.ts'
 import { aMint, aTask, aUser } from '../../core/fakes/records.ts'
 import { stateHarness, toastTexts } from './harness.ts'
 
@@ -250,5 +257,55 @@ describe('AppState', () => {
     await new Promise((r) => setTimeout(r, 0))
     app.stop()
     expect(app.s.farming.activation?.status).toBe('REVOKED')
+  })
+})
+
+describe('the composed app meeting maintenance in a call', () => {
+  /** The app as the browser entry composes it, over a scripted HTTP backend. */
+  const composed = () => {
+    const http = new FakeHttpTransport()
+    const platform = new FakePlatform()
+    const app = composeApp(
+      {
+        http,
+        sockets: new FakeSocketFactory(),
+        session: new MemorySessionStore({ auth_token: 'token-1' }),
+        storage: new MemoryKeyValueStore(),
+        clock: new FixedClock(),
+        platform,
+        wallet: new ScriptedWallet(),
+        chain: new FakeChainReader(),
+      },
+      { botUsername: 'axiom_bot', communityUrl: 'https://t.me/axiom' },
+    )
+    return { app, http, platform }
+  }
+
+  it('a 503 "We are under maintenance" on an action shows the maintenance page at once, with no toast and no haptic; it reloads when maintenance ends', async () => {
+    const { app, http, platform } = composed()
+    http.on('POST /task/start', answer(503, 'We are under maintenance'))
+    http.on('GET /maintenance/', ok({ detail: 'Maintenance mode is enabled' }), ok({ detail: 'Maintenance mode is disabled' }))
+
+    expect(await app.s.tasks.advance(aTask({ task_id: 1 }))).toBeFalsy()
+
+    expect(app.s.maintenance.underMaintenance).toBe(true)
+    expect(app.s.toasts.toasts).toEqual([])
+    expect(platform.haptics).toEqual([])
+    // The poll still sees maintenance: the page stays; then it ends: the app reloads.
+    await app.s.maintenance.check()
+    expect(platform.reloads).toBe(0)
+    await app.s.maintenance.check()
+    expect(platform.reloads).toBe(1)
+  })
+
+  it('many calls in flight when maintenance begins: the page, and not one toast', async () => {
+    const { app, http } = composed()
+    for (const route of ['GET /operations/history', 'GET /withdraw/history', 'GET /task/list', 'GET /mint/', 'GET /mint/all-plans', 'GET /staking/'])
+      http.on(route, answer(503, 'We are under maintenance'))
+
+    await Promise.all([app.s.history.refresh(), app.s.tasks.refresh(), app.s.bonds.refresh()])
+
+    expect(app.s.maintenance.underMaintenance).toBe(true)
+    expect(app.s.toasts.toasts).toEqual([])
   })
 })
