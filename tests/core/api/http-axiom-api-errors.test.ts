@@ -65,7 +65,7 @@ describe('makeHttpAxiomApi: the §8 error catalogue', () => {
       h.http.on(route(me), answer(503, 'We are under maintenance'))
 
       expect(await failure(me.call(h.api))).toMatchObject({ _tag: 'UnderMaintenance' })
-      expect(felt(h)).toEqual({ toasts: ['We are under maintenance'], haptics: ['error'] })
+      expect(felt(h)).toEqual({ toasts: ['Error: We are under maintenance'], haptics: ['error'] })
     })
 
     it('another 503 (a proxy that lost the backend) stays a server failure with its toast', async () => {
