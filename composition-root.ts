@@ -56,6 +56,7 @@ import {
 } from './core/index.ts'
 import { AppState, type AppConfig } from './ui/state/app-state.ts'
 import { BondsState } from './ui/state/bonds-state.ts'
+import { ErrorFeedback } from './ui/state/error-feedback.ts'
 import { FarmingState } from './ui/state/farming-state.ts'
 import { HistoryState } from './ui/state/history-state.ts'
 import { MaintenanceState } from './ui/state/maintenance-state.ts'
@@ -255,6 +256,7 @@ export const composeApp = (ports: PortBindings, config: AppConfig): AppState => 
         toasts: ctx.get(TOKENS.toasts),
         ticker,
         wallet: new WalletState(uc, feedback),
+        errors: new ErrorFeedback(feedback),
       },
     )
   })

@@ -67,7 +67,7 @@ export { farmCodeFlagKey, farmCodeFromQuery, isFarmCode } from './domain/farm-co
 // §8 errors and their messages
 export * from './errors.ts'
 export { ERROR_MESSAGES, WALLET_PROTOCOL_MESSAGES, userMessage } from './error-messages.ts'
-export { reportError, reportUnlessReported, type Feedback } from './report-error.ts'
+export { errorHaptic, reportError, reportErrorText, reportUnlessReported, type Feedback } from './report-error.ts'
 
 // Ports
 export type * from './ports/axiom-api.port.ts'

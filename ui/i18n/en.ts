@@ -199,6 +199,7 @@ export const en = {
   'photo.size': '{size} MB',
   'photo.submit': 'Send',
   'photo.reading': 'Reading the photo…',
+  'photo.readFailed': 'This file could not be read. Choose another photo.',
 
   'history.title': 'History',
   'history.tabs': 'History type',

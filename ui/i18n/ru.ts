@@ -201,6 +201,7 @@ export const ru: Messages = {
   'photo.size': '{size} МБ',
   'photo.submit': 'Отправить',
   'photo.reading': 'Читаем фото…',
+  'photo.readFailed': 'Не удалось прочитать файл. Выберите другое фото.',
 
   'history.title': 'История',
   'history.tabs': 'Тип истории',

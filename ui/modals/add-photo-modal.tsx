@@ -21,7 +21,7 @@ const readAsDataUrl = (file: File): Promise<string> =>
  * a photo that is too large comes back as 413 and the §8 toast tells the user.
  */
 export const AddPhotoModal = observer(function AddPhotoModal({ task, onClose }: { readonly task: Task | null; readonly onClose: () => void }) {
-  const { tasks } = useStates()
+  const { tasks, errors } = useStates()
   const t = useT()
   const id = useId()
   const shown = useLastDefined(task)
@@ -39,14 +39,17 @@ export const AddPhotoModal = observer(function AddPhotoModal({ task, onClose }: 
   const choose = async (file: File | undefined) => {
     setError(null)
     if (!file) return
-    if (!file.type.startsWith('image/')) {
+    const refuse = (message: string) => {
       setPhoto(null)
-      setError(t('photo.notImage'))
-      return
+      setError(message)
+      errors.inPlace()
     }
+    if (!file.type.startsWith('image/')) return refuse(t('photo.notImage'))
     setReading(true)
     try {
       setPhoto({ name: file.name, size: file.size, dataUrl: await readAsDataUrl(file) })
+    } catch {
+      refuse(t('photo.readFailed'))
     } finally {
       setReading(false)
     }
@@ -86,7 +89,7 @@ export const AddPhotoModal = observer(function AddPhotoModal({ task, onClose }: 
         data-testid="photo-input"
       />
       {error ? (
-        <p className="field__error" role="alert">
+        <p className="field__error" role="alert" data-testid="photo-error">
           {error}
         </p>
       ) : null}

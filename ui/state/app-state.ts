@@ -14,6 +14,7 @@ import {
   type SocketStatus,
 } from '../../core/index.ts'
 import type { BondsState } from './bonds-state.ts'
+import type { ErrorFeedback } from './error-feedback.ts'
 import type { FarmingState } from './farming-state.ts'
 import type { HistoryState } from './history-state.ts'
 import type { MaintenanceState } from './maintenance-state.ts'
@@ -53,6 +54,8 @@ export interface AppStates {
   readonly toasts: ToastQueue
   readonly ticker: SecondTicker
   readonly wallet: WalletState
+  /** How every error the UI shows reaches the user, with the error haptic. */
+  readonly errors: ErrorFeedback
 }
 
 export type AppPhase = 'loading' | 'maintenance' | 'outside-platform' | 'ready' | 'failed'

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { composeApp } from '../../../composition-root.ts'
 import { type CandleSocket, type LiveEvent, type ReconnectingSocket, ServerFailed } from '../../../core/index.ts'
 import { AppState } from '../../../ui/state/app-state.ts'
+import { ErrorFeedback } from '../../../ui/state/error-feedback.ts'
 import { FarmingState } from '../../../ui/state/farming-state.ts'
 import { HistoryState } from '../../../ui/state/history-state.ts'
 import { MaintenanceState } from '../../../ui/state/maintenance-state.ts'
@@ -73,6 +74,7 @@ const appOver = (h: ReturnType<typeof stateHarness>) => {
       toasts: h.toasts,
       ticker: h.ticker,
       wallet: new WalletState(h.uc, { notifier: h.toasts, platform: h.platform }),
+      errors: new ErrorFeedback({ notifier: h.toasts, platform: h.platform }),
     },
   )
   return { app, main, candles }

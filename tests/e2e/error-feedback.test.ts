@@ -1,10 +1,18 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import type { FrameLocator, Page } from 'playwright-core'
-import { describe, expect, it } from 'vitest'
-import { expectText, nextUser, toastTexts } from './helpers.ts'
+import { afterAll, describe, expect, it } from 'vitest'
+import { expectText, expectToast, frameEval, nextUser, toastTexts } from './helpers.ts'
 import { launch, useStack } from './stack.ts'
 
-/** Maintenance that begins while the user acts: calls answered 503 switch the app to its maintenance page. */
+/**
+ * How errors reach the user: each with the error haptic (spec §8), and maintenance that begins while
+ * the user acts as the maintenance page rather than error toasts.
+ */
 const stack = useStack()
+const tmp = mkdtempSync(join(tmpdir(), 'axiom-e2e-feedback-'))
+afterAll(() => rmSync(tmp, { recursive: true, force: true }))
 
 /** The error haptics the host received from the app so far. */
 const errorHaptics = (page: Page): Promise<number> =>
@@ -23,6 +31,42 @@ const onTasks = async (app: FrameLocator) => {
 
 /** Nothing arrives for a moment: late answers of calls in flight would show up meanwhile. */
 const settle = () => new Promise((r) => setTimeout(r, 1_500))
+
+describe('the error haptic comes with every error', () => {
+  it('a copy the browser refuses: the error toast and the error haptic', async () => {
+    const { app, page } = await launch(stack, { user: nextUser() })
+    await app.getByTestId('tab-referral').click()
+    await app.getByTestId('copy-referral-link').waitFor()
+    // The browser refuses to write the clipboard, as it does without the permission.
+    await frameEval(app, () => {
+      navigator.clipboard.writeText = () => Promise.reject(new DOMException('Write permission denied.', 'NotAllowedError'))
+    })
+    const before = await errorHaptics(page)
+    await app.getByTestId('copy-referral-link').click()
+    await expectToast(app, 'error', 'Could not copy. Select the text and copy it by hand.')
+    await expect.poll(() => errorHaptics(page)).toBe(before + 1)
+    await page.close()
+  })
+
+  it('a file that is not an image in the add-photo modal: the message beside the field and the error haptic', async () => {
+    const { app, page, errors } = await launch(stack, { user: nextUser() })
+    await app.getByTestId('tab-tasks').click()
+    const photoTask = app.getByTestId('task-action-3')
+    await photoTask.click()
+    await expectText(photoTask, 'Check')
+    await photoTask.click()
+    await app.getByTestId('add-photo-modal').waitFor()
+    const file = join(tmp, 'notes.txt')
+    writeFileSync(file, 'not a photo')
+    const before = await errorHaptics(page)
+    await app.getByTestId('photo-input').setInputFiles(file)
+    await expectText(app.getByTestId('photo-error'), 'Choose an image file')
+    await expect.poll(() => errorHaptics(page)).toBe(before + 1)
+    expect(await app.getByTestId('photo-submit').isDisabled()).toBe(true)
+    expect(errors).toEqual([])
+    await page.close()
+  })
+})
 
 describe('maintenance met by a call', () => {
   it('an action answered 503 "We are under maintenance" shows the maintenance page at once, no error toast and no error haptic; the app comes back when maintenance is over', async () => {
