@@ -55,6 +55,13 @@ export const localTreasuryAddress = (): string => treasuryKey().address
 
 export const devWalletKey = (index: number): DevKey => devKeyFromSeedText(`dev-wallet-${index}`, devWalletSeedText(index))
 
+/** The seed of the dev wallet of one Telegram user: the dev wallet answers each user with their own. */
+export const userDevWalletSeedText = (telegramId: string | number | bigint) => `axiom-local-ton:dev-wallet:tg:${String(telegramId)}`
+
+/** The dev wallet key of one Telegram user (funded by the chain on first use, `LocalChain.fund`). */
+export const userDevWalletKey = (telegramId: string | number | bigint): DevKey =>
+  devKeyFromSeedText(`dev-wallet-tg-${String(telegramId)}`, userDevWalletSeedText(telegramId))
+
 export const sameAddress = (a: string | Address, b: string | Address): boolean => {
   try {
     return (typeof a === 'string' ? Address.parse(a) : a).equals(typeof b === 'string' ? Address.parse(b) : b)

@@ -143,6 +143,23 @@ export class LocalChain {
     return this.exclusive(async () => (await this.blockchain.getContract(a)).balance)
   }
 
+  /**
+   * Deploys `key`'s wallet with `balance` unless its account already exists (a user's own dev wallet,
+   * on first use). Answers whether it did. Like the dev wallets at start, the coins come from nowhere:
+   * the treasury's balance is untouched.
+   */
+  async fund(key: DevKey, balance: bigint = DEFAULT_DEV_WALLET_BALANCE): Promise<boolean> {
+    return this.exclusive(async () => {
+      const c = await this.blockchain.getContract(key.wallet.address)
+      if (c.accountState?.type === 'active' || c.balance > 0n) return false
+      await this.blockchain.setShardAccount(
+        key.wallet.address,
+        createShardAccount({ address: key.wallet.address, code: key.wallet.init.code, data: key.wallet.init.data, balance }),
+      )
+      return true
+    })
+  }
+
   /** Runs `fn` alone against the sandbox (sends and reads never interleave). */
   exclusive<T>(fn: () => Promise<T>): Promise<T> {
     const run = this.queue.then(fn, fn)

@@ -3,6 +3,7 @@ import type { ServerContext } from '../context.ts'
 import { Bridge } from '../ton-connect/bridge.ts'
 import { DevWallet, type AutoMode, type WalletsListEntry } from '../ton-connect/dev-wallet.ts'
 import { createTonProofService, type TonProofService } from '../ton-connect/ton-proof.ts'
+import { payloadRequester } from '../domain/wallets.ts'
 import { localTreasuryAddress, sameAddress } from './dev-keys.ts'
 
 export { localTreasuryAddress } from './dev-keys.ts'
@@ -27,7 +28,7 @@ export interface LocalTonOptions {
   readonly host?: string
   /** Funded dev wallets on the chain (default 3). */
   readonly devWallets?: number
-  /** Which dev wallet the TON Connect dev wallet holds (default 0). */
+  /** Which dev wallet answers a connection of no known user (default 0); each user who connects through the app gets their own. */
   readonly walletIndex?: number
   /** The chain id the dev wallet reports (default '-239'). */
   readonly network?: string
@@ -101,6 +102,8 @@ export const attachLocalTon = async (backend: BackendHandle, options: LocalTonOp
     chain,
     bridge,
     baseUrl: () => url,
+    // Each user's own wallet: the backend knows whom it issued a connect request's ton_proof payload to.
+    walletOwner: (payload) => payloadRequester(backend.ctx, payload),
     ...(options.walletIndex !== undefined ? { walletIndex: options.walletIndex } : {}),
     ...(options.network !== undefined ? { network: options.network } : {}),
     ...(options.autoApprove !== undefined ? { auto: options.autoApprove } : {}),
@@ -130,6 +133,7 @@ export const attachLocalTon = async (backend: BackendHandle, options: LocalTonOp
       devWallets: await Promise.all(
         chain.devWallets.map(async (w, index) => ({ index, address: w.address, friendly: w.friendly, seed: w.seedText, balance: await chain.balance(w.address) })),
       ),
+      connections: devWallet.connectedDapps().map(({ app, address, friendly, user }) => ({ app, address, friendly, user })),
       lastBlock: chain.lastBlock,
       backend: backend.url,
     }),
@@ -197,7 +201,7 @@ export const printLocalTon = (ton: LocalTon): void => {
     `AXIOM local TON on ${ton.url}`,
     `  v4 API (TonClient4 endpoint)  ${ton.v4Endpoint}`,
     `  TON Connect bridge            ${ton.bridgeUrl}`,
-    `  dev wallet page               ${ton.devWallet.universalLink}  (holds ${ton.devWallet.key.friendly}, auto-approve ${ton.devWallet.auto})`,
+    `  dev wallet page               ${ton.devWallet.universalLink}  (each Telegram user gets their own wallet; default ${ton.devWallet.key.friendly}; auto-approve ${ton.devWallet.auto})`,
     `  wallets list                  ${ton.walletsListUrl}`,
     `  tonProof                      ${ton.url}/ton-proof/payload, ${ton.url}/ton-proof/check`,
     `  treasury                      ${ton.treasuryAddress}`,

@@ -37,6 +37,32 @@ export const walletProofService = (ctx: ServerContext): TonProofService =>
     spent: dbSpentPayloads(ctx),
   })
 
+/** How many issued payloads `payloadRequester` remembers; the oldest are forgotten first. */
+const REMEMBERED_PAYLOADS = 10_000
+const requesters = new WeakMap<ServerContext, Map<string, { readonly telegramId: string; readonly expiresAt: number }>>()
+
+/** Remembers who asked for a tonProof payload, until it expires (for `payloadRequester`). */
+export const rememberPayload = (ctx: ServerContext, payload: string, userId: bigint): void => {
+  const user = getRow(ctx.db, 'SELECT telegram_id FROM users WHERE id = ?', userId)
+  if (!user) return
+  let issued = requesters.get(ctx)
+  if (!issued) requesters.set(ctx, (issued = new Map()))
+  const now = ctx.now()
+  for (const [p, r] of issued) if (r.expiresAt < now) issued.delete(p)
+  while (issued.size >= REMEMBERED_PAYLOADS) issued.delete(issued.keys().next().value!)
+  issued.set(payload, { telegramId: String(user.telegram_id), expiresAt: Buffer.from(payload, 'hex').readUInt32BE(8) })
+}
+
+/**
+ * The Telegram id of the user this backend issued a tonProof payload to, or null. The local dev
+ * wallet (one process with the backend) reads it from a connect request's ton_proof, to answer each
+ * user with their own wallet, as each person has their own wallet app (docs/local-stack.md).
+ */
+export const payloadRequester = (ctx: ServerContext, payload: string): string | null => {
+  const r = requesters.get(ctx)?.get(payload)
+  return r && r.expiresAt >= ctx.now() ? r.telegramId : null
+}
+
 const isUniqueViolation = (e: unknown) =>
   typeof e === 'object' && e !== null && (e as { code?: unknown }).code === 'SQLITE_CONSTRAINT_UNIQUE'
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import type { ServerContext } from '../context.ts'
-import { bindWallet, walletProofService } from '../domain/wallets.ts'
+import { bindWallet, rememberPayload, walletProofService } from '../domain/wallets.ts'
 import { httpError } from '../http/errors.ts'
 import { bodyFields, stringField, type Fields } from '../http/params.ts'
 import type { TonProofCheck } from '../ton-connect/ton-proof.ts'
@@ -64,7 +64,11 @@ const checkOf = (body: unknown): TonProofCheck & { network?: string } => {
 export const walletRoutes = (app: FastifyInstance, ctx: ServerContext) => {
   const proofs = walletProofService(ctx)
 
-  app.post('/wallet/ton-proof/payload', async (req) => ({ payload: proofs.issue(String(req.userId)) }))
+  app.post('/wallet/ton-proof/payload', async (req) => {
+    const payload = proofs.issue(String(req.userId))
+    rememberPayload(ctx, payload, req.userId)
+    return { payload }
+  })
 
   app.post('/wallet/ton-proof/check', async (req) => {
     const check = checkOf(req.body)

@@ -2,8 +2,9 @@ const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)
 
 /**
- * The dev wallet's approval page: the wallet's address and balance, and every waiting request (a
- * connection, or a transaction with its messages and comments) with Approve / Reject. It polls the
+ * The dev wallet's approval page: the default wallet's address and balance, the connections (each
+ * with the address that answers it), and every waiting request (a connection, or a transaction with
+ * its messages and comments) with Approve / Reject. It polls the
  * wallet's state every second, so one open tab serves every later request too.
  */
 export const devWalletPage = (o: { prefix: string; notice: string }): string => `<!doctype html>
@@ -25,7 +26,7 @@ input{width:100%;box-sizing:border-box;padding:8px;border-radius:8px;border:0;ma
 <h1>AXIOM Dev Wallet</h1>
 <div class="muted">A local test wallet on the offline TON chain. Its coins are not real.</div>
 ${o.notice ? `<p class="notice" id="notice">${escapeHtml(o.notice)}</p>` : ''}
-<div class="card"><div class="muted">Address</div><code id="addr">…</code>
+<div class="card"><div class="muted">Default wallet (each Telegram user who connects through AXIOM gets their own, shown below)</div><code id="addr">…</code>
 <div class="muted" style="margin-top:8px">Balance</div><div id="bal">…</div>
 <div class="muted" style="margin-top:8px">Auto-approve: <span id="auto">…</span></div></div>
 <div id="requests"></div>
@@ -40,7 +41,7 @@ const ton=n=>{const s=String(n).padStart(10,'0');const w=s.slice(0,-9).replace(/
 const esc=s=>String(s).replace(/[&<>"']/g,c=>({'&':'&amp;','<':'&lt;','>':'&gt;','"':'&quot;',"'":'&#39;'})[c]);
 async function act(id,a){await fetch(P+'/api/requests/'+id+'/'+a,{method:'POST'});refresh()}
 function render(r){
-  if(r.kind==='connect') return '<div class="card" data-id="'+r.id+'"><b>'+esc(r.app.name)+'</b> wants to connect<div class="muted">'+esc(r.app.url)+'</div><div class="muted">asks for: '+esc(r.details.items.join(', '))+'</div>'+
+  if(r.kind==='connect') return '<div class="card" data-id="'+r.id+'"><b>'+esc(r.app.name)+'</b> wants to connect<div class="muted">'+esc(r.app.url)+'</div><div class="muted">as '+esc(r.details.address)+(r.details.user?' (Telegram user '+esc(r.details.user)+')':'')+'</div><div class="muted">asks for: '+esc(r.details.items.join(', '))+'</div>'+
     '<button class="ok" onclick="act(\\''+r.id+'\\',\\'approve\\')">Approve</button><button class="no" onclick="act(\\''+r.id+'\\',\\'reject\\')">Reject</button></div>';
   const ms=r.details.messages.map(m=>'<div>'+ton(m.amount)+' → <code>'+esc(m.address)+'</code>'+(m.comment?'<div class="muted">comment: '+esc(m.comment)+'</div>':'')+'</div>').join('');
   return '<div class="card" data-id="'+r.id+'"><b>'+esc(r.app.name)+'</b> asks to send a transaction'+ms+
@@ -52,7 +53,7 @@ async function refresh(){
   document.getElementById('bal').textContent=ton(s.wallet.balance);
   document.getElementById('auto').textContent=s.auto;
   document.getElementById('requests').innerHTML=s.requests.map(render).join('');
-  document.getElementById('conns').innerHTML=s.connections.length?s.connections.map(c=>esc(c.app)).join('<br>'):'none';}catch(e){}
+  document.getElementById('conns').innerHTML=s.connections.length?s.connections.map(c=>esc(c.app)+' — <code>'+esc(c.friendly)+'</code>'+(c.user?' (Telegram user '+esc(c.user)+')':'')).join('<br>'):'none';}catch(e){}
 }
 document.getElementById('disc').onclick=async()=>{await fetch(P+'/api/disconnect',{method:'POST'});refresh()};
 document.getElementById('go').onclick=async()=>{const link=document.getElementById('link').value;

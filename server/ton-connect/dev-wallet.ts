@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { Address, beginCell, Cell, loadStateInit, storeStateInit } from '@ton/core'
 import { Base64, hexToByteArray, SessionCrypto } from '@tonconnect/protocol'
 import type { FastifyInstance } from 'fastify'
-import type { DevKey } from '../chain/dev-keys.ts'
+import { userDevWalletKey, type DevKey } from '../chain/dev-keys.ts'
 import type { LocalChain, TransferMessage } from '../chain/local-chain.ts'
 import type { Bridge, BridgeMessage } from './bridge.ts'
 import { signTonProof } from './ton-proof.ts'
@@ -10,7 +10,8 @@ import { devWalletPage } from './dev-wallet-page.ts'
 
 /**
  * The AXIOM Dev Wallet: a TON Connect wallet (HTTP bridge kind) that lives in the local stack and
- * holds one dev key of the local chain. The dapp opens its universal link
+ * holds dev keys of the local chain: each Telegram user's own key when the connect request tells whose
+ * it is (see `walletOwner`), else one dev key (`walletIndex`). The dapp opens its universal link
  * `{base}/dev-wallet?v=2&id=<dapp session pk>&r=<connect request JSON>`; the wallet answers over
  * the bridge (nacl.box via SessionCrypto): `connect` with ton_addr (+ ton_proof when asked) or
  * `connect_error` 300; `sendTransaction` is signed as a WalletContractV4 transfer into the chain and
@@ -26,8 +27,14 @@ export interface DevWalletOptions {
   readonly bridge: Bridge
   /** This server's origin, e.g. http://127.0.0.1:8788 (links, bridge and icon URLs); a function when known only after listen. */
   readonly baseUrl: string | (() => string)
-  /** Which dev wallet key (server/chain/dev-keys.ts) it holds. Default 0. */
+  /** Which dev wallet key (server/chain/dev-keys.ts) answers a connection of no known user. Default 0. */
   readonly walletIndex?: number
+  /**
+   * Whose connection it is, from the ton_proof payload of the connect request: the Telegram id of the
+   * user the backend issued it to, or null. That user's own key (`userDevWalletKey`, funded on first
+   * use) answers, so every user has their own wallet, as every person has their own wallet app.
+   */
+  readonly walletOwner?: (tonProofPayload: string) => string | null
   /** The chain id it reports: '-239' (mainnet id, default) or '-3'. TON Connect knows no other ids. */
   readonly network?: string
   readonly auto?: AutoMode
@@ -53,6 +60,10 @@ interface Manifest {
 
 interface Session {
   readonly dappId: string
+  /** The key that answers this connection. */
+  key: DevKey
+  /** The Telegram user it is for, when known. */
+  owner: string | null
   readonly crypto: SessionCrypto
   readonly manifestUrl: string
   manifest: Manifest | null
@@ -158,14 +169,19 @@ export class DevWallet {
     ]
   }
 
-  /** The ton_addr item this wallet answers with. */
-  tonAddr() {
+  /** The key that answers a connection of this Telegram user. */
+  keyForUser(telegramId: string | number | bigint): DevKey {
+    return userDevWalletKey(telegramId)
+  }
+
+  /** The ton_addr item this wallet answers with (with `key`: default the wallet's own). */
+  tonAddr(key: DevKey = this.key) {
     return {
       name: 'ton_addr' as const,
-      address: this.key.address,
+      address: key.address,
       network: this.network,
-      publicKey: this.key.keyPair.publicKey.toString('hex'),
-      walletStateInit: beginCell().store(storeStateInit(this.key.wallet.init)).endCell().toBoc().toString('base64'),
+      publicKey: key.keyPair.publicKey.toString('hex'),
+      walletStateInit: beginCell().store(storeStateInit(key.wallet.init)).endCell().toBoc().toString('base64'),
     }
   }
 
@@ -193,10 +209,18 @@ export class DevWallet {
     await w.decide(approve)
   }
 
-  connectedDapps(): Array<{ dappId: string; walletSessionId: string; app: string; auto: AutoMode | null }> {
+  connectedDapps(): Array<{ dappId: string; walletSessionId: string; app: string; auto: AutoMode | null; address: string; friendly: string; user: string | null }> {
     return [...this.sessions.values()]
       .filter((s) => s.connected)
-      .map((s) => ({ dappId: s.dappId, walletSessionId: s.crypto.sessionId, app: s.manifest?.name ?? s.manifestUrl, auto: s.auto }))
+      .map((s) => ({
+        dappId: s.dappId,
+        walletSessionId: s.crypto.sessionId,
+        app: s.manifest?.name ?? s.manifestUrl,
+        auto: s.auto,
+        address: s.key.address,
+        friendly: s.key.friendly,
+        user: s.owner,
+      }))
   }
 
   /**
@@ -223,8 +247,12 @@ export class DevWallet {
     const existing = this.sessions.get(dappId)
     if (existing?.connected) return { requestId: null }
 
+    const proofItem = items.find((i) => i.name === 'ton_proof')
+    const owner = proofItem && typeof proofItem.payload === 'string' ? (this.options.walletOwner?.(proofItem.payload) ?? null) : null
     const session: Session = existing ?? {
       dappId,
+      key: this.key,
+      owner: null,
       crypto: new SessionCrypto(),
       manifestUrl,
       manifest: null,
@@ -232,6 +260,8 @@ export class DevWallet {
       connected: false,
       unsubscribe: () => undefined,
     }
+    session.owner = owner
+    session.key = owner === null ? this.key : this.keyForUser(owner)
     this.sessions.set(dappId, session)
     if (this.options.fetchManifest !== false) session.manifest = await this.loadManifest(manifestUrl)
 
@@ -242,21 +272,22 @@ export class DevWallet {
       dappId,
       createdAt: Math.floor(Date.now() / 1000),
       app,
-      details: { items: items.map((i) => i.name), manifestUrl },
+      details: { items: items.map((i) => i.name), manifestUrl, address: session.key.friendly, user: owner },
       decide: async (approve) => {
         if (!approve) {
           this.send(session, { event: 'connect_error', id: this.nextEventId++, payload: { code: 300, message: 'User declined the connection' } })
           this.sessions.delete(dappId)
           return
         }
-        const replyItems: unknown[] = [this.tonAddr()]
-        const proofItem = items.find((i) => i.name === 'ton_proof')
+        const key = session.key
+        if (key !== this.key) await this.options.chain.fund(key)
+        const replyItems: unknown[] = [this.tonAddr(key)]
         if (proofItem && typeof proofItem.payload === 'string') {
           replyItems.push({
             name: 'ton_proof',
             proof: signTonProof({
-              address: this.key.wallet.address,
-              secretKey: this.key.keyPair.secretKey,
+              address: key.wallet.address,
+              secretKey: key.keyPair.secretKey,
               domain: this.proofDomain(session),
               payload: proofItem.payload,
             }),
@@ -366,7 +397,7 @@ export class DevWallet {
     if (tx.network && tx.network !== this.network) return answerError(TX_ERROR.BAD_REQUEST, `Wrong network ${tx.network}`)
     if (tx.from) {
       try {
-        if (!Address.parse(tx.from).equals(this.key.wallet.address)) return answerError(TX_ERROR.BAD_REQUEST, 'from is not this wallet')
+        if (!Address.parse(tx.from).equals(session.key.wallet.address)) return answerError(TX_ERROR.BAD_REQUEST, 'from is not this wallet')
       } catch {
         return answerError(TX_ERROR.BAD_REQUEST, 'Invalid from')
       }
@@ -397,14 +428,16 @@ export class DevWallet {
       details: {
         validUntil: tx.valid_until ?? null,
         messages: messages.map((msg) => ({ address: msg.address, amount: msg.amount, comment: decodeComment(msg.payload) ?? null })),
+        from: session.key.friendly,
       },
       decide: async (approve) => {
         if (!approve) return answerError(TX_ERROR.USER_REJECTS, 'User declined the transaction')
         if (tx.valid_until && tx.valid_until < Math.floor(Date.now() / 1000)) return answerError(TX_ERROR.BAD_REQUEST, 'Request expired (validUntil)')
         try {
           const chain = this.options.chain
-          const boc = await chain.withKey(this.key, async () => {
-            const ext = await chain.signedTransfer(this.key, transfer, { ...(tx.valid_until ? { validUntil: tx.valid_until } : {}) })
+          const key = session.key
+          const boc = await chain.withKey(key, async () => {
+            const ext = await chain.signedTransfer(key, transfer, { ...(tx.valid_until ? { validUntil: tx.valid_until } : {}) })
             await chain.send(ext)
             return ext.toBoc().toString('base64')
           })

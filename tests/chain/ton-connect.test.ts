@@ -153,13 +153,50 @@ describe('the real @tonconnect/sdk with the dev wallet', () => {
     const body = { address: wallet.account.address, network: wallet.account.chain, public_key: wallet.account.publicKey, proof: { ...proof, state_init: wallet.account.walletStateInit } }
     const bound = await user.call('POST', '/wallet/ton-proof/check', { body })
     expect(bound.status, JSON.stringify(bound.body)).toBe(200)
-    expect(bound.body).toEqual({ wallet_address: s.ton.devWallet.key.friendly })
-    expect((await user.call('GET', '/user/me')).body.wallet_address).toBe(s.ton.devWallet.key.friendly)
+    // The backend's payload tells the wallet whose connection it is: the user's own wallet answers.
+    const own = s.ton.devWallet.keyForUser(6001)
+    expect(wallet.account.address).toBe(own.address)
+    expect(bound.body).toEqual({ wallet_address: own.friendly })
+    expect((await user.call('GET', '/user/me')).body.wallet_address).toBe(own.friendly)
     // The local TON server's own (unauthenticated) payloads are not the backend's.
     const foreign = (await (await fetch(`${s.ton.url}/ton-proof/payload`, { method: 'POST' })).json()) as { payload: string }
     const refused = await user.call('POST', '/wallet/ton-proof/check', { body: { ...body, proof: { ...body.proof, payload: foreign.payload } } })
     expect(refused.status).toBe(400)
     expect(refused.body).toEqual({ msg: 'Invalid proof: Unknown payload' })
+    await connector.disconnect()
+  })
+
+  it('two users connect the dev wallet in turn: each gets a wallet of their own, funded, and both bind without a conflict', async () => {
+    const bindThroughDevWallet = async (session: Session) => {
+      const connector = newConnector()
+      const { payload } = (await session.call('POST', '/wallet/ton-proof/payload')).body as { payload: string }
+      const { statuses } = await connect(connector, { auto: 'approve', tonProof: payload })
+      const wallet = await eventually(() => statuses.find((w) => w))
+      const proof = (wallet.connectItems?.tonProof as { proof: object }).proof
+      const bound = await session.call('POST', '/wallet/ton-proof/check', {
+        body: { address: wallet.account.address, network: wallet.account.chain, public_key: wallet.account.publicKey, proof: { ...proof, state_init: wallet.account.walletStateInit } },
+      })
+      await connector.disconnect()
+      return { address: wallet.account.address, bound }
+    }
+    const [ann, ben] = [await s.ts.login(6101), await s.ts.login(6102)]
+    expect(await s.ton.chain.balance(s.ton.devWallet.keyForUser(6101).address)).toBe(0n)
+
+    const first = await bindThroughDevWallet(ann)
+    const second = await bindThroughDevWallet(ben)
+
+    expect(first.address).toBe(s.ton.devWallet.keyForUser(6101).address)
+    expect(second.address).toBe(s.ton.devWallet.keyForUser(6102).address)
+    expect(first.address).not.toBe(second.address)
+    expect([first.bound.status, second.bound.status]).toEqual([200, 200])
+    expect(await s.ton.chain.balance(first.address)).toBe(toNano('1000'))
+    // The same user again: the same wallet, still theirs.
+    expect((await bindThroughDevWallet(ann)).address).toBe(first.address)
+    // A connection of no user the backend knows is answered by the default key.
+    const anonymous = await fetch(`${s.ton.url}/ton-proof/payload`, { method: 'POST' }).then((r) => r.json() as Promise<{ payload: string }>)
+    const connector = newConnector()
+    const { statuses } = await connect(connector, { auto: 'approve', tonProof: anonymous.payload })
+    expect((await eventually(() => statuses.find((w) => w))).account.address).toBe(s.ton.devWallet.key.address)
     await connector.disconnect()
   })
 
