@@ -12,6 +12,12 @@ export const WALLET_PROTOCOL_MESSAGES: Readonly<Record<number, string>> = {
   400: 'The wallet does not support this action',
 }
 
+/** A connected wallet the backend would not link to the user because another account has it. */
+export const WALLET_BOUND_ELSEWHERE_MESSAGE =
+  'This wallet is linked to another AXIOM account, so it was disconnected. Connect a wallet of your own.'
+/** A connected wallet whose proof of ownership the backend refused. */
+export const WALLET_NOT_VERIFIED_MESSAGE = 'The wallet could not prove it is yours, so it was disconnected. Connect it again.'
+
 type Messages = { readonly [K in AppError['_tag']]: (e: Extract<AppError, { _tag: K }>) => string }
 
 /** The §8 catalogue: the one table from a typed error to the text a user reads. */
@@ -32,6 +38,8 @@ export const ERROR_MESSAGES: Messages = {
   WalletProtocolError: (e) => WALLET_PROTOCOL_MESSAGES[e.code] ?? e.message ?? WALLET_PROTOCOL_MESSAGES[0]!,
   WalletNotConnectedToDisconnect: () => 'Wallet is not connected',
   WalletRestoreFailed: () => 'Provider is not restored',
+  WalletBoundElsewhere: () => WALLET_BOUND_ELSEWHERE_MESSAGE,
+  WalletNotVerified: () => WALLET_NOT_VERIFIED_MESSAGE,
   OutsidePlatform: () => 'Open AXIOM inside Telegram',
 }
 

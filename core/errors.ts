@@ -60,6 +60,12 @@ export class WalletProtocolError extends Data.TaggedError('WalletProtocolError')
 /** A stored wallet connection could not be restored this time (spec §8 'Provider is not restored'). */
 export class WalletRestoreFailed extends Data.TaggedError('WalletRestoreFailed')<{ readonly reason?: string }> {}
 
+/** The backend refused to link the wallet to this user: it is linked to another account. The wallet was disconnected. */
+export class WalletBoundElsewhere extends Data.TaggedError('WalletBoundElsewhere')<{}> {}
+
+/** The backend did not accept the wallet's proof that it is the user's (`msg` says why). The wallet was disconnected. */
+export class WalletNotVerified extends Data.TaggedError('WalletNotVerified')<{ readonly msg: string }> {}
+
 /** Disconnecting a wallet that is not connected (spec §4). */
 export class WalletNotConnectedToDisconnect extends Data.TaggedError('WalletNotConnectedToDisconnect')<{}> {}
 
@@ -85,6 +91,8 @@ export type WalletError =
   | WalletProtocolError
   | WalletNotConnectedToDisconnect
   | WalletRestoreFailed
+  | WalletBoundElsewhere
+  | WalletNotVerified
 
 export type AppError = ApiError | WalletError | InvalidInput | OutsidePlatform
 

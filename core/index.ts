@@ -66,7 +66,13 @@ export { farmCodeFlagKey, farmCodeFromQuery, isFarmCode } from './domain/farm-co
 
 // §8 errors and their messages
 export * from './errors.ts'
-export { ERROR_MESSAGES, WALLET_PROTOCOL_MESSAGES, userMessage } from './error-messages.ts'
+export {
+  ERROR_MESSAGES,
+  WALLET_BOUND_ELSEWHERE_MESSAGE,
+  WALLET_NOT_VERIFIED_MESSAGE,
+  WALLET_PROTOCOL_MESSAGES,
+  userMessage,
+} from './error-messages.ts'
 export { errorHaptic, reportError, reportErrorText, reportUnlessReported, type Feedback } from './report-error.ts'
 
 // Ports

@@ -59,6 +59,8 @@ interface Operation<S extends Schema.Top> {
   readonly fallback?: S['Type'] | null
   /** A 401/403 is returned but not shown: a refused refresh token is expected, not news. */
   readonly quietUnauthorized?: boolean
+  /** A refusal (400, 404, 409, 422) is returned but not shown: the caller tells the user what it means. */
+  readonly quietRejected?: boolean
   /** No failure is shown: a background poll the user did not start. */
   readonly quiet?: boolean
   /** The refresh call itself: a 401 on it ends the session instead of refreshing again. */
@@ -168,7 +170,7 @@ export const makeHttpAxiomApi = (deps: HttpAxiomApiDeps): AxiomApi => {
       Effect.tapError((e) =>
         Effect.sync(() => {
           if (e._tag === 'UnderMaintenance' && deps.onUnderMaintenance) return deps.onUnderMaintenance()
-          if (op.quiet || (e._tag === 'Unauthorized' && op.quietUnauthorized)) return
+          if (op.quiet || (e._tag === 'Unauthorized' && op.quietUnauthorized) || (e._tag === 'RequestRejected' && op.quietRejected)) return
           if (e._tag === 'Unauthorized') {
             deps.session.remove('auth_token')
             if (e.msg === INVALID_INIT_DATA_MSG) deps.platform?.close()
@@ -209,7 +211,8 @@ export const makeHttpAxiomApi = (deps: HttpAxiomApiDeps): AxiomApi => {
     referrals: () => get('/user/referrals', ReferralList, []),
     shareMessage: () => post('/user/share-message', SharedMessage),
     tonProofPayload: () => post('/wallet/ton-proof/payload', TonProofPayload),
-    bindWallet: (body) => post('/wallet/ton-proof/check', WalletBinding, body),
+    // A refused bind is told by connectWallet, which also disconnects the wallet.
+    bindWallet: (body) => call({ request: { method: 'POST', path: '/wallet/ton-proof/check', body }, schema: WalletBinding, quietRejected: true }),
 
     mints: (q) => get('/mint/', MintList, EMPTY_PAGE, paging(q)),
     mintPlans: () => get('/mint/all-plans', MintPlanList, []),

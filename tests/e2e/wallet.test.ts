@@ -1,6 +1,9 @@
 import type { FrameLocator, Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
-import { launch, useStack } from './stack.ts'
+import type { DevKey } from '../../server/chain/dev-keys.ts'
+import { signTonProof } from '../../server/ton-connect/ton-proof.ts'
+import { expectToast, toastTexts } from './helpers.ts'
+import { api, launch, useStack } from './stack.ts'
 
 const stack = useStack({ ton: true })
 
@@ -9,8 +12,8 @@ const ton = () => {
   return stack.ton
 }
 
-/** Connects the dev wallet from the Bond screen; the wallet's page opens in a new tab and approves. */
-const connectDevWallet = async (page: Page, app: FrameLocator) => {
+/** Picks the dev wallet in the connect modal of the Bond screen; the wallet's page opens in a new tab and approves. */
+const pickDevWallet = async (page: Page, app: FrameLocator) => {
   await app.getByTestId('tab-bond').click()
   await app.getByTestId('connect-wallet').click()
   const walletTab = page.context().waitForEvent('page')
@@ -22,7 +25,38 @@ const connectDevWallet = async (page: Page, app: FrameLocator) => {
   expect(request.items?.find((i) => i.name === 'ton_addr')).toEqual({ name: 'ton_addr', network: ton().devWallet.network })
   await tab.waitForLoadState()
   await tab.close()
+}
+
+/** Connects the dev wallet from the Bond screen. */
+const connectDevWallet = async (page: Page, app: FrameLocator) => {
+  await pickDevWallet(page, app)
   await app.getByTestId('wallet-chip').waitFor()
+}
+
+/** The wallet the backend has bound to `user` (the friendly form of /user/me), or null. */
+const boundWallet = async (user: number): Promise<string | null> =>
+  (await api<{ wallet_address: string | null }>(stack, user, 'GET', '/user/me')).wallet_address
+
+/** The error haptics the host received from the app so far. */
+const errorHaptics = (page: Page): Promise<number> =>
+  page.evaluate(
+    () =>
+      (window as unknown as { __axiomHost: { events: Array<{ dir: string; type: string; data: { notification_type?: string } | undefined }> } }).__axiomHost.events.filter(
+        (e) => e.dir === 'in' && e.type === 'web_app_trigger_haptic_feedback' && e.data?.notification_type === 'error',
+      ).length,
+  )
+
+/** Binds `key`'s wallet to `user` through the backend, as that user's app would after a tonProof. */
+const bindKeyTo = async (user: number, key: DevKey) => {
+  const { payload } = await api<{ payload: string }>(stack, user, 'POST', '/wallet/ton-proof/payload')
+  const proof = signTonProof({ address: key.wallet.address, secretKey: key.keyPair.secretKey, domain: '127.0.0.1:5173', payload })
+  const addr = ton().devWallet.tonAddr(key)
+  await api(stack, user, 'POST', '/wallet/ton-proof/check', {
+    address: addr.address,
+    network: addr.network,
+    public_key: addr.publicKey,
+    proof: { ...proof, state_init: addr.walletStateInit },
+  })
 }
 
 const buy = async (app: FrameLocator, amount: string) => {
@@ -44,7 +78,10 @@ describe('the wallet and the bond purchase, end to end on the local chain', () =
     await connectDevWallet(page, app)
     expect(await app.getByTestId('wallet-chip').innerText()).toMatch(/^UQ.{2}…/)
 
-    const wallet = ton().devWallet.key.address
+    // The user's own dev wallet answered, and the backend bound it to them.
+    const own = ton().devWallet.keyForUser(9101)
+    await expect.poll(() => boundWallet(9101)).toBe(own.friendly)
+    const wallet = own.address
     const walletBefore = await ton().chain.balance(wallet)
     const treasuryBefore = await ton().chain.balance(ton().treasuryAddress)
 
@@ -75,6 +112,45 @@ describe('the wallet and the bond purchase, end to end on the local chain', () =
     } finally {
       ton().devWallet.auto = 'approve'
     }
+    await page.close()
+  })
+
+  it('two new users connect the dev wallet in turn: each gets a wallet of their own, bound, and neither sees an error', async () => {
+    for (const [user, name] of [
+      [9104, 'Nina'],
+      [9105, 'Paul'],
+    ] as const) {
+      const { page, app, errors } = await launch(stack, { user, name })
+      const hapticsBefore = await errorHaptics(page)
+      await connectDevWallet(page, app)
+      await expect.poll(() => boundWallet(user)).toBe(ton().devWallet.keyForUser(user).friendly)
+      await app.getByTestId('wallet-chip').waitFor()
+      expect(await toastTexts(app, 'error')).toEqual([])
+      expect(await errorHaptics(page)).toBe(hapticsBefore)
+      expect(errors).toEqual([])
+      await page.close()
+    }
+    expect(await boundWallet(9104)).not.toBe(await boundWallet(9105))
+  })
+
+  it("a wallet bound to another account is refused: the app disconnects it, says why, and the bond can't be bought with it", async () => {
+    // Ivy's own dev wallet is already bound to Hugo's account.
+    const [hugo, ivy] = [9106, 9107]
+    await launch(stack, { user: hugo }).then(({ page }) => page.close())
+    await bindKeyTo(hugo, ton().devWallet.keyForUser(ivy))
+
+    const { page, app } = await launch(stack, { user: ivy, name: 'Ivy' })
+    const hapticsBefore = await errorHaptics(page)
+    await pickDevWallet(page, app)
+    await expectToast(app, 'error', 'This wallet is linked to another AXIOM account, so it was disconnected. Connect a wallet of your own.')
+    await expect.poll(() => errorHaptics(page)).toBeGreaterThan(hapticsBefore)
+    await app.getByTestId('connect-wallet').waitFor()
+    expect(await app.getByTestId('wallet-chip').count()).toBe(0)
+    // No purchase without a wallet: the screen asks to connect one, and the wallet saw no transaction.
+    expect(await app.getByTestId('buy-bond').count()).toBe(0)
+    expect(ton().devWallet.connectedDapps().filter((c) => c.user === String(ivy))).toEqual([])
+    expect(await boundWallet(ivy)).toBeNull()
+    expect(await boundWallet(hugo)).toBe(ton().devWallet.keyForUser(ivy).friendly)
     await page.close()
   })
 

@@ -18,6 +18,10 @@ const RU: Readonly<Record<string, string>> = {
   'Wallet is not connected': 'Кошелёк не подключён',
   'Provider is not restored': 'Подключение не восстановлено',
   'Open AXIOM inside Telegram': 'Откройте AXIOM в Telegram',
+  'This wallet is linked to another AXIOM account, so it was disconnected. Connect a wallet of your own.':
+    'Этот кошелёк привязан к другому аккаунту AXIOM, поэтому он отключён. Подключите свой кошелёк.',
+  'The wallet could not prove it is yours, so it was disconnected. Connect it again.':
+    'Кошелёк не подтвердил, что он ваш, поэтому он отключён. Подключите его снова.',
 }
 
 export const localizeCoreMessage = (text: string, language: Language): string => {

@@ -1,13 +1,16 @@
 import type { Effect } from 'effect'
 import { makeAutoObservable, runInAction } from 'mobx'
 import {
+  type ApiError,
   type AppError,
   type Feedback,
   reportUnlessReported,
   shortAddress,
   type WalletAccount,
+  type WalletBoundElsewhere,
   type WalletConnectionDeclined,
   type WalletNotConnectedToDisconnect,
+  type WalletNotVerified,
   type WalletProtocolError,
   type WalletRestoreFailed,
 } from '../../core/index.ts'
@@ -15,7 +18,10 @@ import { runResult } from './run-effect.ts'
 
 export interface WalletUseCases {
   readonly restoreWallet: () => Effect.Effect<WalletAccount | null, WalletRestoreFailed>
-  readonly connectWallet: () => Effect.Effect<WalletAccount, WalletConnectionDeclined | WalletProtocolError>
+  readonly connectWallet: () => Effect.Effect<
+    WalletAccount,
+    WalletConnectionDeclined | WalletProtocolError | WalletBoundElsewhere | WalletNotVerified | ApiError
+  >
   readonly disconnectWallet: () => Effect.Effect<void, WalletNotConnectedToDisconnect>
   readonly onAccountChange: (listener: (account: WalletAccount | null) => void) => () => void
 }
@@ -34,8 +40,9 @@ export class WalletState {
     uc.onAccountChange((account) => runInAction(() => (this.account = account)))
   }
 
+  /** A wallet counts as connected once connecting is over: until the backend bound it, nothing may be paid from it. */
   get isConnected(): boolean {
-    return this.account !== null
+    return this.account !== null && !this.isConnecting
   }
 
   get shortAddress(): string | null {
@@ -60,7 +67,11 @@ export class WalletState {
     runInAction(() => {
       this.isConnecting = false
       if (r._tag === 'Success') this.account = r.success
-      else this.report(r.failure)
+      else {
+        // Not connected: declined, or connected and then disconnected because the backend would not bind it.
+        this.account = null
+        this.report(r.failure)
+      }
     })
     return r._tag === 'Success'
   }

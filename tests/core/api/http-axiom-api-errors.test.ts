@@ -126,6 +126,20 @@ describe('makeHttpAxiomApi: the §8 error catalogue', () => {
     expect(h.session.get('auth_token')).toBe('token-1')
   })
 
+  it('a refused wallet bind is returned unshown: connecting tells the user what it means (and disconnects)', async () => {
+    const bindWallet = CALLS.find((c) => c.name === 'bindWallet')!
+    const h = httpApiHarness()
+    h.http.on(route(bindWallet), answer(409, 'This wallet is already bound to another account'))
+
+    expect(await failure(bindWallet.call(h.api))).toMatchObject({ _tag: 'RequestRejected', status: 409 })
+    expect(felt(h)).toEqual({ toasts: [], haptics: [] })
+
+    // Its other failures are reported as any call's.
+    h.http.on(route(bindWallet), 'network-error')
+    await failure(bindWallet.call(h.api))
+    expect(felt(h)).toEqual({ toasts: ['Error: Network Error! Code: ERR_NETWORK'], haptics: ['error'] })
+  })
+
   it('reads a FastAPI-style detail when there is no msg', async () => {
     const h = httpApiHarness()
     h.http.on(route(createMint), { status: 422, body: { detail: 'days must be one of 30, 60, 90' } })

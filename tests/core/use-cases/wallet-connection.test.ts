@@ -1,7 +1,16 @@
 import { Effect, Fiber } from 'effect'
 import { TestClock } from 'effect/testing'
 import { describe, expect, it } from 'vitest'
-import { connectWallet, disconnectWallet, NetworkError, RequestRejected, restoreWallet, ServerFailed, userMessage } from '../../../core/index.ts'
+import {
+  connectWallet,
+  disconnectWallet,
+  NetworkError,
+  RequestRejected,
+  restoreWallet,
+  ServerFailed,
+  userMessage,
+  type WalletBoundElsewhere,
+} from '../../../core/index.ts'
 import { FakeAxiomApi } from '../fakes/fake-axiom-api.ts'
 import { failure, onTestClock, succeed } from '../fakes/run.ts'
 import { ACCOUNT, proofOf, ScriptedWallet } from '../fakes/scripted-wallet.ts'
@@ -205,22 +214,34 @@ describe('connecting binds the wallet to the user (tonProof)', () => {
     expect(api.callsTo('bindWallet')).toHaveLength(0)
   })
 
-  it('a refused bind (already bound, bad proof, server error) leaves the wallet connected', async () => {
-    for (const error of [
-      new RequestRejected({ status: 409, msg: 'This wallet is already bound to another account' }),
-      new RequestRejected({ status: 400, msg: 'Invalid proof: Proof is too old' }),
-      new ServerFailed({ msg: 'Internal server error' }),
-    ]) {
+  it('a wallet bound to another account is refused: disconnected, and the failure says so', async () => {
+    const wallet = new ScriptedWallet(null)
+    const api = new FakeAxiomApi()
+    api.failWith('bindWallet', new RequestRejected({ status: 409, msg: 'This wallet is already bound to another account' }))
+
+    const error = await failure(connectWallet({ wallet, api }))
+
+    expect(error).toMatchObject({ _tag: 'WalletBoundElsewhere' })
+    expect(userMessage(error as WalletBoundElsewhere)).toBe(
+      'This wallet is linked to another AXIOM account, so it was disconnected. Connect a wallet of your own.',
+    )
+    expect(wallet.account()).toBeNull()
+    expect(api.boundWallet).toBeNull()
+  })
+
+  it('a refused proof, or a bind the backend could not answer, disconnects the wallet too', async () => {
+    for (const [bindError, expected] of [
+      [new RequestRejected({ status: 400, msg: 'Invalid proof: Proof is too old' }), { _tag: 'WalletNotVerified', msg: 'Invalid proof: Proof is too old' }],
+      [new ServerFailed({ msg: 'Internal server error' }), { _tag: 'ServerFailed' }],
+      [new NetworkError({ cause: 'offline' }), { _tag: 'NetworkError' }],
+    ] as const) {
       const wallet = new ScriptedWallet(null)
       const api = new FakeAxiomApi()
-      api.failWith('bindWallet', error)
+      api.failWith('bindWallet', bindError)
 
-      const account = await succeed(connectWallet({ wallet, api }))
-
-      expect(account.address).toBe(ACCOUNT.address)
+      expect(await failure(connectWallet({ wallet, api }))).toMatchObject(expected)
       expect(api.callsTo('bindWallet')).toHaveLength(1)
-      expect(api.boundWallet).toBeNull()
-      expect(wallet.account()).toEqual(ACCOUNT)
+      expect(wallet.account()).toBeNull()
     }
   })
 
