@@ -170,7 +170,8 @@ export const makeHttpAxiomApi = (deps: HttpAxiomApiDeps): AxiomApi => {
       Effect.tapError((e) =>
         Effect.sync(() => {
           if (e._tag === 'UnderMaintenance' && deps.onUnderMaintenance) return deps.onUnderMaintenance()
-          if (op.quiet || (e._tag === 'Unauthorized' && op.quietUnauthorized) || (e._tag === 'RequestRejected' && op.quietRejected)) return
+          if (op.quiet) return
+          if ((e._tag === 'Unauthorized' && op.quietUnauthorized) || (e._tag === 'RequestRejected' && op.quietRejected)) return
           if (e._tag === 'Unauthorized') {
             deps.session.remove('auth_token')
             if (e.msg === INVALID_INIT_DATA_MSG) deps.platform?.close()
@@ -212,7 +213,8 @@ export const makeHttpAxiomApi = (deps: HttpAxiomApiDeps): AxiomApi => {
     shareMessage: () => post('/user/share-message', SharedMessage),
     tonProofPayload: () => post('/wallet/ton-proof/payload', TonProofPayload),
     // A refused bind is told by connectWallet, which also disconnects the wallet.
-    bindWallet: (body) => call({ request: { method: 'POST', path: '/wallet/ton-proof/check', body }, schema: WalletBinding, quietRejected: true }),
+    bindWallet: (body) =>
+      call({ request: { method: 'POST', path: '/wallet/ton-proof/check', body }, schema: WalletBinding, quietRejected: true }),
 
     mints: (q) => get('/mint/', MintList, EMPTY_PAGE, paging(q)),
     mintPlans: () => get('/mint/all-plans', MintPlanList, []),

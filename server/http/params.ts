@@ -1,3 +1,4 @@
+import { DEFAULT_PAGE_LIMIT, HISTORY_PAGE_SIZE } from '../../core/domain/constants.ts'
 import { httpError } from './errors.ts'
 
 export type Fields = Record<string, unknown>
@@ -58,25 +59,21 @@ export const stringField = (fields: Fields, name: string, maxLength: number): st
 
 export const MAX_PAGE_LIMIT = 1000
 
-/** The page size of a list: 300 (spec §9). */
-export const DEFAULT_PAGE_LIMIT = 300
-/** The page size of the histories: 10 (spec §7, §9). */
-export const HISTORY_PAGE_SIZE = 10
-
 /**
- * page (default 1) and the page size, read from `limit` or its alias `size` (default 300). When both
+ * page (default 1) and the page size, read from `limit` or its alias `size` (default 300, spec §9). When both
  * are sent they must agree, so that a client never gets a page of a size it did not ask for.
  */
 export const paging = (q: Fields, defaultLimit = DEFAULT_PAGE_LIMIT) => {
   const page = intField(q, 'page', { min: 1, max: 1_000_000, fallback: 1 })
-  const sent = (name: string) => (q[name] === undefined || q[name] === null || q[name] === '' ? undefined : intField(q, name, { min: 1, max: MAX_PAGE_LIMIT }))
+  const sent = (name: string) =>
+    q[name] === undefined || q[name] === null || q[name] === '' ? undefined : intField(q, name, { min: 1, max: MAX_PAGE_LIMIT })
   const [limitSent, sizeSent] = [sent('limit'), sent('size')]
   if (limitSent !== undefined && sizeSent !== undefined && limitSent !== sizeSent) throw httpError(422, 'size and limit differ')
   const limit = limitSent ?? sizeSent ?? defaultLimit
   return { page, limit, offset: (page - 1) * limit }
 }
 
-/** A history page (operations, withdrawals): page and size (alias limit), 10 a page by default. */
+/** A history page (operations, withdrawals): page and size (alias limit), 10 a page by default (spec §7, §9). */
 export const historyPaging = (q: Fields) => paging(q, HISTORY_PAGE_SIZE)
 
 export const sortOrder = (q: Fields): 'ASC' | 'DESC' => {

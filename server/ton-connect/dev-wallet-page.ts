@@ -4,8 +4,8 @@ const escapeHtml = (s: string) =>
 /**
  * The dev wallet's approval page: the default wallet's address and balance, the connections (each
  * with the address that answers it), and every waiting request (a connection, or a transaction with
- * its messages and comments) with Approve / Reject. It polls the
- * wallet's state every second, so one open tab serves every later request too.
+ * its messages and comments) with Approve / Reject. It polls the wallet's state every second, so one
+ * open tab serves every later request too.
  */
 export const devWalletPage = (o: { prefix: string; notice: string }): string => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
