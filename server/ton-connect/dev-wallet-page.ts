@@ -44,7 +44,7 @@ function render(r){
   if(r.kind==='connect') return '<div class="card" data-id="'+r.id+'"><b>'+esc(r.app.name)+'</b> wants to connect<div class="muted">'+esc(r.app.url)+'</div><div class="muted">as '+esc(r.details.address)+(r.details.user?' (Telegram user '+esc(r.details.user)+')':'')+'</div><div class="muted">asks for: '+esc(r.details.items.join(', '))+'</div>'+
     '<button class="ok" onclick="act(\\''+r.id+'\\',\\'approve\\')">Approve</button><button class="no" onclick="act(\\''+r.id+'\\',\\'reject\\')">Reject</button></div>';
   const ms=r.details.messages.map(m=>'<div>'+ton(m.amount)+' → <code>'+esc(m.address)+'</code>'+(m.comment?'<div class="muted">comment: '+esc(m.comment)+'</div>':'')+'</div>').join('');
-  return '<div class="card" data-id="'+r.id+'"><b>'+esc(r.app.name)+'</b> asks to send a transaction'+ms+
+  return '<div class="card" data-id="'+r.id+'"><b>'+esc(r.app.name)+'</b> asks to send a transaction'+(r.details.from?'<div class="muted">from '+esc(r.details.from)+'</div>':'')+ms+
     '<button class="ok" onclick="act(\\''+r.id+'\\',\\'approve\\')">Approve</button><button class="no" onclick="act(\\''+r.id+'\\',\\'reject\\')">Reject</button></div>';
 }
 async function refresh(){

@@ -209,7 +209,16 @@ export class DevWallet {
     await w.decide(approve)
   }
 
-  connectedDapps(): Array<{ dappId: string; walletSessionId: string; app: string; auto: AutoMode | null; address: string; friendly: string; user: string | null }> {
+  /** The connected dapps, each with the address that answers it and its Telegram user (when known). */
+  connectedDapps(): Array<{
+    dappId: string
+    walletSessionId: string
+    app: string
+    auto: AutoMode | null
+    address: string
+    friendly: string
+    user: string | null
+  }> {
     return [...this.sessions.values()]
       .filter((s) => s.connected)
       .map((s) => ({
