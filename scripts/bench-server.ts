@@ -4,7 +4,7 @@ import autocannon from 'autocannon'
 import Fastify from 'fastify'
 import WebSocket from 'ws'
 import { DEV_BOT_TOKEN, startServer } from '../server/main.ts'
-import { buildLaunch } from '../server/telegram-host/launch.ts'
+import { buildLaunch } from '../stand-ins/telegram-host/launch.ts'
 
 /**
  * The server budget, from one run over loopback: authenticated GET /api/user/me against a bare

@@ -22,7 +22,7 @@ import { pathToFileURL } from 'node:url'
 import type { Browser, CDPSession, Page } from 'playwright-core'
 import { build, preview, type PreviewServer } from 'vite'
 import { DEV_BOT_TOKEN, type RunningServer, startServer } from '../server/main.ts'
-import { buildLaunch } from '../server/telegram-host/launch.ts'
+import { buildLaunch } from '../stand-ins/telegram-host/launch.ts'
 import { launchChromium } from '../tests/support/chromium.ts'
 
 export const BUDGET_TICK_MS = 2

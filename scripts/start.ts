@@ -5,11 +5,11 @@
  */
 import { spawn } from 'node:child_process'
 import { createServer } from 'vite'
-import { DEFAULT_DB_PATH, DEV_BOT_TOKEN } from '../server/config.ts'
-import { adminForDb } from '../server/telegram-host/db-admin.ts'
-import { DEV_WALLET_DEFAULT_NETWORK } from '../server/ton-connect/dev-wallet.ts'
-import { startTelegramHost } from '../server/telegram-host/index.ts'
-import { DEFAULT_TG_HOST_PORT, miniAppNamesFromEnv } from '../server/telegram-host/main.ts'
+import { DEFAULT_DB_PATH, DEV_BOT_TOKEN } from '../server/main.ts'
+import { adminForDb } from '../stand-ins/telegram-host/db-admin.ts'
+import { startTelegramHost } from '../stand-ins/telegram-host/index.ts'
+import { DEFAULT_TG_HOST_PORT, miniAppNamesFromEnv } from '../stand-ins/telegram-host/main.ts'
+import { DEV_WALLET_DEFAULT_NETWORK } from '../stand-ins/ton-connect/dev-wallet.ts'
 
 const backendPort = Number(process.env.PORT ?? 8787)
 const backendUrl = `http://127.0.0.1:${backendPort}`
@@ -39,7 +39,7 @@ const waitFor = async (url: string, timeoutMs: number) => {
   throw new Error(`${url} did not answer within ${timeoutMs / 1000} s`)
 }
 
-const backend = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+const backend = spawn(process.execPath, ['--import', 'tsx', 'stand-ins/main.ts'], {
   stdio: 'inherit',
   env: { ...process.env, PORT: String(backendPort) },
 })

@@ -5,7 +5,7 @@ import { EXTERNAL_CREDIT_TYPES, BALANCE_COLUMNS, moveBalance, type BalanceColumn
 import { expireUnpaidBonds, markMintPaid } from './domain/mints.ts'
 import { settleUser } from './domain/positions.ts'
 import { writeSetting } from './domain/settings.ts'
-import { httpError } from './http/errors.ts'
+import { InvalidInput, UnknownTelegramUser } from './domain/errors.ts'
 import { formatNano, formatPercent, parseFixed, PERCENT_DECIMALS, requireNano } from './money.ts'
 
 export interface LedgerTotals {
@@ -26,7 +26,7 @@ export interface LedgerTotals {
 export const createAdmin = (ctx: ServerContext) => {
   const userByTelegram = (telegramId: string | number | bigint) => {
     const row = getRow(ctx.db, 'SELECT * FROM users WHERE telegram_id = ?', BigInt(telegramId))
-    if (!row) throw httpError(404, `No user with Telegram id ${telegramId}`)
+    if (!row) throw new UnknownTelegramUser(telegramId)
     return row
   }
 
@@ -40,7 +40,7 @@ export const createAdmin = (ctx: ServerContext) => {
 
     /** Credits whole or decimal tokens (text, exact) to one of the user's balances. */
     credit: (telegramId: string | number | bigint, amount: string, column: BalanceColumn = 'balance_token') => {
-      if (!BALANCE_COLUMNS.includes(column)) throw httpError(422, `balance must be one of ${BALANCE_COLUMNS.join(', ')}`)
+      if (!BALANCE_COLUMNS.includes(column)) throw new InvalidInput(`balance must be one of ${BALANCE_COLUMNS.join(', ')}`)
       const user = userByTelegram(telegramId)
       const nano = requireNano('amount', amount)
       moveBalance(ctx, big(user, 'id'), column, nano, 'admin_credit', 'Credited by the operator')
@@ -52,7 +52,7 @@ export const createAdmin = (ctx: ServerContext) => {
     /** Sets the global collective bonus (percent text, e.g. "0.25") and broadcasts it. */
     setCollectiveBonus: (percent: string) => {
       const scaled = parseFixed(percent, PERCENT_DECIMALS)
-      if (typeof scaled === 'string') throw httpError(422, `percent ${scaled}`)
+      if (typeof scaled === 'string') throw new InvalidInput(`percent ${scaled}`)
       inTx(ctx, () => {
         writeSetting(ctx.db, 'collective_bonus', scaled.toString())
         ctx.events.push('collective', null, 'global:collective_bonus', () => ({ collective_bonus: formatPercent(scaled) }))

@@ -6,7 +6,7 @@ import { openDb } from './db/open-db.ts'
 import { BALANCE_COLUMNS, type BalanceColumn } from './domain/ledger.ts'
 import { createPriceFeed } from './domain/price-walk.ts'
 import { createEventQueue } from './events.ts'
-import { isHttpError } from './http/errors.ts'
+import { DomainError } from './domain/errors.ts'
 
 const USAGE = `usage: npm run admin -- <command>   (database: AXIOM_DB, default ${DEFAULT_DB_PATH})
   maintenance on|off                       switch maintenance mode
@@ -65,7 +65,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   try {
     console.log(runAdminCommand(process.env.AXIOM_DB ?? DEFAULT_DB_PATH, process.argv.slice(2)))
   } catch (e) {
-    console.error(isHttpError(e) ? e.message : e)
+    console.error(e instanceof DomainError ? e.message : e)
     process.exitCode = 1
   }
 }

@@ -1,10 +1,24 @@
+/**
+ * The reference backend's programmatic entry, and the only file of server/ that anything outside it
+ * may import (tests/architecture/import-rules.test.ts holds the local stand-ins to it; docs/local-stack.md,
+ * "The backend's programmatic entry"). Run directly, it starts the backend alone:
+ *   node --import tsx server/main.ts
+ */
 import { pathToFileURL } from 'node:url'
 import { DEFAULT_DB_PATH, DEFAULT_HOST, DEFAULT_PORT, DEFAULT_PRICE_TICK_MS, DEV_BOT_TOKEN, DEV_JWT_SECRET, DEV_TREASURY_ADDRESS } from './config.ts'
 import { requireNano } from './money.ts'
 import { startServer, type StartOptions } from './start-server.ts'
 
-export { DEV_BOT_TOKEN, DEV_JWT_SECRET } from './config.ts'
+export { DEFAULT_DB_PATH, DEV_BOT_TOKEN, DEV_JWT_SECRET } from './config.ts'
 export { startServer, type RunningServer, type StartOptions } from './start-server.ts'
+/** What the hooks of RunningServer take and throw. */
+export type { BondPayment } from './domain/mints.ts'
+export type { SaleDue } from './domain/sale-payouts.ts'
+export { BondNotPending, UnknownTelegramUser } from './domain/errors.ts'
+/** The operator's commands on a database file (`npm run admin`), for a stand-in in another process. */
+export { runAdminCommand } from './admin.ts'
+/** The tonProof protocol: the message a wallet signs, and a payload/check service of its own. */
+export { createTonProofService, tonProofMessage, type TonProofDomain, type TonProofService } from './auth/ton-proof.ts'
 
 const positiveMs = (name: string, v: string): number => {
   const n = /^\d{1,9}$/.test(v.trim()) ? Number(v.trim()) : NaN
@@ -32,21 +46,10 @@ export const optionsFromEnv = (env: NodeJS.ProcessEnv = process.env): StartOptio
 })
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  // The offline TON stand-ins (docs/local-stack.md), on unless AXIOM_LOCAL_TON=0; they own the treasury.
-  const localTon = process.env.AXIOM_LOCAL_TON !== '0' ? await import('./chain/local-ton.ts') : null
-  const options = localTon && !process.env.AXIOM_TREASURY ? { ...optionsFromEnv(), treasuryAddress: localTon.localTreasuryAddress() } : optionsFromEnv()
+  const options = optionsFromEnv()
   const server = await startServer(options)
   console.log(`AXIOM reference backend on ${server.url}/api (db ${options.dbPath})`)
-  const ton = localTon
-    ? await localTon.attachLocalTon(server, localTon.localTonOptionsFromEnv()).catch((e: unknown) => {
-        console.error(`AXIOM local TON did not start (${e instanceof Error ? e.message : e}); the backend runs without it`)
-        return null
-      })
-    : null
-  if (ton) localTon?.printLocalTon(ton)
-  const stop = () => {
-    void (ton?.close() ?? Promise.resolve()).then(() => server.close()).then(() => process.exit(0))
-  }
+  const stop = () => void server.close().then(() => process.exit(0))
   process.on('SIGINT', stop)
   process.on('SIGTERM', stop)
 }

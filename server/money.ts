@@ -1,4 +1,4 @@
-import { httpError } from './http/errors.ts'
+import { InvalidInput } from './domain/errors.ts'
 
 /** Token and TON amounts are integers of nano-units (1e9 per unit); percentages are integers scaled by 1e4. */
 export const NANO_DECIMALS = 9
@@ -71,13 +71,13 @@ export interface AmountRule {
 
 /** A request amount in nano-units, or a 422 naming the field and why. */
 export const requireNano = (field: string, input: unknown, rule: AmountRule = {}): bigint => {
-  if (input === undefined || input === null || input === '') throw httpError(422, `${field} is required`)
+  if (input === undefined || input === null || input === '') throw new InvalidInput(`${field} is required`)
   const parsed = parseFixed(input, NANO_DECIMALS)
-  if (typeof parsed === 'string') throw httpError(422, `${field} ${parsed}`)
-  if (parsed === 0n && !rule.allowZero) throw httpError(422, `${field} must be greater than 0`)
+  if (typeof parsed === 'string') throw new InvalidInput(`${field} ${parsed}`)
+  if (parsed === 0n && !rule.allowZero) throw new InvalidInput(`${field} must be greater than 0`)
   const max = rule.max ?? MAX_AMOUNT_NANO
-  if (parsed > max) throw httpError(422, `${field} must be at most ${formatNano(max)}`)
-  if (rule.min !== undefined && parsed < rule.min) throw httpError(422, `${field} must be at least ${formatNano(rule.min)}`)
+  if (parsed > max) throw new InvalidInput(`${field} must be at most ${formatNano(max)}`)
+  if (rule.min !== undefined && parsed < rule.min) throw new InvalidInput(`${field} must be at least ${formatNano(rule.min)}`)
   return parsed
 }
 

@@ -6,9 +6,11 @@ import { createAdmin, type Admin } from './admin-ops.ts'
 import { defaultConfig, type ServerConfig } from './config.ts'
 import type { ServerContext } from './context.ts'
 import { openDb } from './db/open-db.ts'
-import { expireUnpaidBonds, markMintPaid } from './domain/mints.ts'
+import { bondPayment, expireUnpaidBonds, markMintPaid, type BondPayment } from './domain/mints.ts'
 import { settleUser } from './domain/positions.ts'
 import { createPriceFeed } from './domain/price-walk.ts'
+import { salePayouts, type SalePayouts } from './domain/sale-payouts.ts'
+import { recordTonProofRequesters } from './domain/wallets.ts'
 import { createEventQueue } from './events.ts'
 import { buildApp } from './http/app.ts'
 import { pruneIdempotency } from './http/idempotency.ts'
@@ -29,8 +31,25 @@ export interface RunningServer {
   readonly app: FastifyInstance
   readonly hub: SocketHub
   readonly admin: Admin
-  /** What the chain watcher calls when a bond's TON payment arrives. */
+  /** The address bond payments go to (config.treasuryAddress). */
+  readonly treasuryAddress: string
+  /** The server's clock, unix seconds. */
+  now(): number
+  /** A bond's payment terms (status, TON due, last moment to pay), or null: what a chain watcher checks a payment against. */
+  bondPayment(mintId: bigint): BondPayment | null
+  /**
+   * A bond's TON payment arrived (what a chain watcher calls): the bond becomes active. Throws
+   * NotFound, BondNotPending (already paid or cancelled), or Underpaid.
+   */
   markMintPaid(mintId: bigint | number, paidNano?: bigint): ReturnType<typeof markMintPaid>
+  /** The sales whose TON is still to be sent, and their payout states (what a payout processor drives). */
+  readonly payouts: SalePayouts
+  /**
+   * Turns on a record of whom each wallet-binding tonProof payload was issued to, and returns its
+   * lookup: payload → the requester's Telegram id, or null. Off until called; only the local dev
+   * wallet needs it, to answer each user with a wallet of their own.
+   */
+  tonProofRequesters(): (payload: string) => string | null
   /** Runs one price tick now (broadcast price_update and current_candle). */
   tick(): void
   close(): Promise<void>
@@ -112,7 +131,12 @@ export const startServer = async (options: StartOptions = {}): Promise<RunningSe
     app,
     hub,
     admin: createAdmin(ctx),
+    treasuryAddress: config.treasuryAddress,
+    now: ctx.now,
+    bondPayment: (mintId) => bondPayment(ctx, mintId),
     markMintPaid: (mintId, paidNano) => markMintPaid(ctx, BigInt(mintId), paidNano),
+    payouts: salePayouts(ctx),
+    tonProofRequesters: () => recordTonProofRequesters(ctx),
     tick,
     close: async () => {
       for (const t of timers) clearInterval(t)

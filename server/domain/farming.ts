@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
+import { InsufficientBalance, InvalidInput, NotCancellable, NotFound, NotYourLink } from './errors.ts'
 import { big, bool, getRow, num, run, str, type Row } from '../db/sql.ts'
 import { inTx, type ServerContext } from '../context.ts'
-import { httpError, INSUFFICIENT_BALANCE } from '../http/errors.ts'
 import { formatNano, formatPercent } from '../money.ts'
 import { moveBalance, type BalanceColumn } from './ledger.ts'
 import { bondTerms, insertMint } from './mints.ts'
@@ -29,7 +29,7 @@ export interface FarmingInput {
  * re-bonding screens of the app. Both flags at once is refused.
  */
 export const sourceColumn = (fromRef: boolean, fromTask: boolean): BalanceColumn => {
-  if (fromRef && fromTask) throw httpError(422, 'Choose at most one of from_ref_balance and from_task_balance')
+  if (fromRef && fromTask) throw new InvalidInput('Choose at most one of from_ref_balance and from_task_balance')
   return fromRef ? 'referral_balance' : fromTask ? 'task_balance' : 'balance_token'
 }
 
@@ -67,16 +67,15 @@ export const createLink = (ctx: ServerContext, userId: bigint, input: FarmingInp
   inTx(ctx, () => {
     const column = sourceColumn(input.fromRefBalance, input.fromTaskBalance)
     if (!input.isMultilink && input.countActivations !== 1)
-      throw httpError(422, 'A single-use link (is_multilink false) has count_activations 1')
+      throw new InvalidInput('A single-use link (is_multilink false) has count_activations 1')
     // Its creator activates a link for themself once: more activations could never be used.
     if (input.isForMe && input.countActivations !== 1)
-      throw httpError(422, 'A link for yourself (is_for_me) has count_activations 1')
+      throw new InvalidInput('A link for yourself (is_for_me) has count_activations 1')
     const fund = input.amount * BigInt(input.countActivations)
     const held = sourceBalance(ctx, userId, column)
     if (fund > held)
-      throw httpError(
-        400,
-        `${INSUFFICIENT_BALANCE}: the link needs ${formatNano(fund)} AXIOM from your ${BALANCE_NAMES[column]}, which holds ${formatNano(held)} AXIOM`,
+      throw new InsufficientBalance(
+        `the link needs ${formatNano(fund)} AXIOM from your ${BALANCE_NAMES[column]}, which holds ${formatNano(held)} AXIOM`,
       )
     const info = run(
       ctx.db,
@@ -104,9 +103,9 @@ export const createLink = (ctx: ServerContext, userId: bigint, input: FarmingInp
 export const cancelLink = (ctx: ServerContext, userId: bigint, linkId: bigint) =>
   inTx(ctx, () => {
     const row = getRow(ctx.db, 'SELECT * FROM farming_links WHERE id = ? AND user_id = ?', linkId, userId)
-    if (!row) throw httpError(404, 'Farming link not found')
+    if (!row) throw new NotFound('Farming link')
     const status = str(row, 'status')
-    if (status !== 'active') throw httpError(400, `A ${status} link cannot be cancelled`)
+    if (status !== 'active') throw new NotCancellable('link', status)
     const unused = big(row, 'count_activations') - big(row, 'used_activations')
     run(ctx.db, `UPDATE farming_links SET status = 'revoked' WHERE id = ?`, linkId)
     const column = sourceColumn(bool(row, 'from_ref_balance'), bool(row, 'from_task_balance'))
@@ -129,7 +128,7 @@ const mintDetails = (row: Row) => ({
 export const activateLink = (ctx: ServerContext, userId: bigint, code: string) =>
   inTx(ctx, () => {
     const link = getRow(ctx.db, 'SELECT * FROM farming_links WHERE activation_code = ?', code)
-    if (!link) throw httpError(404, 'Farming link not found')
+    if (!link) throw new NotFound('Farming link')
     const linkId = big(link, 'id')
     const days = num(link, 'days')
     const active = (mint: Row) => ({
@@ -149,8 +148,8 @@ export const activateLink = (ctx: ServerContext, userId: bigint, code: string) =
     if (status === 'reached' || big(link, 'used_activations') >= big(link, 'count_activations'))
       return { status: 'REACHED' as const, message: 'All activations of this link are used', mint_details: null }
     const isCreator = big(link, 'user_id') === userId
-    if (bool(link, 'is_for_me') && !isCreator) throw httpError(403, 'This link can only be activated by its creator')
-    if (!bool(link, 'is_for_me') && isCreator) throw httpError(403, 'You cannot activate your own shared link')
+    if (bool(link, 'is_for_me') && !isCreator) throw new NotYourLink('This link can only be activated by its creator')
+    if (!bool(link, 'is_for_me') && isCreator) throw new NotYourLink('You cannot activate your own shared link')
     const amount = big(link, 'amount')
     const terms = bondTerms(ctx, userId, amount, days, big(link, 'daily_reward'))
     const mintId = insertMint(ctx, userId, terms, 'active', 'farming', linkId)

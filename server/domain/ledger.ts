@@ -1,6 +1,6 @@
 import { getRow, run, big } from '../db/sql.ts'
+import { BalanceLimitExceeded, InsufficientBalance, NotFound } from './errors.ts'
 import { inTx, type ServerContext } from '../context.ts'
-import { httpError, INSUFFICIENT_BALANCE } from '../http/errors.ts'
 import { SQLITE_MAX_INTEGER } from '../money.ts'
 import { queueBalance } from './user-events.ts'
 
@@ -28,10 +28,10 @@ export const moveBalance = (
   inTx(ctx, () => {
     if (delta === 0n) return
     const row = getRow(ctx.db, `SELECT ${column} AS v FROM users WHERE id = ?`, userId)
-    if (!row) throw httpError(404, 'User not found')
+    if (!row) throw new NotFound('User')
     const after = big(row, 'v') + delta
-    if (after < 0n) throw httpError(400, INSUFFICIENT_BALANCE)
-    if (after > SQLITE_MAX_INTEGER) throw httpError(422, 'The balance would exceed the largest amount the ledger holds')
+    if (after < 0n) throw new InsufficientBalance()
+    if (after > SQLITE_MAX_INTEGER) throw new BalanceLimitExceeded()
     run(ctx.db, `UPDATE users SET ${column} = ${column} + ? WHERE id = ?`, delta, userId)
     run(
       ctx.db,

@@ -1,6 +1,8 @@
+import type { MintStatus } from '../../core/domain/entities/mint.ts'
+import { BondNotPending, NotCancellable, NotFound, Underpaid } from './errors.ts'
+import { bondPaymentComment } from '../../core/domain/bond-payment.ts'
 import { allRows, big, getRow, run, str, type Row } from '../db/sql.ts'
 import { inTx, type ServerContext } from '../context.ts'
-import { httpError } from '../http/errors.ts'
 import { formatNano, formatPercent, mulNanoUp, percentOf, percentOfUp, PERCENT_SCALE } from '../money.ts'
 import { moveBalance } from './ledger.ts'
 import type { Plan } from './plans.ts'
@@ -17,7 +19,21 @@ export const UNPAID_BOND_EXPIRY_S = 15 * 60
 /** Cancelling an active bond returns its principal less this penalty (10 %); the reward is forfeited. */
 export const CANCEL_PENALTY = 10n * PERCENT_SCALE
 
-export const paymentComment = (mintId: bigint | number) => `axiom:mint:${mintId}`
+/** What the chain watcher checks a payment against: the bond's status, the TON due, and the last moment to pay. */
+export interface BondPayment {
+  readonly status: MintStatus
+  readonly amountNano: bigint
+  /** Unix seconds: created_at + PAYMENT_VALIDITY_S. */
+  readonly payBy: number
+}
+
+/** The payment terms of bond `mintId`, or null when there is no such bond. */
+export const bondPayment = (ctx: ServerContext, mintId: bigint): BondPayment | null => {
+  const row = getRow(ctx.db, 'SELECT status, amount_ton, created_at FROM mints WHERE id = ?', mintId)
+  return row
+    ? { status: str(row, 'status') as MintStatus, amountNano: big(row, 'amount_ton'), payBy: Number(big(row, 'created_at')) + PAYMENT_VALIDITY_S }
+    : null
+}
 
 interface BondTerms {
   readonly total: bigint
@@ -108,7 +124,7 @@ export const insertMint = (
 
 export const mintRowOf = (ctx: ServerContext, userId: bigint, mintId: bigint): Row => {
   const row = getRow(ctx.db, 'SELECT * FROM mints WHERE id = ? AND user_id = ?', mintId, userId)
-  if (!row) throw httpError(404, 'Bond not found')
+  if (!row) throw new NotFound('Bond')
   return row
 }
 
@@ -123,7 +139,7 @@ export const createMint = (ctx: ServerContext, userId: bigint, amount: bigint, p
       payment: {
         address: ctx.config.treasuryAddress,
         amount_nano: t.amountTon.toString(),
-        comment: paymentComment(id),
+        comment: bondPaymentComment(id),
         valid_until: ctx.now() + PAYMENT_VALIDITY_S,
       },
     }
@@ -137,11 +153,11 @@ export const createMint = (ctx: ServerContext, userId: bigint, amount: bigint, p
 export const markMintPaid = (ctx: ServerContext, mintId: bigint, paidNano?: bigint) =>
   inTx(ctx, () => {
     const row = getRow(ctx.db, 'SELECT * FROM mints WHERE id = ?', mintId)
-    if (!row) throw httpError(404, 'Bond not found')
-    if (str(row, 'status') !== 'pending') throw httpError(409, `Bond #${mintId} is ${str(row, 'status')}, not pending`)
+    if (!row) throw new NotFound('Bond')
+    if (str(row, 'status') !== 'pending') throw new BondNotPending(mintId, str(row, 'status'))
     const expected = big(row, 'amount_ton')
     const paid = paidNano ?? expected
-    if (paid < expected) throw httpError(400, `Payment of ${formatNano(paid)} TON is below ${formatNano(expected)} TON`)
+    if (paid < expected) throw new Underpaid(formatNano(paid), formatNano(expected))
     const now = ctx.now()
     run(
       ctx.db,
@@ -186,7 +202,7 @@ export const cancelMint = (ctx: ServerContext, userId: bigint, mintId: bigint) =
       run(ctx.db, `UPDATE mints SET status = 'canceled', penalty = ?, last_updated_at = ? WHERE id = ?`, penalty, ctx.now(), mintId)
       moveBalance(ctx, userId, 'balance_token', total - penalty, 'bond_cancel', `Bond #${mintId} cancelled, 10% penalty kept`)
     } else {
-      throw httpError(400, `A ${status} bond cannot be cancelled`)
+      throw new NotCancellable('bond', status)
     }
     queueMint(ctx, userId, mintId)
     return mintWire(getRow(ctx.db, 'SELECT * FROM mints WHERE id = ?', mintId)!)

@@ -1,5 +1,5 @@
-import { httpError } from '../http/errors.ts'
 import { formatPercent } from '../money.ts'
+import { InvalidInput } from './errors.ts'
 
 export interface Plan {
   readonly days: number
@@ -27,8 +27,7 @@ export const planWire = (p: Plan) => ({ days: p.days, is_active: p.isActive, dai
 export const activePlan = (field: string, days: number): Plan => {
   const plan = MINT_PLANS.find((p) => p.isActive && p.days === days)
   if (!plan)
-    throw httpError(
-      422,
+    throw new InvalidInput(
       `${field} must be one of ${MINT_PLANS.filter((p) => p.isActive)
         .map((p) => p.days)
         .join(', ')}`,

@@ -1,6 +1,6 @@
 import { big, getRow, run, str, type Row } from '../db/sql.ts'
+import { NotStakeable } from './errors.ts'
 import { inTx, type ServerContext } from '../context.ts'
-import { httpError } from '../http/errors.ts'
 import { formatNano, formatPercent } from '../money.ts'
 import { moveBalance } from './ledger.ts'
 import { mintRowOf } from './mints.ts'
@@ -13,7 +13,7 @@ import { queueMint, queueStake } from './user-events.ts'
 const activeMint = (ctx: ServerContext, userId: bigint, mintId: bigint): Row => {
   settlePosition(ctx, 'mints', mintRowOf(ctx, userId, mintId), ctx.now())
   const row = mintRowOf(ctx, userId, mintId)
-  if (str(row, 'status') !== 'active') throw httpError(400, `Only an active bond can be staked; this one is ${str(row, 'status')}`)
+  if (str(row, 'status') !== 'active') throw new NotStakeable(str(row, 'status'))
   return row
 }
 

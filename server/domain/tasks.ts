@@ -1,6 +1,6 @@
 import { getRow, run, str } from '../db/sql.ts'
+import { FileTooLarge, InvalidInput, NotFound, TaskStepOutOfOrder } from './errors.ts'
 import { inTx, type ServerContext } from '../context.ts'
-import { FILE_TOO_LARGE, httpError } from '../http/errors.ts'
 import { formatNano, tokens } from '../money.ts'
 import { moveBalance } from './ledger.ts'
 
@@ -25,7 +25,7 @@ export const TASKS: ReadonlyArray<CatalogueTask> = [
 
 export const taskById = (id: number): CatalogueTask => {
   const task = TASKS.find((t) => t.id === id)
-  if (!task) throw httpError(404, 'Task not found')
+  if (!task) throw new NotFound('Task')
   return task
 }
 
@@ -67,7 +67,7 @@ const step = (ctx: ServerContext, userId: bigint, task: CatalogueTask, from: Tas
         VALIDATED: 'Claim the task',
         CLAIMED: 'The task is already claimed',
       }
-      throw httpError(409, next[status])
+      throw new TaskStepOutOfOrder(next[status])
     }
     before?.()
     setStatus(ctx, userId, task.id, to)
@@ -94,17 +94,17 @@ const withoutTrailingSlashes = (s: string): string => {
 /** What a validation must carry for each kind: nothing, the task's link, or a photo as a data URL. */
 const checkProof = (ctx: ServerContext, task: CatalogueTask, body: Record<string, unknown>) => {
   if (task.kind === 'link') {
-    if (typeof body.link !== 'string') throw httpError(422, 'link is required')
-    if (body.link.length > MAX_LINK_LENGTH) throw httpError(422, `link must be at most ${MAX_LINK_LENGTH} characters`)
+    if (typeof body.link !== 'string') throw new InvalidInput('link is required')
+    if (body.link.length > MAX_LINK_LENGTH) throw new InvalidInput(`link must be at most ${MAX_LINK_LENGTH} characters`)
     const link = withoutTrailingSlashes(body.link.trim())
-    if (link !== task.url) throw httpError(422, 'The link does not match the task')
+    if (link !== task.url) throw new InvalidInput('The link does not match the task')
   }
   if (task.kind === 'photo') {
     const photo = body.photo
-    if (typeof photo !== 'string' || photo === '') throw httpError(422, 'photo is required as a base64 data URL')
+    if (typeof photo !== 'string' || photo === '') throw new InvalidInput('photo is required as a base64 data URL')
     const comma = photo.indexOf(',')
-    if (comma >= 0 && base64Bytes(photo.slice(comma + 1)) > ctx.config.maxPhotoBytes) throw httpError(413, FILE_TOO_LARGE)
-    if (photo.length > ctx.config.maxPhotoBytes * 2 || !PHOTO.test(photo)) throw httpError(422, 'photo must be a base64 image data URL')
+    if (comma >= 0 && base64Bytes(photo.slice(comma + 1)) > ctx.config.maxPhotoBytes) throw new FileTooLarge()
+    if (photo.length > ctx.config.maxPhotoBytes * 2 || !PHOTO.test(photo)) throw new InvalidInput('photo must be a base64 image data URL')
   }
 }
 

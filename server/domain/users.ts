@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto'
+import { UnknownSessionUser } from './errors.ts'
 import { tierForTurnover } from '../../core/domain/referral-tiers.ts'
 import { allRows, big, getRow, num, run, str, type Row } from '../db/sql.ts'
 import { inTx, type ServerContext } from '../context.ts'
-import { httpError } from '../http/errors.ts'
 import { formatNano, formatPercent, NANO, PERCENT_SCALE } from '../money.ts'
 import { moveBalance } from './ledger.ts'
 import { collectiveBonus } from './settings.ts'
@@ -15,7 +15,7 @@ export interface TelegramUser {
 
 export const userRow = (ctx: ServerContext, userId: bigint): Row => {
   const row = getRow(ctx.db, 'SELECT * FROM users WHERE id = ?', userId)
-  if (!row) throw httpError(401, 'User not found')
+  if (!row) throw new UnknownSessionUser()
   return row
 }
 

@@ -1,12 +1,9 @@
 import { createHmac } from 'node:crypto'
+import { AlreadyBound } from './errors.ts'
 import { Address } from '@ton/core'
 import { inTx, type ServerContext } from '../context.ts'
 import { getRow, run, big, type Row } from '../db/sql.ts'
-import { httpError } from '../http/errors.ts'
-import { createTonProofService, type SpentPayloads, type TonProofService } from '../ton-connect/ton-proof.ts'
-
-/** 409: the wallet is already bound to another user. */
-export const WALLET_BOUND_ELSEWHERE = 'This wallet is already bound to another account'
+import { createTonProofService, type SpentPayloads, type TonProofService } from '../auth/ton-proof.ts'
 
 /** The user-facing form of a bound wallet: friendly, non-bounceable (a wallet), test-flagged on testnet ('-3'). */
 export const friendlyWallet = (raw: string, network: string | null): string =>
@@ -37,16 +34,17 @@ export const walletProofService = (ctx: ServerContext): TonProofService =>
     spent: dbSpentPayloads(ctx),
   })
 
-/** How many issued payloads `payloadRequester` remembers; the oldest are forgotten first. */
+/** How many issued payloads a requester record keeps; the oldest are forgotten first. */
 const REMEMBERED_PAYLOADS = 10_000
+/** Only for a context whose record was turned on (`recordTonProofRequesters`): production keeps none. */
 const requesters = new WeakMap<ServerContext, Map<string, { readonly telegramId: string; readonly expiresAt: number }>>()
 
-/** Remembers who asked for a tonProof payload, until it expires (for `payloadRequester`). */
+/** Notes who asked for a tonProof payload, until it expires, when the record is on. */
 export const rememberPayload = (ctx: ServerContext, payload: string, userId: bigint): void => {
+  const issued = requesters.get(ctx)
+  if (!issued) return
   const user = getRow(ctx.db, 'SELECT telegram_id FROM users WHERE id = ?', userId)
   if (!user) return
-  let issued = requesters.get(ctx)
-  if (!issued) requesters.set(ctx, (issued = new Map()))
   const now = ctx.now()
   for (const [p, r] of issued) if (r.expiresAt < now) issued.delete(p)
   while (issued.size >= REMEMBERED_PAYLOADS) issued.delete(issued.keys().next().value!)
@@ -54,13 +52,17 @@ export const rememberPayload = (ctx: ServerContext, payload: string, userId: big
 }
 
 /**
- * The Telegram id of the user this backend issued a tonProof payload to, or null. The local dev
- * wallet (one process with the backend) reads it from a connect request's ton_proof, to answer each
- * user with their own wallet, as each person has their own wallet app (docs/local-stack.md).
+ * Turns on the record of whom each tonProof payload was issued to, and returns its lookup: the
+ * Telegram id of the user a payload was issued to, or null. The local dev wallet reads it from a
+ * connect request's ton_proof, to answer each user with their own wallet, as each person has their
+ * own wallet app (docs/local-stack.md).
  */
-export const payloadRequester = (ctx: ServerContext, payload: string): string | null => {
-  const r = requesters.get(ctx)?.get(payload)
-  return r && r.expiresAt >= ctx.now() ? r.telegramId : null
+export const recordTonProofRequesters = (ctx: ServerContext): ((payload: string) => string | null) => {
+  if (!requesters.has(ctx)) requesters.set(ctx, new Map())
+  return (payload) => {
+    const r = requesters.get(ctx)?.get(payload)
+    return r && r.expiresAt >= ctx.now() ? r.telegramId : null
+  }
 }
 
 const isUniqueViolation = (e: unknown) =>
@@ -74,7 +76,7 @@ export const bindWallet = (ctx: ServerContext, userId: bigint, rawAddress: strin
   try {
     inTx(ctx, () => {
       const owner = getRow(ctx.db, 'SELECT id FROM users WHERE wallet_address = ?', rawAddress)
-      if (owner && big(owner, 'id') !== userId) throw httpError(409, WALLET_BOUND_ELSEWHERE)
+      if (owner && big(owner, 'id') !== userId) throw new AlreadyBound()
       run(
         ctx.db,
         'UPDATE users SET wallet_address = ?, wallet_network = ?, wallet_bound_at = ? WHERE id = ?',
@@ -85,7 +87,7 @@ export const bindWallet = (ctx: ServerContext, userId: bigint, rawAddress: strin
       )
     })
   } catch (e) {
-    if (isUniqueViolation(e)) throw httpError(409, WALLET_BOUND_ELSEWHERE)
+    if (isUniqueViolation(e)) throw new AlreadyBound()
     throw e
   }
   return friendlyWallet(rawAddress, network)

@@ -1,7 +1,7 @@
 import { Address } from '@ton/core'
+import { InvalidInput } from './errors.ts'
 import { big, bool, getRow, num, run, str, type Row } from '../db/sql.ts'
 import { inTx, type ServerContext } from '../context.ts'
-import { httpError } from '../http/errors.ts'
 import { formatNano, mulNano, percentOfUp, PERCENT_SCALE } from '../money.ts'
 import { moveBalance } from './ledger.ts'
 import { userRow } from './users.ts'
@@ -24,16 +24,16 @@ export const quoteWire = (q: ReturnType<typeof withdrawQuote>) => ({
 
 /** A TON address in raw (`0:<64 hex>`) or friendly form on workchain 0 or -1, as @ton/core reads it; else 422. */
 export const parseTonAddress = (input: unknown): string => {
-  if (typeof input !== 'string' || input.length > 100) throw httpError(422, 'address must be a TON address')
+  if (typeof input !== 'string' || input.length > 100) throw new InvalidInput('address must be a TON address')
   const text = input.trim()
-  if (!Address.isFriendly(text) && !Address.isRaw(text)) throw httpError(422, 'address must be a TON address')
+  if (!Address.isFriendly(text) && !Address.isRaw(text)) throw new InvalidInput('address must be a TON address')
   let workchain: number
   try {
     workchain = Address.parse(text).workChain
   } catch {
-    throw httpError(422, 'address must be a TON address')
+    throw new InvalidInput('address must be a TON address')
   }
-  if (workchain !== 0 && workchain !== -1) throw httpError(422, 'address must be on workchain 0 or -1')
+  if (workchain !== 0 && workchain !== -1) throw new InvalidInput('address must be on workchain 0 or -1')
   return text
 }
 
@@ -45,7 +45,7 @@ export const withdrawalWire = (row: Row) => ({
   net_amount: formatNano(big(row, 'net_amount')),
   amount_ton: formatNano(big(row, 'amount_ton')),
   address: str(row, 'address'),
-  // `sending` (server/chain/payouts.ts: the payout may be on its way) is still unpaid for the client.
+  // `sending` (stand-ins/chain/payouts.ts: the payout may be on its way) is still unpaid for the client.
   status: (str(row, 'status') === 'sending' ? 'pending' : str(row, 'status')) as 'pending' | 'completed' | 'failed',
   created_at: num(row, 'created_at'),
 })

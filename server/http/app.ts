@@ -11,7 +11,9 @@ import { taskRoutes } from '../routes/task-routes.ts'
 import { userRoutes } from '../routes/user-routes.ts'
 import { walletRoutes } from '../routes/wallet-routes.ts'
 import { withdrawRoutes } from '../routes/withdraw-routes.ts'
-import { FILE_TOO_LARGE, httpError, isHttpError, MAINTENANCE_MSG } from './errors.ts'
+import { FILE_TOO_LARGE_MSG } from '../domain/errors.ts'
+import { domainAnswer } from './error-answers.ts'
+import { httpError, isHttpError, MAINTENANCE_MSG } from './errors.ts'
 import { answerClientError, answerFrameworkError, jsonBodyParser } from './wire-errors.ts'
 
 declare module 'fastify' {
@@ -59,8 +61,10 @@ export const buildApp = (ctx: ServerContext): FastifyInstance => {
   app.addContentTypeParser('*', { parseAs: 'string' }, asText)
 
   app.setErrorHandler((err: FastifyError, req, reply) => {
+    const refused = domainAnswer(err)
+    if (refused) return reply.code(refused.status).send({ msg: refused.msg })
     if (isHttpError(err)) return reply.code(err.statusCode).send({ msg: err.message })
-    if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return reply.code(413).send({ msg: FILE_TOO_LARGE })
+    if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return reply.code(413).send({ msg: FILE_TOO_LARGE_MSG })
     const status = err.statusCode ?? 500
     if (status >= 400 && status < 500) return reply.code(status === 415 ? 400 : status).send({ msg: err.message })
     req.log.error(err)

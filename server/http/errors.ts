@@ -7,7 +7,5 @@ export const httpError = (statusCode: number, msg: string): HttpError =>
 export const isHttpError = (e: unknown): e is HttpError =>
   e instanceof Error && (e as Partial<HttpError>).expose === true && typeof (e as Partial<HttpError>).statusCode === 'number'
 
-export const INSUFFICIENT_BALANCE = 'Insufficient balance'
 /** The app reads exactly this 503 answer as 'maintenance began' (core/domain/constants.ts). */
 export { MAINTENANCE_MSG } from '../../core/domain/constants.ts'
-export const FILE_TOO_LARGE = 'File size is too large'

@@ -3,7 +3,7 @@ import type { ServerContext } from '../context.ts'
 import { bindWallet, rememberPayload, walletProofService } from '../domain/wallets.ts'
 import { httpError } from '../http/errors.ts'
 import { bodyFields, stringField, type Fields } from '../http/params.ts'
-import type { TonProofCheck } from '../ton-connect/ton-proof.ts'
+import type { TonProofCheck } from '../auth/ton-proof.ts'
 
 const MAX_STATE_INIT_CHARS = 16 * 1024
 

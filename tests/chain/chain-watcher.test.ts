@@ -1,8 +1,8 @@
 import { Address, internal, toNano } from '@ton/core'
 import { TonClient4 } from '@ton/ton'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { DEFAULT_DEV_WALLET_BALANCE } from '../../server/chain/dev-keys.ts'
-import { commentCell, readComment } from '../../server/chain/local-chain.ts'
+import { DEFAULT_DEV_WALLET_BALANCE } from '../../stand-ins/chain/dev-keys.ts'
+import { commentCell, readComment } from '../../stand-ins/chain/local-chain.ts'
 import type { Session } from '../server/support.ts'
 import { startStack, type Stack } from './support.ts'
 

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { WithdrawHistory } from '../../core/domain/entities/withdraw.ts'
-import { localTreasuryAddress } from '../../server/chain/dev-keys.ts'
-import { readComment, type ChainTx, type LocalChain } from '../../server/chain/local-chain.ts'
-import { attachLocalTon } from '../../server/chain/local-ton.ts'
-import { createPayoutProcessor, saleComment, type PayoutProcessor } from '../../server/chain/payouts.ts'
+import { localTreasuryAddress } from '../../stand-ins/chain/dev-keys.ts'
+import { readComment, type ChainTx, type LocalChain } from '../../stand-ins/chain/local-chain.ts'
+import { attachLocalTon } from '../../stand-ins/local-ton.ts'
+import { createPayoutProcessor, saleComment, type PayoutProcessor } from '../../stand-ins/chain/payouts.ts'
 import { big, getRow, run, str } from '../../server/db/sql.ts'
 import { decode, startTestServer, type Session } from '../server/support.ts'
 import { eventually, startStack, type Stack } from './support.ts'
@@ -49,7 +49,7 @@ const sendsSale = (txs: ReadonlyArray<ChainTx>, id: bigint) =>
 
 /** A payout runner started afresh on the same database and chain, as after a restart of the backend. */
 const restart = () => {
-  const p = createPayoutProcessor(s.ton.chain, s.ts.server.ctx, { intervalMs: 0 })
+  const p = createPayoutProcessor(s.ton.chain, s.ts.server, { intervalMs: 0 })
   restarted.push(p)
   return p
 }

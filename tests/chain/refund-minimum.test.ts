@@ -1,7 +1,7 @@
 import { toNano } from '@ton/core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { commentCell, readComment } from '../../server/chain/local-chain.ts'
-import { MIN_REFUND_NANO } from '../../server/chain/watcher.ts'
+import { commentCell, readComment } from '../../stand-ins/chain/local-chain.ts'
+import { MIN_REFUND_NANO } from '../../stand-ins/chain/watcher.ts'
 import type { Session } from '../server/support.ts'
 import { startStack, type Stack } from './support.ts'
 

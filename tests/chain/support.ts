@@ -1,5 +1,5 @@
-import { attachLocalTon, type LocalTon, type LocalTonOptions } from '../../server/chain/local-ton.ts'
-import { localTreasuryAddress } from '../../server/chain/dev-keys.ts'
+import { attachLocalTon, type LocalTon, type LocalTonOptions } from '../../stand-ins/local-ton.ts'
+import { localTreasuryAddress } from '../../stand-ins/chain/dev-keys.ts'
 import { startTestServer, type TestServer } from '../server/support.ts'
 
 export interface Stack {

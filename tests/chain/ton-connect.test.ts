@@ -1,7 +1,7 @@
 import { Address, beginCell, toNano } from '@ton/core'
 import { TonConnect, UserRejectsError, type Wallet } from '@tonconnect/sdk'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import type { PendingRequest } from '../../server/ton-connect/dev-wallet.ts'
+import type { PendingRequest } from '../../stand-ins/ton-connect/dev-wallet.ts'
 import type { Session } from '../server/support.ts'
 import { eventually, memoryStorage, startStack, type Stack } from './support.ts'
 

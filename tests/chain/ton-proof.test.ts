@@ -1,7 +1,8 @@
 import { beginCell, storeStateInit } from '@ton/core'
 import { describe, expect, it } from 'vitest'
-import { devWalletKey } from '../../server/chain/dev-keys.ts'
-import { createTonProofService, publicKeyFromStateInit, signTonProof, type TonProofCheck } from '../../server/ton-connect/ton-proof.ts'
+import { devWalletKey } from '../../stand-ins/chain/dev-keys.ts'
+import { createTonProofService, publicKeyFromStateInit, type TonProofCheck } from '../../server/auth/ton-proof.ts'
+import { signTonProof } from '../../stand-ins/ton-connect/sign-ton-proof.ts'
 
 const NOW = 1_790_000_000
 const clock = { now: NOW }

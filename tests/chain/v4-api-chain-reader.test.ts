@@ -3,7 +3,7 @@ import { Effect, Exit } from 'effect'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { V4ApiChainReader } from '../../adapters/ton/v4-api-chain-reader.ts'
 import { NetworkError } from '../../core/errors.ts'
-import { DEFAULT_DEV_WALLET_BALANCE } from '../../server/chain/dev-keys.ts'
+import { DEFAULT_DEV_WALLET_BALANCE } from '../../stand-ins/chain/dev-keys.ts'
 import { startStack, type Stack } from './support.ts'
 
 let s: Stack

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { Effect } from 'effect'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { JsonFileStorage, SDK_CONNECTION_KEY, TonConnectSdkWallet } from '../../adapters/node/ton-connect-sdk-wallet.ts'
-import { attachLocalTon, type LocalTon, localTreasuryAddress } from '../../server/chain/local-ton.ts'
+import { attachLocalTon, type LocalTon, localTreasuryAddress } from '../../stand-ins/local-ton.ts'
 import { type CliStack, type CliUser, freshId, Sink, startCliStack } from './support.ts'
 
 /**

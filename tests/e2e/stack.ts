@@ -4,10 +4,11 @@ import { join } from 'node:path'
 import type { Browser, FrameLocator, Page } from 'playwright-core'
 import { build, preview, type PreviewServer } from 'vite'
 import { afterAll, beforeAll } from 'vitest'
-import { attachLocalTon, type LocalTon, localTreasuryAddress } from '../../server/chain/local-ton.ts'
 import { DEV_BOT_TOKEN, type RunningServer, startServer } from '../../server/main.ts'
-import { type RunningTelegramHost, startTelegramHost } from '../../server/telegram-host/index.ts'
-import { DEV_WALLET_DEFAULT_NETWORK } from '../../server/ton-connect/dev-wallet.ts'
+import { attachLocalTon, type LocalTon, localTreasuryAddress } from '../../stand-ins/local-ton.ts'
+import { adminForServer } from '../../stand-ins/telegram-host/db-admin.ts'
+import { type RunningTelegramHost, startTelegramHost } from '../../stand-ins/telegram-host/index.ts'
+import { DEV_WALLET_DEFAULT_NETWORK } from '../../stand-ins/ton-connect/dev-wallet.ts'
 import { launchChromium } from '../support/chromium.ts'
 import { type FaultProxy, startFaultProxy } from '../support/fault-proxy.ts'
 import { signInitDataFor } from '../support/init-data.ts'
@@ -68,7 +69,7 @@ export const startStack = async (o: { ton?: boolean } = {}): Promise<Stack> => {
     },
   })
   const appUrl = app.resolvedUrls?.local[0] ?? ''
-  const host = await startTelegramHost({ port: 0, appUrl, botToken: DEV_BOT_TOKEN, admin: server.admin })
+  const host = await startTelegramHost({ port: 0, appUrl, botToken: DEV_BOT_TOKEN, admin: adminForServer(server) })
   const browser = await launchChromium()
   return {
     server,

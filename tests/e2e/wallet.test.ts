@@ -1,7 +1,7 @@
 import type { FrameLocator, Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
-import type { DevKey } from '../../server/chain/dev-keys.ts'
-import { signTonProof } from '../../server/ton-connect/ton-proof.ts'
+import type { DevKey } from '../../stand-ins/chain/dev-keys.ts'
+import { signTonProof } from '../../stand-ins/ton-connect/sign-ton-proof.ts'
 import { expectToast, toastTexts } from './helpers.ts'
 import { api, launch, useStack } from './stack.ts'
 

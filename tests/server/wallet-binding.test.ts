@@ -5,12 +5,12 @@ import { beginCell, storeStateInit } from '@ton/core'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { UserData } from '../../core/domain/entities/user.ts'
-import { devWalletKey, type DevKey } from '../../server/chain/dev-keys.ts'
+import { devWalletKey, type DevKey } from '../../stand-ins/chain/dev-keys.ts'
 import { optionsFromEnv } from '../../server/main.ts'
-import { signTonProof } from '../../server/ton-connect/ton-proof.ts'
+import { signTonProof } from '../../stand-ins/ton-connect/sign-ton-proof.ts'
 import { decode, startTestServer, type Reply, type Session, type TestServer } from './support.ts'
 
-/** V4R2 wallets (server/chain/dev-keys.ts): a real key pair and the StateInit a wallet sends. */
+/** V4R2 wallets (stand-ins/chain/dev-keys.ts): a real key pair and the StateInit a wallet sends. */
 const A = devWalletKey(20)
 const B = devWalletKey(21)
 const C = devWalletKey(22)

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DEV_BOT_TOKEN, startServer, type RunningServer } from '../../server/main.ts'
-import { adminForDb } from '../../server/telegram-host/db-admin.ts'
-import { startTelegramHost, type RunningTelegramHost } from '../../server/telegram-host/index.ts'
+import { adminForDb, adminForServer } from '../../stand-ins/telegram-host/db-admin.ts'
+import { startTelegramHost, type RunningTelegramHost } from '../../stand-ins/telegram-host/index.ts'
 
 const json = async (url: string, method: string, body?: unknown, token?: string) => {
   const res = await fetch(url, {
@@ -25,7 +25,7 @@ describe('telegram host with the reference backend', () => {
   beforeAll(async () => {
     backend = await startServer({ port: 0, host: '127.0.0.1', dbPath, botToken: DEV_BOT_TOKEN })
     // As scripts/start.ts may wire it: the backend in this process, or in another one (the db file).
-    inProcess = await startTelegramHost({ appUrl: 'http://127.0.0.1:1/', botToken: DEV_BOT_TOKEN, admin: backend.admin })
+    inProcess = await startTelegramHost({ appUrl: 'http://127.0.0.1:1/', botToken: DEV_BOT_TOKEN, admin: adminForServer(backend) })
     separate = await startTelegramHost({ appUrl: 'http://127.0.0.1:1/', botToken: DEV_BOT_TOKEN, admin: adminForDb(dbPath) })
   })
   afterAll(async () => {

@@ -1,6 +1,6 @@
 import type { Browser, Frame, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTelegramHost, THEMES, type RunningTelegramHost } from '../../server/telegram-host/index.ts'
+import { startTelegramHost, THEMES, type RunningTelegramHost } from '../../stand-ins/telegram-host/index.ts'
 import { launchChromium } from '../support/chromium.ts'
 import { hasValidHash, readFields } from '../support/init-data.ts'
 import { fakeAdmin, startStandInApp, TEST_BOT_TOKEN, type StaticApp } from './support.ts'

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildLaunch, startTelegramHost, THEMES, type RunningTelegramHost } from '../../server/telegram-host/index.ts'
+import { buildLaunch, startTelegramHost, THEMES, type RunningTelegramHost } from '../../stand-ins/telegram-host/index.ts'
 import { hasValidHash, readFields } from '../support/init-data.ts'
 import { fakeAdmin, TEST_BOT_TOKEN } from './support.ts'
 

@@ -1,13 +1,14 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import { Address, Cell, contractAddress, loadStateInit, type StateInit } from '@ton/core'
-import { sign, signVerify } from '@ton/crypto'
+import { signVerify } from '@ton/crypto'
 import { WalletContractV3R2, WalletContractV4, WalletContractV5R1 } from '@ton/ton'
 import type { FastifyInstance } from 'fastify'
 
 /**
- * tonProof (TON Connect's proof of wallet ownership), both sides:
- * - the message a wallet signs (`tonProofMessage`, `signTonProof`, used by the dev wallet);
- * - the backend: a signed, expiring, single-use payload (`issue`) and the checks (`verify`), in the
+ * tonProof (TON Connect's proof of wallet ownership), the backend's side:
+ * - the message a wallet signs (`tonProofMessage`; the dev wallet's signing is
+ *   stand-ins/ton-connect/sign-ton-proof.ts);
+ * - the service: a signed, expiring, single-use payload (`issue`) and the checks (`verify`), in the
  *   order STACK-NOTES gives: payload, domain allow-list, timestamp freshness, public key from the
  *   walletStateInit, address derived from the stateInit = the claimed one, Ed25519 over
  *   sha256(0xffff ‖ "ton-connect" ‖ sha256("ton-proof-item-v2/" ‖ wc ‖ hash ‖ len ‖ domain ‖ ts ‖ payload)).
@@ -47,25 +48,6 @@ export const tonProofMessage = (address: Address, domain: string, timestamp: num
   ts.writeBigUInt64LE(BigInt(timestamp))
   const message = Buffer.concat([Buffer.from('ton-proof-item-v2/'), wc, address.hash, len, domainBytes, ts, Buffer.from(payload)])
   return Buffer.concat([Buffer.from([0xff, 0xff]), Buffer.from('ton-connect'), createHash('sha256').update(message).digest()])
-}
-
-/** A wallet's side: the proof for `payload` on `domain`, signed by its Ed25519 secret key. */
-export const signTonProof = (args: {
-  address: Address
-  secretKey: Buffer
-  domain: string
-  payload: string
-  timestamp?: number
-}): { timestamp: number; domain: TonProofDomain; payload: string; signature: string } => {
-  const timestamp = args.timestamp ?? Math.floor(Date.now() / 1000)
-  const full = tonProofMessage(args.address, args.domain, timestamp, args.payload)
-  const signature = sign(createHash('sha256').update(full).digest(), args.secretKey)
-  return {
-    timestamp,
-    domain: { lengthBytes: Buffer.byteLength(args.domain, 'utf8'), value: args.domain },
-    payload: args.payload,
-    signature: signature.toString('base64'),
-  }
 }
 
 const KNOWN_WALLET_CODES = (() => {

@@ -1,26 +1,24 @@
 import Fastify, { type FastifyInstance } from 'fastify'
-import type { ServerContext } from '../context.ts'
-import { Bridge } from '../ton-connect/bridge.ts'
-import { DevWallet, type AutoMode, type WalletsListEntry } from '../ton-connect/dev-wallet.ts'
-import { createTonProofService, type TonProofService } from '../ton-connect/ton-proof.ts'
-import { payloadRequester } from '../domain/wallets.ts'
-import { localTreasuryAddress, sameAddress } from './dev-keys.ts'
+import { randomBytes } from 'node:crypto'
+import { createTonProofService, type RunningServer, type TonProofService } from '../server/main.ts'
+import { localTreasuryAddress, sameAddress } from './chain/dev-keys.ts'
+import { LocalChain } from './chain/local-chain.ts'
+import { createPayoutProcessor, type PayoutProcessor } from './chain/payouts.ts'
+import { registerV4Routes } from './chain/v4-api.ts'
+import { createPaymentWatcher, type PaymentWatcher } from './chain/watcher.ts'
+import { Bridge } from './ton-connect/bridge.ts'
+import { DevWallet, type AutoMode, type WalletsListEntry } from './ton-connect/dev-wallet.ts'
 
-export { localTreasuryAddress } from './dev-keys.ts'
-import { LocalChain } from './local-chain.ts'
-import { createPayoutProcessor, type PayoutProcessor } from './payouts.ts'
-import { registerV4Routes } from './v4-api.ts'
-import { createPaymentWatcher, type PaymentWatcher } from './watcher.ts'
+export { localTreasuryAddress } from './chain/dev-keys.ts'
 
 /** The default port of the local TON server (v4 API, bridge, dev wallet, tonProof). */
 export const DEFAULT_LOCAL_TON_PORT = 8788
 
-/** What attachLocalTon needs of the reference backend (RunningServer from server/main.ts fits). */
-export interface BackendHandle {
-  readonly url: string
-  readonly ctx: ServerContext
-  markMintPaid(mintId: bigint | number, paidNano?: bigint): unknown
-}
+/** What attachLocalTon needs of the reference backend: the hooks of its programmatic entry (server/main.ts). */
+export type BackendHandle = Pick<
+  RunningServer,
+  'url' | 'treasuryAddress' | 'now' | 'bondPayment' | 'markMintPaid' | 'payouts' | 'tonProofRequesters'
+>
 
 export interface LocalTonOptions {
   /** 0 picks a free port (tests). Default DEFAULT_LOCAL_TON_PORT. */
@@ -78,10 +76,10 @@ const json = (v: unknown) => JSON.parse(JSON.stringify(v, (_k, x) => (typeof x =
  */
 export const attachLocalTon = async (backend: BackendHandle, options: LocalTonOptions = {}): Promise<LocalTon> => {
   const treasuryAddress = localTreasuryAddress()
-  if (!sameAddress(backend.ctx.config.treasuryAddress, treasuryAddress)) {
+  if (!sameAddress(backend.treasuryAddress, treasuryAddress)) {
     throw new Error(
-      `The backend's treasury ${backend.ctx.config.treasuryAddress} is not the local chain's ${treasuryAddress}: ` +
-        `start it with treasuryAddress: localTreasuryAddress() (server/chain/dev-keys.ts), or AXIOM_TREASURY=${treasuryAddress}`,
+      `The backend's treasury ${backend.treasuryAddress} is not the local chain's ${treasuryAddress}: ` +
+        `start it with treasuryAddress: localTreasuryAddress() (stand-ins/chain/dev-keys.ts), or AXIOM_TREASURY=${treasuryAddress}`,
     )
   }
   const chain = await LocalChain.create({ ...(options.devWallets !== undefined ? { devWallets: options.devWallets } : {}) })
@@ -103,19 +101,20 @@ export const attachLocalTon = async (backend: BackendHandle, options: LocalTonOp
     bridge,
     baseUrl: () => url,
     // Each user's own wallet: the backend knows whom it issued a connect request's ton_proof payload to.
-    walletOwner: (payload) => payloadRequester(backend.ctx, payload),
+    walletOwner: backend.tonProofRequesters(),
     ...(options.walletIndex !== undefined ? { walletIndex: options.walletIndex } : {}),
     ...(options.network !== undefined ? { network: options.network } : {}),
     ...(options.autoApprove !== undefined ? { auto: options.autoApprove } : {}),
   })
   const envDomains = (process.env.AXIOM_TON_PROOF_DOMAINS ?? '').split(',').map((s) => s.trim()).filter(Boolean)
   const tonProof = createTonProofService({
-    secret: backend.ctx.config.jwtSecret,
+    // Its own payloads only: the backend's wallet binding issues and checks its own.
+    secret: randomBytes(32).toString('hex'),
     allowedDomains: options.tonProofDomains ?? ['localhost', '127.0.0.1', ...envDomains],
-    now: backend.ctx.now,
+    now: backend.now,
   })
   const watcher = createPaymentWatcher(chain, backend, { ...(options.refunds !== undefined ? { refunds: options.refunds } : {}) })
-  const payouts = createPayoutProcessor(chain, backend.ctx, { intervalMs: options.payoutIntervalMs ?? 1000 })
+  const payouts = createPayoutProcessor(chain, backend, { intervalMs: options.payoutIntervalMs ?? 1000 })
 
   registerV4Routes(server, chain)
   bridge.register(server, '/bridge')

@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify'
 import { userDevWalletKey, type DevKey } from '../chain/dev-keys.ts'
 import type { LocalChain, TransferMessage } from '../chain/local-chain.ts'
 import type { Bridge, BridgeMessage } from './bridge.ts'
-import { signTonProof } from './ton-proof.ts'
+import { signTonProof } from './sign-ton-proof.ts'
 import { devWalletPage } from './dev-wallet-page.ts'
 
 /**

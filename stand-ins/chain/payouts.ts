@@ -1,18 +1,6 @@
 import { Address } from '@ton/core'
-import type { ServerContext } from '../context.ts'
-import { allRows, big, run, str } from '../db/sql.ts'
+import type { RunningServer, SaleDue } from '../../server/main.ts'
 import { commentCell, readComment, type ChainTx, type LocalChain } from './local-chain.ts'
-
-/**
- * The payout states of a `withdrawals` row (its `status` column), in order:
- * - `pending`: not paid; nothing has left the treasury for it.
- * - `sending`: persisted *before* the transfer is signed and sent, so a payment may have left the
- *   treasury. A row found in this state (a crash, or an error thrown after the send) is never paid
- *   blindly again: the treasury's transactions are searched for the sale's comment first.
- * - `completed`: the payment is on the chain.
- * The API shows `sending` as `pending` (server/domain/withdraw.ts): for the user the sale is not paid yet.
- */
-export type PayoutState = 'pending' | 'sending' | 'completed'
 
 /** The comment that identifies a sale payout on the chain (one per withdrawal id). */
 export const saleComment = (withdrawalId: bigint): string => `axiom:sale:${withdrawalId}`
@@ -68,7 +56,8 @@ export const findSalePayout = (chain: LocalChain, withdrawalId: bigint, to: Addr
 const firstLine = (e: unknown) => (e instanceof Error ? e.message.split('\n')[0] : String(e))
 
 /**
- * Sell on the chain: each `pending` withdrawal (server/domain/withdraw.ts) is paid from the treasury
+ * Sell on the chain: each `pending` withdrawal (server/domain/withdraw.ts, its states in
+ * server/domain/sale-payouts.ts) is paid from the treasury
  * wallet to its address, `amount_ton` nanotons (net_amount × the price the server quoted at
  * /withdraw/create, stored on the row), with the comment `axiom:sale:<id>`; the treasury pays the
  * forwarding fees, so the recipient receives amount_ton less only its own wallet's receive fee.
@@ -82,15 +71,13 @@ const firstLine = (e: unknown) => (e instanceof Error ? e.message.split('\n')[0]
  * back to `pending` and is retried on the next run: marking it `failed` would need a token refund the
  * backend does not define.
  */
-export const createPayoutProcessor = (chain: LocalChain, ctx: ServerContext, options: PayoutProcessorOptions = {}): PayoutProcessor => {
+export const createPayoutProcessor = (chain: LocalChain, backend: Pick<RunningServer, 'payouts'>, options: PayoutProcessorOptions = {}): PayoutProcessor => {
+  const sales = backend.payouts
   const records: PayoutRecord[] = []
   const inFlight = new Set<bigint>()
   let running: Promise<PayoutRecord[]> | null = null
 
-  const setState = (id: bigint, from: PayoutState, to: PayoutState): boolean =>
-    run(ctx.db, `UPDATE withdrawals SET status = ? WHERE id = ? AND status = ?`, to, id, from).changes === 1
-
-  const payOne = async (id: bigint, address: string, amount: bigint, state: PayoutState): Promise<PayoutRecord | null> => {
+  const payOne = async ({ id, address, amountNano: amount, state }: SaleDue): Promise<PayoutRecord | null> => {
     const base = { withdrawalId: id, address, amountNano: amount }
     let to: Address
     try {
@@ -99,7 +86,7 @@ export const createPayoutProcessor = (chain: LocalChain, ctx: ServerContext, opt
       return { ...base, outcome: 'retry', detail: 'unparsable address' }
     }
     const completed = (t: ChainTx, recovered: boolean): PayoutRecord => {
-      setState(id, 'sending', 'completed')
+      sales.markSent(id)
       return { ...base, outcome: 'completed', txHash: t.tx.hash().toString('hex'), ...(recovered ? { recovered: true } : {}) }
     }
 
@@ -107,7 +94,7 @@ export const createPayoutProcessor = (chain: LocalChain, ctx: ServerContext, opt
       // Left by a crash or a failed send: paid already if the chain has it.
       const sent = findSalePayout(chain, id, to)
       if (sent) return completed(sent, true)
-    } else if (!setState(id, 'pending', 'sending')) {
+    } else if (!sales.claim(id)) {
       return null // changed under us (another process): not ours to pay now
     }
 
@@ -122,27 +109,22 @@ export const createPayoutProcessor = (chain: LocalChain, ctx: ServerContext, opt
     const sent = findSalePayout(chain, id, to)
     if (!sent) {
       // The transfer ran and sent nothing (IGNORE_ERRORS: the treasury skipped the message).
-      setState(id, 'sending', 'pending')
+      sales.release(id)
       return { ...base, outcome: 'retry', detail: 'the treasury did not send it (balance?)' }
     }
     return completed(sent, false)
   }
 
-  const runRows = (states: ReadonlyArray<PayoutState>): Promise<PayoutRecord[]> => {
+  const runRows = (states: ReadonlyArray<SaleDue['state']>): Promise<PayoutRecord[]> => {
     if (running) return running.then(() => runRows(states))
     running = (async () => {
       const done: PayoutRecord[] = []
-      const rows = allRows(
-        ctx.db,
-        `SELECT id, address, amount_ton, status FROM withdrawals WHERE status IN (${states.map(() => '?').join(', ')}) ORDER BY id`,
-        ...states,
-      )
-      for (const row of rows) {
-        const id = big(row, 'id')
+      for (const sale of sales.due(states)) {
+        const id = sale.id
         if (inFlight.has(id)) continue
         inFlight.add(id)
         try {
-          const r = await payOne(id, str(row, 'address'), big(row, 'amount_ton'), str(row, 'status') as PayoutState)
+          const r = await payOne(sale)
           if (!r) continue
           records.push(r)
           done.push(r)

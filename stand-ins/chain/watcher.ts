@@ -1,8 +1,6 @@
 import { Address } from '@ton/core'
-import type { ServerContext } from '../context.ts'
-import { getRow, big, str } from '../db/sql.ts'
-import { PAYMENT_VALIDITY_S } from '../domain/mints.ts'
-import { isHttpError } from '../http/errors.ts'
+import { BOND_PAYMENT_COMMENT } from '../../core/domain/bond-payment.ts'
+import { BondNotPending, type RunningServer } from '../../server/main.ts'
 import { commentCell, readComment, type ChainTx, type LocalChain } from './local-chain.ts'
 
 /** What the watcher did with one payment into the treasury. */
@@ -53,18 +51,14 @@ export interface PaymentWatcher {
   stop(): void
 }
 
-export const MINT_COMMENT = /^axiom:mint:(\d{1,18})$/
-
-export interface MintPayee {
-  readonly ctx: ServerContext
-  markMintPaid(mintId: bigint | number, paidNano?: bigint): unknown
-}
+/** What the watcher needs of the backend (RunningServer fits). */
+export type MintPayee = Pick<RunningServer, 'now' | 'bondPayment' | 'markMintPaid'>
 
 /**
  * Watches every transaction into the treasury and matches it to a pending bond by its comment
  * `axiom:mint:<id>` and amount (docs/local-stack.md, "The watcher's rules"):
- * - exact or higher amount on a pending bond within its validity → markMintPaid(id, amount);
- * - less than amount_ton, after created_at + PAYMENT_VALIDITY_S, for a bond that is no longer
+ * - exact or higher amount on a pending bond within its validity (`payBy`) → markMintPaid(id, amount);
+ * - less than amount_ton, after payBy, for a bond that is no longer
  *   pending (a second payment), an unknown bond, or any refusal by markMintPaid → the whole amount
  *   is refunded to the sender with the comment `axiom:refund:<id>:<reason>`, unless it is below
  *   MIN_REFUND_NANO: then it is kept and recorded as `kept` (a refund would cost the treasury more
@@ -103,8 +97,8 @@ export const createPaymentWatcher = (chain: LocalChain, server: MintPayee, optio
     const from = msg.info.src
     const amount = msg.info.value.coins
     const comment = readComment(msg.body)
-    const base = { at: server.ctx.now(), txHash: t.tx.hash().toString('hex'), from: from.toRawString(), amountNano: amount, comment }
-    const m = comment ? MINT_COMMENT.exec(comment.trim()) : null
+    const base = { at: server.now(), txHash: t.tx.hash().toString('hex'), from: from.toRawString(), amountNano: amount, comment }
+    const m = comment ? BOND_PAYMENT_COMMENT.exec(comment.trim()) : null
     if (!m) {
       record({ ...base, mintId: null, outcome: 'ignored' })
       return
@@ -120,17 +114,16 @@ export const createPaymentWatcher = (chain: LocalChain, server: MintPayee, optio
       record({ ...base, mintId, outcome: 'refunded', reason, ...(detail ? { detail } : {}) })
       refund(from, amount, mintId, reason)
     }
-    const row = getRow(server.ctx.db, 'SELECT status, amount_ton, created_at FROM mints WHERE id = ?', mintId)
-    if (!row) return refused('unknown_bond')
-    const status = str(row, 'status')
-    if (status !== 'pending') return refused(status === 'canceled' ? 'not_pending' : 'duplicate', `bond is ${status}`)
-    if (server.ctx.now() > big(row, 'created_at') + BigInt(PAYMENT_VALIDITY_S)) return refused('expired')
-    const expected = big(row, 'amount_ton')
+    const bond = server.bondPayment(mintId)
+    if (!bond) return refused('unknown_bond')
+    if (bond.status !== 'pending') return refused(bond.status === 'canceled' ? 'not_pending' : 'duplicate', `bond is ${bond.status}`)
+    if (server.now() > bond.payBy) return refused('expired')
+    const expected = bond.amountNano
     if (amount < expected) return refused('underpaid', `paid ${amount}, expected ${expected}`)
     try {
       server.markMintPaid(mintId, amount)
     } catch (e) {
-      if (isHttpError(e) && e.statusCode === 409) return refused('duplicate', e.message)
+      if (e instanceof BondNotPending) return refused('duplicate', e.message)
       return refused('refused', e instanceof Error ? e.message : String(e))
     }
     record({ ...base, mintId, outcome: 'activated', ...(amount > expected ? { overpaidNano: amount - expected } : {}) })

@@ -1,13 +1,13 @@
 /**
  * Runs the Telegram host emulator alone:
- *   node --import tsx server/telegram-host/main.ts
+ *   node --import tsx stand-ins/telegram-host/main.ts
  * Environment: APP_URL (the mini app, default http://127.0.0.1:5173/), TG_HOST_PORT (default 8790),
  * BOT_TOKEN (default the backend's DEV_BOT_TOKEN), BOT_USERNAME and APP_SHORT_NAME (else the app's
  * VITE_BOT_USERNAME and VITE_APP_SHORT_NAME, else the dev defaults), AXIOM_DB (the backend's database,
  * for "join the community"; default .data/axiom.db).
  */
 import { pathToFileURL } from 'node:url'
-import { DEFAULT_DB_PATH, DEV_BOT_TOKEN } from '../config.ts'
+import { DEFAULT_DB_PATH, DEV_BOT_TOKEN } from '../../server/main.ts'
 import { adminForDb } from './db-admin.ts'
 import { startTelegramHost, type TelegramHostOptions } from './index.ts'
 

@@ -1,0 +1,47 @@
+import type { ServerContext } from '../context.ts'
+import { allRows, big, run, str } from '../db/sql.ts'
+
+/**
+ * The payout states of a `withdrawals` row (its `status` column), in order:
+ * - `pending`: not paid; nothing has left the treasury for it.
+ * - `sending`: persisted *before* the transfer is signed and sent, so a payment may have left the
+ *   treasury. A row found in this state (a crash, or an error thrown after the send) is never paid
+ *   blindly again: the treasury's transactions are searched for the sale's comment first.
+ * - `completed`: the payment is on the chain.
+ * The API shows `sending` as `pending` (server/domain/withdraw.ts): for the user the sale is not paid yet.
+ */
+export type PayoutState = 'pending' | 'sending' | 'completed'
+
+/** A sale whose TON is still to be paid out: `amountNano` to `address`. */
+export interface SaleDue {
+  readonly id: bigint
+  readonly address: string
+  readonly amountNano: bigint
+  readonly state: Exclude<PayoutState, 'completed'>
+}
+
+/** What a payout processor needs of the backend (RunningServer.payouts); each move is one committed UPDATE. */
+export interface SalePayouts {
+  /** The sales in these states, oldest first. */
+  due(states: ReadonlyArray<SaleDue['state']>): SaleDue[]
+  /** pending → sending, before the transfer; false when the row was no longer pending. */
+  claim(id: bigint): boolean
+  /** sending → completed: the payment is on the chain. */
+  markSent(id: bigint): boolean
+  /** sending → pending: nothing left the treasury; paid on a later run. */
+  release(id: bigint): boolean
+}
+
+export const salePayouts = (ctx: ServerContext): SalePayouts => {
+  const move = (id: bigint, from: PayoutState, to: PayoutState): boolean =>
+    run(ctx.db, `UPDATE withdrawals SET status = ? WHERE id = ? AND status = ?`, to, id, from).changes === 1
+  return {
+    due: (states) =>
+      allRows(ctx.db, `SELECT id, address, amount_ton, status FROM withdrawals WHERE status IN (${states.map(() => '?').join(', ')}) ORDER BY id`, ...states).map(
+        (row) => ({ id: big(row, 'id'), address: str(row, 'address'), amountNano: big(row, 'amount_ton'), state: str(row, 'status') as SaleDue['state'] }),
+      ),
+    claim: (id) => move(id, 'pending', 'sending'),
+    markSent: (id) => move(id, 'sending', 'completed'),
+    release: (id) => move(id, 'sending', 'pending'),
+  }
+}

@@ -1,0 +1,23 @@
+import { DomainError } from '../domain/errors.ts'
+
+/** The HTTP status each domain fact is answered with; the body is `{ msg: error.message }`. */
+const STATUS: Record<string, number> = {
+  NotFound: 404,
+  UnknownSessionUser: 401,
+  UnknownTelegramUser: 404,
+  InsufficientBalance: 400,
+  BalanceLimitExceeded: 422,
+  BondNotPending: 409,
+  Underpaid: 400,
+  NotCancellable: 400,
+  NotStakeable: 400,
+  AlreadyBound: 409,
+  TaskStepOutOfOrder: 409,
+  NotYourLink: 403,
+  FileTooLarge: 413,
+  InvalidInput: 422,
+}
+
+/** The answer to a refusal of the domain: its status and `{ msg }`; null for any other error. */
+export const domainAnswer = (e: unknown): { readonly status: number; readonly msg: string } | null =>
+  e instanceof DomainError ? { status: STATUS[e.fact] ?? 500, msg: e.message } : null
