@@ -2,11 +2,12 @@ import { randomBytes } from 'node:crypto'
 import { InsufficientBalance, InvalidInput, NotCancellable, NotFound, NotYourLink } from './errors.ts'
 import { big, bool, getRow, num, run, str, type Row } from '../db/sql.ts'
 import { inTx, type ServerContext } from '../context.ts'
-import { formatNano, formatPercent } from '../money.ts'
+import { formatNano } from '../money.ts'
 import { moveBalance, type BalanceColumn } from './ledger.ts'
 import { bondTerms, insertMint } from './mints.ts'
 import type { Plan } from './plans.ts'
 import { userRow } from './users.ts'
+import { linkWire } from '../http/wire-format.ts'
 
 export const MAX_ACTIVATIONS = 1000
 const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'
@@ -42,22 +43,6 @@ const BALANCE_NAMES: Record<BalanceColumn, string> = {
 /** What the chosen balance holds now, in nano-units. */
 export const sourceBalance = (ctx: ServerContext, userId: bigint, column: BalanceColumn): bigint =>
   big(userRow(ctx, userId), column)
-
-export const linkWire = (row: Row) => ({
-  id: num(row, 'id'),
-  amount: formatNano(big(row, 'amount')),
-  days: num(row, 'days'),
-  daily_reward: formatPercent(big(row, 'daily_reward')),
-  count_activations: num(row, 'count_activations'),
-  used_activations: num(row, 'used_activations'),
-  from_ref_balance: bool(row, 'from_ref_balance'),
-  from_task_balance: bool(row, 'from_task_balance'),
-  is_multilink: bool(row, 'is_multilink'),
-  is_for_me: bool(row, 'is_for_me'),
-  activation_code: str(row, 'activation_code'),
-  created_at: num(row, 'created_at'),
-  status: str(row, 'status') as 'active' | 'reached' | 'revoked',
-})
 
 /**
  * `POST /farming/create`: amount × count_activations leaves the chosen balance into the link, in one

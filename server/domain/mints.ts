@@ -6,11 +6,13 @@ import { inTx, type ServerContext } from '../context.ts'
 import { formatNano, formatPercent, mulNanoUp, percentOf, percentOfUp, PERCENT_SCALE } from '../money.ts'
 import { moveBalance } from './ledger.ts'
 import type { Plan } from './plans.ts'
-import { mintWire, settlePosition } from './positions.ts'
+import { settlePosition } from './positions.ts'
 import { maxReward } from './rewards.ts'
 import { collectiveBonus } from './settings.ts'
 import { queueBalance, queueMint } from './user-events.ts'
-import { tierBonusScaled, userRow } from './users.ts'
+import { userRow } from './users.ts'
+import { mintWire } from '../http/wire-format.ts'
+import { tierBonusScaled } from './tiers.ts'
 
 /** A pending bond's payment must arrive within this window (the wallet transaction's validity). */
 export const PAYMENT_VALIDITY_S = 60

@@ -1,4 +1,3 @@
-import { formatPercent } from '../money.ts'
 import { InvalidInput } from './errors.ts'
 
 export interface Plan {
@@ -20,8 +19,6 @@ export const MINT_PLANS: ReadonlyArray<Plan> = [
 
 /** What staking adds to a bond's daily reward (0.2 % a day). */
 export const STAKING_EXTRA_DAILY = 2_000n
-
-export const planWire = (p: Plan) => ({ days: p.days, is_active: p.isActive, daily_reward: formatPercent(p.dailyReward) })
 
 /** The active plan for `days`, or 422 listing the offered day counts. */
 export const activePlan = (field: string, days: number): Plan => {

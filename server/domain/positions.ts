@@ -1,34 +1,11 @@
-import { allRows, big, getRow, num, numOrNull, run, str, type Row } from '../db/sql.ts'
+import { allRows, big, getRow, num, run, str, type Row } from '../db/sql.ts'
 import { inTx, type ServerContext } from '../context.ts'
-import { formatNano, formatPercent } from '../money.ts'
 import { moveBalance } from './ledger.ts'
 import { earnedAfter, type RewardTerms } from './rewards.ts'
 import { queueMint, queueStake } from './user-events.ts'
 
 /** Bonds (mints) and stakes share their columns and their reward rule. */
 export type PositionTable = 'mints' | 'stakes'
-
-const recordWire = (row: Row) => ({
-  id: num(row, 'id'),
-  created_at: num(row, 'created_at'),
-  last_updated_at: numOrNull(row, 'last_updated_at'),
-  total_amount: formatNano(big(row, 'total_amount')),
-  daily_reward: formatPercent(big(row, 'daily_reward')),
-  hold_bonus: formatPercent(big(row, 'hold_bonus')),
-  collective_bonus: formatPercent(big(row, 'collective_bonus')),
-  investment_bonus: formatPercent(big(row, 'investment_bonus')),
-  earned_reward: formatNano(big(row, 'earned_reward')),
-  max_reward: formatNano(big(row, 'max_reward')),
-  amount_token: formatNano(big(row, 'total_amount')),
-  amount_ton: formatNano(big(row, 'amount_ton')),
-  tariff_days: num(row, 'tariff_days'),
-})
-
-export type MintStatus = 'pending' | 'active' | 'canceled' | 'completed' | 'move_to_staking'
-export type StakeStatus = 'pending' | 'active' | 'canceled' | 'completed'
-
-export const mintWire = (row: Row) => ({ ...recordWire(row), status: str(row, 'status') as MintStatus })
-export const stakeWire = (row: Row) => ({ ...recordWire(row), status: str(row, 'status') as StakeStatus })
 
 export const termsOf = (row: Row): RewardTerms => ({
   total: big(row, 'total_amount'),

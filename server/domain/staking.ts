@@ -4,10 +4,11 @@ import { inTx, type ServerContext } from '../context.ts'
 import { formatNano, formatPercent } from '../money.ts'
 import { moveBalance } from './ledger.ts'
 import { mintRowOf } from './mints.ts'
-import { settlePosition, stakeWire, termsOf } from './positions.ts'
+import { settlePosition, termsOf } from './positions.ts'
 import { STAKING_EXTRA_DAILY } from './plans.ts'
 import { maxReward } from './rewards.ts'
 import { queueMint, queueStake } from './user-events.ts'
+import { stakeWire } from '../http/wire-format.ts'
 
 /** A stakeable bond: the user's, active, settled up to now. */
 const activeMint = (ctx: ServerContext, userId: bigint, mintId: bigint): Row => {

@@ -1,13 +1,12 @@
 import { getRow } from '../db/sql.ts'
 import type { ServerContext } from '../context.ts'
-import { balanceWire } from './users.ts'
-import { mintWire, stakeWire } from './positions.ts'
+import { balanceWire, mintWire, stakeWire } from '../http/wire-format.ts'
 
 /** `user:balance` after the transaction commits. */
 export const queueBalance = (ctx: ServerContext, userId: bigint): void =>
   ctx.events.push(`balance:${userId}`, userId, 'user:balance', () => {
     const row = getRow(ctx.db, 'SELECT * FROM users WHERE id = ?', userId)
-    return row ? balanceWire(ctx, row) : null
+    return row ? balanceWire(row) : null
   })
 
 /** `user:mint`: the mint with `mint_id` for `id` and `expected_token` = `amount_token` (spec §3). */

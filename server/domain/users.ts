@@ -1,12 +1,10 @@
 import { randomBytes } from 'node:crypto'
 import { UnknownSessionUser } from './errors.ts'
-import { tierForTurnover } from '../../core/domain/referral-tiers.ts'
 import { allRows, big, getRow, num, run, str, type Row } from '../db/sql.ts'
 import { inTx, type ServerContext } from '../context.ts'
-import { formatNano, formatPercent, NANO, PERCENT_SCALE } from '../money.ts'
+import { formatNano } from '../money.ts'
 import { moveBalance } from './ledger.ts'
-import { collectiveBonus } from './settings.ts'
-import { walletOf } from './wallets.ts'
+import { tierOf } from './tiers.ts'
 
 export interface TelegramUser {
   readonly id: bigint
@@ -19,11 +17,6 @@ export const userRow = (ctx: ServerContext, userId: bigint): Row => {
   return row
 }
 
-/** The tier for a turnover in nano; the tier table is in whole tokens. */
-export const tierOf = (turnoverNano: bigint) => tierForTurnover(Number(turnoverNano / NANO))
-
-/** The referral bonus of a tier in percent scaled by 1e4. */
-export const tierBonusScaled = (turnoverNano: bigint): bigint => BigInt(tierOf(turnoverNano).bonus) * PERCENT_SCALE
 
 const newRefCode = () => randomBytes(6).toString('base64url')
 
@@ -50,24 +43,6 @@ export const registerUser = (ctx: ServerContext, tg: TelegramUser, refCode: stri
       moveBalance(ctx, userId, 'balance_token', ctx.config.welcomeBalanceNano, 'welcome', 'Welcome balance')
     return userId
   })
-
-export const balanceWire = (ctx: ServerContext, row: Row) => ({
-  balance_token: formatNano(big(row, 'balance_token')),
-  task_balance: formatNano(big(row, 'task_balance')),
-  referral_balance: formatNano(big(row, 'referral_balance')),
-  hold_bonus: formatPercent(big(row, 'hold_bonus')),
-  investment_bonus: formatPercent(big(row, 'investment_bonus')),
-})
-
-export const userWire = (ctx: ServerContext, row: Row) => ({
-  ref: { level: tierOf(big(row, 'turnover')).level - 1, turnover: formatNano(big(row, 'turnover')) },
-  community_participation: big(row, 'community') !== 0n,
-  ...balanceWire(ctx, row),
-  collective_bonus: formatPercent(collectiveBonus(ctx.db)),
-  ref_code: str(row, 'ref_code'),
-  /** The wallet bound by tonProof (friendly form), null until one is. */
-  wallet_address: walletOf(row),
-})
 
 /** The users a user invited, with their own level and the bond volume they brought. */
 export const referralsOf = (ctx: ServerContext, userId: bigint) =>

@@ -1,10 +1,11 @@
 import { Address } from '@ton/core'
 import { InvalidInput } from './errors.ts'
-import { big, bool, getRow, num, run, str, type Row } from '../db/sql.ts'
+import { big, getRow, run } from '../db/sql.ts'
 import { inTx, type ServerContext } from '../context.ts'
 import { formatNano, mulNano, percentOfUp, PERCENT_SCALE } from '../money.ts'
 import { moveBalance } from './ledger.ts'
 import { userRow } from './users.ts'
+import { withdrawalWire } from '../http/wire-format.ts'
 
 /** The sale fee: 3 % of token_amount, floored to nano. */
 export const WITHDRAW_FEE = 3n * PERCENT_SCALE
@@ -36,19 +37,6 @@ export const parseTonAddress = (input: unknown): string => {
   if (workchain !== 0 && workchain !== -1) throw new InvalidInput('address must be on workchain 0 or -1')
   return text
 }
-
-export const withdrawalWire = (row: Row) => ({
-  id: num(row, 'id'),
-  from_ref_balance: bool(row, 'from_ref_balance'),
-  token_amount: formatNano(big(row, 'token_amount')),
-  fee: formatNano(big(row, 'fee')),
-  net_amount: formatNano(big(row, 'net_amount')),
-  amount_ton: formatNano(big(row, 'amount_ton')),
-  address: str(row, 'address'),
-  // `sending` (stand-ins/chain/payouts.ts: the payout may be on its way) is still unpaid for the client.
-  status: (str(row, 'status') === 'sending' ? 'pending' : str(row, 'status')) as 'pending' | 'completed' | 'failed',
-  created_at: num(row, 'created_at'),
-})
 
 /** `POST /withdraw/create`: the whole token_amount is reserved now; the record waits as pending for payout. */
 export const createWithdrawal = (ctx: ServerContext, userId: bigint, fromRef: boolean, tokenAmount: bigint, address: string) =>

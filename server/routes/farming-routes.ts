@@ -1,14 +1,15 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { ServerContext } from '../context.ts'
 import { allRows, getRow, num } from '../db/sql.ts'
-import { activateLink, cancelLink, createLink, linkWire, MAX_ACTIVATIONS, sourceBalance, sourceColumn } from '../domain/farming.ts'
+import { activateLink, cancelLink, createLink, MAX_ACTIVATIONS, sourceBalance, sourceColumn } from '../domain/farming.ts'
 import { quoteBond } from '../domain/mints.ts'
-import { activePlan, MINT_PLANS, planWire } from '../domain/plans.ts'
+import { activePlan, MINT_PLANS } from '../domain/plans.ts'
 import { httpError } from '../http/errors.ts'
 import { once } from '../http/idempotency.ts'
 import { bodyFields, boolField, type Fields, idField, intField, paging, queryFields, stringField } from '../http/params.ts'
 import { formatNano, requireNano } from '../money.ts'
 import { BOND_MAX, BOND_MIN } from './mint-routes.ts'
+import { linkWire, planWire } from '../http/wire-format.ts'
 
 export const farmingRoutes = (app: FastifyInstance, ctx: ServerContext) => {
   /** The balance the flags choose (main when neither is set), as on /farming/create. */

@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify'
 import type { ServerContext } from '../context.ts'
 import { cancelMint, createMint, quoteBond } from '../domain/mints.ts'
-import { activePlan, MINT_PLANS, planWire } from '../domain/plans.ts'
-import { mintWire, pageOf, settleUser } from '../domain/positions.ts'
+import { activePlan, MINT_PLANS } from '../domain/plans.ts'
+import { pageOf, settleUser } from '../domain/positions.ts'
 import { once } from '../http/idempotency.ts'
 import { bodyFields, idField, intField, paging, queryFields } from '../http/params.ts'
 import { requireNano, tokens } from '../money.ts'
+import { mintWire, planWire } from '../http/wire-format.ts'
 
 /** Bond amounts: 1 to 1 000 000 AXIOM. */
 export const BOND_MIN = tokens(1)

@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify'
 import type { ServerContext } from '../context.ts'
-import { pageOf, settleUser, stakeWire } from '../domain/positions.ts'
+import { pageOf, settleUser } from '../domain/positions.ts'
 import { createStake, quoteStake } from '../domain/staking.ts'
 import { once } from '../http/idempotency.ts'
 import { bodyFields, idField, paging, queryFields } from '../http/params.ts'
+import { stakeWire } from '../http/wire-format.ts'
 
 export const stakingRoutes = (app: FastifyInstance, ctx: ServerContext) => {
   app.get('/staking/', async (req) => {

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import type { ServerContext } from '../context.ts'
 import { settleUser } from '../domain/positions.ts'
-import { referralsOf, userRow, userWire } from '../domain/users.ts'
+import { referralsOf, userRow } from '../domain/users.ts'
+import { userWire } from '../http/wire-format.ts'
 
 export const userRoutes = (app: FastifyInstance, ctx: ServerContext) => {
   app.get('/user/me', async (req) => {

@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify'
 import type { ServerContext } from '../context.ts'
 import { allRows, getRow, num } from '../db/sql.ts'
-import { createWithdrawal, parseTonAddress, quoteWire, transferFromReferral, withdrawalWire, withdrawQuote } from '../domain/withdraw.ts'
+import { createWithdrawal, parseTonAddress, quoteWire, transferFromReferral, withdrawQuote } from '../domain/withdraw.ts'
 import { httpError } from '../http/errors.ts'
 import { once } from '../http/idempotency.ts'
 import { bodyFields, boolField, historyPaging, queryFields, sortOrder } from '../http/params.ts'
 import { formatNano, requireNano, tokens } from '../money.ts'
+import { withdrawalWire } from '../http/wire-format.ts'
 
 /** The smallest sale: 1 AXIOM. */
 export const WITHDRAW_MIN = tokens(1)

@@ -3,9 +3,9 @@ import type { ServerContext } from '../context.ts'
 import { verifyAccessTokenClaims } from '../auth/tokens.ts'
 import { getRow } from '../db/sql.ts'
 import { collectiveBonus } from '../domain/settings.ts'
-import { balanceWire } from '../domain/users.ts'
 import { formatPercent } from '../money.ts'
 import { envelope, type SocketHub } from './hub.ts'
+import { balanceWire } from '../http/wire-format.ts'
 
 export const BAD_TOKEN_CLOSE = 4001
 const TOKEN_WAIT_MS = 10_000
@@ -39,7 +39,7 @@ export const handleMainSocket = (ctx: ServerContext, hub: SocketHub, ws: WebSock
       if (userId !== null) hub.remove(ws)
       userId = id
       hub.add(id, ws)
-      ws.send(envelope('user:balance', balanceWire(ctx, user)))
+      ws.send(envelope('user:balance', balanceWire(user)))
       ws.send(envelope('price_update', ctx.price.current(ctx.now())))
       ws.send(envelope('global:collective_bonus', { collective_bonus: formatPercent(collectiveBonus(ctx.db)) }))
     } catch (e) {

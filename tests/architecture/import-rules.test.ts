@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest'
+import { importCircles, importGraph, importsFromTo, type ImportGraph } from './import-graph.ts'
+
+/**
+ * The import rules of docs/architecture.md, over the product's real import graph. Each rule is a
+ * function of a graph, so the same rule is also shown catching a violation in a small made-up graph.
+ */
+
+/**
+ * The parts already clean for the rules below that cover the whole product. Circles and adapter
+ * imports of the composition root remain in the CLI and the adapters (adapters/node/cli/commands.ts ↔
+ * watch.ts; adapters/browser/browser-ports.ts and adapters/node/cli/context.ts import
+ * composition-root.ts) until the CLI leaves adapters/; the parts join this list as they become clean,
+ * and the list goes once it holds every part.
+ */
+const CHECKED_PARTS = ['server/', 'stand-ins/'] as const
+
+/** The files of server/ a stand-in may import: the backend's documented programmatic entry (docs/local-stack.md). */
+const SERVER_ENTRY = ['server/main.ts'] as const
+
+const inParts = (parts: readonly string[]) => (file: string) => parts.some((p) => file.startsWith(p))
+
+/** The graph restricted to files in `parts` (and the imports between them). */
+const within = (graph: ImportGraph, parts: readonly string[]): ImportGraph => {
+  const keep = inParts(parts)
+  return new Map([...graph].filter(([file]) => keep(file)).map(([file, targets]) => [file, targets.filter(keep)]))
+}
+
+/** (a) No import circles. */
+const circlesIn = (graph: ImportGraph, parts: readonly string[]) => importCircles(within(graph, parts))
+
+/** (b) adapters/ never imports the composition root, ui/ or cli/. */
+const adapterReachesUp = (graph: ImportGraph, parts: readonly string[]) =>
+  importsFromTo(within(graph, [...parts, 'composition-root.ts', 'ui/', 'cli/']), 'adapters/', (t) =>
+    t === 'composition-root.ts' || t.startsWith('ui/') || t.startsWith('cli/'),
+  ).filter((line) => inParts(parts)(line))
+
+/** (c) The backend never imports the stand-ins. */
+const backendReachesStandIns = (graph: ImportGraph) => importsFromTo(graph, 'server/', (t) => t.startsWith('stand-ins/'))
+
+/** (d) A stand-in imports from server/ only its programmatic entry. */
+const standInPastEntry = (graph: ImportGraph) =>
+  importsFromTo(graph, 'stand-ins/', (t) => t.startsWith('server/') && !(SERVER_ENTRY as readonly string[]).includes(t))
+
+describe('import rules of the product', () => {
+  const graph = importGraph()
+
+  it('sees the backend and the stand-ins', () => {
+    expect(graph.has('server/main.ts')).toBe(true)
+    expect(graph.has('stand-ins/local-ton.ts')).toBe(true)
+    expect(importsFromTo(graph, 'stand-ins/', (t) => t === 'server/main.ts').length).toBeGreaterThan(0)
+  })
+
+  it('(a) has no import circles in the parts checked so far', () => {
+    expect(circlesIn(graph, CHECKED_PARTS)).toEqual([])
+  })
+
+  it('(b) adapters import neither the composition root, ui/ nor cli/, in the parts checked so far', () => {
+    expect(adapterReachesUp(graph, CHECKED_PARTS)).toEqual([])
+  })
+
+  it('(c) the backend never imports the stand-ins', () => {
+    expect(backendReachesStandIns(graph)).toEqual([])
+  })
+
+  it('(d) the stand-ins import from server/ only its programmatic entry', () => {
+    expect(standInPastEntry(graph)).toEqual([])
+  })
+})
+
+describe('each rule catches a violation', () => {
+  const g = (edges: Record<string, string[]>): ImportGraph => new Map(Object.entries(edges))
+
+  it('(a) a circle, also one through three files, inside a checked part only', () => {
+    const graph = g({
+      'server/a.ts': ['server/b.ts'],
+      'server/b.ts': ['server/c.ts'],
+      'server/c.ts': ['server/a.ts'],
+      'adapters/x.ts': ['adapters/y.ts'],
+      'adapters/y.ts': ['adapters/x.ts'],
+    })
+    expect(circlesIn(graph, ['server/'])).toEqual([['server/a.ts', 'server/b.ts', 'server/c.ts']])
+    expect(circlesIn(graph, ['server/', 'adapters/'])).toHaveLength(2)
+    expect(circlesIn(g({ 'server/a.ts': ['server/b.ts'], 'server/b.ts': [] }), ['server/'])).toEqual([])
+  })
+
+  it('(b) an adapter importing the composition root, ui/ or cli/', () => {
+    const graph = g({
+      'adapters/browser/p.ts': ['composition-root.ts', 'core/index.ts'],
+      'adapters/node/q.ts': ['ui/start-app.ts', 'cli/main.ts'],
+      'ui/start-app.ts': ['adapters/browser/p.ts'],
+    })
+    expect(adapterReachesUp(graph, ['adapters/'])).toEqual([
+      'adapters/browser/p.ts → composition-root.ts',
+      'adapters/node/q.ts → ui/start-app.ts',
+      'adapters/node/q.ts → cli/main.ts',
+    ])
+    expect(adapterReachesUp(graph, ['server/'])).toEqual([])
+  })
+
+  it('(c) the backend importing a stand-in', () => {
+    const graph = g({ 'server/start-server.ts': ['stand-ins/chain/watcher.ts'], 'stand-ins/main.ts': ['server/main.ts'] })
+    expect(backendReachesStandIns(graph)).toEqual(['server/start-server.ts → stand-ins/chain/watcher.ts'])
+  })
+
+  it('(d) a stand-in importing a server file other than the entry', () => {
+    const graph = g({ 'stand-ins/chain/watcher.ts': ['server/main.ts', 'server/db/sql.ts'], 'tests/x.ts': ['server/db/sql.ts'] })
+    expect(standInPastEntry(graph)).toEqual(['stand-ins/chain/watcher.ts → server/db/sql.ts'])
+  })
+})
