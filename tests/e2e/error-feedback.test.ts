@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { FrameLocator, Page } from 'playwright-core'
 import { afterAll, describe, expect, it } from 'vitest'
-import { expectText, expectToast, frameEval, nextUser, toastTexts } from './helpers.ts'
+import { errorHaptics, expectText, expectToast, frameEval, nextUser, toastTexts } from './helpers.ts'
 import { launch, useStack } from './stack.ts'
 
 /**
@@ -14,14 +14,6 @@ const stack = useStack()
 const tmp = mkdtempSync(join(tmpdir(), 'axiom-e2e-feedback-'))
 afterAll(() => rmSync(tmp, { recursive: true, force: true }))
 
-/** The error haptics the host received from the app so far. */
-const errorHaptics = (page: Page): Promise<number> =>
-  page.evaluate(
-    () =>
-      (window as unknown as { __axiomHost: { events: Array<{ dir: string; type: string; data: { notification_type?: string } | undefined }> } }).__axiomHost.events.filter(
-        (e) => e.dir === 'in' && e.type === 'web_app_trigger_haptic_feedback' && e.data?.notification_type === 'error',
-      ).length,
-  )
 
 /** Opens the Tasks tab with the first task ready to start. */
 const onTasks = async (app: FrameLocator) => {

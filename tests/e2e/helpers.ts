@@ -1,4 +1,4 @@
-import type { FrameLocator, Locator } from 'playwright-core'
+import type { FrameLocator, Locator, Page } from 'playwright-core'
 import { expect } from 'vitest'
 
 let lastUser = 50_000
@@ -66,3 +66,12 @@ export const amountProblems = (app: FrameLocator): Promise<string[]> =>
     }
     return problems
   })
+
+/** The error haptics the host received from the app so far. */
+export const errorHaptics = (page: Page): Promise<number> =>
+  page.evaluate(
+    () =>
+      (window as unknown as { __axiomHost: { events: Array<{ dir: string; type: string; data: { notification_type?: string } | undefined }> } }).__axiomHost.events.filter(
+        (e) => e.dir === 'in' && e.type === 'web_app_trigger_haptic_feedback' && e.data?.notification_type === 'error',
+      ).length,
+  )

@@ -2,7 +2,7 @@ import type { FrameLocator, Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import type { DevKey } from '../../stand-ins/chain/dev-keys.ts'
 import { signTonProof } from '../../stand-ins/ton-connect/sign-ton-proof.ts'
-import { expectToast, toastTexts } from './helpers.ts'
+import { errorHaptics, expectToast, toastTexts } from './helpers.ts'
 import { api, launch, useStack } from './stack.ts'
 
 const stack = useStack({ ton: true })
@@ -37,14 +37,6 @@ const connectDevWallet = async (page: Page, app: FrameLocator) => {
 const boundWallet = async (user: number): Promise<string | null> =>
   (await api<{ wallet_address: string | null }>(stack, user, 'GET', '/user/me')).wallet_address
 
-/** The error haptics the host received from the app so far. */
-const errorHaptics = (page: Page): Promise<number> =>
-  page.evaluate(
-    () =>
-      (window as unknown as { __axiomHost: { events: Array<{ dir: string; type: string; data: { notification_type?: string } | undefined }> } }).__axiomHost.events.filter(
-        (e) => e.dir === 'in' && e.type === 'web_app_trigger_haptic_feedback' && e.data?.notification_type === 'error',
-      ).length,
-  )
 
 /** Binds `key`'s wallet to `user` through the backend, as that user's app would after a tonProof. */
 const bindKeyTo = async (user: number, key: DevKey) => {
