@@ -15,7 +15,7 @@ import { createEventQueue } from './events.ts'
 import { buildApp } from './http/app.ts'
 import { pruneIdempotency } from './http/idempotency.ts'
 import { handleCandleSocket, pushCandles } from './sockets/candle-socket.ts'
-import { createHub, type SocketHub } from './sockets/hub.ts'
+import { createHub, liveEvents, type SocketHub } from './sockets/hub.ts'
 import { handleMainSocket } from './sockets/main-socket.ts'
 
 export interface StartOptions extends Partial<ServerConfig> {
@@ -71,7 +71,7 @@ export const startServer = async (options: StartOptions = {}): Promise<RunningSe
     price: createPriceFeed(config.priceSeed),
   }
   const hub = createHub()
-  ctx.events.attach(hub)
+  ctx.events.attach(liveEvents(hub))
   const app = buildApp(ctx)
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 })

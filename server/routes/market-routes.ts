@@ -6,6 +6,7 @@ import { isMaintenanceOn } from '../domain/settings.ts'
 import { financialStats } from '../domain/stats.ts'
 import { httpError } from '../http/errors.ts'
 import { intField, queryFields } from '../http/params.ts'
+import { statsWire } from '../http/wire-format.ts'
 
 export const MAINTENANCE_ON_DETAIL = 'Maintenance mode is enabled'
 const LATEST = 4_102_444_800 // 2100-01-01
@@ -28,5 +29,5 @@ export const marketRoutes = (app: FastifyInstance, ctx: ServerContext) => {
     return ctx.price.candles(interval, from, to, ctx.now())
   })
 
-  app.get('/stats/financial', async () => financialStats(ctx))
+  app.get('/stats/financial', async () => statsWire(financialStats(ctx)))
 }
