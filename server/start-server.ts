@@ -14,6 +14,7 @@ import { recordTonProofRequesters } from './domain/wallets.ts'
 import { createEventQueue } from './events.ts'
 import { buildApp } from './http/app.ts'
 import { pruneIdempotency } from './http/idempotency.ts'
+import { priceWire } from './http/wire-format.ts'
 import { handleCandleSocket, pushCandles } from './sockets/candle-socket.ts'
 import { createHub, liveEvents, type SocketHub } from './sockets/hub.ts'
 import { handleMainSocket } from './sockets/main-socket.ts'
@@ -92,7 +93,7 @@ export const startServer = async (options: StartOptions = {}): Promise<RunningSe
   })
 
   const tick = () => {
-    hub.broadcast('price_update', ctx.price.current(ctx.now()))
+    hub.broadcast('price_update', priceWire(ctx.price.current(ctx.now())))
     pushCandles(ctx, hub)
   }
   const timers = [

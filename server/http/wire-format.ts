@@ -2,6 +2,7 @@ import type { LiveEvent } from '../events.ts'
 import type { Activation } from '../domain/farming.ts'
 import type { BondTerms, CreatedMint } from '../domain/mints.ts'
 import type { Plan } from '../domain/plans.ts'
+import type { CandleNano, PriceNow } from '../domain/price-walk.ts'
 import type { LinkRow, MintRow, OperationRow, StakeRow, UserRow, WithdrawalRow } from '../domain/rows.ts'
 import type { StakeQuote } from '../domain/staking.ts'
 import type { FinancialStats } from '../domain/stats.ts'
@@ -10,7 +11,7 @@ import { tierOf } from '../domain/tiers.ts'
 import type { Referral } from '../domain/users.ts'
 import { walletOf } from '../domain/wallets.ts'
 import type { WithdrawQuote } from '../domain/withdraw.ts'
-import { formatNano, formatPercent } from '../money.ts'
+import { formatFixed, formatNano, formatPercent } from '../money.ts'
 
 /**
  * The API's JSON from the domain's rows and records (spec §7): amounts as decimal text from integer
@@ -197,6 +198,21 @@ export const statsWire = (s: FinancialStats) => ({
   total_ton_raised: formatNano(s.totalTonRaised),
   collective_bonus: formatPercent(s.collectiveBonus),
   price: formatNano(s.price),
+})
+
+/** `GET /price/current-price` and `price_update`: the changes are percents with two decimals. */
+export const priceWire = (p: PriceNow) => ({
+  price: formatNano(p.price),
+  price_change_24h: formatFixed(p.change24h, 2),
+  price_change_30d: formatFixed(p.change30d, 2),
+})
+
+export const candleWire = (c: CandleNano) => ({
+  time: c.time,
+  open: formatNano(c.open),
+  high: formatNano(c.high),
+  low: formatNano(c.low),
+  close: formatNano(c.close),
 })
 
 export const collectiveBonusWire = (scaled: bigint) => ({ collective_bonus: formatPercent(scaled) })

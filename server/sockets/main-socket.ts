@@ -5,7 +5,7 @@ import { getRow } from '../db/sql.ts'
 import type { UserRow } from '../domain/rows.ts'
 import { collectiveBonus } from '../domain/settings.ts'
 import { envelope, type SocketHub } from './hub.ts'
-import { balanceWire, collectiveBonusWire } from '../http/wire-format.ts'
+import { balanceWire, collectiveBonusWire, priceWire } from '../http/wire-format.ts'
 
 export const BAD_TOKEN_CLOSE = 4001
 const TOKEN_WAIT_MS = 10_000
@@ -40,7 +40,7 @@ export const handleMainSocket = (ctx: ServerContext, hub: SocketHub, ws: WebSock
       userId = id
       hub.add(id, ws)
       ws.send(envelope('user:balance', balanceWire(user)))
-      ws.send(envelope('price_update', ctx.price.current(ctx.now())))
+      ws.send(envelope('price_update', priceWire(ctx.price.current(ctx.now()))))
       ws.send(envelope('global:collective_bonus', collectiveBonusWire(collectiveBonus(ctx.db))))
     } catch (e) {
       ws.close(BAD_TOKEN_CLOSE, e instanceof Error ? e.message : 'Invalid token')
