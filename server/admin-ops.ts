@@ -6,7 +6,7 @@ import { expireUnpaidBonds, markMintPaid } from './domain/mints.ts'
 import { settleUser } from './domain/positions.ts'
 import { writeSetting } from './domain/settings.ts'
 import { InvalidInput, UnknownTelegramUser } from './domain/errors.ts'
-import { formatNano, formatPercent, parseFixed, PERCENT_DECIMALS, requireNano } from './money.ts'
+import { formatNano, parseFixed, PERCENT_DECIMALS, requireNano } from './money.ts'
 
 export interface LedgerTotals {
   /** Tokens that came in from outside: welcome, admin credits, rewards, and TON-paid bond principal. */
@@ -55,7 +55,7 @@ export const createAdmin = (ctx: ServerContext) => {
       if (typeof scaled === 'string') throw new InvalidInput(`percent ${scaled}`)
       inTx(ctx, () => {
         writeSetting(ctx.db, 'collective_bonus', scaled.toString())
-        ctx.events.push('collective', null, 'global:collective_bonus', () => ({ collective_bonus: formatPercent(scaled) }))
+        ctx.events.push('collective', null, () => ({ event: 'global:collective_bonus', collectiveBonus: scaled }))
       })
     },
 

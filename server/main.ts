@@ -13,6 +13,7 @@ export { DEFAULT_DB_PATH, DEV_BOT_TOKEN, DEV_JWT_SECRET } from './config.ts'
 export { startServer, type RunningServer, type StartOptions } from './start-server.ts'
 /** What the hooks of RunningServer take and throw. */
 export type { BondPayment } from './domain/mints.ts'
+export type { MintRow } from './domain/rows.ts'
 export type { SaleDue } from './domain/sale-payouts.ts'
 export { BondNotPending, UnknownTelegramUser } from './domain/errors.ts'
 /** The operator's commands on a database file (`npm run admin`), for a stand-in in another process. */

@@ -14,8 +14,9 @@ import { recordTonProofRequesters } from './domain/wallets.ts'
 import { createEventQueue } from './events.ts'
 import { buildApp } from './http/app.ts'
 import { pruneIdempotency } from './http/idempotency.ts'
+import { priceWire } from './http/wire-format.ts'
 import { handleCandleSocket, pushCandles } from './sockets/candle-socket.ts'
-import { createHub, type SocketHub } from './sockets/hub.ts'
+import { createHub, liveEvents, type SocketHub } from './sockets/hub.ts'
 import { handleMainSocket } from './sockets/main-socket.ts'
 
 export interface StartOptions extends Partial<ServerConfig> {
@@ -71,7 +72,7 @@ export const startServer = async (options: StartOptions = {}): Promise<RunningSe
     price: createPriceFeed(config.priceSeed),
   }
   const hub = createHub()
-  ctx.events.attach(hub)
+  ctx.events.attach(liveEvents(hub))
   const app = buildApp(ctx)
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 })
@@ -92,7 +93,7 @@ export const startServer = async (options: StartOptions = {}): Promise<RunningSe
   })
 
   const tick = () => {
-    hub.broadcast('price_update', ctx.price.current(ctx.now()))
+    hub.broadcast('price_update', priceWire(ctx.price.current(ctx.now())))
     pushCandles(ctx, hub)
   }
   const timers = [

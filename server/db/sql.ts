@@ -19,10 +19,11 @@ export const sql = (db: Database, text: string): Statement => {
 
 export type Row = Record<string, bigint | string | null>
 
-export const getRow = (db: Database, text: string, ...params: unknown[]): Row | undefined =>
-  sql(db, text).get(...params) as Row | undefined
+/** One row, typed as the caller's table row (`R`, e.g. server/domain/rows.ts's MintRow) or a plain Row. */
+export const getRow = <R extends Row = Row>(db: Database, text: string, ...params: unknown[]): R | undefined =>
+  sql(db, text).get(...params) as R | undefined
 
-export const allRows = (db: Database, text: string, ...params: unknown[]): Row[] => sql(db, text).all(...params) as Row[]
+export const allRows = <R extends Row = Row>(db: Database, text: string, ...params: unknown[]): R[] => sql(db, text).all(...params) as R[]
 
 export const run = (db: Database, text: string, ...params: unknown[]) => sql(db, text).run(...params)
 

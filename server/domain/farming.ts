@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto'
 import { InsufficientBalance, InvalidInput, NotCancellable, NotFound, NotYourLink } from './errors.ts'
-import { big, bool, getRow, num, run, str, type Row } from '../db/sql.ts'
+import { big, bool, getRow, num, run, str } from '../db/sql.ts'
 import { inTx, type ServerContext } from '../context.ts'
 import { formatNano } from '../money.ts'
 import { moveBalance, type BalanceColumn } from './ledger.ts'
 import { bondTerms, insertMint } from './mints.ts'
 import type { Plan } from './plans.ts'
 import { userRow } from './users.ts'
-import { linkWire } from '../http/wire-format.ts'
+import type { LinkRow, MintRow } from './rows.ts'
 
 export const MAX_ACTIVATIONS = 1000
 const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'
@@ -81,11 +81,11 @@ export const createLink = (ctx: ServerContext, userId: bigint, input: FarmingInp
     )
     const id = BigInt(info.lastInsertRowid)
     moveBalance(ctx, userId, column, -fund, 'farming_fund', `Farming link #${id} funded`)
-    return linkWire(getRow(ctx.db, 'SELECT * FROM farming_links WHERE id = ?', id)!)
+    return getRow<LinkRow>(ctx.db, 'SELECT * FROM farming_links WHERE id = ?', id)!
   })
 
 /** `POST /farming/{id}/cancel`: revokes an active link and refunds its unused activations. */
-export const cancelLink = (ctx: ServerContext, userId: bigint, linkId: bigint) =>
+export const cancelLink = (ctx: ServerContext, userId: bigint, linkId: bigint): LinkRow =>
   inTx(ctx, () => {
     const row = getRow(ctx.db, 'SELECT * FROM farming_links WHERE id = ? AND user_id = ?', linkId, userId)
     if (!row) throw new NotFound('Farming link')
@@ -95,14 +95,11 @@ export const cancelLink = (ctx: ServerContext, userId: bigint, linkId: bigint) =
     run(ctx.db, `UPDATE farming_links SET status = 'revoked' WHERE id = ?`, linkId)
     const column = sourceColumn(bool(row, 'from_ref_balance'), bool(row, 'from_task_balance'))
     moveBalance(ctx, userId, column, unused * big(row, 'amount'), 'farming_refund', `Farming link #${linkId} revoked, unused part refunded`)
-    return linkWire(getRow(ctx.db, 'SELECT * FROM farming_links WHERE id = ?', linkId)!)
+    return getRow<LinkRow>(ctx.db, 'SELECT * FROM farming_links WHERE id = ?', linkId)!
   })
 
-const mintDetails = (row: Row) => ({
-  tariff_days: num(row, 'tariff_days'),
-  amount_token: formatNano(big(row, 'total_amount')),
-  amount_ton: formatNano(big(row, 'amount_ton')),
-})
+/** What activating a link came to: the user's bond from it, or why there is none. */
+export type Activation = { readonly status: 'ACTIVE'; readonly mint: MintRow } | { readonly status: 'REVOKED' | 'REACHED' }
 
 /**
  * `GET /farming/activation-status`: activates the link for this user (once per user and code) and
@@ -110,18 +107,14 @@ const mintDetails = (row: Row) => ({
  * already activated answers ACTIVE with the same bond. `is_for_me` links are for their creator only;
  * shared links are not for their creator.
  */
-export const activateLink = (ctx: ServerContext, userId: bigint, code: string) =>
+export const activateLink = (ctx: ServerContext, userId: bigint, code: string): Activation =>
   inTx(ctx, () => {
     const link = getRow(ctx.db, 'SELECT * FROM farming_links WHERE activation_code = ?', code)
     if (!link) throw new NotFound('Farming link')
     const linkId = big(link, 'id')
     const days = num(link, 'days')
-    const active = (mint: Row) => ({
-      status: 'ACTIVE' as const,
-      message: `A bond of ${formatNano(big(mint, 'total_amount'))} AXIOM for ${days} days is yours`,
-      mint_details: mintDetails(mint),
-    })
-    const done = getRow(
+    const active = (mint: MintRow): Activation => ({ status: 'ACTIVE', mint })
+    const done = getRow<MintRow>(
       ctx.db,
       'SELECT m.* FROM farming_activations a JOIN mints m ON m.id = a.mint_id WHERE a.link_id = ? AND a.user_id = ?',
       linkId,
@@ -129,9 +122,9 @@ export const activateLink = (ctx: ServerContext, userId: bigint, code: string) =
     )
     if (done) return active(done)
     const status = str(link, 'status')
-    if (status === 'revoked') return { status: 'REVOKED' as const, message: 'This link has been revoked', mint_details: null }
+    if (status === 'revoked') return { status: 'REVOKED' }
     if (status === 'reached' || big(link, 'used_activations') >= big(link, 'count_activations'))
-      return { status: 'REACHED' as const, message: 'All activations of this link are used', mint_details: null }
+      return { status: 'REACHED' }
     const isCreator = big(link, 'user_id') === userId
     if (bool(link, 'is_for_me') && !isCreator) throw new NotYourLink('This link can only be activated by its creator')
     if (!bool(link, 'is_for_me') && isCreator) throw new NotYourLink('You cannot activate your own shared link')
@@ -147,5 +140,5 @@ export const activateLink = (ctx: ServerContext, userId: bigint, code: string) =
       linkId,
     )
     run(ctx.db, 'INSERT INTO farming_activations (link_id, user_id, mint_id, created_at) VALUES (?, ?, ?, ?)', linkId, userId, mintId, ctx.now())
-    return active(getRow(ctx.db, 'SELECT * FROM mints WHERE id = ?', mintId)!)
+    return active(getRow<MintRow>(ctx.db, 'SELECT * FROM mints WHERE id = ?', mintId)!)
   })

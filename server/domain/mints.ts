@@ -1,9 +1,9 @@
 import type { MintStatus } from '../../core/domain/entities/mint.ts'
 import { BondNotPending, NotCancellable, NotFound, Underpaid } from './errors.ts'
 import { bondPaymentComment } from '../../core/domain/bond-payment.ts'
-import { allRows, big, getRow, run, str, type Row } from '../db/sql.ts'
+import { allRows, big, getRow, run, str } from '../db/sql.ts'
 import { inTx, type ServerContext } from '../context.ts'
-import { formatNano, formatPercent, mulNanoUp, percentOf, percentOfUp, PERCENT_SCALE } from '../money.ts'
+import { formatNano, mulNanoUp, percentOf, percentOfUp, PERCENT_SCALE } from '../money.ts'
 import { moveBalance } from './ledger.ts'
 import type { Plan } from './plans.ts'
 import { settlePosition } from './positions.ts'
@@ -11,7 +11,7 @@ import { maxReward } from './rewards.ts'
 import { collectiveBonus } from './settings.ts'
 import { queueBalance, queueMint } from './user-events.ts'
 import { userRow } from './users.ts'
-import { mintWire } from '../http/wire-format.ts'
+import type { MintRow } from './rows.ts'
 import { tierBonusScaled } from './tiers.ts'
 
 /** A pending bond's payment must arrive within this window (the wallet transaction's validity). */
@@ -37,7 +37,8 @@ export const bondPayment = (ctx: ServerContext, mintId: bigint): BondPayment | n
     : null
 }
 
-interface BondTerms {
+/** A bond's terms: amounts in nano-units, percents (per day) on the 1e4 scale. */
+export interface BondTerms {
   readonly total: bigint
   readonly daily: bigint
   readonly hold: bigint
@@ -71,20 +72,8 @@ export const bondTerms = (ctx: ServerContext, userId: bigint, amount: bigint, da
  * `GET /mint/calculate` and `GET /farming/calculate`: the terms of a bond created now, with the
  * user's bonuses; max_reward = amount × (daily_reward + the three bonuses) % × days.
  */
-export const quoteBond = (ctx: ServerContext, userId: bigint, amount: bigint, plan: Plan) => {
-  const t = bondTerms(ctx, userId, amount, plan.days, plan.dailyReward)
-  return {
-    amount_token: formatNano(amount),
-    amount_ton: formatNano(t.amountTon),
-    tariff_days: plan.days,
-    daily_reward: formatPercent(plan.dailyReward),
-    hold_bonus: formatPercent(t.hold),
-    collective_bonus: formatPercent(t.collective),
-    investment_bonus: formatPercent(t.investment),
-    max_reward: formatNano(t.max),
-    expected_reward: formatNano(t.max),
-  }
-}
+export const quoteBond = (ctx: ServerContext, userId: bigint, amount: bigint, plan: Plan): BondTerms =>
+  bondTerms(ctx, userId, amount, plan.days, plan.dailyReward)
 
 /** Inserts a bond; an active one starts its term now. */
 export const insertMint = (
@@ -124,25 +113,32 @@ export const insertMint = (
   return id
 }
 
-export const mintRowOf = (ctx: ServerContext, userId: bigint, mintId: bigint): Row => {
-  const row = getRow(ctx.db, 'SELECT * FROM mints WHERE id = ? AND user_id = ?', mintId, userId)
+export const mintRowOf = (ctx: ServerContext, userId: bigint, mintId: bigint): MintRow => {
+  const row = getRow<MintRow>(ctx.db, 'SELECT * FROM mints WHERE id = ? AND user_id = ?', mintId, userId)
   if (!row) throw new NotFound('Bond')
   return row
 }
 
+const mintById = (ctx: ServerContext, mintId: bigint): MintRow => getRow<MintRow>(ctx.db, 'SELECT * FROM mints WHERE id = ?', mintId)!
+
+/** A new pending bond and the TON payment that activates it: to `address`, with `comment`, by `validUntil` (unix s). */
+export interface CreatedMint {
+  readonly mint: MintRow
+  readonly payment: { readonly address: string; readonly amountNano: bigint; readonly comment: string; readonly validUntil: number }
+}
+
 /** `POST /mint/create`: a pending bond and the TON payment that activates it. */
-export const createMint = (ctx: ServerContext, userId: bigint, amount: bigint, plan: Plan) =>
+export const createMint = (ctx: ServerContext, userId: bigint, amount: bigint, plan: Plan): CreatedMint =>
   inTx(ctx, () => {
     const t = bondTerms(ctx, userId, amount, plan.days, plan.dailyReward)
     const id = insertMint(ctx, userId, t, 'pending', 'ton', null)
-    const mint = mintWire(getRow(ctx.db, 'SELECT * FROM mints WHERE id = ?', id)!)
     return {
-      mint,
+      mint: mintById(ctx, id),
       payment: {
         address: ctx.config.treasuryAddress,
-        amount_nano: t.amountTon.toString(),
+        amountNano: t.amountTon,
         comment: bondPaymentComment(id),
-        valid_until: ctx.now() + PAYMENT_VALIDITY_S,
+        validUntil: ctx.now() + PAYMENT_VALIDITY_S,
       },
     }
   })
@@ -152,9 +148,9 @@ export const createMint = (ctx: ServerContext, userId: bigint, amount: bigint, p
  * from now, and the buyer's referrer earns its tier's bonus of the amount and the turnover.
  * `paidNano` below the quoted amount_ton is refused.
  */
-export const markMintPaid = (ctx: ServerContext, mintId: bigint, paidNano?: bigint) =>
+export const markMintPaid = (ctx: ServerContext, mintId: bigint, paidNano?: bigint): MintRow =>
   inTx(ctx, () => {
-    const row = getRow(ctx.db, 'SELECT * FROM mints WHERE id = ?', mintId)
+    const row = getRow<MintRow>(ctx.db, 'SELECT * FROM mints WHERE id = ?', mintId)
     if (!row) throw new NotFound('Bond')
     if (str(row, 'status') !== 'pending') throw new BondNotPending(mintId, str(row, 'status'))
     const expected = big(row, 'amount_ton')
@@ -182,7 +178,7 @@ export const markMintPaid = (ctx: ServerContext, mintId: bigint, paidNano?: bigi
       queueBalance(ctx, referrerId)
     }
     queueMint(ctx, userId, mintId)
-    return mintWire(getRow(ctx.db, 'SELECT * FROM mints WHERE id = ?', mintId)!)
+    return mintById(ctx, mintId)
   })
 
 /**
@@ -190,7 +186,7 @@ export const markMintPaid = (ctx: ServerContext, mintId: bigint, paidNano?: bigi
  * returns its principal less the 10 % penalty to balance_token and forfeits its reward. Staked,
  * completed or cancelled bonds cannot be cancelled.
  */
-export const cancelMint = (ctx: ServerContext, userId: bigint, mintId: bigint) =>
+export const cancelMint = (ctx: ServerContext, userId: bigint, mintId: bigint): MintRow =>
   inTx(ctx, () => {
     // Brought up to date first: a bond whose term has ended completes, and is not cancelled with a penalty.
     settlePosition(ctx, 'mints', mintRowOf(ctx, userId, mintId), ctx.now())
@@ -207,7 +203,7 @@ export const cancelMint = (ctx: ServerContext, userId: bigint, mintId: bigint) =
       throw new NotCancellable('bond', status)
     }
     queueMint(ctx, userId, mintId)
-    return mintWire(getRow(ctx.db, 'SELECT * FROM mints WHERE id = ?', mintId)!)
+    return mintById(ctx, mintId)
   })
 
 /**

@@ -3,9 +3,14 @@ import { inTx, type ServerContext } from '../context.ts'
 import { moveBalance } from './ledger.ts'
 import { earnedAfter, type RewardTerms } from './rewards.ts'
 import { queueMint, queueStake } from './user-events.ts'
+import type { MintRow, StakeRow } from './rows.ts'
 
 /** Bonds (mints) and stakes share their columns and their reward rule. */
 export type PositionTable = 'mints' | 'stakes'
+interface PositionRows {
+  readonly mints: MintRow
+  readonly stakes: StakeRow
+}
 
 export const termsOf = (row: Row): RewardTerms => ({
   total: big(row, 'total_amount'),
@@ -62,8 +67,9 @@ export const settleUser = (ctx: ServerContext, userId: bigint | null): void => {
   }
 }
 
-export const pageOf = (ctx: ServerContext, table: PositionTable, userId: bigint, limit: number, offset: number) => {
-  const rows = allRows(ctx.db, `SELECT * FROM ${table} WHERE user_id = ? ORDER BY id DESC LIMIT ? OFFSET ?`, userId, limit, offset)
+/** One page of a user's bonds or stakes, newest first, and how many there are. */
+export const pageOf = <T extends PositionTable>(ctx: ServerContext, table: T, userId: bigint, limit: number, offset: number) => {
+  const rows = allRows<PositionRows[T]>(ctx.db, `SELECT * FROM ${table} WHERE user_id = ? ORDER BY id DESC LIMIT ? OFFSET ?`, userId, limit, offset)
   const total = getRow(ctx.db, `SELECT COUNT(*) AS n FROM ${table} WHERE user_id = ?`, userId)!
   return { rows, total: num(total, 'n') }
 }

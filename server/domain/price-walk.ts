@@ -1,5 +1,4 @@
 import { CANDLE_INTERVAL_SECONDS, type CANDLE_INTERVALS } from '../../core/domain/constants.ts'
-import { formatFixed, formatNano } from '../money.ts'
 
 export type CandleInterval = (typeof CANDLE_INTERVALS)[number]
 
@@ -18,26 +17,19 @@ export interface CandleNano {
   readonly close: bigint
 }
 
-export interface WireCandle {
-  readonly time: number
-  readonly open: string
-  readonly high: string
-  readonly low: string
-  readonly close: string
-}
-
-export interface WirePrice {
-  readonly price: string
-  readonly price_change_24h: string
-  readonly price_change_30d: string
+/** The price now (nano TON per AXIOM) and its change over 24 h and 30 d, in percent scaled by 100. */
+export interface PriceNow {
+  readonly price: bigint
+  readonly change24h: bigint
+  readonly change30d: bigint
 }
 
 export interface PriceFeed {
   /** TON per AXIOM in nano at unix second `t`. */
   priceAt(t: number): bigint
-  current(now: number): WirePrice
-  candles(interval: CandleInterval, from: number, to: number, now: number): ReadonlyArray<WireCandle>
-  currentCandle(interval: CandleInterval, now: number): WireCandle
+  current(now: number): PriceNow
+  candles(interval: CandleInterval, from: number, to: number, now: number): ReadonlyArray<CandleNano>
+  currentCandle(interval: CandleInterval, now: number): CandleNano
 }
 
 /** A 32-bit integer hash of (seed, n): the walk's only source of randomness, so one seed gives one series. */
@@ -50,14 +42,6 @@ const mix = (seed: number, n: number): number => {
 
 const max = (a: bigint, b: bigint) => (a > b ? a : b)
 const min = (a: bigint, b: bigint) => (a < b ? a : b)
-
-export const toWireCandle = (c: CandleNano): WireCandle => ({
-  time: c.time,
-  open: formatNano(c.open),
-  high: formatNano(c.high),
-  low: formatNano(c.low),
-  close: formatNano(c.close),
-})
 
 export const createPriceFeed = (seed: number): PriceFeed => {
   const steps: bigint[] = [BASE_PRICE_NANO]
@@ -116,26 +100,26 @@ export const createPriceFeed = (seed: number): PriceFeed => {
 
   const alignDown = (t: number, size: number) => EPOCH_S + Math.floor((t - EPOCH_S) / size) * size
 
-  const change = (now: number, ago: number): string => {
+  const change = (now: number, ago: number): bigint => {
     const before = priceAt(now - ago)
-    return formatFixed(((priceAt(now) - before) * 10_000n) / before, 2)
+    return ((priceAt(now) - before) * 10_000n) / before
   }
 
   return {
     priceAt,
     current: (now) => ({
-      price: formatNano(priceAt(now)),
-      price_change_24h: change(now, 86_400),
-      price_change_30d: change(now, 30 * 86_400),
+      price: priceAt(now),
+      change24h: change(now, 86_400),
+      change30d: change(now, 30 * 86_400),
     }),
     candles: (interval, from, to, now) => {
       const size = CANDLE_INTERVAL_SECONDS[interval]
       const last = alignDown(Math.min(to, now), size)
       let first = Math.max(alignDown(Math.max(from, EPOCH_S), size), last - (MAX_CANDLES - 1) * size)
-      const out: WireCandle[] = []
-      for (; first <= last; first += size) out.push(toWireCandle(candleAt(interval, first, now)))
+      const out: CandleNano[] = []
+      for (; first <= last; first += size) out.push(candleAt(interval, first, now))
       return out
     },
-    currentCandle: (interval, now) => toWireCandle(candleAt(interval, alignDown(now, CANDLE_INTERVAL_SECONDS[interval]), now)),
+    currentCandle: (interval, now) => candleAt(interval, alignDown(now, CANDLE_INTERVAL_SECONDS[interval]), now),
   }
 }

@@ -1,46 +1,48 @@
-import { big, getRow, run, str, type Row } from '../db/sql.ts'
+import { big, getRow, run, str } from '../db/sql.ts'
 import { NotStakeable } from './errors.ts'
 import { inTx, type ServerContext } from '../context.ts'
-import { formatNano, formatPercent } from '../money.ts'
 import { moveBalance } from './ledger.ts'
-import { mintRowOf } from './mints.ts'
+import { mintRowOf, type BondTerms } from './mints.ts'
 import { settlePosition, termsOf } from './positions.ts'
 import { STAKING_EXTRA_DAILY } from './plans.ts'
 import { maxReward } from './rewards.ts'
 import { queueMint, queueStake } from './user-events.ts'
-import { stakeWire } from '../http/wire-format.ts'
+import type { MintRow, StakeRow } from './rows.ts'
 
 /** A stakeable bond: the user's, active, settled up to now. */
-const activeMint = (ctx: ServerContext, userId: bigint, mintId: bigint): Row => {
+const activeMint = (ctx: ServerContext, userId: bigint, mintId: bigint): MintRow => {
   settlePosition(ctx, 'mints', mintRowOf(ctx, userId, mintId), ctx.now())
   const row = mintRowOf(ctx, userId, mintId)
   if (str(row, 'status') !== 'active') throw new NotStakeable(str(row, 'status'))
   return row
 }
 
-const stakeTerms = (mint: Row) => {
+const stakeTerms = (mint: MintRow) => {
   const terms = termsOf(mint)
   const daily = big(mint, 'daily_reward') + STAKING_EXTRA_DAILY
   return { daily, max: maxReward({ ...terms, percentPerDay: terms.percentPerDay + STAKING_EXTRA_DAILY }) }
 }
 
+/** The terms a stake of bond `mintId` would start with now (a stake pays no TON). */
+export type StakeQuote = Omit<BondTerms, 'amountTon'> & { readonly mintId: bigint }
+
 /**
  * `GET /staking/calculate?staking_id=<mint id>`: the terms `POST /staking/create` gives for this bond
  * now — the same daily_reward, bonuses and max_reward as the stake it creates.
  */
-export const quoteStake = (ctx: ServerContext, userId: bigint, mintId: bigint) =>
+export const quoteStake = (ctx: ServerContext, userId: bigint, mintId: bigint): StakeQuote =>
   inTx(ctx, () => {
     const mint = activeMint(ctx, userId, mintId)
     const t = stakeTerms(mint)
     return {
-      staking_id: Number(mintId),
-      total_amount: formatNano(big(mint, 'total_amount')),
-      daily_reward: formatPercent(t.daily),
-      hold_bonus: formatPercent(big(mint, 'hold_bonus')),
-      collective_bonus: formatPercent(big(mint, 'collective_bonus')),
-      investment_bonus: formatPercent(big(mint, 'investment_bonus')),
-      max_reward: formatNano(t.max),
-      tariff_days: Number(big(mint, 'tariff_days')),
+      mintId,
+      total: mint.total_amount,
+      daily: t.daily,
+      hold: mint.hold_bonus,
+      collective: mint.collective_bonus,
+      investment: mint.investment_bonus,
+      max: t.max,
+      days: Number(mint.tariff_days),
     }
   })
 
@@ -48,7 +50,7 @@ export const quoteStake = (ctx: ServerContext, userId: bigint, mintId: bigint) =
  * `POST /staking/create`: the bond's reward so far is paid to balance_token, the bond moves to
  * staking, and a stake of the same principal starts a fresh term with the staking extra.
  */
-export const createStake = (ctx: ServerContext, userId: bigint, mintId: bigint) =>
+export const createStake = (ctx: ServerContext, userId: bigint, mintId: bigint): StakeRow =>
   inTx(ctx, () => {
     const mint = activeMint(ctx, userId, mintId)
     const now = ctx.now()
@@ -78,5 +80,5 @@ export const createStake = (ctx: ServerContext, userId: bigint, mintId: bigint) 
     const stakeId = BigInt(info.lastInsertRowid)
     queueMint(ctx, userId, mintId)
     queueStake(ctx, userId, stakeId)
-    return stakeWire(getRow(ctx.db, 'SELECT * FROM stakes WHERE id = ?', stakeId)!)
+    return getRow<StakeRow>(ctx.db, 'SELECT * FROM stakes WHERE id = ?', stakeId)!
   })

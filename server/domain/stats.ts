@@ -1,25 +1,34 @@
 import { big, getRow, num } from '../db/sql.ts'
 import type { ServerContext } from '../context.ts'
-import { formatNano, formatPercent } from '../money.ts'
 import { collectiveBonus } from './settings.ts'
 
-/** `GET /stats/financial`: platform-wide figures, amounts as exact decimal strings. */
-export const financialStats = (ctx: ServerContext) => {
+/** Platform-wide figures: amounts in nano-units, the collective bonus on the 1e4 scale, the price in nano TON per AXIOM. */
+export interface FinancialStats {
+  readonly totalUsers: number
+  readonly totalLocked: bigint
+  readonly activeBonds: number
+  readonly activeStakes: number
+  readonly totalRewardsPaid: bigint
+  readonly totalWithdrawn: bigint
+  readonly totalTonRaised: bigint
+  readonly collectiveBonus: bigint
+  readonly price: bigint
+}
+
+/** `GET /stats/financial`. */
+export const financialStats = (ctx: ServerContext): FinancialStats => {
   const sum = (text: string) => big(getRow(ctx.db, text)!, 'v')
   return {
-    total_users: num(getRow(ctx.db, 'SELECT COUNT(*) AS n FROM users')!, 'n'),
-    total_locked: formatNano(
+    totalUsers: num(getRow(ctx.db, 'SELECT COUNT(*) AS n FROM users')!, 'n'),
+    totalLocked:
       sum(`SELECT COALESCE(SUM(total_amount), 0) AS v FROM mints WHERE status = 'active'`) +
-        sum(`SELECT COALESCE(SUM(total_amount), 0) AS v FROM stakes WHERE status = 'active'`),
-    ),
-    active_bonds: num(getRow(ctx.db, `SELECT COUNT(*) AS n FROM mints WHERE status = 'active'`)!, 'n'),
-    active_stakes: num(getRow(ctx.db, `SELECT COUNT(*) AS n FROM stakes WHERE status = 'active'`)!, 'n'),
-    total_rewards_paid: formatNano(
-      sum(`SELECT COALESCE(SUM(amount), 0) AS v FROM operations WHERE type IN ('bond_reward', 'stake_reward')`),
-    ),
-    total_withdrawn: formatNano(sum(`SELECT COALESCE(SUM(token_amount), 0) AS v FROM withdrawals`)),
-    total_ton_raised: formatNano(sum(`SELECT COALESCE(SUM(paid_nano), 0) AS v FROM mints WHERE paid_nano IS NOT NULL`)),
-    collective_bonus: formatPercent(collectiveBonus(ctx.db)),
-    price: ctx.price.current(ctx.now()).price,
+      sum(`SELECT COALESCE(SUM(total_amount), 0) AS v FROM stakes WHERE status = 'active'`),
+    activeBonds: num(getRow(ctx.db, `SELECT COUNT(*) AS n FROM mints WHERE status = 'active'`)!, 'n'),
+    activeStakes: num(getRow(ctx.db, `SELECT COUNT(*) AS n FROM stakes WHERE status = 'active'`)!, 'n'),
+    totalRewardsPaid: sum(`SELECT COALESCE(SUM(amount), 0) AS v FROM operations WHERE type IN ('bond_reward', 'stake_reward')`),
+    totalWithdrawn: sum(`SELECT COALESCE(SUM(token_amount), 0) AS v FROM withdrawals`),
+    totalTonRaised: sum(`SELECT COALESCE(SUM(paid_nano), 0) AS v FROM mints WHERE paid_nano IS NOT NULL`),
+    collectiveBonus: collectiveBonus(ctx.db),
+    price: ctx.price.priceAt(ctx.now()),
   }
 }

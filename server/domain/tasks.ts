@@ -1,12 +1,12 @@
 import { getRow, run, str } from '../db/sql.ts'
 import { FileTooLarge, InvalidInput, NotFound, TaskStepOutOfOrder } from './errors.ts'
 import { inTx, type ServerContext } from '../context.ts'
-import { formatNano, tokens } from '../money.ts'
+import { tokens } from '../money.ts'
 import { moveBalance } from './ledger.ts'
 
-type TaskStatus = 'NEW' | 'STARTED' | 'VALIDATED' | 'CLAIMED'
+export type TaskStatus = 'NEW' | 'STARTED' | 'VALIDATED' | 'CLAIMED'
 
-interface CatalogueTask {
+export interface CatalogueTask {
   readonly id: number
   readonly kind: 'community' | 'link' | 'photo'
   readonly title: string
@@ -34,16 +34,13 @@ const statusOf = (ctx: ServerContext, userId: bigint, taskId: number): TaskStatu
   return row ? (str(row, 'status') as TaskStatus) : 'NEW'
 }
 
-const taskWire = (t: CatalogueTask, status: TaskStatus) => ({
-  task_id: t.id,
-  status,
-  title: t.title,
-  kind: t.kind,
-  url: t.url,
-  reward: formatNano(t.reward),
-})
+/** A catalogue task and where this user is with it. */
+export interface TaskProgress {
+  readonly task: CatalogueTask
+  readonly status: TaskStatus
+}
 
-export const listTasks = (ctx: ServerContext, userId: bigint) => TASKS.map((t) => taskWire(t, statusOf(ctx, userId, t.id)))
+export const listTasks = (ctx: ServerContext, userId: bigint): TaskProgress[] => TASKS.map((task) => ({ task, status: statusOf(ctx, userId, task.id) }))
 
 const setStatus = (ctx: ServerContext, userId: bigint, taskId: number, status: TaskStatus) =>
   run(
@@ -57,7 +54,7 @@ const setStatus = (ctx: ServerContext, userId: bigint, taskId: number, status: T
   )
 
 /** Moves a task one step; any other order is refused with 409 and a message naming the next step. */
-const step = (ctx: ServerContext, userId: bigint, task: CatalogueTask, from: TaskStatus, to: TaskStatus, before?: () => void) =>
+const step = (ctx: ServerContext, userId: bigint, task: CatalogueTask, from: TaskStatus, to: TaskStatus, before?: () => void): TaskProgress =>
   inTx(ctx, () => {
     const status = statusOf(ctx, userId, task.id)
     if (status !== from) {
@@ -71,7 +68,7 @@ const step = (ctx: ServerContext, userId: bigint, task: CatalogueTask, from: Tas
     }
     before?.()
     setStatus(ctx, userId, task.id, to)
-    return taskWire(task, to)
+    return { task, status: to }
   })
 
 export const startTask = (ctx: ServerContext, userId: bigint, taskId: number) => step(ctx, userId, taskById(taskId), 'NEW', 'STARTED')

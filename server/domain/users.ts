@@ -1,18 +1,17 @@
 import { randomBytes } from 'node:crypto'
 import { UnknownSessionUser } from './errors.ts'
-import { allRows, big, getRow, num, run, str, type Row } from '../db/sql.ts'
+import { allRows, big, getRow, run } from '../db/sql.ts'
 import { inTx, type ServerContext } from '../context.ts'
-import { formatNano } from '../money.ts'
 import { moveBalance } from './ledger.ts'
-import { tierOf } from './tiers.ts'
+import type { UserRow } from './rows.ts'
 
 export interface TelegramUser {
   readonly id: bigint
   readonly name: string
 }
 
-export const userRow = (ctx: ServerContext, userId: bigint): Row => {
-  const row = getRow(ctx.db, 'SELECT * FROM users WHERE id = ?', userId)
+export const userRow = (ctx: ServerContext, userId: bigint): UserRow => {
+  const row = getRow<UserRow>(ctx.db, 'SELECT * FROM users WHERE id = ?', userId)
   if (!row) throw new UnknownSessionUser()
   return row
 }
@@ -44,19 +43,22 @@ export const registerUser = (ctx: ServerContext, tg: TelegramUser, refCode: stri
     return userId
   })
 
-/** The users a user invited, with their own level and the bond volume they brought. */
-export const referralsOf = (ctx: ServerContext, userId: bigint) =>
-  allRows(
+/** A user someone invited: their own turnover (their level) and the bond volume they `brought`, in nano-units. */
+export type Referral = {
+  readonly id: bigint
+  readonly name: string
+  readonly turnover: bigint
+  readonly created_at: bigint
+  readonly brought: bigint
+}
+
+/** The users a user invited, newest first. */
+export const referralsOf = (ctx: ServerContext, userId: bigint): Referral[] =>
+  allRows<Referral>(
     ctx.db,
     `SELECT u.id, u.name, u.turnover, u.created_at,
        (SELECT COALESCE(SUM(m.total_amount), 0) FROM mints m
          WHERE m.user_id = u.id AND m.source = 'ton' AND m.activated_at IS NOT NULL) AS brought
      FROM users u WHERE u.referrer_id = ? ORDER BY u.id DESC`,
     userId,
-  ).map((r) => ({
-    id: num(r, 'id'),
-    name: str(r, 'name'),
-    level: tierOf(big(r, 'turnover')).level - 1,
-    turnover: formatNano(big(r, 'brought')),
-    created_at: num(r, 'created_at'),
-  }))
+  )

@@ -1,27 +1,28 @@
 import { Address } from '@ton/core'
 import { InvalidInput } from './errors.ts'
-import { big, getRow, run } from '../db/sql.ts'
+import { getRow, run } from '../db/sql.ts'
 import { inTx, type ServerContext } from '../context.ts'
-import { formatNano, mulNano, percentOfUp, PERCENT_SCALE } from '../money.ts'
+import { mulNano, percentOfUp, PERCENT_SCALE } from '../money.ts'
 import { moveBalance } from './ledger.ts'
 import { userRow } from './users.ts'
-import { withdrawalWire } from '../http/wire-format.ts'
+import type { UserRow, WithdrawalRow } from './rows.ts'
 
 /** The sale fee: 3 % of token_amount, floored to nano. */
 export const WITHDRAW_FEE = 3n * PERCENT_SCALE
 
-export const withdrawQuote = (ctx: ServerContext, tokenAmount: bigint) => {
+/** A sale of `tokenAmount`: the fee kept, the rest (`net`) paid out as `amountTon` at the current price; all nano-units. */
+export interface WithdrawQuote {
+  readonly tokenAmount: bigint
+  readonly fee: bigint
+  readonly net: bigint
+  readonly amountTon: bigint
+}
+
+export const withdrawQuote = (ctx: ServerContext, tokenAmount: bigint): WithdrawQuote => {
   const fee = percentOfUp(tokenAmount, WITHDRAW_FEE)
   const net = tokenAmount - fee
   return { tokenAmount, fee, net, amountTon: mulNano(net, ctx.price.priceAt(ctx.now())) }
 }
-
-export const quoteWire = (q: ReturnType<typeof withdrawQuote>) => ({
-  token_amount: formatNano(q.tokenAmount),
-  fee: formatNano(q.fee),
-  net_amount: formatNano(q.net),
-  amount_ton: formatNano(q.amountTon),
-})
 
 /** A TON address in raw (`0:<64 hex>`) or friendly form on workchain 0 or -1, as @ton/core reads it; else 422. */
 export const parseTonAddress = (input: unknown): string => {
@@ -39,7 +40,7 @@ export const parseTonAddress = (input: unknown): string => {
 }
 
 /** `POST /withdraw/create`: the whole token_amount is reserved now; the record waits as pending for payout. */
-export const createWithdrawal = (ctx: ServerContext, userId: bigint, fromRef: boolean, tokenAmount: bigint, address: string) =>
+export const createWithdrawal = (ctx: ServerContext, userId: bigint, fromRef: boolean, tokenAmount: bigint, address: string): WithdrawalRow =>
   inTx(ctx, () => {
     const q = withdrawQuote(ctx, tokenAmount)
     const info = run(
@@ -57,14 +58,13 @@ export const createWithdrawal = (ctx: ServerContext, userId: bigint, fromRef: bo
     )
     const id = BigInt(info.lastInsertRowid)
     moveBalance(ctx, userId, fromRef ? 'referral_balance' : 'balance_token', -tokenAmount, 'withdraw', `Sale #${id} to ${address}`)
-    return withdrawalWire(getRow(ctx.db, 'SELECT * FROM withdrawals WHERE id = ?', id)!)
+    return getRow<WithdrawalRow>(ctx.db, 'SELECT * FROM withdrawals WHERE id = ?', id)!
   })
 
-/** `POST /withdraw/transfer-from-referral-balance`. */
-export const transferFromReferral = (ctx: ServerContext, userId: bigint, amount: bigint) =>
+/** `POST /withdraw/transfer-from-referral-balance`: the user after the move. */
+export const transferFromReferral = (ctx: ServerContext, userId: bigint, amount: bigint): UserRow =>
   inTx(ctx, () => {
     moveBalance(ctx, userId, 'referral_balance', -amount, 'transfer_out', 'Moved to the main balance')
     moveBalance(ctx, userId, 'balance_token', amount, 'transfer_in', 'Moved from the referral balance')
-    const row = userRow(ctx, userId)
-    return { balance_token: formatNano(big(row, 'balance_token')), referral_balance: formatNano(big(row, 'referral_balance')) }
+    return userRow(ctx, userId)
   })

@@ -1,7 +1,7 @@
-import { DomainError } from '../domain/errors.ts'
+import { DomainError, type DomainFact } from '../domain/errors.ts'
 
 /** The HTTP status each domain fact is answered with; the body is `{ msg: error.message }`. */
-const STATUS: Record<string, number> = {
+const STATUS: Record<DomainFact['_tag'], number> = {
   NotFound: 404,
   UnknownSessionUser: 401,
   UnknownTelegramUser: 404,
@@ -20,4 +20,4 @@ const STATUS: Record<string, number> = {
 
 /** The answer to a refusal of the domain: its status and `{ msg }`; null for any other error. */
 export const domainAnswer = (e: unknown): { readonly status: number; readonly msg: string } | null =>
-  e instanceof DomainError ? { status: STATUS[e.fact] ?? 500, msg: e.message } : null
+  e instanceof DomainError ? { status: (STATUS as Record<string, number>)[e._tag] ?? 500, msg: e.message } : null

@@ -1,82 +1,236 @@
-import type { MintStatus, StakeStatus } from '../../core/domain/entities/mint.ts'
-import type { ServerContext } from '../context.ts'
-import { big, bool, num, numOrNull, str, type Row } from '../db/sql.ts'
+import type { LiveEvent } from '../events.ts'
+import type { Activation } from '../domain/farming.ts'
+import type { BondTerms, CreatedMint } from '../domain/mints.ts'
 import type { Plan } from '../domain/plans.ts'
-import { collectiveBonus } from '../domain/settings.ts'
+import type { CandleNano, PriceNow } from '../domain/price-walk.ts'
+import type { LinkRow, MintRow, OperationRow, StakeRow, UserRow, WithdrawalRow } from '../domain/rows.ts'
+import type { StakeQuote } from '../domain/staking.ts'
+import type { FinancialStats } from '../domain/stats.ts'
+import type { TaskProgress } from '../domain/tasks.ts'
 import { tierOf } from '../domain/tiers.ts'
+import type { Referral } from '../domain/users.ts'
 import { walletOf } from '../domain/wallets.ts'
-import { formatNano, formatPercent } from '../money.ts'
+import type { WithdrawQuote } from '../domain/withdraw.ts'
+import { formatFixed, formatNano, formatPercent } from '../money.ts'
 
 /**
- * The API's JSON from the database's rows (spec §7): amounts as decimal text from integer nano-units,
- * percents from their 1e4 scale, flags as booleans. Routes, sockets and live events all answer
- * through these.
+ * The API's JSON from the domain's rows and records (spec §7): amounts as decimal text from integer
+ * nano-units, percents from their 1e4 scale, ids and times as numbers, flags as booleans. Routes and
+ * live events all answer through these; nothing else builds the API's JSON of a record.
  */
 
-const recordWire = (row: Row) => ({
-  id: num(row, 'id'),
-  created_at: num(row, 'created_at'),
-  last_updated_at: numOrNull(row, 'last_updated_at'),
-  total_amount: formatNano(big(row, 'total_amount')),
-  daily_reward: formatPercent(big(row, 'daily_reward')),
-  hold_bonus: formatPercent(big(row, 'hold_bonus')),
-  collective_bonus: formatPercent(big(row, 'collective_bonus')),
-  investment_bonus: formatPercent(big(row, 'investment_bonus')),
-  earned_reward: formatNano(big(row, 'earned_reward')),
-  max_reward: formatNano(big(row, 'max_reward')),
-  amount_token: formatNano(big(row, 'total_amount')),
-  amount_ton: formatNano(big(row, 'amount_ton')),
-  tariff_days: num(row, 'tariff_days'),
+const flag = (v: bigint): boolean => v !== 0n
+const numOrNull = (v: bigint | null): number | null => (v === null ? null : Number(v))
+
+const positionWire = <S extends string>(row: MintRow | StakeRow) => ({
+  id: Number(row.id),
+  created_at: Number(row.created_at),
+  last_updated_at: numOrNull(row.last_updated_at),
+  total_amount: formatNano(row.total_amount),
+  daily_reward: formatPercent(row.daily_reward),
+  hold_bonus: formatPercent(row.hold_bonus),
+  collective_bonus: formatPercent(row.collective_bonus),
+  investment_bonus: formatPercent(row.investment_bonus),
+  earned_reward: formatNano(row.earned_reward),
+  max_reward: formatNano(row.max_reward),
+  amount_token: formatNano(row.total_amount),
+  amount_ton: formatNano(row.amount_ton),
+  tariff_days: Number(row.tariff_days),
+  status: row.status as S,
 })
 
-export const mintWire = (row: Row) => ({ ...recordWire(row), status: str(row, 'status') as MintStatus })
-export const stakeWire = (row: Row) => ({ ...recordWire(row), status: str(row, 'status') as StakeStatus })
+export const mintWire = (row: MintRow) => positionWire<MintRow['status']>(row)
+export const stakeWire = (row: StakeRow) => positionWire<StakeRow['status']>(row)
 
-export const balanceWire = (row: Row) => ({
-  balance_token: formatNano(big(row, 'balance_token')),
-  task_balance: formatNano(big(row, 'task_balance')),
-  referral_balance: formatNano(big(row, 'referral_balance')),
-  hold_bonus: formatPercent(big(row, 'hold_bonus')),
-  investment_bonus: formatPercent(big(row, 'investment_bonus')),
+/** `POST /mint/create`: the pending bond and the TON payment that activates it. */
+export const createdMintWire = ({ mint, payment }: CreatedMint) => ({
+  mint: mintWire(mint),
+  payment: {
+    address: payment.address,
+    amount_nano: payment.amountNano.toString(),
+    comment: payment.comment,
+    valid_until: payment.validUntil,
+  },
 })
 
-export const userWire = (ctx: ServerContext, row: Row) => ({
-  ref: { level: tierOf(big(row, 'turnover')).level - 1, turnover: formatNano(big(row, 'turnover')) },
-  community_participation: big(row, 'community') !== 0n,
-  ...balanceWire(row),
-  collective_bonus: formatPercent(collectiveBonus(ctx.db)),
-  ref_code: str(row, 'ref_code'),
+/** `GET /mint/calculate` and `GET /farming/calculate`. */
+export const bondQuoteWire = (t: BondTerms) => ({
+  amount_token: formatNano(t.total),
+  amount_ton: formatNano(t.amountTon),
+  tariff_days: t.days,
+  daily_reward: formatPercent(t.daily),
+  hold_bonus: formatPercent(t.hold),
+  collective_bonus: formatPercent(t.collective),
+  investment_bonus: formatPercent(t.investment),
+  max_reward: formatNano(t.max),
+  expected_reward: formatNano(t.max),
+})
+
+/** `GET /staking/calculate`. */
+export const stakeQuoteWire = (q: StakeQuote) => ({
+  staking_id: Number(q.mintId),
+  total_amount: formatNano(q.total),
+  daily_reward: formatPercent(q.daily),
+  hold_bonus: formatPercent(q.hold),
+  collective_bonus: formatPercent(q.collective),
+  investment_bonus: formatPercent(q.investment),
+  max_reward: formatNano(q.max),
+  tariff_days: q.days,
+})
+
+export const balanceWire = (user: UserRow) => ({
+  balance_token: formatNano(user.balance_token),
+  task_balance: formatNano(user.task_balance),
+  referral_balance: formatNano(user.referral_balance),
+  hold_bonus: formatPercent(user.hold_bonus),
+  investment_bonus: formatPercent(user.investment_bonus),
+})
+
+/** `GET /user/me`, with the platform's collective bonus (1e4 scale). */
+export const userWire = (user: UserRow, collectiveBonus: bigint) => ({
+  ref: { level: tierOf(user.turnover).level - 1, turnover: formatNano(user.turnover) },
+  community_participation: flag(user.community),
+  ...balanceWire(user),
+  collective_bonus: formatPercent(collectiveBonus),
+  ref_code: user.ref_code,
   /** The wallet bound by tonProof (friendly form), null until one is. */
-  wallet_address: walletOf(row),
+  wallet_address: walletOf(user),
 })
 
-export const withdrawalWire = (row: Row) => ({
-  id: num(row, 'id'),
-  from_ref_balance: bool(row, 'from_ref_balance'),
-  token_amount: formatNano(big(row, 'token_amount')),
-  fee: formatNano(big(row, 'fee')),
-  net_amount: formatNano(big(row, 'net_amount')),
-  amount_ton: formatNano(big(row, 'amount_ton')),
-  address: str(row, 'address'),
-  // `sending` (stand-ins/chain/payouts.ts: the payout may be on its way) is still unpaid for the client.
-  status: (str(row, 'status') === 'sending' ? 'pending' : str(row, 'status')) as 'pending' | 'completed' | 'failed',
-  created_at: num(row, 'created_at'),
+/** `POST /withdraw/transfer-from-referral-balance`: the two balances after the move. */
+export const transferWire = (user: UserRow) => ({
+  balance_token: formatNano(user.balance_token),
+  referral_balance: formatNano(user.referral_balance),
 })
 
-export const linkWire = (row: Row) => ({
-  id: num(row, 'id'),
-  amount: formatNano(big(row, 'amount')),
-  days: num(row, 'days'),
-  daily_reward: formatPercent(big(row, 'daily_reward')),
-  count_activations: num(row, 'count_activations'),
-  used_activations: num(row, 'used_activations'),
-  from_ref_balance: bool(row, 'from_ref_balance'),
-  from_task_balance: bool(row, 'from_task_balance'),
-  is_multilink: bool(row, 'is_multilink'),
-  is_for_me: bool(row, 'is_for_me'),
-  activation_code: str(row, 'activation_code'),
-  created_at: num(row, 'created_at'),
-  status: str(row, 'status') as 'active' | 'reached' | 'revoked',
+/** `GET /user/referrals`: `turnover` is the bond volume the invited user brought. */
+export const referralWire = (r: Referral) => ({
+  id: Number(r.id),
+  name: r.name,
+  level: tierOf(r.turnover).level - 1,
+  turnover: formatNano(r.brought),
+  created_at: Number(r.created_at),
 })
+
+export const withdrawQuoteWire = (q: WithdrawQuote) => ({
+  token_amount: formatNano(q.tokenAmount),
+  fee: formatNano(q.fee),
+  net_amount: formatNano(q.net),
+  amount_ton: formatNano(q.amountTon),
+})
+
+export const withdrawalWire = (row: WithdrawalRow) => ({
+  id: Number(row.id),
+  from_ref_balance: flag(row.from_ref_balance),
+  token_amount: formatNano(row.token_amount),
+  fee: formatNano(row.fee),
+  net_amount: formatNano(row.net_amount),
+  amount_ton: formatNano(row.amount_ton),
+  address: row.address,
+  // `sending` (the payout may be on its way) is still unpaid for the client.
+  status: row.status === 'sending' ? ('pending' as const) : row.status,
+  created_at: Number(row.created_at),
+})
+
+export const operationWire = (row: OperationRow) => ({
+  id: Number(row.id),
+  type: row.type,
+  amount: formatNano(row.amount),
+  created_at: Number(row.created_at),
+  description: row.description,
+})
+
+export const linkWire = (row: LinkRow) => ({
+  id: Number(row.id),
+  amount: formatNano(row.amount),
+  days: Number(row.days),
+  daily_reward: formatPercent(row.daily_reward),
+  count_activations: Number(row.count_activations),
+  used_activations: Number(row.used_activations),
+  from_ref_balance: flag(row.from_ref_balance),
+  from_task_balance: flag(row.from_task_balance),
+  is_multilink: flag(row.is_multilink),
+  is_for_me: flag(row.is_for_me),
+  activation_code: row.activation_code,
+  created_at: Number(row.created_at),
+  status: row.status,
+})
+
+/** `GET /farming/activation-status`. */
+export const activationWire = (a: Activation) => {
+  switch (a.status) {
+    case 'ACTIVE':
+      return {
+        status: a.status,
+        message: `A bond of ${formatNano(a.mint.total_amount)} AXIOM for ${a.mint.tariff_days} days is yours`,
+        mint_details: {
+          tariff_days: Number(a.mint.tariff_days),
+          amount_token: formatNano(a.mint.total_amount),
+          amount_ton: formatNano(a.mint.amount_ton),
+        },
+      }
+    case 'REVOKED':
+      return { status: a.status, message: 'This link has been revoked', mint_details: null }
+    case 'REACHED':
+      return { status: a.status, message: 'All activations of this link are used', mint_details: null }
+  }
+}
 
 export const planWire = (p: Plan) => ({ days: p.days, is_active: p.isActive, daily_reward: formatPercent(p.dailyReward) })
+
+export const taskWire = ({ task, status }: TaskProgress) => ({
+  task_id: task.id,
+  status,
+  title: task.title,
+  kind: task.kind,
+  url: task.url,
+  reward: formatNano(task.reward),
+})
+
+/** `GET /stats/financial`. */
+export const statsWire = (s: FinancialStats) => ({
+  total_users: s.totalUsers,
+  total_locked: formatNano(s.totalLocked),
+  active_bonds: s.activeBonds,
+  active_stakes: s.activeStakes,
+  total_rewards_paid: formatNano(s.totalRewardsPaid),
+  total_withdrawn: formatNano(s.totalWithdrawn),
+  total_ton_raised: formatNano(s.totalTonRaised),
+  collective_bonus: formatPercent(s.collectiveBonus),
+  price: formatNano(s.price),
+})
+
+/** `GET /price/current-price` and `price_update`: the changes are percents with two decimals. */
+export const priceWire = (p: PriceNow) => ({
+  price: formatNano(p.price),
+  price_change_24h: formatFixed(p.change24h, 2),
+  price_change_30d: formatFixed(p.change30d, 2),
+})
+
+export const candleWire = (c: CandleNano) => ({
+  time: c.time,
+  open: formatNano(c.open),
+  high: formatNano(c.high),
+  low: formatNano(c.low),
+  close: formatNano(c.close),
+})
+
+export const collectiveBonusWire = (scaled: bigint) => ({ collective_bonus: formatPercent(scaled) })
+
+/** A live event's name and payload: `user:mint` and `user:staking` also carry `mint_id`/`staking_id` and `expected_token` (spec §3). */
+export const liveEventWire = (e: LiveEvent): { readonly event: string; readonly data: unknown } => {
+  switch (e.event) {
+    case 'user:balance':
+      return { event: e.event, data: balanceWire(e.user) }
+    case 'user:mint': {
+      const wire = mintWire(e.mint)
+      return { event: e.event, data: { ...wire, mint_id: wire.id, expected_token: wire.amount_token } }
+    }
+    case 'user:staking': {
+      const wire = stakeWire(e.stake)
+      return { event: e.event, data: { ...wire, staking_id: wire.id, expected_token: wire.amount_token } }
+    }
+    case 'global:collective_bonus':
+      return { event: e.event, data: collectiveBonusWire(e.collectiveBonus) }
+  }
+}

@@ -9,7 +9,8 @@ import { once } from '../http/idempotency.ts'
 import { bodyFields, boolField, type Fields, idField, intField, paging, queryFields, stringField } from '../http/params.ts'
 import { formatNano, requireNano } from '../money.ts'
 import { BOND_MAX, BOND_MIN } from './mint-routes.ts'
-import { linkWire, planWire } from '../http/wire-format.ts'
+import { activationWire, bondQuoteWire, linkWire, planWire } from '../http/wire-format.ts'
+import type { LinkRow } from '../domain/rows.ts'
 
 export const farmingRoutes = (app: FastifyInstance, ctx: ServerContext) => {
   /** The balance the flags choose (main when neither is set), as on /farming/create. */
@@ -23,7 +24,7 @@ export const farmingRoutes = (app: FastifyInstance, ctx: ServerContext) => {
 
   app.get('/farming/', async (req) => {
     const { page, limit, offset } = paging(queryFields(req.query))
-    const rows = allRows(ctx.db, 'SELECT * FROM farming_links WHERE user_id = ? ORDER BY id DESC LIMIT ? OFFSET ?', req.userId, limit, offset)
+    const rows = allRows<LinkRow>(ctx.db, 'SELECT * FROM farming_links WHERE user_id = ? ORDER BY id DESC LIMIT ? OFFSET ?', req.userId, limit, offset)
     const total = num(getRow(ctx.db, 'SELECT COUNT(*) AS n FROM farming_links WHERE user_id = ?', req.userId)!, 'n')
     return { items: rows.map(linkWire), total, page, limit }
   })
@@ -33,7 +34,7 @@ export const farmingRoutes = (app: FastifyInstance, ctx: ServerContext) => {
     const amount = requireNano('amount', q.amount, { min: BOND_MIN, max: BOND_MAX })
     const plan = activePlan('freeze_days', intField(q, 'freeze_days', { min: 1, max: 10_000 }))
     const available = chosenBalance(req, q)
-    return { ...quoteBond(ctx, req.userId, amount, plan), available: formatNano(available) }
+    return { ...bondQuoteWire(quoteBond(ctx, req.userId, amount, plan)), available: formatNano(available) }
   })
 
   app.post('/farming/create', async (req, reply) => {
@@ -47,14 +48,14 @@ export const farmingRoutes = (app: FastifyInstance, ctx: ServerContext) => {
       isMultilink: boolField(body, 'is_multilink', false),
       isForMe: boolField(body, 'is_for_me', false),
     }
-    return once(ctx, req, reply, 'farming/create', () => createLink(ctx, req.userId, input))
+    return once(ctx, req, reply, 'farming/create', () => linkWire(createLink(ctx, req.userId, input)))
   })
 
-  app.post('/farming/:id/cancel', async (req) => cancelLink(ctx, req.userId, idField(req.params as Record<string, unknown>, 'id')))
+  app.post('/farming/:id/cancel', async (req) => linkWire(cancelLink(ctx, req.userId, idField(req.params as Record<string, unknown>, 'id'))))
 
   app.get('/farming/activation-status', async (req) => {
     const code = stringField(queryFields(req.query), 'activation_code', 64)
     if (!/^[A-Za-z0-9_-]+$/.test(code)) throw httpError(404, 'Farming link not found')
-    return activateLink(ctx, req.userId, code)
+    return activationWire(activateLink(ctx, req.userId, code))
   })
 }

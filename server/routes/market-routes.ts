@@ -6,6 +6,7 @@ import { isMaintenanceOn } from '../domain/settings.ts'
 import { financialStats } from '../domain/stats.ts'
 import { httpError } from '../http/errors.ts'
 import { intField, queryFields } from '../http/params.ts'
+import { candleWire, priceWire, statsWire } from '../http/wire-format.ts'
 
 export const MAINTENANCE_ON_DETAIL = 'Maintenance mode is enabled'
 const LATEST = 4_102_444_800 // 2100-01-01
@@ -15,7 +16,7 @@ export const isCandleInterval = (v: unknown): v is CandleInterval => (CANDLE_INT
 export const marketRoutes = (app: FastifyInstance, ctx: ServerContext) => {
   app.get('/maintenance/', async () => ({ detail: isMaintenanceOn(ctx.db) ? MAINTENANCE_ON_DETAIL : MAINTENANCE_OFF_DETAIL }))
 
-  app.get('/price/current-price', async () => ctx.price.current(ctx.now()))
+  app.get('/price/current-price', async () => priceWire(ctx.price.current(ctx.now())))
 
   app.get('/price/candles', async (req) => {
     const q = queryFields(req.query)
@@ -25,8 +26,8 @@ export const marketRoutes = (app: FastifyInstance, ctx: ServerContext) => {
     const to = intField(q, 'to_timestamp', { min: 0, max: LATEST, fallback: ctx.now() })
     const from = intField(q, 'from_timestamp', { min: 0, max: LATEST, fallback: to - size * (MAX_CANDLES - 1) })
     if (from > to) throw httpError(422, 'from_timestamp must not be after to_timestamp')
-    return ctx.price.candles(interval, from, to, ctx.now())
+    return ctx.price.candles(interval, from, to, ctx.now()).map(candleWire)
   })
 
-  app.get('/stats/financial', async () => financialStats(ctx))
+  app.get('/stats/financial', async () => statsWire(financialStats(ctx)))
 }

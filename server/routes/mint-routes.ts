@@ -6,7 +6,7 @@ import { pageOf, settleUser } from '../domain/positions.ts'
 import { once } from '../http/idempotency.ts'
 import { bodyFields, idField, intField, paging, queryFields } from '../http/params.ts'
 import { requireNano, tokens } from '../money.ts'
-import { mintWire, planWire } from '../http/wire-format.ts'
+import { bondQuoteWire, createdMintWire, mintWire, planWire } from '../http/wire-format.ts'
 
 /** Bond amounts: 1 to 1 000 000 AXIOM. */
 export const BOND_MIN = tokens(1)
@@ -26,18 +26,18 @@ export const mintRoutes = (app: FastifyInstance, ctx: ServerContext) => {
     const q = queryFields(req.query)
     const amount = requireNano('amount', q.amount, { min: BOND_MIN, max: BOND_MAX })
     const plan = activePlan('freeze_days', intField(q, 'freeze_days', { min: 1, max: 10_000 }))
-    return quoteBond(ctx, req.userId, amount, plan)
+    return bondQuoteWire(quoteBond(ctx, req.userId, amount, plan))
   })
 
   app.post('/mint/create', async (req, reply) => {
     const body = bodyFields(req.body)
     const amount = requireNano('amount', body.amount, { min: BOND_MIN, max: BOND_MAX })
     const plan = activePlan('days', intField(body, 'days', { min: 1, max: 10_000 }))
-    return once(ctx, req, reply, 'mint/create', () => createMint(ctx, req.userId, amount, plan))
+    return once(ctx, req, reply, 'mint/create', () => createdMintWire(createMint(ctx, req.userId, amount, plan)))
   })
 
   app.post('/mint/:id/cancel', async (req) => {
     const id = idField(req.params as Record<string, unknown>, 'id')
-    return cancelMint(ctx, req.userId, id)
+    return mintWire(cancelMint(ctx, req.userId, id))
   })
 }

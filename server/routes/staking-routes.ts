@@ -4,7 +4,7 @@ import { pageOf, settleUser } from '../domain/positions.ts'
 import { createStake, quoteStake } from '../domain/staking.ts'
 import { once } from '../http/idempotency.ts'
 import { bodyFields, idField, paging, queryFields } from '../http/params.ts'
-import { stakeWire } from '../http/wire-format.ts'
+import { stakeQuoteWire, stakeWire } from '../http/wire-format.ts'
 
 export const stakingRoutes = (app: FastifyInstance, ctx: ServerContext) => {
   app.get('/staking/', async (req) => {
@@ -14,10 +14,10 @@ export const stakingRoutes = (app: FastifyInstance, ctx: ServerContext) => {
     return { items: rows.map(stakeWire), total, page, limit }
   })
 
-  app.get('/staking/calculate', async (req) => quoteStake(ctx, req.userId, idField(queryFields(req.query), 'staking_id')))
+  app.get('/staking/calculate', async (req) => stakeQuoteWire(quoteStake(ctx, req.userId, idField(queryFields(req.query), 'staking_id'))))
 
   app.post('/staking/create', async (req, reply) => {
     const mintId = idField(bodyFields(req.body), 'mint_id')
-    return once(ctx, req, reply, 'staking/create', () => createStake(ctx, req.userId, mintId))
+    return once(ctx, req, reply, 'staking/create', () => stakeWire(createStake(ctx, req.userId, mintId)))
   })
 }

@@ -3,15 +3,16 @@ import type { FastifyInstance } from 'fastify'
 import type { ServerContext } from '../context.ts'
 import { settleUser } from '../domain/positions.ts'
 import { referralsOf, userRow } from '../domain/users.ts'
-import { userWire } from '../http/wire-format.ts'
+import { collectiveBonus } from '../domain/settings.ts'
+import { referralWire, userWire } from '../http/wire-format.ts'
 
 export const userRoutes = (app: FastifyInstance, ctx: ServerContext) => {
   app.get('/user/me', async (req) => {
     settleUser(ctx, req.userId)
-    return userWire(ctx, userRow(ctx, req.userId))
+    return userWire(userRow(ctx, req.userId), collectiveBonus(ctx.db))
   })
 
-  app.get('/user/referrals', async (req) => referralsOf(ctx, req.userId))
+  app.get('/user/referrals', async (req) => referralsOf(ctx, req.userId).map(referralWire))
 
   app.post('/user/share-message', async () => ({ inline_message_id: randomBytes(12).toString('base64url') }))
 }

@@ -1,12 +1,13 @@
 import type { FastifyInstance } from 'fastify'
 import type { ServerContext } from '../context.ts'
 import { allRows, getRow, num } from '../db/sql.ts'
-import { createWithdrawal, parseTonAddress, quoteWire, transferFromReferral, withdrawQuote } from '../domain/withdraw.ts'
+import { createWithdrawal, parseTonAddress, transferFromReferral, withdrawQuote } from '../domain/withdraw.ts'
+import type { OperationRow, WithdrawalRow } from '../domain/rows.ts'
 import { httpError } from '../http/errors.ts'
 import { once } from '../http/idempotency.ts'
 import { bodyFields, boolField, historyPaging, queryFields, sortOrder } from '../http/params.ts'
-import { formatNano, requireNano, tokens } from '../money.ts'
-import { withdrawalWire } from '../http/wire-format.ts'
+import { requireNano, tokens } from '../money.ts'
+import { operationWire, transferWire, withdrawalWire, withdrawQuoteWire } from '../http/wire-format.ts'
 
 /** The smallest sale: 1 AXIOM. */
 export const WITHDRAW_MIN = tokens(1)
@@ -14,7 +15,7 @@ const SORTABLE = new Set(['created_at', 'token_amount', 'id'])
 
 export const withdrawRoutes = (app: FastifyInstance, ctx: ServerContext) => {
   app.get('/withdraw/calculate', async (req) =>
-    quoteWire(withdrawQuote(ctx, requireNano('token_amount', queryFields(req.query).token_amount, { min: WITHDRAW_MIN }))),
+    withdrawQuoteWire(withdrawQuote(ctx, requireNano('token_amount', queryFields(req.query).token_amount, { min: WITHDRAW_MIN }))),
   )
 
   app.post('/withdraw/create', async (req, reply) => {
@@ -22,7 +23,7 @@ export const withdrawRoutes = (app: FastifyInstance, ctx: ServerContext) => {
     const fromRef = boolField(body, 'from_ref_balance', false)
     const amount = requireNano('token_amount', body.token_amount, { min: WITHDRAW_MIN })
     const address = parseTonAddress(body.address)
-    return once(ctx, req, reply, 'withdraw/create', () => createWithdrawal(ctx, req.userId, fromRef, amount, address))
+    return once(ctx, req, reply, 'withdraw/create', () => withdrawalWire(createWithdrawal(ctx, req.userId, fromRef, amount, address)))
   })
 
   app.get('/withdraw/history', async (req) => {
@@ -31,7 +32,7 @@ export const withdrawRoutes = (app: FastifyInstance, ctx: ServerContext) => {
     const sortBy = q.sort_by ?? 'created_at'
     if (typeof sortBy !== 'string' || !SORTABLE.has(sortBy)) throw httpError(422, 'sort_by must be created_at, token_amount or id')
     const order = sortOrder(q)
-    const rows = allRows(
+    const rows = allRows<WithdrawalRow>(
       ctx.db,
       `SELECT * FROM withdrawals WHERE user_id = ? ORDER BY ${sortBy} ${order}, id ${order} LIMIT ? OFFSET ?`,
       req.userId,
@@ -44,23 +45,17 @@ export const withdrawRoutes = (app: FastifyInstance, ctx: ServerContext) => {
 
   app.post('/withdraw/transfer-from-referral-balance', async (req, reply) => {
     const amount = requireNano('token_amount', bodyFields(req.body).token_amount)
-    return once(ctx, req, reply, 'withdraw/transfer', () => transferFromReferral(ctx, req.userId, amount))
+    return once(ctx, req, reply, 'withdraw/transfer', () => transferWire(transferFromReferral(ctx, req.userId, amount)))
   })
 
   app.get('/operations/history', async (req) => {
     const q = queryFields(req.query)
     const { page, limit, offset } = historyPaging(q)
     const order = sortOrder(q)
-    const rows = allRows(ctx.db, `SELECT * FROM operations WHERE user_id = ? ORDER BY id ${order} LIMIT ? OFFSET ?`, req.userId, limit, offset)
+    const rows = allRows<OperationRow>(ctx.db, `SELECT * FROM operations WHERE user_id = ? ORDER BY id ${order} LIMIT ? OFFSET ?`, req.userId, limit, offset)
     const total = num(getRow(ctx.db, 'SELECT COUNT(*) AS n FROM operations WHERE user_id = ?', req.userId)!, 'n')
     return {
-      items: rows.map((r) => ({
-        id: num(r, 'id'),
-        type: String(r.type),
-        amount: formatNano(r.amount as bigint),
-        created_at: num(r, 'created_at'),
-        description: String(r.description),
-      })),
+      items: rows.map(operationWire),
       total,
       page,
       size: limit,

@@ -3,6 +3,7 @@ import { CANDLE_INTERVALS, DEFAULT_CANDLE_INTERVAL } from '../../core/domain/con
 import type { ServerContext } from '../context.ts'
 import { isCandleInterval } from '../routes/market-routes.ts'
 import { envelope, type SocketHub } from './hub.ts'
+import { candleWire } from '../http/wire-format.ts'
 
 /** The interval a message asks for: a bare string ('1h') or JSON ({"interval":"1h"} or "1h"). */
 const requested = (text: string): unknown => {
@@ -29,7 +30,7 @@ export const handleCandleSocket = (ctx: ServerContext, hub: SocketHub, ws: WebSo
       return
     }
     hub.candleSockets.set(ws, interval)
-    ws.send(envelope('current_candle', { ...ctx.price.currentCandle(interval, ctx.now()), interval }))
+    ws.send(envelope('current_candle', { ...candleWire(ctx.price.currentCandle(interval, ctx.now())), interval }))
   })
 }
 
@@ -40,7 +41,7 @@ export const pushCandles = (ctx: ServerContext, hub: SocketHub) => {
   for (const [ws, interval] of hub.candleSockets) {
     let text = byInterval.get(interval)
     if (text === undefined) {
-      text = envelope('current_candle', { ...ctx.price.currentCandle(interval, now), interval })
+      text = envelope('current_candle', { ...candleWire(ctx.price.currentCandle(interval, now)), interval })
       byInterval.set(interval, text)
     }
     if (ws.readyState === ws.OPEN) ws.send(text)

@@ -1,9 +1,12 @@
 import type { WebSocket } from 'ws'
 import type { EventSink } from '../events.ts'
+import { liveEventWire } from '../http/wire-format.ts'
 import type { CandleInterval } from '../domain/price-walk.ts'
 
 /** The sockets the server pushes to: authenticated main sockets by user, and candle subscribers. */
-export interface SocketHub extends EventSink {
+export interface SocketHub {
+  toUser(userId: bigint, event: string, data: unknown): void
+  broadcast(event: string, data: unknown): void
   add(userId: bigint, ws: WebSocket): void
   remove(ws: WebSocket): void
   readonly candleSockets: Map<WebSocket, CandleInterval>
@@ -49,3 +52,15 @@ export const createHub = (): SocketHub => {
     mainCount: () => userOf.size,
   }
 }
+
+/** Live events from the domain, sent as their JSON (server/http/wire-format.ts) through the hub. */
+export const liveEvents = (hub: SocketHub): EventSink => ({
+  toUser: (userId, e) => {
+    const { event, data } = liveEventWire(e)
+    hub.toUser(userId, event, data)
+  },
+  broadcast: (e) => {
+    const { event, data } = liveEventWire(e)
+    hub.broadcast(event, data)
+  },
+})

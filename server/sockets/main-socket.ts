@@ -2,10 +2,10 @@ import type { WebSocket } from 'ws'
 import type { ServerContext } from '../context.ts'
 import { verifyAccessTokenClaims } from '../auth/tokens.ts'
 import { getRow } from '../db/sql.ts'
+import type { UserRow } from '../domain/rows.ts'
 import { collectiveBonus } from '../domain/settings.ts'
-import { formatPercent } from '../money.ts'
 import { envelope, type SocketHub } from './hub.ts'
-import { balanceWire } from '../http/wire-format.ts'
+import { balanceWire, collectiveBonusWire, priceWire } from '../http/wire-format.ts'
 
 export const BAD_TOKEN_CLOSE = 4001
 const TOKEN_WAIT_MS = 10_000
@@ -31,7 +31,7 @@ export const handleMainSocket = (ctx: ServerContext, hub: SocketHub, ws: WebSock
     const token = text.startsWith('Bearer ') ? text.slice(7) : text
     try {
       const { userId: id, exp } = await verifyAccessTokenClaims(ctx, token)
-      const user = getRow(ctx.db, 'SELECT * FROM users WHERE id = ?', id)!
+      const user = getRow<UserRow>(ctx.db, 'SELECT * FROM users WHERE id = ?', id)!
       clearTimeout(timer)
       // The socket lives as long as its token: then the client refreshes and comes back with a new one.
       if (expiry) clearTimeout(expiry)
@@ -40,8 +40,8 @@ export const handleMainSocket = (ctx: ServerContext, hub: SocketHub, ws: WebSock
       userId = id
       hub.add(id, ws)
       ws.send(envelope('user:balance', balanceWire(user)))
-      ws.send(envelope('price_update', ctx.price.current(ctx.now())))
-      ws.send(envelope('global:collective_bonus', { collective_bonus: formatPercent(collectiveBonus(ctx.db)) }))
+      ws.send(envelope('price_update', priceWire(ctx.price.current(ctx.now()))))
+      ws.send(envelope('global:collective_bonus', collectiveBonusWire(collectiveBonus(ctx.db))))
     } catch (e) {
       ws.close(BAD_TOKEN_CLOSE, e instanceof Error ? e.message : 'Invalid token')
     }

@@ -42,6 +42,10 @@ const backendReachesStandIns = (graph: ImportGraph) => importsFromTo(graph, 'ser
 const standInPastEntry = (graph: ImportGraph) =>
   importsFromTo(graph, 'stand-ins/', (t) => t.startsWith('server/') && !(SERVER_ENTRY as readonly string[]).includes(t))
 
+/** (e) The backend's domain never imports its HTTP side or its sockets: it returns rows, they make JSON. */
+const domainReachesWire = (graph: ImportGraph) =>
+  importsFromTo(graph, 'server/domain/', (t) => ['server/http/', 'server/routes/', 'server/sockets/'].some((p) => t.startsWith(p)))
+
 describe('import rules of the product', () => {
   const graph = importGraph()
 
@@ -65,6 +69,11 @@ describe('import rules of the product', () => {
 
   it('(d) the stand-ins import from server/ only its programmatic entry', () => {
     expect(standInPastEntry(graph)).toEqual([])
+  })
+
+  it('(e) the backend domain imports neither server/http, server/routes nor server/sockets', () => {
+    expect(graph.has('server/domain/mints.ts')).toBe(true)
+    expect(domainReachesWire(graph)).toEqual([])
   })
 })
 
@@ -106,5 +115,19 @@ describe('each rule catches a violation', () => {
   it('(d) a stand-in importing a server file other than the entry', () => {
     const graph = g({ 'stand-ins/chain/watcher.ts': ['server/main.ts', 'server/db/sql.ts'], 'tests/x.ts': ['server/db/sql.ts'] })
     expect(standInPastEntry(graph)).toEqual(['stand-ins/chain/watcher.ts → server/db/sql.ts'])
+  })
+
+  it('(e) a domain file importing the HTTP side, a route or a socket', () => {
+    const graph = g({
+      'server/domain/mints.ts': ['server/http/wire-format.ts', 'server/domain/rows.ts', 'server/db/sql.ts'],
+      'server/domain/user-events.ts': ['server/sockets/hub.ts', 'server/routes/mint-routes.ts'],
+      'server/routes/mint-routes.ts': ['server/domain/mints.ts', 'server/http/wire-format.ts'],
+      'server/http/wire-format.ts': ['server/domain/rows.ts'],
+    })
+    expect(domainReachesWire(graph)).toEqual([
+      'server/domain/mints.ts → server/http/wire-format.ts',
+      'server/domain/user-events.ts → server/sockets/hub.ts',
+      'server/domain/user-events.ts → server/routes/mint-routes.ts',
+    ])
   })
 })

@@ -1,0 +1,97 @@
+import type { MintStatus, StakeStatus } from '../../core/domain/entities/mint.ts'
+
+/**
+ * The rows the domain returns, as SQLite holds them (server/db/migrations.ts) and reads them back
+ * (safeIntegers): every integer a bigint, amounts in nano-units, percents on the 1e4 scale, flags 0/1.
+ * server/http/wire-format.ts alone turns them into the API's JSON.
+ */
+
+/** Bonds and stakes share their columns and their reward rule. */
+type PositionRow<S extends string> = {
+  readonly id: bigint
+  readonly user_id: bigint
+  readonly status: S
+  readonly created_at: bigint
+  readonly activated_at: bigint | null
+  readonly ends_at: bigint | null
+  readonly last_updated_at: bigint | null
+  readonly total_amount: bigint
+  readonly daily_reward: bigint
+  readonly hold_bonus: bigint
+  readonly collective_bonus: bigint
+  readonly investment_bonus: bigint
+  readonly earned_reward: bigint
+  readonly max_reward: bigint
+  readonly amount_ton: bigint
+  readonly tariff_days: bigint
+}
+
+export type MintRow = PositionRow<MintStatus> & {
+  readonly source: 'ton' | 'farming'
+  readonly link_id: bigint | null
+  readonly paid_nano: bigint | null
+  readonly penalty: bigint
+}
+
+export type StakeRow = PositionRow<StakeStatus> & { readonly mint_id: bigint }
+
+export type UserRow = {
+  readonly id: bigint
+  readonly telegram_id: bigint
+  readonly name: string
+  readonly ref_code: string
+  readonly referrer_id: bigint | null
+  readonly community: bigint
+  readonly balance_token: bigint
+  readonly task_balance: bigint
+  readonly referral_balance: bigint
+  readonly hold_bonus: bigint
+  readonly investment_bonus: bigint
+  readonly turnover: bigint
+  readonly created_at: bigint
+  /** Raw form; null until a wallet is bound by tonProof. */
+  readonly wallet_address: string | null
+  readonly wallet_network: string | null
+  readonly wallet_bound_at: bigint | null
+}
+
+export type LinkRow = {
+  readonly id: bigint
+  readonly user_id: bigint
+  readonly activation_code: string
+  readonly amount: bigint
+  readonly days: bigint
+  readonly daily_reward: bigint
+  readonly count_activations: bigint
+  readonly used_activations: bigint
+  readonly from_ref_balance: bigint
+  readonly from_task_balance: bigint
+  readonly is_multilink: bigint
+  readonly is_for_me: bigint
+  readonly status: 'active' | 'reached' | 'revoked'
+  readonly created_at: bigint
+}
+
+/** `sending`: stand-ins/chain/payouts.ts may have the payout on its way. */
+export type WithdrawalRow = {
+  readonly id: bigint
+  readonly user_id: bigint
+  readonly from_ref_balance: bigint
+  readonly token_amount: bigint
+  readonly fee: bigint
+  readonly net_amount: bigint
+  readonly amount_ton: bigint
+  readonly address: string
+  readonly status: 'pending' | 'sending' | 'completed' | 'failed'
+  readonly created_at: bigint
+}
+
+export type OperationRow = {
+  readonly id: bigint
+  readonly user_id: bigint
+  readonly type: string
+  readonly balance: string
+  readonly amount: bigint
+  readonly created_at: bigint
+  readonly description: string
+}
