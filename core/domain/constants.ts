@@ -86,3 +86,6 @@ export const CANDLE_INTERVAL_SECONDS: Record<(typeof CANDLE_INTERVALS)[number], 
 }
 
 export const INVALID_INIT_DATA_MSG = 'Invalid WebApp init data'
+
+/** How many candles a chart asks for. */
+export const CANDLES_PER_CHART = 120

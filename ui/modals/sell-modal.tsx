@@ -36,7 +36,7 @@ export const SellModal = observer(function SellModal({
     if (!shown) return
     const r = await sell.sell(shown)
     if (r) {
-      toasts.notify({ kind: 'success', text: t('sell.done') })
+      toasts.notify({ tag: 'sold' })
       onSold()
     }
   }

@@ -23,7 +23,7 @@ export const TransferModal = observer(function TransferModal({ open, onClose }: 
     if (amount.value === null || sell.isTransferring) return
     const r = await sell.transfer(amount.value)
     if (r) {
-      toasts.notify({ kind: 'success', text: t('transfer.done') })
+      toasts.notify({ tag: 'transferred' })
       close()
     }
   }

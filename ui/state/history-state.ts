@@ -1,12 +1,10 @@
 import type { Effect } from 'effect'
 import { makeAutoObservable, runInAction } from 'mobx'
-import { type ApiError, type Operation, type Page, pageCount, type Withdrawal } from '../../core/index.ts'
+import { type ApiError, type Operation, type Page, pageCount, type UseCases, type Withdrawal } from '../../core/index.ts'
 import { runResult } from './run-effect.ts'
 
-export interface HistoryUseCases {
-  readonly loadOperationsHistory: (page: number) => Effect.Effect<Page<Operation>, ApiError>
-  readonly loadWithdrawHistory: (page: number) => Effect.Effect<Page<Withdrawal>, ApiError>
-}
+/** What the history view model calls. */
+export type HistoryUseCases = Pick<UseCases, 'loadOperationsHistory' | 'loadWithdrawHistory'>
 
 /** One paged list (10 a page, spec §7), with its total. */
 export class PagedList<T> {

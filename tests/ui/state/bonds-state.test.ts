@@ -98,8 +98,7 @@ describe('BondsState', () => {
     const answered = new Promise<FarmingActivation>((resolve) => (answer = resolve))
     const farming = new FarmingState(
       { ...h.uc, checkFarmCode: () => Effect.promise(() => answered) },
-      { notifier: h.toasts, platform: h.platform },
-      { expect: () => bonds.expectFarmingBond(), settle: (activated) => bonds.settleFarmingBond(activated) },
+      bonds,
     )
     const activating = farming.activate('FARM1234')
     return { bonds, farming, activating, answer }
