@@ -43,7 +43,7 @@ export class BondsState {
   stakeQuoteStatus: 'idle' | 'loading' | 'ready' | 'failed' = 'idle'
   private stakeQuoteSeq = 0
   isFetching = false
-  isBuying = false
+  isSaving = false
   /** Ids of mints with a cancel or stake in flight: a second press does nothing. */
   busyIds = new Set<string>()
   /**
@@ -153,8 +153,8 @@ export class BondsState {
 
   /** Buys a bond. A second press while one is in flight does nothing (one purchase per intent). */
   async buy(amount: number, days: number): Promise<BondPurchase | null> {
-    if (this.isBuying) return null
-    this.isBuying = true
+    if (this.isSaving) return null
+    this.isSaving = true
     let created = false
     const showPending = (mint: Mint) => {
       created = true
@@ -162,7 +162,7 @@ export class BondsState {
     }
     const r = await runResult(this.uc.buyBond({ amount, days, idempotencyKey: newIdempotencyKey(), onPendingMint: showPending }))
     runInAction(() => {
-      this.isBuying = false
+      this.isSaving = false
       if (r._tag === 'Success') {
         this.mints = keepNewestPending(mergeLiveRecord(this.mints, r.success.mint), this.ticker.now)
       } else {

@@ -37,7 +37,7 @@ export class FarmingState {
   private plansSeq = 0
   /** The activation modal's content, shown until dismissed. */
   activation: FarmingActivation | null = null
-  isCreating = false
+  isSaving = false
   lastCreated: FarmingLink | null = null
   busyIds = new Set<string>()
 
@@ -97,11 +97,11 @@ export class FarmingState {
 
   /** Creates a link; a second press while one is in flight does nothing. */
   async create(request: Omit<FarmingLinkRequest, 'source'>): Promise<FarmingLink | null> {
-    if (this.isCreating) return null
-    this.isCreating = true
+    if (this.isSaving) return null
+    this.isSaving = true
     const r = await runResult(this.uc.createFarmingLink({ ...request, source: this.source }, { idempotencyKey: newIdempotencyKey() }))
     runInAction(() => {
-      this.isCreating = false
+      this.isSaving = false
       if (r._tag === 'Success') {
         this.lastCreated = r.success
         this.links = [r.success, ...this.links.filter((l) => String(l.id) !== String(r.success.id))]

@@ -12,9 +12,10 @@ export class PagedList<T> {
   total = 0
   page = 1
   isFetching = false
+  private seq = 0
 
   constructor(private readonly load: (page: number) => Effect.Effect<Page<T>, ApiError>) {
-    makeAutoObservable<this, 'load'>(this, { load: false })
+    makeAutoObservable<this, 'load' | 'seq'>(this, { load: false, seq: false })
   }
 
   get pages(): number {
@@ -39,9 +40,12 @@ export class PagedList<T> {
 
   async goTo(page: number): Promise<void> {
     const target = Math.min(Math.max(1, page), Math.max(1, this.pages))
+    const seq = ++this.seq
     this.isFetching = true
     const r = await runResult(this.load(target))
     runInAction(() => {
+      // A page asked for after this one wins, whatever order the answers come in.
+      if (seq !== this.seq) return
       this.isFetching = false
       if (r._tag === 'Success') {
         this.items = r.success.items

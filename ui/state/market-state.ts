@@ -21,7 +21,8 @@ export class MarketState {
   candles: Candle[] = []
   /** The newest live candle, for `series.update`. */
   liveCandle: Candle | null = null
-  isFetchingCandles = false
+  /** The candles of the chosen interval are being fetched. */
+  isFetching = false
   /** `GET /stats/financial`; null before the first answer, or when the server could not give one. */
   stats: FinancialStats | null = null
   /** The first stats request has answered (with figures or without). */
@@ -90,10 +91,10 @@ export class MarketState {
 
   private async loadCandles(): Promise<void> {
     const interval = this.interval
-    this.isFetchingCandles = true
+    this.isFetching = true
     const r = await runResult(this.uc.loadCandles(interval))
     runInAction(() => {
-      this.isFetchingCandles = false
+      this.isFetching = false
       if (r._tag === 'Success' && interval === this.interval) this.candles = [...r.success]
     })
   }

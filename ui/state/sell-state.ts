@@ -12,8 +12,8 @@ export class SellState {
   /** The amount `quote` was computed for. */
   quoteAmount: number | null = null
   private previewSeq = 0
-  isSelling = false
-  isTransferring = false
+  /** A sale or a transfer is in flight: one money movement at a time, a second press does nothing. */
+  isSaving = false
   lastSale: Withdrawal | null = null
 
   constructor(
@@ -57,11 +57,11 @@ export class SellState {
 
   /** Sells; a second press while a sale is in flight does nothing. */
   async sell(request: SaleRequest): Promise<Withdrawal | null> {
-    if (this.isSelling) return null
-    this.isSelling = true
+    if (this.isSaving) return null
+    this.isSaving = true
     const r = await runResult(this.uc.sellTokens(request, { idempotencyKey: newIdempotencyKey() }))
     runInAction(() => {
-      this.isSelling = false
+      this.isSaving = false
       if (r._tag === 'Success') this.lastSale = r.success
     })
     if (r._tag === 'Success') void this.balances.refresh()
@@ -69,10 +69,10 @@ export class SellState {
   }
 
   async transfer(amount: number): Promise<TransferResult | null> {
-    if (this.isTransferring) return null
-    this.isTransferring = true
+    if (this.isSaving) return null
+    this.isSaving = true
     const r = await runResult(this.uc.transferReferralBalance(amount, { idempotencyKey: newIdempotencyKey() }))
-    runInAction(() => (this.isTransferring = false))
+    runInAction(() => (this.isSaving = false))
     if (r._tag === 'Success') void this.balances.refresh()
     return r._tag === 'Success' ? r.success : null
   }

@@ -18,7 +18,7 @@ describe('BondsState', () => {
     expect(h.api.callsTo('createMint')).toHaveLength(1)
     expect(h.wallet.transactions).toHaveLength(1)
     expect(presses.filter(Boolean)).toHaveLength(1)
-    expect(bonds.isBuying).toBe(false)
+    expect(bonds.isSaving).toBe(false)
     expect(bonds.mints.map((m) => m.status)).toEqual(['pending'])
     expect(toastTexts(h)).toContain('Transaction is being processed')
   }, 60_000)

@@ -150,6 +150,30 @@ describe('HistoryState', () => {
   })
 })
 
+describe('HistoryState pages that answer late', () => {
+  it('shows the page asked for last, whatever order the answers come in', async () => {
+    const { Effect } = await import('effect')
+    const answers = new Map<number, () => void>()
+    const page = (n: number) => ({ items: [{ id: n, type: 'credit', amount: 1, created_at: 1_700_000_000 }], total: 30 })
+    const history = new HistoryState({
+      loadOperationsHistory: (n) => Effect.callback((resume) => void answers.set(n, () => resume(Effect.succeed(page(n))))),
+      loadWithdrawHistory: () => Effect.succeed({ items: [], total: 0 }),
+    })
+    const first = history.operations.goTo(1)
+    answers.get(1)!()
+    await first
+    const second = history.operations.goTo(2)
+    const third = history.operations.goTo(3)
+    answers.get(3)!()
+    await third
+    answers.get(2)!()
+    await second
+    expect(history.operations.page).toBe(3)
+    expect(history.operations.items.map((o) => o.id)).toEqual([3])
+    expect(history.operations.isFetching).toBe(false)
+  })
+})
+
 describe('SessionState', () => {
   it('signs in again from the init data when a stale cookie’s session is refused, instead of failing the start', async () => {
     const { Effect } = await import('effect')
