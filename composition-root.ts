@@ -1,58 +1,27 @@
 /**
- * The composition root: the one place where inversify lives. It binds the ports to adapters, the
- * use cases to the ports, and the view models to the use cases. The browser entry (ui/main.tsx)
- * calls `composeApp` with browser adapters; the CLI calls `composeCore` with Node adapters.
+ * The composition root: the one place where inversify lives, and wiring only. It binds the ports a
+ * front end brings, the API client over them, the use cases (once, with the §8 error policy) and one
+ * token per view model. Its caller is the browser entry, ui/start-app.ts (`composeApp`); the CLI
+ * composes the core's `useCases` itself, in adapters/node/cli/context.ts, and tests call `composeCore`.
  */
 import 'reflect-metadata'
-import { Effect } from 'effect'
 import { Container } from 'inversify'
 import {
   type AxiomApi,
-  advanceTask,
-  authenticate,
-  buyBond,
-  cancelBond,
-  cancelFarmingLink,
-  checkFarmCode,
-  checkMaintenance,
   type ChainReader,
   type Clock,
-  createFarmingLink,
-  type HttpTransport,
-  inviteFriends,
+  type CorePorts,
   type KeyValueStore,
-  loadBondPlans,
-  loadCandles,
-  loadFarmingLinks,
-  loadFarmingPlans,
-  loadFinancialStats,
-  loadMints,
-  loadOperationsHistory,
-  loadPrice,
-  loadReferrals,
-  loadStakes,
-  loadTasks,
-  loadUser,
-  connectWallet,
-  disconnectWallet,
-  restoreWallet,
-  loadWithdrawHistory,
   makeHttpAxiomApi,
-  markReferralsSeen,
   type Notifier,
-  openCandleSocket,
-  openMainSocket,
   type Platform,
-  quoteBond,
-  quoteFarming,
-  quoteSale,
-  quoteStake,
-  sellTokens,
+  type PortBindings,
   type SessionStore,
   type SocketFactory,
-  stakeMint,
-  transferReferralBalance,
+  type UseCases,
+  useCases,
   type Wallet,
+  withErrorPolicy,
 } from './core/index.ts'
 import { AppState, type AppConfig } from './ui/state/app-state.ts'
 import { BondsState } from './ui/state/bonds-state.ts'
@@ -69,24 +38,6 @@ import { TasksState } from './ui/state/tasks-state.ts'
 import { ToastQueue } from './ui/state/toast-queue.ts'
 import { WalletState } from './ui/state/wallet-state.ts'
 
-export interface BoundPorts extends Omit<PortBindings, 'notifier' | 'http' | 'sockets'> {
-  readonly api: AxiomApi
-  readonly notifier: Notifier
-}
-
-/** The adapters a front end brings. */
-export interface PortBindings {
-  readonly http: HttpTransport
-  readonly sockets: SocketFactory
-  readonly session: SessionStore
-  readonly storage: KeyValueStore
-  readonly clock: Clock
-  readonly platform: Platform
-  readonly notifier?: Notifier
-  readonly wallet: Wallet
-  readonly chain: ChainReader
-}
-
 /** A service identifier that remembers the type it resolves to. */
 type Token<T> = symbol & { readonly __resolves?: T }
 const token = <T>(name: string) => Symbol.for(`axiom.${name}`) as Token<T>
@@ -98,9 +49,8 @@ const resolver = (ctx: { get(id: symbol): unknown }): Resolver => ({ get: <T>(id
 /** Gets a service from a composed container, typed by its token. */
 export const resolve = <T>(container: Container, id: Token<T>): T => resolver(container).get(id)
 
-/** Service identifiers: ports, the API, and the app's states. */
+/** Service identifiers: the ports, the API, the use cases, and one per view model. */
 export const TOKENS = {
-  http: token<HttpTransport>('http'),
   sockets: token<SocketFactory>('sockets'),
   session: token<SessionStore>('session'),
   storage: token<KeyValueStore>('storage'),
@@ -112,61 +62,29 @@ export const TOKENS = {
   api: token<AxiomApi>('api'),
   useCases: token<UseCases>('use-cases'),
   toasts: token<ToastQueue>('toasts'),
+  ticker: token<SecondTicker>('ticker'),
+  errors: token<ErrorFeedback>('errors'),
+  session_: token<SessionState>('session-state'),
+  maintenance: token<MaintenanceState>('maintenance-state'),
+  bonds: token<BondsState>('bonds-state'),
+  farming: token<FarmingState>('farming-state'),
+  tasks: token<TasksState>('tasks-state'),
+  referrals: token<ReferralsState>('referrals-state'),
+  market: token<MarketState>('market-state'),
+  history: token<HistoryState>('history-state'),
+  sell: token<SellState>('sell-state'),
+  wallet_: token<WalletState>('wallet-state'),
   app: token<AppState>('app'),
 } as const
-
-/** Every use case, bound to its ports. */
-export const bindUseCases = ({ api, clock, storage, platform, session, notifier, wallet, chain }: BoundPorts) => {
-  return {
-    authenticate: () => authenticate({ api, session, storage, platform }),
-    checkMaintenance: () => checkMaintenance({ api }),
-    loadUser: () => loadUser({ api }),
-    loadBondPlans: () => loadBondPlans({ api }),
-    loadMints: () => loadMints({ api, clock }),
-    loadStakes: () => loadStakes({ api, clock }),
-    quoteBond: quoteBond({ api }),
-    buyBond: buyBond({ api, wallet, chain, clock, notifier }),
-    cancelBond: cancelBond({ api }),
-    quoteStake: quoteStake({ api }),
-    stakeMint: stakeMint({ api }),
-    loadFarmingPlans: loadFarmingPlans({ api }),
-    loadFarmingLinks: () => loadFarmingLinks({ api }),
-    quoteFarming: quoteFarming({ api }),
-    createFarmingLink: createFarmingLink({ api }),
-    cancelFarmingLink: cancelFarmingLink({ api }),
-    checkFarmCode: checkFarmCode({ api, storage }),
-    quoteSale: quoteSale({ api }),
-    sellTokens: sellTokens({ api }),
-    transferReferralBalance: transferReferralBalance({ api }),
-    loadWithdrawHistory: loadWithdrawHistory({ api }),
-    loadOperationsHistory: loadOperationsHistory({ api }),
-    loadTasks: () => loadTasks({ api }),
-    advanceTask: advanceTask({ api }),
-    loadReferrals: () => loadReferrals({ api, storage }),
-    markReferralsSeen: markReferralsSeen({ storage }),
-    inviteFriends: inviteFriends({ api, platform }),
-    loadPrice: () => loadPrice({ api }),
-    loadCandles: loadCandles({ api, clock }),
-    loadFinancialStats: () => loadFinancialStats({ api }),
-    restoreWallet: () => restoreWallet({ wallet }),
-    connectWallet: () => connectWallet({ wallet, api }),
-    disconnectWallet: () => disconnectWallet({ wallet }),
-    onAccountChange: (listener: Parameters<Wallet['onAccountChange']>[0]) => wallet.onAccountChange(listener),
-  }
-}
-export type UseCases = ReturnType<typeof bindUseCases>
 
 export interface CoreOptions {
   /** The API timeout; the §9 default is 25 s. */
   readonly apiTimeoutMs?: number
-  /** A call found the backend under maintenance (the app shows its maintenance page). */
-  readonly onUnderMaintenance?: () => void
 }
 
-/** The core composed over a front end's adapters: the ports, the API client and the use cases. */
+/** The core composed over a front end's adapters: the ports, the API client and the use cases with the §8 policy. */
 export const composeCore = (ports: PortBindings, options: CoreOptions = {}): Container => {
   const c = new Container({ defaultScope: 'Singleton' })
-  c.bind(TOKENS.http).toConstantValue(ports.http)
   c.bind(TOKENS.sockets).toConstantValue(ports.sockets)
   c.bind(TOKENS.session).toConstantValue(ports.session)
   c.bind(TOKENS.storage).toConstantValue(ports.storage)
@@ -177,88 +95,59 @@ export const composeCore = (ports: PortBindings, options: CoreOptions = {}): Con
   c.bind(TOKENS.toasts).toDynamicValue(() => new ToastQueue())
   if (ports.notifier) c.bind(TOKENS.notifier).toConstantValue(ports.notifier)
   else c.bind(TOKENS.notifier).toDynamicValue((ctx) => resolver(ctx).get(TOKENS.toasts))
-  c.bind(TOKENS.api).toDynamicValue((ctx) => {
-    const r = resolver(ctx)
-    return makeHttpAxiomApi({
-      http: r.get(TOKENS.http),
-      session: r.get(TOKENS.session),
-      notifier: r.get(TOKENS.notifier),
-      platform: r.get(TOKENS.platform),
-      ...(options.apiTimeoutMs ? { timeoutMs: options.apiTimeoutMs } : {}),
-      ...(options.onUnderMaintenance ? { onUnderMaintenance: options.onUnderMaintenance } : {}),
-    })
-  })
+  c.bind(TOKENS.api).toDynamicValue(() =>
+    makeHttpAxiomApi({ http: ports.http, session: ports.session, ...(options.apiTimeoutMs ? { timeoutMs: options.apiTimeoutMs } : {}) }),
+  )
   c.bind(TOKENS.useCases).toDynamicValue((ctx) => {
     const r = resolver(ctx)
-    return bindUseCases({
-      api: r.get(TOKENS.api),
-      clock: r.get(TOKENS.clock),
-      storage: r.get(TOKENS.storage),
-      platform: r.get(TOKENS.platform),
-      session: r.get(TOKENS.session),
-      notifier: r.get(TOKENS.notifier),
-      wallet: r.get(TOKENS.wallet),
-      chain: r.get(TOKENS.chain),
+    const core: CorePorts = { ...ports, api: r.get(TOKENS.api), notifier: r.get(TOKENS.notifier) }
+    // A call that meets maintenance shows the maintenance page; the app binds that state, a bare core has none.
+    const maintenance = c.isBound(TOKENS.maintenance) ? () => r.get(TOKENS.maintenance).enter() : undefined
+    return withErrorPolicy(useCases(core), {
+      notifier: core.notifier,
+      platform: ports.platform,
+      ...(maintenance ? { onUnderMaintenance: maintenance } : {}),
     })
   })
   return c
 }
 
-/** The mini app: the core plus its MobX states, ready for the React tree. */
+/** The mini app: the core plus its MobX view models, ready for the React tree. */
 export const composeApp = (ports: PortBindings, config: AppConfig): AppState => {
-  // The API client is built before the states: a call that meets maintenance reaches the page through this.
-  let maintenance: MaintenanceState | null = null
-  const c = composeCore(ports, { onUnderMaintenance: () => maintenance?.enter() })
-  c.bind(TOKENS.app).toDynamicValue((context) => {
-    const ctx = resolver(context)
-    const uc = ctx.get(TOKENS.useCases)
-    const platform = ctx.get(TOKENS.platform)
-    const notifier = ctx.get(TOKENS.notifier)
-    const session = ctx.get(TOKENS.session)
-    const sockets = ctx.get(TOKENS.sockets)
-    const api = ctx.get(TOKENS.api)
-    const haptic = platform.haptic.bind(platform)
-    const feedback = { notifier, platform }
-    const ticker = new SecondTicker(ctx.get(TOKENS.clock))
-    const sessionState = new SessionState(uc)
-    const bonds = new BondsState(uc, ticker, notifier, haptic)
-    const refreshBalances = () => void sessionState.refresh()
-    let candleSocket: ReturnType<typeof openCandleSocket> | null = null
-    return new AppState(
+  const c = composeCore(ports)
+  const bind = <T>(id: Token<T>, make: (r: Resolver) => T) => c.bind(id).toDynamicValue((ctx) => make(resolver(ctx)))
+  const uc = (r: Resolver) => r.get(TOKENS.useCases)
+  bind(TOKENS.ticker, (r) => new SecondTicker(r.get(TOKENS.clock)))
+  bind(TOKENS.errors, (r) => new ErrorFeedback(r.get(TOKENS.notifier), r.get(TOKENS.platform)))
+  bind(TOKENS.session_, (r) => new SessionState(uc(r)))
+  bind(TOKENS.maintenance, (r) => new MaintenanceState(uc(r), r.get(TOKENS.platform)))
+  bind(TOKENS.bonds, (r) => new BondsState(uc(r), r.get(TOKENS.ticker), r.get(TOKENS.notifier), (k) => r.get(TOKENS.platform).haptic(k)))
+  bind(TOKENS.farming, (r) => new FarmingState(uc(r), r.get(TOKENS.bonds)))
+  bind(TOKENS.tasks, (r) => new TasksState(uc(r), r.get(TOKENS.session_)))
+  bind(TOKENS.referrals, (r) => new ReferralsState(uc(r)))
+  bind(TOKENS.market, (r) => new MarketState(uc(r)))
+  bind(TOKENS.history, (r) => new HistoryState(uc(r)))
+  bind(TOKENS.sell, (r) => new SellState(uc(r), r.get(TOKENS.session_)))
+  bind(TOKENS.wallet_, (r) => new WalletState(uc(r)))
+  bind(TOKENS.app, (r) =>
+    new AppState(
+      { platform: r.get(TOKENS.platform), clock: r.get(TOKENS.clock), config, uc: uc(r) },
       {
-        platform,
-        clock: ctx.get(TOKENS.clock),
-        config,
-        openMainSocket: (onEvent, onStatus) =>
-          openMainSocket({ sockets, session, refreshSession: () => Effect.runPromise(Effect.result(api.me())) }, onEvent, onStatus),
-        openCandleSocket: (onCandle) => (candleSocket = openCandleSocket({ sockets }, onCandle)),
+        session: r.get(TOKENS.session_),
+        maintenance: r.get(TOKENS.maintenance),
+        bonds: r.get(TOKENS.bonds),
+        farming: r.get(TOKENS.farming),
+        tasks: r.get(TOKENS.tasks),
+        referrals: r.get(TOKENS.referrals),
+        market: r.get(TOKENS.market),
+        history: r.get(TOKENS.history),
+        sell: r.get(TOKENS.sell),
+        toasts: r.get(TOKENS.toasts),
+        ticker: r.get(TOKENS.ticker),
+        wallet: r.get(TOKENS.wallet_),
+        errors: r.get(TOKENS.errors),
       },
-      {
-        session: sessionState,
-        maintenance: (maintenance = new MaintenanceState({ checkMaintenance: uc.checkMaintenance, reload: () => platform.reload() })),
-        bonds,
-        farming: new FarmingState(uc, feedback, {
-          expect: () => bonds.expectFarmingBond(),
-          settle: (activated) => bonds.settleFarmingBond(activated),
-        }),
-        tasks: new TasksState(uc, feedback, refreshBalances),
-        referrals: new ReferralsState({
-          ...uc,
-          copyText: (text) =>
-            globalThis.navigator?.clipboard?.writeText(text).then(
-              () => true,
-              () => false,
-            ) ?? Promise.resolve(false),
-        }),
-        market: new MarketState({ ...uc, switchLiveInterval: (i) => candleSocket?.switchInterval(i) }),
-        history: new HistoryState(uc),
-        sell: new SellState(uc, feedback, refreshBalances),
-        toasts: ctx.get(TOKENS.toasts),
-        ticker,
-        wallet: new WalletState(uc, feedback),
-        errors: new ErrorFeedback(feedback),
-      },
-    )
-  })
-  return resolver(c).get(TOKENS.app)
+    ),
+  )
+  return resolve(c, TOKENS.app)
 }

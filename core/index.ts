@@ -28,7 +28,8 @@ export {
   type DailyTerms,
 } from './domain/reward.ts'
 export { formatAmount, truncateDecimal } from './domain/format-amount.ts'
-export { parseAmountInput, type AmountInputResult } from './domain/amount-input.ts'
+export { parseAmountInput, positiveAmount, type AmountInputResult } from './domain/amount-input.ts'
+export { pageCount } from './domain/page-count.ts'
 export { REFERRAL_TIERS, tierForTurnover, displayedLevel, nextTier, type ReferralTier } from './domain/referral-tiers.ts'
 export { friendlyFromRaw, isRawAddress, isFriendlyAddress, isTonAddress, shortAddress } from './domain/address.ts'
 export {
@@ -52,8 +53,7 @@ export {
   mergeLiveRecord,
   liveMintToMint,
   liveStakeToStake,
-  liveRecordToast,
-  type LiveRecordToast,
+  liveRecordNotice,
 } from './domain/pending-records.ts'
 export { countActiveTasks, nextTaskStep, type TaskStep } from './domain/tasks.ts'
 export { newReferralsBadge } from './domain/referral-badge.ts'
@@ -73,7 +73,8 @@ export {
   WALLET_PROTOCOL_MESSAGES,
   userMessage,
 } from './error-messages.ts'
-export { errorHaptic, reportError, reportErrorText, reportUnlessReported, type Feedback } from './report-error.ts'
+export { ENGLISH_NOTICES, noticeDurationMs, noticeText, renderNotice, type NoticeTable } from './notices.ts'
+export { errorHaptic, reportError, SERVER_FAILURE_FALLBACKS, withErrorPolicy, type ErrorPolicyDeps, type Fallbacks } from './error-policy.ts'
 
 // Ports
 export type * from './ports/axiom-api.port.ts'
@@ -81,7 +82,9 @@ export type * from './ports/http-transport.port.ts'
 export type * from './ports/session-store.port.ts'
 export { STORAGE_KEYS, type KeyValueStore } from './ports/key-value-store.port.ts'
 export { nowSeconds, type Clock } from './ports/clock.port.ts'
-export type * from './ports/notifier.port.ts'
+export { noticeKind, type Notice, type NoticeKind, type NoticeTag, type Notifier } from './ports/notifier.port.ts'
+export type * from './ports/clipboard.port.ts'
+export type * from './ports/core-ports.ts'
 export type * from './ports/platform.port.ts'
 export type * from './ports/chain-reader.port.ts'
 export type * from './ports/wallet.port.ts'
@@ -98,51 +101,24 @@ export {
 } from './live/reconnecting-socket.ts'
 export { openMainSocket, openCandleSocket, type CandleSocket, type MainSocketDeps } from './live/product-sockets.ts'
 
-// Use cases
-export { authenticate, type AuthOutcome, type AuthenticateDeps } from './use-cases/authenticate.ts'
-export { checkMaintenance } from './use-cases/check-maintenance.ts'
-export { loadUser } from './use-cases/load-user.ts'
+// Use cases: every one bound to its ports by `useCases`; the helpers their callers share
+export { useCases, type UseCases } from './use-cases/index.ts'
+export { type AuthOutcome, type AuthenticateDeps } from './use-cases/authenticate.ts'
 export {
-  loadBondPlans,
-  loadMints,
-  loadStakes,
-  quoteBond,
-  cancelBond,
-  quoteStake,
-  stakeMint,
-} from './use-cases/bonds.ts'
-export {
-  buyBond,
   bondPaymentTransaction,
   waitForBalanceChange,
-  TRANSACTION_PROCESSING_TOAST,
   type BuyBondDeps,
   type BuyBondInput,
   type BondPurchase,
   type BuyBondError,
 } from './use-cases/buy-bond.ts'
 export {
-  loadFarmingPlans,
-  loadFarmingLinks,
-  quoteFarming,
-  createFarmingLink,
-  cancelFarmingLink,
-  checkFarmCode,
   farmingLinkBody,
   fundingFlags,
   fundingSourceOf,
   type FarmingLinkRequest,
   type FundingSource,
-} from './use-cases/farming.ts'
-export {
-  quoteSale,
-  sellTokens,
-  transferReferralBalance,
-  loadWithdrawHistory,
-  type SaleRequest,
-} from './use-cases/sell.ts'
-export { loadOperationsHistory, pageCount } from './use-cases/history.ts'
-export { loadTasks, advanceTask } from './use-cases/tasks.ts'
-export { loadReferrals, markReferralsSeen, inviteFriends, INVITE_TEXT } from './use-cases/referrals.ts'
-export { loadPrice, loadCandles, loadFinancialStats, CANDLES_PER_CHART } from './use-cases/market.ts'
-export { restoreWallet, connectWallet, disconnectWallet, type ConnectWalletDeps } from './use-cases/wallet-connection.ts'
+} from './use-cases/create-farming-link.ts'
+export { type SaleRequest } from './use-cases/sell-tokens.ts'
+export { INVITE_TEXT } from './use-cases/invite-friends.ts'
+export { type ConnectWalletDeps } from './use-cases/connect-wallet.ts'

@@ -1,6 +1,7 @@
-import type { PortBindings } from '../../composition-root.ts'
+import type { PortBindings } from '../../core/index.ts'
 import { FetchHttpTransport } from '../shared/fetch-http-transport.ts'
 import { SystemClock } from '../shared/system-clock.ts'
+import { NavigatorClipboard } from './navigator-clipboard.ts'
 import { loadTonPayloads } from '../ton/load-ton-modules.ts'
 import { V4ApiChainReader } from '../ton/v4-api-chain-reader.ts'
 import { pinnedTonConnectUi, TON_CONNECT_CONNECTION_KEY, TonConnectWallet, tonConnectUiOptions } from '../ton/ton-connect-wallet.ts'
@@ -71,5 +72,6 @@ export const browserPorts = (env: BrowserEnv): PortBindings => {
       },
     }),
     chain: new V4ApiChainReader(env.tonV4Endpoint),
+    clipboard: new NavigatorClipboard(),
   }
 }

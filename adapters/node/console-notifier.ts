@@ -1,12 +1,12 @@
-import type { Notifier, Toast } from '../../core/ports/notifier.port.ts'
+import type { NoticeKind } from '../../core/ports/notifier.port.ts'
 
-const PREFIX: Record<Toast['kind'], string> = { error: '✗', success: '✓', info: '·' }
+const PREFIX: Record<NoticeKind, string> = { error: '✗', success: '✓', info: '·' }
 
-/** Toasts as lines on stderr, so that they never mix with a command's output on stdout. */
-export class ConsoleNotifier implements Notifier {
+/** Notices as marked lines on stderr, so that they never mix with a command's output on stdout. */
+export class ConsoleNotifier {
   constructor(private readonly out: { write(text: string): unknown } = process.stderr) {}
 
-  notify(toast: Toast): void {
-    this.out.write(`${PREFIX[toast.kind]} ${toast.text.replace(/\s*\n\s*/g, ' ')}\n`)
+  line(kind: NoticeKind, text: string): void {
+    this.out.write(`${PREFIX[kind]} ${text.replace(/\s*\n\s*/g, ' ')}\n`)
   }
 }

@@ -8,6 +8,7 @@ import {
   WalletProtocolError,
   WalletRestoreFailed,
 } from '../../core/errors.ts'
+import { WALLET_NOTIFICATIONS, WALLET_RETURN_STRATEGY } from '../../core/domain/constants.ts'
 import type { TonProof } from '../../core/domain/entities/wallet.ts'
 import type { Wallet, WalletAccount, WalletConnectRequest, WalletTransaction } from '../../core/ports/wallet.port.ts'
 
@@ -90,10 +91,10 @@ export const tonConnectUiOptions = (o: {
   language: o.language,
   uiPreferences: { theme: 'SYSTEM' as never },
   actionsConfiguration: {
-    returnStrategy: 'back',
+    returnStrategy: WALLET_RETURN_STRATEGY,
     ...(o.twaReturnUrl ? { twaReturnUrl: o.twaReturnUrl } : {}),
     modals: ['before'],
-    notifications: ['before', 'success', 'error'],
+    notifications: [...WALLET_NOTIFICATIONS],
   },
   analytics: { mode: 'off' } as never,
   ...(o.includeWallets ? { walletsListConfiguration: { includeWallets: o.includeWallets } } : {}),

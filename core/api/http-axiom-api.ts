@@ -1,5 +1,5 @@
 import { Duration, Effect, Schema } from 'effect'
-import { API_TIMEOUT_MS, INVALID_INIT_DATA_MSG, MAINTENANCE_MSG } from '../domain/constants.ts'
+import { API_TIMEOUT_MS, MAINTENANCE_MSG } from '../domain/constants.ts'
 import { FarmingActivation, FarmingLink, FarmingLinkList, FarmingPlanList, FarmingQuote } from '../domain/entities/farming.ts'
 import {
   CandleList,
@@ -27,26 +27,14 @@ import {
   Unauthorized,
   UnderMaintenance,
 } from '../errors.ts'
-import { reportError } from '../report-error.ts'
-import type { AxiomApi, CreateOptions, Page } from '../ports/axiom-api.port.ts'
+import type { AxiomApi, CreateOptions } from '../ports/axiom-api.port.ts'
 import type { HttpRequest, HttpResponse, HttpTransport } from '../ports/http-transport.port.ts'
-import type { Notifier } from '../ports/notifier.port.ts'
-import type { Platform } from '../ports/platform.port.ts'
 import type { SessionStore } from '../ports/session-store.port.ts'
 
 export interface HttpAxiomApiDeps {
   readonly http: HttpTransport
   readonly session: SessionStore
-  readonly notifier: Notifier
-  /** Absent in a CLI: nothing to close and no haptics. */
-  readonly platform?: Pick<Platform, 'close' | 'haptic'>
   readonly timeoutMs?: number
-  /**
-   * Told when a call finds the backend under maintenance (503 'We are under maintenance'): the app
-   * then shows its maintenance page, and the failure is not toasted. Without it (a CLI) the failure
-   * is reported like any other.
-   */
-  readonly onUnderMaintenance?: () => void
 }
 
 type Auth = 'bearer' | 'none'
@@ -55,14 +43,6 @@ interface Operation<S extends Schema.Top> {
   readonly request: Omit<HttpRequest, 'bearer'>
   readonly schema: S
   readonly auth?: Auth
-  /** What a read resolves with when the server fails with a 500 (spec §8). Writes have none and fail. */
-  readonly fallback?: S['Type'] | null
-  /** A 401/403 is returned but not shown: a refused refresh token is expected, not news. */
-  readonly quietUnauthorized?: boolean
-  /** A refusal (400, 404, 409, 422) is returned but not shown: the caller tells the user what it means. */
-  readonly quietRejected?: boolean
-  /** No failure is shown: a background poll the user did not start. */
-  readonly quiet?: boolean
   /** The refresh call itself: a 401 on it ends the session instead of refreshing again. */
   readonly noRefresh?: boolean
 }
@@ -89,20 +69,20 @@ export const errorForStatus = (res: HttpResponse): ApiError => {
   return new RequestRejected({ status: res.status, msg })
 }
 
-const EMPTY_PAGE: Page<never> = { items: [], total: 0 }
 const paging = (q: { page?: number; limit?: number } = {}) => ({
   page: q.page ?? DEFAULT_PAGE,
   limit: q.limit ?? DEFAULT_PAGE_LIMIT,
 })
 
 /**
- * The product API over an HTTP transport, with the whole §8 policy: bearer auth, the 25 s timeout,
- * one shared token refresh when calls hit 401, schema decoding of every answer, and every error
- * reported once (toast + error haptic) at this edge.
+ * The product API over an HTTP transport: bearer auth, the 25 s timeout, one shared token refresh
+ * when calls hit 401, schema decoding of every answer, and every failure as a typed §8 error. It
+ * tells the user nothing: that is core/error-policy.ts, on the way to the user. What it keeps is the
+ * session protocol: a refreshed token pair is stored, and an access token the server refused is
+ * dropped (the next sign-in goes on to the refresh token or the init data).
  */
 export const makeHttpAxiomApi = (deps: HttpAxiomApiDeps): AxiomApi => {
   const timeoutMs = deps.timeoutMs ?? API_TIMEOUT_MS
-  const report = reportError(deps)
 
   const send = (req: HttpRequest): Effect.Effect<HttpResponse, NetworkError | Timeout> =>
     deps.http.send(req).pipe(
@@ -169,28 +149,17 @@ export const makeHttpAxiomApi = (deps: HttpAxiomApiDeps): AxiomApi => {
     }).pipe(
       Effect.tapError((e) =>
         Effect.sync(() => {
-          if (e._tag === 'UnderMaintenance' && deps.onUnderMaintenance) return deps.onUnderMaintenance()
-          if (op.quiet) return
-          if ((e._tag === 'Unauthorized' && op.quietUnauthorized) || (e._tag === 'RequestRejected' && op.quietRejected)) return
-          if (e._tag === 'Unauthorized') {
-            deps.session.remove('auth_token')
-            if (e.msg === INVALID_INIT_DATA_MSG) deps.platform?.close()
-          }
-          report(e)
+          if (e._tag === 'Unauthorized' && !op.noRefresh) deps.session.remove('auth_token')
         }),
-      ),
-      Effect.catchTag('ServerFailed', (e) =>
-        op.fallback !== undefined ? Effect.succeed(op.fallback as S['Type']) : Effect.fail(e),
       ),
     )
 
   const get = <S extends Schema.Top>(
     path: string,
     schema: S,
-    fallback: S['Type'] | null,
     query?: HttpRequest['query'],
     auth?: Auth,
-  ) => call({ request: { method: 'GET', path, ...(query ? { query } : {}) }, schema, fallback, ...(auth ? { auth } : {}) })
+  ) => call({ request: { method: 'GET', path, ...(query ? { query } : {}) }, schema, ...(auth ? { auth } : {}) })
   const post = <S extends Schema.Top>(path: string, schema: S, body?: unknown, auth?: Auth) =>
     call({ request: { method: 'POST', path, body: body ?? {} }, schema, ...(auth ? { auth } : {}) })
   const create = <S extends Schema.Top>(path: string, schema: S, body: unknown, options?: CreateOptions) =>
@@ -206,43 +175,40 @@ export const makeHttpAxiomApi = (deps: HttpAxiomApiDeps): AxiomApi => {
         request: { method: 'POST', path: '/auth/refresh', body: { refresh_token: refresh, refresh } },
         schema: TokenPair,
         noRefresh: true,
-        quietUnauthorized: true,
       }),
-    me: () => get('/user/me', UserData, null),
-    referrals: () => get('/user/referrals', ReferralList, []),
+    me: () => get('/user/me', UserData),
+    referrals: () => get('/user/referrals', ReferralList),
     shareMessage: () => post('/user/share-message', SharedMessage),
     tonProofPayload: () => post('/wallet/ton-proof/payload', TonProofPayload),
-    // A refused bind is told by connectWallet, which also disconnects the wallet.
-    bindWallet: (body) =>
-      call({ request: { method: 'POST', path: '/wallet/ton-proof/check', body }, schema: WalletBinding, quietRejected: true }),
+    bindWallet: (body) => post('/wallet/ton-proof/check', WalletBinding, body),
 
-    mints: (q) => get('/mint/', MintList, EMPTY_PAGE, paging(q)),
-    mintPlans: () => get('/mint/all-plans', MintPlanList, []),
-    calculateMint: (q) => get('/mint/calculate', BondQuote, null, q),
+    mints: (q) => get('/mint/', MintList, paging(q)),
+    mintPlans: () => get('/mint/all-plans', MintPlanList),
+    calculateMint: (q) => get('/mint/calculate', BondQuote, q),
     createMint: (body, o) => create('/mint/create', MintPayment, body, o),
     cancelMint: (id) => post(`/mint/${encodeURIComponent(String(id))}/cancel`, Mint),
 
-    calculateStake: (q) => get('/staking/calculate', StakeQuote, null, q),
-    stakes: (q) => get('/staking/', StakeList, EMPTY_PAGE, paging(q)),
+    calculateStake: (q) => get('/staking/calculate', StakeQuote, q),
+    stakes: (q) => get('/staking/', StakeList, paging(q)),
     createStake: (body, o) => create('/staking/create', Stake, body, o),
 
-    farmingPlans: (q) => get('/farming/plans', FarmingPlanList, [], q),
-    farmingLinks: (q) => get('/farming/', FarmingLinkList, EMPTY_PAGE, paging(q)),
-    calculateFarming: (q) => get('/farming/calculate', FarmingQuote, null, q),
+    farmingPlans: (q) => get('/farming/plans', FarmingPlanList, q),
+    farmingLinks: (q) => get('/farming/', FarmingLinkList, paging(q)),
+    calculateFarming: (q) => get('/farming/calculate', FarmingQuote, q),
     createFarmingLink: (body, o) => create('/farming/create', FarmingLink, body, o),
     cancelFarmingLink: (id) => post(`/farming/${encodeURIComponent(String(id))}/cancel`, FarmingLink),
-    farmingActivationStatus: (q) => get('/farming/activation-status', FarmingActivation, null, q),
+    farmingActivationStatus: (q) => get('/farming/activation-status', FarmingActivation, q),
 
-    calculateWithdraw: (q) => get('/withdraw/calculate', WithdrawQuote, null, q),
+    calculateWithdraw: (q) => get('/withdraw/calculate', WithdrawQuote, q),
     // The history list is asked for by page and size, 10 a page (spec §7, §9).
     operationsHistory: (q = {}) =>
-      get('/operations/history', OperationHistory, EMPTY_PAGE, {
+      get('/operations/history', OperationHistory, {
         page: q.page ?? DEFAULT_PAGE,
         size: q.size ?? q.limit ?? HISTORY_PAGE_SIZE,
         sort_order: q.sort_order ?? DEFAULT_SORT_ORDER,
       }),
     withdrawHistory: (q = {}) =>
-      get('/withdraw/history', WithdrawHistory, EMPTY_PAGE, {
+      get('/withdraw/history', WithdrawHistory, {
         page: q.page ?? DEFAULT_PAGE,
         limit: q.limit ?? q.size ?? HISTORY_PAGE_SIZE,
         sort_by: q.sort_by ?? WITHDRAW_HISTORY_SORT_BY,
@@ -251,15 +217,14 @@ export const makeHttpAxiomApi = (deps: HttpAxiomApiDeps): AxiomApi => {
     createWithdraw: (body, o) => create('/withdraw/create', Withdrawal, body, o),
     transferFromReferral: (body, o) => create('/withdraw/transfer-from-referral-balance', TransferResult, body, o),
 
-    tasks: () => get('/task/list', TaskList, []),
+    tasks: () => get('/task/list', TaskList),
     startTask: (body) => post('/task/start', Task, body),
     validateTask: (body) => post('/task/validate', Task, body),
     claimTask: (body) => post('/task/claim', Task, body),
 
-    currentPrice: () => get('/price/current-price', Price, null),
-    candles: (q) => get('/price/candles', CandleList, [], q),
-    financialStats: () => get('/stats/financial', FinancialStats, null),
-    maintenance: () =>
-      call({ request: { method: 'GET', path: '/maintenance/' }, schema: MaintenanceStatus, fallback: null, auth: 'none', quiet: true }),
+    currentPrice: () => get('/price/current-price', Price),
+    candles: (q) => get('/price/candles', CandleList, q),
+    financialStats: () => get('/stats/financial', FinancialStats),
+    maintenance: () => get('/maintenance/', MaintenanceStatus, undefined, 'none'),
   }
 }

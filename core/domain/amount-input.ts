@@ -1,3 +1,5 @@
+import { Effect } from 'effect'
+import { InvalidInput } from '../errors.ts'
 import { truncateDecimal } from './format-amount.ts'
 
 export type AmountInputResult =
@@ -18,3 +20,7 @@ export const parseAmountInput = (raw: string, decimals = 2, max?: number): Amoun
   if (max !== undefined && value > max) return { ok: false, reason: 'over-balance' }
   return { ok: true, value, text }
 }
+
+/** A use case's check of an amount before anything is sent: above zero, or InvalidInput for `field`. */
+export const positiveAmount = (field: string, amount: number): Effect.Effect<void, InvalidInput> =>
+  Number.isFinite(amount) && amount > 0 ? Effect.void : Effect.fail(new InvalidInput({ field, msg: 'Enter an amount above zero' }))

@@ -13,7 +13,6 @@ export const MAINTENANCE_OFF_DETAIL = 'Maintenance mode is disabled'
 export const MAINTENANCE_MSG = 'We are under maintenance'
 
 export const PENDING_WINDOW_SECONDS = 3 * 60
-export const PENDING_KEEP_NEWEST = 1
 
 export const VISIBILITY_REFETCH_MIN_MS = 10_000
 
@@ -22,7 +21,6 @@ export const WALLET_BALANCE_POLL_TRIES = 30
 export const TRANSACTION_VALIDITY_SECONDS = 60
 
 export const TOAST_DURATION_MS = 3_000
-export const TOAST_DEFAULT_DURATION_MS = 15_000
 export const LINK_COPIED_TOAST_MS = 1_500
 
 export const SOCKET_RECONNECT_BASE_MS = 1_000
@@ -47,15 +45,10 @@ export const WITHDRAW_HISTORY_SORT_BY = 'created_at'
 
 export const WALLET_RESTORE_TIMEOUT_MS = 12_000
 export const WALLET_RESTORE_RETRY_MS = 2_000
-export const WALLET_NOTIFICATION_MS = 4_500
 export const WALLET_NOTIFICATIONS = ['before', 'success', 'error'] as const
 export const WALLET_RETURN_STRATEGY = 'back'
-export const WALLET_SKIP_REDIRECT = 'ios'
 
 export const UI_MOBILE_BREAKPOINT_PX = 440
-export const UI_TABLET_BREAKPOINT_PX = 1020
-export const QR_SIZE_PX = 256
-export const QR_IMAGE_SIZE_PX = 60
 export const MODAL_ANIMATION_DESKTOP_MS = 100
 export const MODAL_ANIMATION_MOBILE_MS = 200
 export const SHORT_ADDRESS_HEAD = 4
@@ -86,3 +79,6 @@ export const CANDLE_INTERVAL_SECONDS: Record<(typeof CANDLE_INTERVALS)[number], 
 }
 
 export const INVALID_INIT_DATA_MSG = 'Invalid WebApp init data'
+
+/** How many candles a chart asks for. */
+export const CANDLES_PER_CHART = 120

@@ -1,3 +1,4 @@
+import type { Notice } from '../ports/notifier.port.ts'
 import { PENDING_WINDOW_SECONDS } from './constants.ts'
 import type { LiveMintEvent, LiveStakeEvent, Mint, Stake } from './entities/mint.ts'
 import type { Id } from './entities/primitives.ts'
@@ -62,15 +63,12 @@ export const liveStakeToStake = ({ staking_id, ...e }: LiveStakeEvent): Stake =>
   expected_token: e.amount_token,
 })
 
-export type LiveRecordToast = 'New Bond created' | 'New Bond created via Farming' | 'New Stake created'
-
-/** The toast a live record earns (spec §4), or null: only active records announce themselves. */
-export const liveRecordToast = (
+/** The notice a live record earns (spec §4), or null: only active records announce themselves. */
+export const liveRecordNotice = (
   kind: 'mint' | 'stake',
   status: string,
   viaFarming: boolean,
-): LiveRecordToast | null => {
+): Extract<Notice, { tag: 'bondCreated' | 'stakeCreated' }> | null => {
   if (status !== 'active') return null
-  if (kind === 'stake') return 'New Stake created'
-  return viaFarming ? 'New Bond created via Farming' : 'New Bond created'
+  return kind === 'stake' ? { tag: 'stakeCreated' } : { tag: 'bondCreated', viaFarming }
 }

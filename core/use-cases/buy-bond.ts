@@ -4,10 +4,11 @@ import {
   WALLET_BALANCE_POLL_MS,
   WALLET_BALANCE_POLL_TRIES,
 } from '../domain/constants.ts'
+import { positiveAmount } from '../domain/amount-input.ts'
 import type { Mint } from '../domain/entities/mint.ts'
 import {
   type ApiError,
-  InvalidInput,
+  type InvalidInput,
   type TransactionNotSent,
   WalletNotConnected,
   type WalletProtocolError,
@@ -50,8 +51,6 @@ export type BuyBondError =
   | TransactionNotSent
   | WalletProtocolError
 
-export const TRANSACTION_PROCESSING_TOAST = 'Transaction is being processed'
-
 /** The transaction that pays for a pending mint: one message, valid for 60 s (spec §5). */
 export const bondPaymentTransaction = (
   payment: { readonly address: string; readonly amount_nano: string; readonly comment: string },
@@ -89,8 +88,7 @@ export const buyBond =
   (deps: BuyBondDeps) =>
   (input: BuyBondInput): Effect.Effect<BondPurchase, BuyBondError> =>
     Effect.gen(function* () {
-      if (!(Number.isFinite(input.amount) && input.amount > 0))
-        return yield* Effect.fail(new InvalidInput({ field: 'amount', msg: 'Enter an amount above zero' }))
+      yield* positiveAmount('amount', input.amount)
       const account = deps.wallet.account()
       if (!account) return yield* Effect.fail(new WalletNotConnected())
       const maxMessages = deps.wallet.maxMessages()
@@ -110,7 +108,7 @@ export const buyBond =
       )
       yield* deps.wallet.sendTransaction(bondPaymentTransaction(payment, nowSeconds(deps.clock)))
       const before = yield* Fiber.join(reading)
-      deps.notifier.notify({ kind: 'info', text: TRANSACTION_PROCESSING_TOAST })
+      deps.notifier.notify({ tag: 'transactionProcessing' })
       const balanceChanged = yield* waitForBalanceChange(deps, account.address, before)
       return { mint, balanceChanged }
     })

@@ -83,12 +83,12 @@ describe('axiomHome', () => {
 })
 
 describe('ConsoleNotifier', () => {
-  it('writes each toast as one line', () => {
+  it('writes each notice as one marked line', () => {
     const lines: string[] = []
     const notifier = new ConsoleNotifier({ write: (text: string) => lines.push(text) })
-    notifier.notify({ kind: 'error', text: 'Error: Network Error! Code: ERR_NETWORK' })
-    notifier.notify({ kind: 'success', text: 'New Bond created', durationMs: 3000 })
-    notifier.notify({ kind: 'info', text: 'Transaction is being\nprocessed' })
+    notifier.line('error', 'Error: Network Error! Code: ERR_NETWORK')
+    notifier.line('success', 'New Bond created')
+    notifier.line('info', 'Transaction is being\nprocessed')
     expect(lines).toEqual([
       '✗ Error: Network Error! Code: ERR_NETWORK\n',
       '✓ New Bond created\n',

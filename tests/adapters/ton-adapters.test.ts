@@ -8,7 +8,8 @@ import { TestClock } from 'effect/testing'
 import { describe, expect, it } from 'vitest'
 import { commentPayload, friendlyAddress } from '../../adapters/ton/ton-comment-payload.ts'
 import { pinnedTonConnectUi, TON_MAINNET, TonConnectWallet, tonConnectUiOptions, walletErrorFrom } from '../../adapters/ton/ton-connect-wallet.ts'
-import { restoreWallet, userMessage } from '../../core/index.ts'
+import { userMessage } from '../../core/index.ts'
+import { restoreWallet } from '../../core/use-cases/restore-wallet.ts'
 import * as tonPayloads from '../../adapters/ton/ton-comment-payload.ts'
 
 const RAW = `0:${'5a'.repeat(32)}`

@@ -1,7 +1,6 @@
 import { observer } from 'mobx-react-lite'
 import { useStates } from '../app/contexts.ts'
-import { localizeCoreMessage } from '../i18n/core-messages.ts'
-import { useLanguage, useT } from '../i18n/use-t.ts'
+import { renderNoticeIn, useLanguage, useT } from '../i18n/use-t.ts'
 import { AlertIcon, CheckIcon, CloseIcon } from './icons.tsx'
 
 /** The toasts, top-left (spec §8); the queue removes each after its time (3 s by default). */
@@ -19,7 +18,7 @@ export const Toasts = observer(function Toasts() {
           data-testid={`toast-${toast.kind}`}
         >
           <span className="toast__icon">{toast.kind === 'error' ? <AlertIcon size={18} /> : <CheckIcon size={18} />}</span>
-          <span className="toast__text">{localizeCoreMessage(toast.text, language)}</span>
+          <span className="toast__text">{renderNoticeIn(language, toast.notice)}</span>
           <button type="button" className="toast__close" onClick={() => toasts.dismiss(toast.id)} aria-label={t('toast.dismiss')}>
             <CloseIcon size={14} />
           </button>

@@ -24,7 +24,7 @@ const ReferralActions = observer(function ReferralActions() {
       <button
         type="button"
         className="icon-btn icon-btn--filled"
-        onClick={() => void copy(referralLink(config, refCode), 'toast.linkCopied')}
+        onClick={() => void copy(referralLink(config, refCode), 'referralLink')}
         aria-label={t('nav.copyLink')}
         data-testid="copy-referral-link"
       >

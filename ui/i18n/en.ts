@@ -1,3 +1,5 @@
+import { ENGLISH_NOTICES, type NoticeTable } from '../../core/index.ts'
+
 /** English: every user-visible string. Where the spec gives a string, it is the spec's exactly. */
 export const en = {
   'app.name': 'AXIOM',
@@ -12,8 +14,6 @@ export const en = {
   'common.token': 'AXIOM',
   'common.ton': 'TON',
   'common.approxTon': '≈ {amount} TON',
-  'common.copied': 'Copied to clipboard',
-  'common.copyFailed': 'Could not copy. Select the text and copy it by hand.',
   'common.notFound': 'This page does not exist',
   'common.toDashboard': 'Go to the dashboard',
   'common.percentPerDay': '{value} %/day',
@@ -28,7 +28,6 @@ export const en = {
   'nav.invite': 'Invite Friends',
   'nav.copyLink': 'Copy referral link',
   'nav.badgeNew': '{n} new',
-  'toast.linkCopied': 'Referral link copied to clipboard',
   'toast.region': 'Notifications',
   'toast.dismiss': 'Dismiss',
 
@@ -169,7 +168,6 @@ export const en = {
   'transfer.body': 'Move referral balance into your main balance.',
   'transfer.submit': 'Transfer',
   'transfer.pending': 'Transferring…',
-  'transfer.done': 'Transferred to the main balance',
 
   'tasks.title': 'Tasks',
   'tasks.subtitle': 'Complete tasks to earn AXIOM.',
@@ -274,7 +272,6 @@ export const en = {
   'sell.tonAmount': 'In TON',
   'sell.submit': 'Sell',
   'sell.selling': 'Selling…',
-  'sell.done': 'Sale created',
 
   'sellModal.title': 'Confirm the sale',
   'sellModal.amount': 'Amount',
@@ -293,3 +290,6 @@ export const en = {
 export type MessageKey = keyof typeof en
 /** Every language must give every key (the type enforces it). */
 export type Messages = { readonly [K in MessageKey]: string }
+
+/** English notices (toasts): the core's English catalogue, where spec §4 and §8 give the words. */
+export const enNotices: NoticeTable = ENGLISH_NOTICES

@@ -1,3 +1,4 @@
+import { type AppError, type NoticeTable, userMessage } from '../../core/index.ts'
 import type { Messages } from './en.ts'
 
 /** Russian: the type requires every English key. */
@@ -14,8 +15,6 @@ export const ru: Messages = {
   'common.token': 'AXIOM',
   'common.ton': 'TON',
   'common.approxTon': '≈ {amount} TON',
-  'common.copied': 'Скопировано в буфер обмена',
-  'common.copyFailed': 'Не удалось скопировать. Выделите текст и скопируйте вручную.',
   'common.notFound': 'Такой страницы нет',
   'common.toDashboard': 'На главную',
   'common.percentPerDay': '{value} %/день',
@@ -30,7 +29,6 @@ export const ru: Messages = {
   'nav.invite': 'Пригласить друзей',
   'nav.copyLink': 'Скопировать реферальную ссылку',
   'nav.badgeNew': 'новых: {n}',
-  'toast.linkCopied': 'Реферальная ссылка скопирована',
   'toast.region': 'Уведомления',
   'toast.dismiss': 'Скрыть',
 
@@ -171,7 +169,6 @@ export const ru: Messages = {
   'transfer.body': 'Переведите реферальный баланс на основной.',
   'transfer.submit': 'Перевести',
   'transfer.pending': 'Переводим…',
-  'transfer.done': 'Переведено на основной баланс',
 
   'tasks.title': 'Задания',
   'tasks.subtitle': 'Выполняйте задания и получайте AXIOM.',
@@ -276,7 +273,6 @@ export const ru: Messages = {
   'sell.tonAmount': 'В TON',
   'sell.submit': 'Продать',
   'sell.selling': 'Продаём…',
-  'sell.done': 'Заявка на продажу создана',
 
   'sellModal.title': 'Подтвердите продажу',
   'sellModal.amount': 'Сумма',
@@ -290,4 +286,40 @@ export const ru: Messages = {
   'activation.revoked': 'Эта ссылка отозвана',
   'activation.revokedBody': 'Пожалуйста, свяжитесь с её автором.',
   'activation.status': 'Статус: {status}',
+}
+
+type ErrorWords = { readonly [K in AppError['_tag']]?: (e: Extract<AppError, { _tag: K }>) => string }
+
+/** Russian for the §8 errors; a server's own message keeps its words. The rest read in English. */
+const RU_ERRORS: ErrorWords = {
+  ServerFailed: (e) => `Ошибка: ${e.msg}`,
+  RequestRejected: (e) => `Ошибка: ${e.msg}`,
+  InvalidInput: (e) => `Ошибка: ${e.msg}`,
+  UnderMaintenance: () => 'Ошибка: ведутся технические работы',
+  PayloadTooLarge: () => 'Ошибка: файл слишком большой! Загрузите файл поменьше.',
+  NetworkError: () => 'Ошибка: сеть недоступна! Код: ERR_NETWORK',
+  Timeout: () => 'Ошибка: истекло время ожидания!',
+  MalformedResponse: () => 'Ошибка: неожиданный ответ сервера',
+  WalletNotConnected: () => 'Кошелёк не подключён',
+  WalletConnectionDeclined: () => 'Кошелёк не подключён',
+  TransactionNotSent: () => 'Транзакция не отправлена',
+  WalletNotConnectedToDisconnect: () => 'Кошелёк не подключён',
+  WalletRestoreFailed: () => 'Подключение не восстановлено',
+  WalletBoundElsewhere: () => 'Этот кошелёк привязан к другому аккаунту AXIOM, поэтому он отключён. Подключите свой кошелёк.',
+  WalletNotVerified: () => 'Кошелёк не подтвердил, что он ваш, поэтому он отключён. Подключите его снова.',
+  OutsidePlatform: () => 'Откройте AXIOM в Telegram',
+}
+
+const ruError = (e: AppError): string => (RU_ERRORS[e._tag] as ((e: AppError) => string) | undefined)?.(e) ?? userMessage(e)
+
+/** Russian notices (toasts). */
+export const ruNotices: NoticeTable = {
+  error: (n) => ruError(n.error),
+  bondCreated: (n) => (n.viaFarming ? 'Новый бонд создан через фарминг' : 'Новый бонд создан'),
+  stakeCreated: () => 'Новый стейк создан',
+  transactionProcessing: () => 'Транзакция обрабатывается',
+  sold: () => 'Заявка на продажу создана',
+  transferred: () => 'Переведено на основной баланс',
+  copied: (n) => (n.what === 'referralLink' ? 'Реферальная ссылка скопирована' : 'Скопировано в буфер обмена'),
+  copyFailed: () => 'Не удалось скопировать. Выделите текст и скопируйте вручную.',
 }

@@ -1,7 +1,8 @@
 import { useCallback, useContext } from 'react'
 import { LanguageContext } from '../app/contexts.ts'
-import { en, type MessageKey, type Messages } from './en.ts'
-import { ru } from './ru.ts'
+import { type Notice, renderNotice } from '../../core/index.ts'
+import { en, enNotices, type MessageKey, type Messages } from './en.ts'
+import { ru, ruNotices } from './ru.ts'
 
 export type Language = 'en' | 'ru'
 export type { MessageKey }
@@ -19,6 +20,10 @@ export const translate = (language: Language, key: MessageKey, vars?: Vars): str
   const text = CATALOGUES[language][key] ?? en[key]
   return vars ? text.replace(/\{(\w+)\}/g, (m, name: string) => (name in vars ? String(vars[name]) : m)) : text
 }
+
+/** A notice (a toast) in a language: each language's table renders its tag with its parameters. */
+export const renderNoticeIn = (language: Language, notice: Notice): string =>
+  renderNotice(language === 'ru' ? ruNotices : enNotices, notice)
 
 export const useLanguage = (): Language => languageFor(useContext(LanguageContext))
 

@@ -36,7 +36,7 @@ export const SellModal = observer(function SellModal({
     if (!shown) return
     const r = await sell.sell(shown)
     if (r) {
-      toasts.notify({ kind: 'success', text: t('sell.done') })
+      toasts.notify({ tag: 'sold' })
       onSold()
     }
   }
@@ -52,8 +52,8 @@ export const SellModal = observer(function SellModal({
           <Button variant="secondary" onClick={onClose} testId="sell-cancel">
             {t('common.cancel')}
           </Button>
-          <Button busy={sell.isSelling} onClick={() => void confirm()} testId="sell-confirm">
-            {sell.isSelling ? t('sell.selling') : t('sellModal.confirm')}
+          <Button busy={sell.isSaving} onClick={() => void confirm()} testId="sell-confirm">
+            {sell.isSaving ? t('sell.selling') : t('sellModal.confirm')}
           </Button>
         </>
       }

@@ -20,10 +20,10 @@ export const TransferModal = observer(function TransferModal({ open, onClose }: 
   const submit = async (e: FormEvent) => {
     e.preventDefault()
     amount.setTouched(true)
-    if (amount.value === null || sell.isTransferring) return
+    if (amount.value === null || sell.isSaving) return
     const r = await sell.transfer(amount.value)
     if (r) {
-      toasts.notify({ kind: 'success', text: t('transfer.done') })
+      toasts.notify({ tag: 'transferred' })
       close()
     }
   }
@@ -32,8 +32,8 @@ export const TransferModal = observer(function TransferModal({ open, onClose }: 
       <form className="stack" onSubmit={(e) => void submit(e)} noValidate>
         <p className="muted">{t('transfer.body')}</p>
         <InputAmount field={amount} label={t('amount.label')} max={max} testId="transfer-amount" />
-        <Button type="submit" block busy={sell.isTransferring} disabled={amount.value === null} testId="transfer-submit">
-          {sell.isTransferring ? t('transfer.pending') : t('transfer.submit')}
+        <Button type="submit" block busy={sell.isSaving} disabled={amount.value === null} testId="transfer-submit">
+          {sell.isSaving ? t('transfer.pending') : t('transfer.submit')}
         </Button>
       </form>
     </Modal>

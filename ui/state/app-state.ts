@@ -1,9 +1,7 @@
 import { makeAutoObservable, runInAction, when } from 'mobx'
 import {
   APP_BACKGROUND_COLOR,
-  type CandleSocket,
   type Clock,
-  type CurrentCandle,
   farmCodeFromQuery,
   farmCodeOf,
   type LiveEvent,
@@ -12,6 +10,7 @@ import {
   type ReconnectingSocket,
   shouldRefetchOnVisible,
   type SocketStatus,
+  type UseCases,
 } from '../../core/index.ts'
 import type { BondsState } from './bonds-state.ts'
 import type { ErrorFeedback } from './error-feedback.ts'
@@ -36,8 +35,7 @@ export interface AppConfig {
 export interface AppDeps {
   readonly platform: Platform
   readonly clock: Clock
-  readonly openMainSocket: (onEvent: (e: LiveEvent) => void, onStatus: (s: SocketStatus) => void) => ReconnectingSocket
-  readonly openCandleSocket: (onCandle: (c: CurrentCandle) => void) => CandleSocket
+  readonly uc: Pick<UseCases, 'openLiveFeed'>
   readonly config: AppConfig
 }
 
@@ -66,7 +64,6 @@ export class AppState {
   socketStatus: SocketStatus = 'closed'
   private lastRefetchMs: number | null = null
   private mainSocket: ReconnectingSocket | null = null
-  private candleSocket: CandleSocket | null = null
   private unsubscribeVisibility: (() => void) | null = null
   private cancelFarmCheck: (() => void) | null = null
 
@@ -74,12 +71,11 @@ export class AppState {
     private readonly deps: AppDeps,
     readonly s: AppStates,
   ) {
-    makeAutoObservable<this, 'deps' | 'lastRefetchMs' | 'mainSocket' | 'candleSocket' | 'unsubscribeVisibility' | 'cancelFarmCheck'>(this, {
+    makeAutoObservable<this, 'deps' | 'lastRefetchMs' | 'mainSocket' | 'unsubscribeVisibility' | 'cancelFarmCheck'>(this, {
       deps: false,
       s: false,
       lastRefetchMs: false,
       mainSocket: false,
-      candleSocket: false,
       unsubscribeVisibility: false,
       cancelFarmCheck: false,
     })
@@ -130,7 +126,7 @@ export class AppState {
   /** Back in view: refetch if 10 s passed since the last refetch, and reopen closed sockets (spec §4). */
   async onVisible(): Promise<void> {
     this.mainSocket?.ensureOpen()
-    this.candleSocket?.ensureOpen()
+    this.s.market.openLive()
     if (shouldRefetchOnVisible(this.lastRefetchMs, this.deps.clock.nowMs())) await this.refetchAll()
   }
 
@@ -153,14 +149,9 @@ export class AppState {
     }
   }
 
-  /** The candle socket follows the chart's interval. */
-  switchCandleInterval(interval: Parameters<CandleSocket['switchInterval']>[0]): void {
-    this.candleSocket?.switchInterval(interval)
-  }
-
   stop(): void {
     this.mainSocket?.close()
-    this.candleSocket?.close()
+    this.s.market.closeLive()
     this.unsubscribeVisibility?.()
     this.cancelFarmCheck?.()
     this.s.ticker.stop()
@@ -168,11 +159,11 @@ export class AppState {
   }
 
   private openSockets(): void {
-    this.mainSocket = this.deps.openMainSocket(
+    this.mainSocket = this.deps.uc.openLiveFeed(
       (e) => this.dispatch(e),
       (status) => runInAction(() => (this.socketStatus = status)),
     )
-    this.candleSocket = this.deps.openCandleSocket((c) => this.s.market.applyCandle(c))
+    this.s.market.openLive()
   }
 
   /**

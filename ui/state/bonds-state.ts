@@ -1,19 +1,13 @@
-import type { Effect } from 'effect'
 import { compareShallow, computed, makeAutoObservable, runInAction } from 'mobx'
 import {
-  type ApiError,
   type BondPurchase,
   type BondQuote,
-  type BuyBondError,
-  type BuyBondInput,
-  type CreateOptions,
   accruedBetween,
   earningPerSecond,
   type HapticKind,
-  type InvalidInput,
   type Id,
   keepNewestPending,
-  liveRecordToast,
+  liveRecordNotice,
   mergeLiveRecord,
   type Mint,
   type MintPlan,
@@ -22,22 +16,16 @@ import {
   type StakeQuote,
   SECONDS_PER_DAY,
   rewardAt,
-  reportUnlessReported,
-  type AppError,
+  type UseCases,
 } from '../../core/index.ts'
 import { newIdempotencyKey, runResult } from './run-effect.ts'
 import type { SecondTicker } from './second-ticker.ts'
 
-export interface BondUseCases {
-  readonly loadBondPlans: () => Effect.Effect<MintPlan[], ApiError>
-  readonly loadMints: () => Effect.Effect<Mint[], ApiError>
-  readonly loadStakes: () => Effect.Effect<Stake[], ApiError>
-  readonly quoteBond: (amount: number, days: number) => Effect.Effect<BondQuote | null, ApiError | InvalidInput>
-  readonly buyBond: (input: BuyBondInput) => Effect.Effect<BondPurchase, BuyBondError>
-  readonly cancelBond: (id: Id) => Effect.Effect<Mint, ApiError>
-  readonly quoteStake: (mintId: Id) => Effect.Effect<StakeQuote | null, ApiError>
-  readonly stakeMint: (mintId: Id, options?: CreateOptions) => Effect.Effect<Stake, ApiError>
-}
+/** What the bonds view model calls. */
+export type BondUseCases = Pick<
+  UseCases,
+  'loadBondPlans' | 'loadMints' | 'loadStakes' | 'quoteBond' | 'buyBond' | 'cancelBond' | 'quoteStake' | 'stakeMint'
+>
 
 /** Bonds (mints) and stakes: plans, the lists with the pending rule and live events, buying and staking. */
 export class BondsState {
@@ -55,7 +43,7 @@ export class BondsState {
   stakeQuoteStatus: 'idle' | 'loading' | 'ready' | 'failed' = 'idle'
   private stakeQuoteSeq = 0
   isFetching = false
-  isBuying = false
+  isSaving = false
   /** Ids of mints with a cancel or stake in flight: a second press does nothing. */
   busyIds = new Set<string>()
   /**
@@ -165,8 +153,8 @@ export class BondsState {
 
   /** Buys a bond. A second press while one is in flight does nothing (one purchase per intent). */
   async buy(amount: number, days: number): Promise<BondPurchase | null> {
-    if (this.isBuying) return null
-    this.isBuying = true
+    if (this.isSaving) return null
+    this.isSaving = true
     let created = false
     const showPending = (mint: Mint) => {
       created = true
@@ -174,11 +162,10 @@ export class BondsState {
     }
     const r = await runResult(this.uc.buyBond({ amount, days, idempotencyKey: newIdempotencyKey(), onPendingMint: showPending }))
     runInAction(() => {
-      this.isBuying = false
+      this.isSaving = false
       if (r._tag === 'Success') {
         this.mints = keepNewestPending(mergeLiveRecord(this.mints, r.success.mint), this.ticker.now)
       } else {
-        this.failed(r.failure)
         // The payment did not go out: the pending bond it was for is not shown (spec §4).
         if (created) this.clearPending()
       }
@@ -212,15 +199,15 @@ export class BondsState {
     this.mints = keepNewestPending(mergeLiveRecord(this.mints, mint), this.ticker.now)
     // The server pushes the bond an activation brings while it answers: until the answer says
     // whether the activation succeeded, a new bond is not announced, so that it can say "via Farming".
-    if (this.farmingCallOut && liveRecordToast('mint', mint.status, false)) this.heldMints.push(mint)
+    if (this.farmingCallOut && liveRecordNotice('mint', mint.status, false)) this.heldMints.push(mint)
     else this.announceMint(mint)
   }
 
   private announceMint(mint: Mint): void {
-    const toast = liveRecordToast('mint', mint.status, this.viaFarming)
-    if (toast && this.firstAnnouncement('mint', mint.id)) {
+    const notice = liveRecordNotice('mint', mint.status, this.viaFarming)
+    if (notice && this.firstAnnouncement('mint', mint.id)) {
       if (this.viaFarming) this.viaFarming = false
-      this.notifier.notify({ kind: 'success', text: toast })
+      this.notifier.notify(notice)
       this.haptic('success')
     }
   }
@@ -228,9 +215,9 @@ export class BondsState {
   /** A live `user:staking` event: merged, announced, and the mints refetched (spec §4). */
   applyLiveStake(stake: Stake): void {
     this.stakes = keepNewestPending(mergeLiveRecord(this.stakes, stake), this.ticker.now)
-    const toast = liveRecordToast('stake', stake.status, false)
-    if (toast && this.firstAnnouncement('stake', stake.id)) {
-      this.notifier.notify({ kind: 'success', text: toast })
+    const notice = liveRecordNotice('stake', stake.status, false)
+    if (notice && this.firstAnnouncement('stake', stake.id)) {
+      this.notifier.notify(notice)
       this.haptic('success')
     }
     void this.refreshMints()
@@ -333,9 +320,5 @@ export class BondsState {
     } finally {
       runInAction(() => this.busyIds.delete(key))
     }
-  }
-
-  private failed(e: AppError): void {
-    reportUnlessReported({ notifier: this.notifier, platform: { haptic: this.haptic } })(e)
   }
 }

@@ -1,25 +1,24 @@
-import { type AppError, errorHaptic, type Feedback, reportErrorText, reportUnlessReported } from '../../core/index.ts'
+import { errorHaptic, type Notice, type Notifier, type Platform } from '../../core/index.ts'
 
 /**
- * The one way the UI tells the user of an error (spec §8): a use case's failure, an error the UI
- * words itself (a refused clipboard), or one shown beside its field (a file that is not an image).
- * Each gives the error haptic, through the core's reporting.
+ * How the UI tells the user of an error of its own (spec §8), beside the use cases' failures, which
+ * core/error-policy.ts reports: a notice (a refused clipboard), or an error shown in place (a file
+ * that is not an image) that gets the haptic alone. Each gives the error haptic.
  */
 export class ErrorFeedback {
-  constructor(private readonly feedback: Feedback) {}
+  constructor(
+    private readonly notifier: Notifier,
+    private readonly platform: Pick<Platform, 'haptic'>,
+  ) {}
 
-  /** A use case's failure, unless the API client already reported it. */
-  report(error: AppError): void {
-    reportUnlessReported(this.feedback)(error)
-  }
-
-  /** An error in the UI's own words, as a 3 s toast. */
-  toast(text: string): void {
-    reportErrorText(this.feedback)(text)
+  /** An error notice, as a 3 s toast. */
+  tell(notice: Notice): void {
+    this.notifier.notify(notice)
+    this.inPlace()
   }
 
   /** An error whose words show in place: the haptic alone. */
   inPlace(): void {
-    errorHaptic(this.feedback)
+    errorHaptic(this.platform)
   }
 }

@@ -1,38 +1,28 @@
-import type { Effect } from 'effect'
 import { makeAutoObservable, runInAction } from 'mobx'
-import {
-  type ApiError,
-  type AppError,
-  type CreateOptions,
-  type FarmingActivation,
-  type FarmingLink,
-  type FarmingLinkRequest,
-  type FarmingPlan,
-  type FarmingQuote,
-  type FundingSource,
-  type Id,
-  type InvalidInput,
-  type Feedback,
-  reportUnlessReported,
+import type {
+  FarmingActivation,
+  FarmingLink,
+  FarmingLinkRequest,
+  FarmingPlan,
+  FarmingQuote,
+  FundingSource,
+  Id,
+  UseCases,
 } from '../../core/index.ts'
+import type { BondsState } from './bonds-state.ts'
 import { newIdempotencyKey, runResult } from './run-effect.ts'
 
-export interface FarmingUseCases {
-  readonly loadFarmingPlans: (source: FundingSource) => Effect.Effect<ReadonlyArray<FarmingPlan>, ApiError>
-  readonly loadFarmingLinks: () => Effect.Effect<ReadonlyArray<FarmingLink>, ApiError>
-  readonly quoteFarming: (amount: number, days: number, source: FundingSource) => Effect.Effect<FarmingQuote | null, ApiError>
-  readonly createFarmingLink: (r: FarmingLinkRequest, options?: CreateOptions) => Effect.Effect<FarmingLink, ApiError | InvalidInput>
-  readonly cancelFarmingLink: (id: Id) => Effect.Effect<FarmingLink, ApiError>
-  readonly checkFarmCode: (code: string) => Effect.Effect<FarmingActivation | null, ApiError>
-}
+/** What the farming view model calls. */
+export type FarmingUseCases = Pick<
+  UseCases,
+  'loadFarmingPlans' | 'loadFarmingLinks' | 'quoteFarming' | 'createFarmingLink' | 'cancelFarmingLink' | 'checkFarmCode'
+>
 
-/** How an activation tells the bonds that a bond may be on its way (spec §4: the farming flag). */
-export interface FarmingBondHooks {
-  /** Before the activation call: a bond that comes live meanwhile waits for the answer. */
-  expect(): void
-  /** After it: whether the activation succeeded, which alone sets the farming flag. */
-  settle(activated: boolean): Promise<void>
-}
+/**
+ * What an activation tells the bonds (spec §4: the farming flag): before the call, a bond that comes
+ * live meanwhile waits for the answer; after it, whether the activation succeeded, which alone sets the flag.
+ */
+export type FarmingBonds = Pick<BondsState, 'expectFarmingBond' | 'settleFarmingBond'>
 
 /** Farming (re-bonding) links: plans, create, list, cancel, and the activation of a code. */
 export class FarmingState {
@@ -47,19 +37,17 @@ export class FarmingState {
   private plansSeq = 0
   /** The activation modal's content, shown until dismissed. */
   activation: FarmingActivation | null = null
-  isCreating = false
+  isSaving = false
   lastCreated: FarmingLink | null = null
   busyIds = new Set<string>()
 
   constructor(
     private readonly uc: FarmingUseCases,
-    private readonly feedback: Feedback,
-    private readonly farmingBond: FarmingBondHooks = { expect: () => {}, settle: async () => {} },
+    private readonly bonds: FarmingBonds,
   ) {
-    makeAutoObservable<this, 'uc' | 'feedback' | 'farmingBond' | 'previewSeq' | 'plansSeq'>(this, {
+    makeAutoObservable<this, 'uc' | 'bonds' | 'previewSeq' | 'plansSeq'>(this, {
       uc: false,
-      feedback: false,
-      farmingBond: false,
+      bonds: false,
       previewSeq: false,
       plansSeq: false,
     })
@@ -109,15 +97,15 @@ export class FarmingState {
 
   /** Creates a link; a second press while one is in flight does nothing. */
   async create(request: Omit<FarmingLinkRequest, 'source'>): Promise<FarmingLink | null> {
-    if (this.isCreating) return null
-    this.isCreating = true
+    if (this.isSaving) return null
+    this.isSaving = true
     const r = await runResult(this.uc.createFarmingLink({ ...request, source: this.source }, { idempotencyKey: newIdempotencyKey() }))
     runInAction(() => {
-      this.isCreating = false
+      this.isSaving = false
       if (r._tag === 'Success') {
         this.lastCreated = r.success
         this.links = [r.success, ...this.links.filter((l) => String(l.id) !== String(r.success.id))]
-      } else this.report(r.failure)
+      }
     })
     if (r._tag === 'Success') void this.chooseSource(this.source)
     return r._tag === 'Success' ? r.success : null
@@ -137,11 +125,11 @@ export class FarmingState {
   /** Checks a farm code from the start page, once per code (spec §4), and shows the outcome. */
   async activate(code: string): Promise<FarmingActivation | null> {
     // The server pushes the new bond while it answers: the bonds hold what comes live until the answer.
-    this.farmingBond.expect()
+    this.bonds.expectFarmingBond()
     const r = await runResult(this.uc.checkFarmCode(code))
     const result = r._tag === 'Success' ? r.success : null
     if (result) runInAction(() => (this.activation = result))
-    await this.farmingBond.settle(result?.status === 'ACTIVE')
+    await this.bonds.settleFarmingBond(result?.status === 'ACTIVE')
     return result
   }
 
@@ -149,7 +137,5 @@ export class FarmingState {
     this.activation = null
   }
 
-  private report(e: AppError): void {
-    reportUnlessReported(this.feedback)(e)
-  }
+
 }

@@ -1,12 +1,10 @@
 import type { Effect } from 'effect'
 import { makeAutoObservable, runInAction } from 'mobx'
-import { type ApiError, type Operation, type Page, pageCount, type Withdrawal } from '../../core/index.ts'
+import { type ApiError, type Operation, type Page, pageCount, type UseCases, type Withdrawal } from '../../core/index.ts'
 import { runResult } from './run-effect.ts'
 
-export interface HistoryUseCases {
-  readonly loadOperationsHistory: (page: number) => Effect.Effect<Page<Operation>, ApiError>
-  readonly loadWithdrawHistory: (page: number) => Effect.Effect<Page<Withdrawal>, ApiError>
-}
+/** What the history view model calls. */
+export type HistoryUseCases = Pick<UseCases, 'loadOperationsHistory' | 'loadWithdrawHistory'>
 
 /** One paged list (10 a page, spec §7), with its total. */
 export class PagedList<T> {
@@ -14,9 +12,10 @@ export class PagedList<T> {
   total = 0
   page = 1
   isFetching = false
+  private seq = 0
 
   constructor(private readonly load: (page: number) => Effect.Effect<Page<T>, ApiError>) {
-    makeAutoObservable<this, 'load'>(this, { load: false })
+    makeAutoObservable<this, 'load' | 'seq'>(this, { load: false, seq: false })
   }
 
   get pages(): number {
@@ -41,9 +40,12 @@ export class PagedList<T> {
 
   async goTo(page: number): Promise<void> {
     const target = Math.min(Math.max(1, page), Math.max(1, this.pages))
+    const seq = ++this.seq
     this.isFetching = true
     const r = await runResult(this.load(target))
     runInAction(() => {
+      // A page asked for after this one wins, whatever order the answers come in.
+      if (seq !== this.seq) return
       this.isFetching = false
       if (r._tag === 'Success') {
         this.items = r.success.items

@@ -1,12 +1,6 @@
-import type { Effect } from 'effect'
 import { makeAutoObservable, runInAction } from 'mobx'
-import { MAINTENANCE_POLL_MS } from '../../core/index.ts'
+import { MAINTENANCE_POLL_MS, type Platform, type UseCases } from '../../core/index.ts'
 import { runResult } from './run-effect.ts'
-
-export interface MaintenanceUseCases {
-  readonly checkMaintenance: () => Effect.Effect<boolean | null>
-  readonly reload: () => void
-}
 
 /**
  * Maintenance (spec §4): polled every 10 s, and entered at once when a call finds the backend under
@@ -17,10 +11,11 @@ export class MaintenanceState {
   private timer: ReturnType<typeof setInterval> | null = null
 
   constructor(
-    private readonly uc: MaintenanceUseCases,
+    private readonly uc: Pick<UseCases, 'checkMaintenance'>,
+    private readonly platform: Pick<Platform, 'reload'>,
     private readonly pollMs = MAINTENANCE_POLL_MS,
   ) {
-    makeAutoObservable<this, 'uc' | 'timer' | 'pollMs'>(this, { uc: false, timer: false, pollMs: false })
+    makeAutoObservable<this, 'uc' | 'platform' | 'timer' | 'pollMs'>(this, { uc: false, platform: false, timer: false, pollMs: false })
   }
 
   async check(): Promise<boolean> {
@@ -30,7 +25,7 @@ export class MaintenanceState {
     runInAction(() => {
       if (now !== null) this.underMaintenance = now
     })
-    if (was && now === false) this.uc.reload()
+    if (was && now === false) this.platform.reload()
     return this.underMaintenance
   }
 

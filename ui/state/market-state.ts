@@ -1,23 +1,18 @@
-import type { Effect } from 'effect'
 import { makeAutoObservable, runInAction } from 'mobx'
 import {
-  type ApiError,
   type Candle,
   type CandleInterval,
+  type CandleSocket,
   type CurrentCandle,
   DEFAULT_CANDLE_INTERVAL,
   type FinancialStats,
   type Price,
+  type UseCases,
 } from '../../core/index.ts'
 import { runResult } from './run-effect.ts'
 
-export interface MarketUseCases {
-  readonly loadPrice: () => Effect.Effect<Price | null, ApiError>
-  readonly loadCandles: (interval: CandleInterval) => Effect.Effect<ReadonlyArray<Candle>, ApiError>
-  readonly loadFinancialStats: () => Effect.Effect<FinancialStats | null, ApiError>
-  /** Tells the live candle socket which interval to stream. */
-  readonly switchLiveInterval: (interval: CandleInterval) => void
-}
+/** What the market view model calls. */
+export type MarketUseCases = Pick<UseCases, 'loadPrice' | 'loadCandles' | 'loadFinancialStats' | 'openCandleFeed'>
 
 /** The price with its 24h/30d change, the candle chart with live updates, and the platform's financial stats. */
 export class MarketState {
@@ -26,14 +21,30 @@ export class MarketState {
   candles: Candle[] = []
   /** The newest live candle, for `series.update`. */
   liveCandle: Candle | null = null
-  isFetchingCandles = false
+  /** The candles of the chosen interval are being fetched. */
+  isFetching = false
   /** `GET /stats/financial`; null before the first answer, or when the server could not give one. */
   stats: FinancialStats | null = null
   /** The first stats request has answered (with figures or without). */
   statsLoaded = false
 
+  /** The live candles of the chart's interval, once the app is running. */
+  private candleSocket: CandleSocket | null = null
+
   constructor(private readonly uc: MarketUseCases) {
-    makeAutoObservable<this, 'uc'>(this, { uc: false })
+    makeAutoObservable<this, 'uc' | 'candleSocket'>(this, { uc: false, candleSocket: false })
+  }
+
+  /** Opens the live candle feed (it follows `interval`); opening it again only reopens a closed one. */
+  openLive(): void {
+    if (this.candleSocket) return this.candleSocket.ensureOpen()
+    this.candleSocket = this.uc.openCandleFeed((c) => this.applyCandle(c))
+    if (this.interval !== DEFAULT_CANDLE_INTERVAL) this.candleSocket.switchInterval(this.interval)
+  }
+
+  closeLive(): void {
+    this.candleSocket?.close()
+    this.candleSocket = null
   }
 
   async refresh(): Promise<void> {
@@ -59,7 +70,7 @@ export class MarketState {
   async chooseInterval(interval: CandleInterval): Promise<void> {
     if (interval === this.interval) return
     this.interval = interval
-    this.uc.switchLiveInterval(interval)
+    this.candleSocket?.switchInterval(interval)
     await this.loadCandles()
   }
 
@@ -80,10 +91,10 @@ export class MarketState {
 
   private async loadCandles(): Promise<void> {
     const interval = this.interval
-    this.isFetchingCandles = true
+    this.isFetching = true
     const r = await runResult(this.uc.loadCandles(interval))
     runInAction(() => {
-      this.isFetchingCandles = false
+      this.isFetching = false
       if (r._tag === 'Success' && interval === this.interval) this.candles = [...r.success]
     })
   }

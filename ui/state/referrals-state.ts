@@ -1,14 +1,9 @@
-import type { Effect } from 'effect'
 import { makeAutoObservable, runInAction } from 'mobx'
-import type { ApiError, MiniAppAddress, Referral } from '../../core/index.ts'
+import type { MiniAppAddress, Referral, UseCases } from '../../core/index.ts'
 import { runResult } from './run-effect.ts'
 
-export interface ReferralUseCases {
-  readonly loadReferrals: () => Effect.Effect<{ list: ReadonlyArray<Referral>; badge: string | null }, ApiError>
-  readonly markReferralsSeen: (count: number) => void
-  readonly inviteFriends: (app: MiniAppAddress, refCode: string) => Effect.Effect<'native' | 'share-url'>
-  readonly copyText: (text: string) => Promise<boolean>
-}
+/** What the referrals view model calls. */
+export type ReferralUseCases = Pick<UseCases, 'loadReferrals' | 'markReferralsSeen' | 'inviteFriends' | 'copyText'>
 
 /** The referral list, its '+N' badge, and inviting (spec §2, §5). */
 export class ReferralsState {
@@ -55,7 +50,8 @@ export class ReferralsState {
     await runResult(this.uc.inviteFriends(app, refCode))
   }
 
-  copy(text: string): Promise<boolean> {
-    return this.uc.copyText(text)
+  async copy(text: string): Promise<boolean> {
+    const r = await runResult(this.uc.copyText(text))
+    return r._tag === 'Success' && r.success
   }
 }

@@ -1,24 +1,10 @@
-import type { Effect } from 'effect'
 import { makeAutoObservable, runInAction } from 'mobx'
-import {
-  type ApiError,
-  type CreateOptions,
-  type InvalidInput,
-  type Feedback,
-  isTonAddress,
-  reportUnlessReported,
-  type SaleRequest,
-  type TransferResult,
-  type Withdrawal,
-  type WithdrawQuote,
-} from '../../core/index.ts'
+import { isTonAddress, type SaleRequest, type TransferResult, type UseCases, type Withdrawal, type WithdrawQuote } from '../../core/index.ts'
+import type { SessionState } from './session-state.ts'
 import { newIdempotencyKey, runResult } from './run-effect.ts'
 
-export interface SellUseCases {
-  readonly quoteSale: (amount: number) => Effect.Effect<WithdrawQuote | null, ApiError | InvalidInput>
-  readonly sellTokens: (r: SaleRequest, options?: CreateOptions) => Effect.Effect<Withdrawal, ApiError | InvalidInput>
-  readonly transferReferralBalance: (amount: number, options?: CreateOptions) => Effect.Effect<TransferResult, ApiError | InvalidInput>
-}
+/** What the sell view model calls. */
+export type SellUseCases = Pick<UseCases, 'quoteSale' | 'sellTokens' | 'transferReferralBalance'>
 
 /** Selling to an external address, and moving referral balance to the main balance. */
 export class SellState {
@@ -26,20 +12,19 @@ export class SellState {
   /** The amount `quote` was computed for. */
   quoteAmount: number | null = null
   private previewSeq = 0
-  isSelling = false
-  isTransferring = false
+  /** A sale or a transfer is in flight: one money movement at a time, a second press does nothing. */
+  isSaving = false
   lastSale: Withdrawal | null = null
 
   constructor(
     private readonly uc: SellUseCases,
-    private readonly feedback: Feedback,
-    private readonly onBalancesChanged: () => void = () => {},
+    /** A sale or a transfer moves balances: they are reloaded. */
+    private readonly balances: Pick<SessionState, 'refresh'>,
   ) {
-    makeAutoObservable<this, 'uc' | 'feedback' | 'onBalancesChanged' | 'previewSeq'>(this, {
+    makeAutoObservable<this, 'uc' | 'balances' | 'previewSeq'>(this, {
       previewSeq: false,
       uc: false,
-      feedback: false,
-      onBalancesChanged: false,
+      balances: false,
     })
   }
 
@@ -72,27 +57,23 @@ export class SellState {
 
   /** Sells; a second press while a sale is in flight does nothing. */
   async sell(request: SaleRequest): Promise<Withdrawal | null> {
-    if (this.isSelling) return null
-    this.isSelling = true
+    if (this.isSaving) return null
+    this.isSaving = true
     const r = await runResult(this.uc.sellTokens(request, { idempotencyKey: newIdempotencyKey() }))
     runInAction(() => {
-      this.isSelling = false
+      this.isSaving = false
       if (r._tag === 'Success') this.lastSale = r.success
-      else reportUnlessReported(this.feedback)(r.failure)
     })
-    if (r._tag === 'Success') this.onBalancesChanged()
+    if (r._tag === 'Success') void this.balances.refresh()
     return r._tag === 'Success' ? r.success : null
   }
 
   async transfer(amount: number): Promise<TransferResult | null> {
-    if (this.isTransferring) return null
-    this.isTransferring = true
+    if (this.isSaving) return null
+    this.isSaving = true
     const r = await runResult(this.uc.transferReferralBalance(amount, { idempotencyKey: newIdempotencyKey() }))
-    runInAction(() => {
-      this.isTransferring = false
-      if (r._tag === 'Failure') reportUnlessReported(this.feedback)(r.failure)
-    })
-    if (r._tag === 'Success') this.onBalancesChanged()
+    runInAction(() => (this.isSaving = false))
+    if (r._tag === 'Success') void this.balances.refresh()
     return r._tag === 'Success' ? r.success : null
   }
 }

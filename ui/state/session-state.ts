@@ -1,12 +1,6 @@
-import type { Effect } from 'effect'
 import { makeAutoObservable, runInAction } from 'mobx'
-import type { ApiError, AuthOutcome, BalanceUpdate, OutsidePlatform, UserData } from '../../core/index.ts'
+import type { ApiError, BalanceUpdate, UseCases, UserData } from '../../core/index.ts'
 import { runResult } from './run-effect.ts'
-
-export interface SessionUseCases {
-  readonly authenticate: () => Effect.Effect<AuthOutcome, ApiError | OutsidePlatform>
-  readonly loadUser: () => Effect.Effect<UserData | null, ApiError>
-}
 
 export type SessionStatus = 'idle' | 'signing-in' | 'signed-in' | 'outside-platform' | 'reloading' | 'failed'
 
@@ -16,7 +10,7 @@ export class SessionState {
   user: UserData | null = null
   isFetching = false
 
-  constructor(private readonly uc: SessionUseCases) {
+  constructor(private readonly uc: Pick<UseCases, 'authenticate' | 'loadUser'>) {
     makeAutoObservable<this, 'uc'>(this, { uc: false })
   }
 

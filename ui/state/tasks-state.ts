@@ -1,20 +1,10 @@
-import type { Effect } from 'effect'
 import { makeAutoObservable, runInAction } from 'mobx'
-import {
-  type ApiError,
-  countActiveTasks,
-  type InvalidInput,
-  type Feedback,
-  reportUnlessReported,
-  type Task,
-  type TaskValidation,
-} from '../../core/index.ts'
+import { countActiveTasks, type Task, type TaskValidation, type UseCases } from '../../core/index.ts'
+import type { SessionState } from './session-state.ts'
 import { runResult } from './run-effect.ts'
 
-export interface TaskUseCases {
-  readonly loadTasks: () => Effect.Effect<ReadonlyArray<Task>, ApiError>
-  readonly advanceTask: (task: Pick<Task, 'task_id' | 'status'>, proof?: Omit<TaskValidation, 'task_id'>) => Effect.Effect<Task, ApiError | InvalidInput>
-}
+/** What the tasks view model calls. */
+export type TaskUseCases = Pick<UseCases, 'loadTasks' | 'advanceTask'>
 
 /** Tasks: the list, its badge, and the start → validate → claim flow (spec §4). */
 export class TasksState {
@@ -23,10 +13,10 @@ export class TasksState {
 
   constructor(
     private readonly uc: TaskUseCases,
-    private readonly feedback: Feedback,
-    private readonly onClaimed: () => void = () => {},
+    /** A claimed reward lands on the task balance: the user's balances are reloaded. */
+    private readonly balances: Pick<SessionState, 'refresh'>,
   ) {
-    makeAutoObservable<this, 'uc' | 'feedback' | 'onClaimed'>(this, { uc: false, feedback: false, onClaimed: false })
+    makeAutoObservable<this, 'uc' | 'balances'>(this, { uc: false, balances: false })
   }
 
   async refresh(): Promise<void> {
@@ -54,9 +44,8 @@ export class TasksState {
     runInAction(() => {
       this.busyIds.delete(key)
       if (r._tag === 'Success') this.tasks = this.tasks.map((t) => (String(t.task_id) === key ? { ...t, ...r.success } : t))
-      else reportUnlessReported(this.feedback)(r.failure)
     })
-    if (r._tag === 'Success' && r.success.status === 'CLAIMED') this.onClaimed()
+    if (r._tag === 'Success' && r.success.status === 'CLAIMED') void this.balances.refresh()
     return r._tag === 'Success' ? r.success : null
   }
 }

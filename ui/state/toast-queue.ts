@@ -1,8 +1,11 @@
 import { makeAutoObservable } from 'mobx'
-import { TOAST_DURATION_MS, type Notifier, type Toast } from '../../core/index.ts'
+import { type Notice, type NoticeKind, noticeDurationMs, noticeKind, type Notifier } from '../../core/index.ts'
 
-export interface ShownToast extends Toast {
+export interface ShownToast {
   readonly id: number
+  readonly kind: NoticeKind
+  /** What to say: the Toasts component renders it in the user's language (ui/i18n). */
+  readonly notice: Notice
 }
 
 /** The toasts on screen (spec §8: top-left, 3 s). It is the app's Notifier. */
@@ -14,10 +17,10 @@ export class ToastQueue implements Notifier {
     makeAutoObservable<this, 'timers' | 'nextId'>(this, { timers: false, nextId: false })
   }
 
-  notify(toast: Toast): void {
-    const shown = { ...toast, id: this.nextId++ }
+  notify(notice: Notice): void {
+    const shown = { id: this.nextId++, kind: noticeKind(notice), notice }
     this.toasts.push(shown)
-    this.timers.setTimeout(() => this.dismiss(shown.id), toast.durationMs ?? TOAST_DURATION_MS)
+    this.timers.setTimeout(() => this.dismiss(shown.id), noticeDurationMs(notice))
   }
 
   dismiss(id: number): void {

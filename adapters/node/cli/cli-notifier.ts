@@ -1,21 +1,20 @@
-import type { Notifier, Toast } from '../../../core/index.ts'
+import { type Notice, noticeKind, noticeText, type Notifier } from '../../../core/index.ts'
 import { ConsoleNotifier } from '../console-notifier.ts'
 
-/**
- * Toasts as lines on stderr (never on stdout, which stays machine-readable with --json). It counts
- * the errors it showed: the API client reports each failed call itself, so the CLI knows a call
- * failed even when a read fell back to an empty answer (spec §8).
- */
+/** Notices in English, as lines on stderr (never on stdout, which stays machine-readable with --json). */
 export class CliNotifier implements Notifier {
-  errors = 0
   private readonly console: ConsoleNotifier
 
   constructor(out: { write(text: string): unknown }) {
     this.console = new ConsoleNotifier(out)
   }
 
-  notify(toast: Toast): void {
-    if (toast.kind === 'error') this.errors++
-    this.console.notify(toast)
+  notify(notice: Notice): void {
+    this.console.line(noticeKind(notice), noticeText(notice))
+  }
+
+  /** A line of the CLI's own, marked as a notice of `kind` is. */
+  line(kind: Parameters<ConsoleNotifier['line']>[0], text: string): void {
+    this.console.line(kind, text)
   }
 }

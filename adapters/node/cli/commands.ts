@@ -31,10 +31,12 @@ import { amountArg, Exit, stringArg, UsageError, wholeArg } from './args.ts'
 import { candleChart } from './candle-chart.ts'
 import { type CliContext, EffectFailure, runEffect } from './context.ts'
 import { DEV_BOT_TOKEN, readInitData, signDevInitData } from './dev-init-data.ts'
-import { fine, nanoToTon, percent, ton, tokens, when } from './output.ts'
+import { fine, nanoToTon, type Out, percent, ton, tokens, when } from './output.ts'
 import { dailyRate, formatRate, recordColumns, withReward } from './records.ts'
 import { type Column, keyValues, table } from './table.ts'
 import { watch } from './watch.ts'
+
+export type { Out } from './output.ts'
 
 export interface Parsed {
   readonly positionals: ReadonlyArray<string>
@@ -42,15 +44,6 @@ export interface Parsed {
 }
 
 /** How a command speaks: one JSON document with --json, else human text; core effects run through `exec`. */
-export interface Out {
-  readonly json: boolean
-  emit(data: unknown, human: string | (() => string)): void
-  /** Runs a core effect, with a spinner on a terminal when it takes more than a moment. */
-  exec<A, E extends { readonly _tag: string }>(effect: Effect.Effect<A, E>, spinner?: string): Promise<A>
-  /** A longer wait whose spinner text changes as it goes. */
-  progress<A>(text: string, task: (setText: (text: string) => void) => Promise<A>): Promise<A>
-}
-
 type OptionSpec = Readonly<Record<string, { readonly type: 'string' | 'boolean'; readonly short?: string }>>
 
 export interface Command {
@@ -334,7 +327,7 @@ const paymentLines = (p: ReturnType<typeof paymentView>) =>
 
 /** No wallet connected: creates the pending bond and prints the payment for any wallet to send. */
 const printBondPayment = async (ctx: CliContext, out: Out, amount: number, days: number) => {
-  const { mint, payment } = await out.exec(ctx.api.createMint({ amount, days }, { idempotencyKey: newKey() }), 'Creating the bond')
+  const { mint, payment } = await out.exec(ctx.uc.orderBond(amount, days, { idempotencyKey: newKey() }), 'Creating the bond')
   const p = paymentView(payment)
   out.emit(
     { mint, payment: p, paid: false },

@@ -1,6 +1,14 @@
 import { Effect } from 'effect'
-import { composeCore, TOKENS, type UseCases } from '../../../composition-root.ts'
-import type { AxiomApi, ChainReader, Clock, SessionStore, SocketFactory, WalletTransaction } from '../../../core/index.ts'
+import {
+  type ChainReader,
+  type Clock,
+  makeHttpAxiomApi,
+  type SessionStore,
+  type SocketFactory,
+  type UseCases,
+  useCases,
+  type WalletTransaction,
+} from '../../../core/index.ts'
 import { FetchHttpTransport } from '../../shared/fetch-http-transport.ts'
 import { SystemClock } from '../../shared/system-clock.ts'
 import { V4ApiChainReader } from '../../ton/v4-api-chain-reader.ts'
@@ -28,13 +36,15 @@ export interface CliIo {
   readonly clock?: Clock
 }
 
-/** The CLI's world: the core composed by the same composing function as the mini app, over Node adapters. */
+/**
+ * The CLI's world: the core's use cases over Node adapters, as the mini app has them but without the
+ * app's error policy: a failure comes back typed, and the command's exit code is chosen from it.
+ */
 export interface CliContext {
   readonly io: CliIo
   readonly origin: string
   readonly home: string
   readonly uc: UseCases
-  readonly api: AxiomApi
   readonly session: SessionStore
   readonly sockets: SocketFactory
   readonly clock: Clock
@@ -73,29 +83,22 @@ export const composeCli = (io: CliIo, spinners: Spinners = new Spinners(null)): 
     onSendTransaction: (tx) => walletHooks.onSendTransaction?.(tx),
     ...(debug ? { sdkLog: (level: string, args: unknown[]) => notice(`[tonconnect ${level}] ${args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' ')}`) } : {}),
   })
-  const container = composeCore({
-    http: new FetchHttpTransport({ origin }),
-    sockets: new WsSocketFactory(origin),
-    session: new FileSessionStore(home),
-    storage: new FileKeyValueStore(home),
-    clock: io.clock ?? new SystemClock(),
-    platform,
-    notifier,
-    wallet,
-    chain,
-  })
+  const session = new FileSessionStore(home)
+  const sockets = new WsSocketFactory(origin)
+  const storage = new FileKeyValueStore(home)
+  const clock = io.clock ?? new SystemClock()
+  const api = makeHttpAxiomApi({ http: new FetchHttpTransport({ origin }), session })
   return {
     io,
     origin,
     home,
-    uc: container.get<UseCases>(TOKENS.useCases),
-    api: container.get<AxiomApi>(TOKENS.api),
-    session: container.get<SessionStore>(TOKENS.session),
-    sockets: container.get<SocketFactory>(TOKENS.sockets),
-    clock: container.get<Clock>(TOKENS.clock),
+    uc: useCases({ api, sockets, session, storage, clock, platform, notifier, wallet, chain }),
+    session,
+    sockets,
+    clock,
     platform,
     launchFile,
-    storage: container.get<FileKeyValueStore>(TOKENS.storage),
+    storage,
     notifier,
     wallet,
     chain,

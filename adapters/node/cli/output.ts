@@ -1,3 +1,4 @@
+import type { Effect } from 'effect'
 import ora, { type Ora } from 'ora'
 import { formatAmount, NANO_PER_TON } from '../../../core/index.ts'
 
@@ -78,4 +79,14 @@ export class Spinners {
       },
     }
   }
+}
+
+/** How a command answers: data on stdout (as JSON with --json), and the spinners of its waits. */
+export interface Out {
+  readonly json: boolean
+  emit(data: unknown, human: string | (() => string)): void
+  /** Runs a core effect, with a spinner on a terminal when it takes more than a moment. */
+  exec<A, E extends { readonly _tag: string }>(effect: Effect.Effect<A, E>, spinner?: string): Promise<A>
+  /** A longer wait whose spinner text changes as it goes. */
+  progress<A>(text: string, task: (setText: (text: string) => void) => Promise<A>): Promise<A>
 }

@@ -4,19 +4,18 @@ import {
   earningPerSecond,
   keepNewestPending,
   type LiveEvent,
-  liveRecordToast,
+  liveRecordNotice,
+  noticeText,
   type Mint,
   mergeLiveRecord,
   nowSeconds,
-  openMainSocket,
   type Price,
   type SocketStatus,
   type Stake,
 } from '../../../core/index.ts'
-import type { Out } from './commands.ts'
 import { recordColumns, withReward } from './records.ts'
 import type { CliContext } from './context.ts'
-import { fine, tokens } from './output.ts'
+import { fine, type Out, tokens } from './output.ts'
 import { table } from './table.ts'
 
 export interface WatchOptions {
@@ -125,14 +124,14 @@ export const watch = async (ctx: CliContext, out: Out, o: WatchOptions = {}): Pr
         break
       case 'user:mint': {
         state.mints = keepNewestPending(mergeLiveRecord(state.mints, e.data), now())
-        const toast = liveRecordToast('mint', e.data.status, false)
-        if (toast) ctx.notifier.notify({ kind: 'success', text: `${toast} (#${e.data.id})` })
+        const notice = liveRecordNotice('mint', e.data.status, false)
+        if (notice) ctx.notifier.line('success', `${noticeText(notice)} (#${e.data.id})`)
         break
       }
       case 'user:staking': {
         state.stakes = keepNewestPending(mergeLiveRecord(state.stakes, e.data), now())
-        const toast = liveRecordToast('stake', e.data.status, false)
-        if (toast) ctx.notifier.notify({ kind: 'success', text: `${toast} (#${e.data.id})` })
+        const notice = liveRecordNotice('stake', e.data.status, false)
+        if (notice) ctx.notifier.line('success', `${noticeText(notice)} (#${e.data.id})`)
         refreshMints()
         break
       }
@@ -148,15 +147,7 @@ export const watch = async (ctx: CliContext, out: Out, o: WatchOptions = {}): Pr
   }
 
   render('start')
-  const socket = openMainSocket(
-    {
-      sockets: ctx.sockets,
-      session: ctx.session,
-      refreshSession: () => Effect.runPromise(Effect.result(ctx.api.me())),
-    },
-    onEvent,
-    onStatus,
-  )
+  const socket = uc.openLiveFeed(onEvent, onStatus)
   await new Promise<void>((resolve) => {
     const ticker = setInterval(() => render('tick'), o.tickMs ?? 1000)
     const stop = () => {

@@ -1,7 +1,10 @@
 import { Effect, Fiber } from 'effect'
 import { TestClock } from 'effect/testing'
 import { describe, expect, it } from 'vitest'
+import { noticeDurationMs, WALLET_BOUND_ELSEWHERE_MESSAGE, withErrorPolicy } from '../../../core/index.ts'
 import { httpApiHarness } from '../fakes/api-harness.ts'
+import { ScriptedWallet } from '../fakes/scripted-wallet.ts'
+import { useCasesOver } from '../fakes/use-cases.ts'
 import { answer, ok } from '../fakes/fake-http-transport.ts'
 import { failure, onTestClock, succeed } from '../fakes/run.ts'
 import { CALLS, READS, route, WRITES } from './api-calls.ts'
@@ -12,7 +15,16 @@ const createMint = CALLS.find((c) => c.name === 'createMint')!
 /** What the user noticed: the toasts, the haptics. */
 const felt = (h: ReturnType<typeof httpApiHarness>) => ({ toasts: h.notifier.texts, haptics: h.platform.haptics })
 
-describe('makeHttpAxiomApi: the §8 error catalogue', () => {
+describe('the client returns typed errors, and the §8 policy tells them', () => {
+  it.each(CALLS)('$name: a 500 from the client alone is a typed ServerFailed, and nobody is told', async (c) => {
+    const h = httpApiHarness()
+    h.http.on(route(c), answer(500, 'database is down'))
+
+    expect(await failure(c.call(h.raw))).toMatchObject({ _tag: 'ServerFailed', msg: 'database is down' })
+    expect(felt(h)).toEqual({ toasts: [], haptics: [] })
+  })
+
+
   describe('HTTP 500', () => {
     it.each(READS.filter((c) => !c.quiet))('$name resolves with its empty value after an "Error: <msg>" toast', async (c) => {
       const h = httpApiHarness()
@@ -24,11 +36,12 @@ describe('makeHttpAxiomApi: the §8 error catalogue', () => {
       expect(felt(h)).toEqual({ toasts: ['Error: database is down'], haptics: ['error'] })
     })
 
-    it.each(READS.filter((c) => c.quiet))('$name, a background poll, resolves with its empty value and says nothing', async (c) => {
+    it('the maintenance poll, in the background, answers "unknown" and says nothing', async () => {
       const h = httpApiHarness()
-      h.http.on(route(c), answer(500, 'database is down'))
+      h.http.on('GET /maintenance/', answer(500, 'database is down'))
+      const uc = withErrorPolicy(useCasesOver({ api: h.raw }), { notifier: h.notifier, platform: h.platform })
 
-      expect(await succeed(c.call(h.api))).toEqual(c.onServerError)
+      expect(await succeed(uc.checkMaintenance())).toBeNull()
       expect(felt(h)).toEqual({ toasts: [], haptics: [] })
     })
 
@@ -126,18 +139,17 @@ describe('makeHttpAxiomApi: the §8 error catalogue', () => {
     expect(h.session.get('auth_token')).toBe('token-1')
   })
 
-  it('a refused wallet bind is returned unshown: connecting tells the user what it means (and disconnects)', async () => {
+  it("a refused wallet bind is told in the wallet's terms: connecting words it (and disconnects)", async () => {
     const bindWallet = CALLS.find((c) => c.name === 'bindWallet')!
     const h = httpApiHarness()
     h.http.on(route(bindWallet), answer(409, 'This wallet is already bound to another account'))
+    h.http.on('POST /wallet/ton-proof/payload', ok({ payload: 'ab'.repeat(28) }))
+    const wallet = new ScriptedWallet()
+    const uc = withErrorPolicy(useCasesOver({ api: h.raw, wallet }), { notifier: h.notifier, platform: h.platform })
 
-    expect(await failure(bindWallet.call(h.api))).toMatchObject({ _tag: 'RequestRejected', status: 409 })
-    expect(felt(h)).toEqual({ toasts: [], haptics: [] })
-
-    // Its other failures are reported as any call's.
-    h.http.on(route(bindWallet), 'network-error')
-    await failure(bindWallet.call(h.api))
-    expect(felt(h)).toEqual({ toasts: ['Error: Network Error! Code: ERR_NETWORK'], haptics: ['error'] })
+    expect(await failure(uc.connectWallet())).toMatchObject({ _tag: 'WalletBoundElsewhere' })
+    expect(felt(h)).toEqual({ toasts: [WALLET_BOUND_ELSEWHERE_MESSAGE], haptics: ['error'] })
+    expect(wallet.account()).toBeNull()
   })
 
   it('reads a FastAPI-style detail when there is no msg', async () => {
@@ -231,6 +243,7 @@ describe('makeHttpAxiomApi: the §8 error catalogue', () => {
 
     await failure(me.call(h.api))
 
-    expect(h.notifier.toasts).toEqual([{ kind: 'error', text: 'Error: User not found', durationMs: 3000 }])
+    expect(h.notifier.notices).toEqual([{ tag: 'error', error: expect.objectContaining({ _tag: 'RequestRejected' }) }])
+    expect(noticeDurationMs(h.notifier.notices[0]!)).toBe(3000)
   })
 })

@@ -63,11 +63,11 @@ describe('makeHttpAxiomApi: an expired token', () => {
     expect(h.http.requestsTo('GET /user/me').map((r) => r.bearer)).toEqual(['token-1', 'token-2'])
   })
 
-  it('a refused refresh token is not shown to the user: the sign-in goes on quietly', async () => {
+  it('a refused refresh token comes back typed and untold: signing in goes on to the init data', async () => {
     const h = httpApiHarness()
     h.http.on('POST /auth/refresh', answer(401, 'Refresh token reused'))
 
-    const error = await failure(h.api.refresh('refresh-1'))
+    const error = await failure(h.raw.refresh('refresh-1'))
 
     expect(error).toMatchObject({ _tag: 'Unauthorized' })
     expect(h.notifier.texts).toEqual([])

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { keepNewestPending, liveMintToMint, liveRecordToast, mergeLiveRecord } from '../../../core/index.ts'
+import { keepNewestPending, liveMintToMint, liveRecordNotice, mergeLiveRecord, noticeText } from '../../../core/index.ts'
 
 const NOW = 1_800_000_000
 const item = (id: number, status: string, age: number, amount = 100, days = 30) => ({
@@ -100,9 +100,10 @@ describe('live events (spec §4)', () => {
   })
 
   it('announces active records only, with the farming and stake wording', () => {
-    expect(liveRecordToast('mint', 'active', false)).toBe('New Bond created')
-    expect(liveRecordToast('mint', 'active', true)).toBe('New Bond created via Farming')
-    expect(liveRecordToast('stake', 'active', false)).toBe('New Stake created')
-    expect(liveRecordToast('mint', 'pending', false)).toBeNull()
+    const words = (n: ReturnType<typeof liveRecordNotice>) => (n ? noticeText(n) : null)
+    expect(words(liveRecordNotice('mint', 'active', false))).toBe('New Bond created')
+    expect(words(liveRecordNotice('mint', 'active', true))).toBe('New Bond created via Farming')
+    expect(words(liveRecordNotice('stake', 'active', false))).toBe('New Stake created')
+    expect(liveRecordNotice('mint', 'pending', false)).toBeNull()
   })
 })

@@ -1,14 +1,15 @@
-import type { Notifier, Toast } from '../../../core/index.ts'
+import { type Notice, noticeText, type Notifier } from '../../../core/index.ts'
 
-/** Keeps every toast, in order. */
+/** Keeps every notice, in order. */
 export class RecordingNotifier implements Notifier {
-  readonly toasts: Toast[] = []
+  readonly notices: Notice[] = []
 
-  notify(toast: Toast): void {
-    this.toasts.push(toast)
+  notify(notice: Notice): void {
+    this.notices.push(notice)
   }
 
+  /** The notices as an English reader sees them. */
   get texts(): string[] {
-    return this.toasts.map((t) => t.text)
+    return this.notices.map(noticeText)
   }
 }

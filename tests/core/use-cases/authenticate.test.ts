@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { authenticate, RequestRejected, STORAGE_KEYS } from '../../../core/index.ts'
+import { RequestRejected, STORAGE_KEYS } from '../../../core/index.ts'
+import { authenticate } from '../../../core/use-cases/authenticate.ts'
 import { FakeAxiomApi } from '../fakes/fake-axiom-api.ts'
 import { FakePlatform, launchData } from '../fakes/fake-platform.ts'
 import { MemoryKeyValueStore, MemorySessionStore } from '../fakes/memory-stores.ts'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { cancelBond, loadBondPlans, loadMints, loadStakes, quoteBond, quoteStake, stakeMint } from '../../../core/index.ts'
+import { useCasesOver } from '../fakes/use-cases.ts'
 import { FakeAxiomApi } from '../fakes/fake-axiom-api.ts'
 import { FixedClock } from '../fakes/fixed-clock.ts'
 import { aMint, aPlan, aStake } from '../fakes/records.ts'
@@ -16,7 +16,7 @@ describe('bonds', () => {
     const { api } = setup()
     api.plans = [aPlan(90), aPlan(7, false), aPlan(30), aPlan(60, false), aPlan(14)]
 
-    const plans = await succeed(loadBondPlans({ api }))
+    const plans = await succeed(useCasesOver({ api }).loadBondPlans())
 
     expect(plans.map((p) => p.days)).toEqual([14, 30, 90])
   })
@@ -31,7 +31,7 @@ describe('bonds', () => {
       aMint({ id: 5, status: 'completed' }),
     ]
 
-    const mints = await succeed(loadMints({ api, clock }))
+    const mints = await succeed(useCasesOver({ api, clock }).loadMints())
 
     expect(mints.map((m) => m.id)).toEqual([1, 3, 5])
   })
@@ -40,29 +40,29 @@ describe('bonds', () => {
     const { api, clock, now } = setup()
     api.mintList = [aMint({ id: 2, status: 'pending', created_at: now - 179 })]
 
-    expect((await succeed(loadMints({ api, clock }))).map((m) => m.id)).toEqual([2])
+    expect((await succeed(useCasesOver({ api, clock }).loadMints())).map((m) => m.id)).toEqual([2])
     clock.advance(1000)
-    expect(await succeed(loadMints({ api, clock }))).toEqual([])
+    expect(await succeed(useCasesOver({ api, clock }).loadMints())).toEqual([])
   })
 
   it('applies the same pending rule to stakes', async () => {
     const { api, clock, now } = setup()
     api.stakeList = [aStake({ id: 1, status: 'pending', created_at: now - 5 }), aStake({ id: 2, status: 'pending', created_at: now - 1 })]
 
-    expect((await succeed(loadStakes({ api, clock }))).map((s) => s.id)).toEqual([2])
+    expect((await succeed(useCasesOver({ api, clock }).loadStakes())).map((s) => s.id)).toEqual([2])
   })
 
   it.each([0, -5, Number.NaN, Number.POSITIVE_INFINITY])('refuses to quote an amount of %s without a call', async (amount) => {
     const { api } = setup()
 
-    expect(await failure(quoteBond({ api })(amount, 30))).toMatchObject({ _tag: 'InvalidInput', field: 'amount' })
+    expect(await failure(useCasesOver({ api }).quoteBond(amount, 30))).toMatchObject({ _tag: 'InvalidInput', field: 'amount' })
     expect(api.calls).toEqual([])
   })
 
   it('quotes a positive amount for the chosen days', async () => {
     const { api } = setup()
 
-    const quote = await succeed(quoteBond({ api })(100, 30))
+    const quote = await succeed(useCasesOver({ api }).quoteBond(100, 30))
 
     expect(api.callsTo('calculateMint')[0]!.input).toEqual({ amount: 100, freeze_days: 30 })
     expect(quote).toMatchObject({ amount_token: 100, tariff_days: 30 })
@@ -72,7 +72,7 @@ describe('bonds', () => {
     const { api } = setup()
     api.mintList = [aMint({ id: 11 })]
 
-    const stake = await succeed(stakeMint({ api })(11, { idempotencyKey: 'k' }))
+    const stake = await succeed(useCasesOver({ api }).stakeMint(11, { idempotencyKey: 'k' }))
 
     expect(api.callsTo('createStake')[0]).toEqual({ method: 'createStake', input: { mint_id: 11 }, options: { idempotencyKey: 'k' } })
     expect(stake.status).toBe('pending')
@@ -83,7 +83,7 @@ describe('bonds', () => {
     const { api } = setup()
     api.mintList = [aMint({ id: 11 })]
 
-    await succeed(quoteStake({ api })(11))
+    await succeed(useCasesOver({ api }).quoteStake(11))
 
     expect(api.callsTo('calculateStake')[0]!.input).toEqual({ staking_id: 11 })
   })
@@ -92,6 +92,6 @@ describe('bonds', () => {
     const { api } = setup()
     api.mintList = [aMint({ id: 3, status: 'pending' })]
 
-    expect((await succeed(cancelBond({ api })(3))).status).toBe('canceled')
+    expect((await succeed(useCasesOver({ api }).cancelBond(3))).status).toBe('canceled')
   })
 })

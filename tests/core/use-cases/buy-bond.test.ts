@@ -1,7 +1,7 @@
 import { Effect, Fiber } from 'effect'
 import { TestClock } from 'effect/testing'
 import { describe, expect, it } from 'vitest'
-import { buyBond, TRANSACTION_PROCESSING_TOAST } from '../../../core/index.ts'
+import { buyBond } from '../../../core/use-cases/buy-bond.ts'
 import { FakeAxiomApi } from '../fakes/fake-axiom-api.ts'
 import { FakeChainReader } from '../fakes/fake-chain-reader.ts'
 import { FixedClock } from '../fakes/fixed-clock.ts'
@@ -71,8 +71,8 @@ describe('buyBond', () => {
 
     await succeed(s.buy({ amount: 100, days: 30 }))
 
-    expect(s.notifier.toasts).toEqual([{ kind: 'info', text: TRANSACTION_PROCESSING_TOAST }])
-    expect(TRANSACTION_PROCESSING_TOAST).toBe('Transaction is being processed')
+    expect(s.notifier.notices).toEqual([{ tag: 'transactionProcessing' }])
+    expect(s.notifier.texts).toEqual(['Transaction is being processed'])
   })
 
   it('polls the balance every second until it changes', async () => {
@@ -135,7 +135,7 @@ describe('buyBond', () => {
     s.wallet.signOutcome = 'rejects'
 
     expect(await failure(s.buy({ amount: 100, days: 30 }))).toMatchObject({ _tag: 'TransactionNotSent' })
-    expect(s.notifier.toasts).toEqual([])
+    expect(s.notifier.notices).toEqual([])
     expect(s.chain.reads).toBeLessThanOrEqual(1)
   })
 
@@ -144,6 +144,6 @@ describe('buyBond', () => {
     s.wallet.signOutcome = 'protocol-error'
 
     expect(await failure(s.buy({ amount: 100, days: 30 }))).toMatchObject({ _tag: 'WalletProtocolError', code: 300 })
-    expect(s.notifier.toasts).toEqual([])
+    expect(s.notifier.notices).toEqual([])
   })
 })

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { checkMaintenance, NetworkError } from '../../../core/index.ts'
+import { NetworkError } from '../../../core/index.ts'
+import { checkMaintenance } from '../../../core/use-cases/check-maintenance.ts'
 import { httpApiHarness } from '../fakes/api-harness.ts'
 import { answer, ok } from '../fakes/fake-http-transport.ts'
 import { FakeAxiomApi } from '../fakes/fake-axiom-api.ts'

@@ -1,17 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import {
-  cancelFarmingLink,
-  checkFarmCode,
-  createFarmingLink,
-  farmCodeFlagKey,
-  farmingLinkBody,
-  type FarmingLinkRequest,
-  fundingSourceOf,
-  loadFarmingLinks,
-  loadFarmingPlans,
-  NetworkError,
-  quoteFarming,
-} from '../../../core/index.ts'
+import { farmCodeFlagKey, farmingLinkBody, type FarmingLinkRequest, fundingSourceOf, NetworkError } from '../../../core/index.ts'
+import { checkFarmCode } from '../../../core/use-cases/check-farm-code.ts'
+import { createFarmingLink } from '../../../core/use-cases/create-farming-link.ts'
+import { useCasesOver } from '../fakes/use-cases.ts'
 import { httpApiHarness } from '../fakes/api-harness.ts'
 import { FakeAxiomApi } from '../fakes/fake-axiom-api.ts'
 import { answer, ok } from '../fakes/fake-http-transport.ts'
@@ -80,9 +71,9 @@ describe('farming links', () => {
     const api = new FakeAxiomApi()
 
     await succeed(createFarmingLink({ api })(request({ source: 'main' })))
-    await succeed(loadFarmingPlans({ api })('main'))
-    await succeed(quoteFarming({ api })(10, 30, 'main'))
-    await succeed(quoteFarming({ api })(10, 30, 'referral'))
+    await succeed(useCasesOver({ api }).loadFarmingPlans('main'))
+    await succeed(useCasesOver({ api }).quoteFarming(10, 30, 'main'))
+    await succeed(useCasesOver({ api }).quoteFarming(10, 30, 'referral'))
 
     expect(api.callsTo('createFarmingLink')[0]!.input).toMatchObject({ from_ref_balance: false, from_task_balance: false })
     expect(api.callsTo('farmingPlans')[0]!.input).toEqual({ from_ref_balance: false, from_task_balance: false })
@@ -102,7 +93,7 @@ describe('farming links', () => {
     const api = new FakeAxiomApi()
     api.plans = [aPlan(30)]
 
-    await succeed(loadFarmingPlans({ api })('task'))
+    await succeed(useCasesOver({ api }).loadFarmingPlans('task'))
 
     expect(api.callsTo('farmingPlans')[0]!.input).toEqual({ from_ref_balance: false, from_task_balance: true })
   })
@@ -111,9 +102,9 @@ describe('farming links', () => {
     const api = new FakeAxiomApi()
     api.links = [aFarmingLink({ id: 1 }), aFarmingLink({ id: 2 })]
 
-    await succeed(cancelFarmingLink({ api })(2))
+    await succeed(useCasesOver({ api }).cancelFarmingLink(2))
 
-    expect((await succeed(loadFarmingLinks({ api }))).map((l) => [l.id, l.status])).toEqual([
+    expect((await succeed(useCasesOver({ api }).loadFarmingLinks())).map((l) => [l.id, l.status])).toEqual([
       [1, undefined],
       [2, 'revoked'],
     ])

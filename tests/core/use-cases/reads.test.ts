@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { CANDLES_PER_CHART, loadCandles, loadFinancialStats, loadOperationsHistory, loadPrice, loadUser, pageCount } from '../../../core/index.ts'
+import { CANDLES_PER_CHART, pageCount } from '../../../core/index.ts'
+import { useCasesOver } from '../fakes/use-cases.ts'
 import { FakeAxiomApi } from '../fakes/fake-axiom-api.ts'
 import { FixedClock } from '../fakes/fixed-clock.ts'
 import { anOperation, aUser } from '../fakes/records.ts'
@@ -10,14 +11,14 @@ describe('plain reads', () => {
     const api = new FakeAxiomApi()
     api.user = aUser({ balance_token: 77 })
 
-    expect(await succeed(loadUser({ api }))).toMatchObject({ balance_token: 77 })
+    expect(await succeed(useCasesOver({ api }).loadUser())).toMatchObject({ balance_token: 77 })
   })
 
   it('pages the operations history 10 at a time', async () => {
     const api = new FakeAxiomApi()
     api.operations = Array.from({ length: 12 }, (_, i) => anOperation({ id: i + 1 }))
 
-    const page2 = await succeed(loadOperationsHistory({ api })(2))
+    const page2 = await succeed(useCasesOver({ api }).loadOperationsHistory(2))
 
     expect(api.callsTo('operationsHistory')[0]!.input).toEqual({ page: 2, size: 10 })
     expect(page2.items.map((o) => o.id)).toEqual([11, 12])
@@ -29,7 +30,7 @@ describe('plain reads', () => {
     const api = new FakeAxiomApi()
     const clock = new FixedClock(1_700_000_000_999)
 
-    await succeed(loadCandles({ api, clock })('1h'))
+    await succeed(useCasesOver({ api, clock }).loadCandles('1h'))
 
     expect(api.callsTo('candles')[0]!.input).toEqual({
       interval: '1h',
@@ -41,7 +42,7 @@ describe('plain reads', () => {
   it('loads the price and the stats', async () => {
     const api = new FakeAxiomApi()
 
-    expect(await succeed(loadPrice({ api }))).toEqual(api.price)
-    expect(await succeed(loadFinancialStats({ api }))).toEqual(api.stats)
+    expect(await succeed(useCasesOver({ api }).loadPrice())).toEqual(api.price)
+    expect(await succeed(useCasesOver({ api }).loadFinancialStats())).toEqual(api.stats)
   })
 })

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { INVITE_TEXT, inviteFriends, loadReferrals, markReferralsSeen, STORAGE_KEYS } from '../../../core/index.ts'
+import { INVITE_TEXT, STORAGE_KEYS } from '../../../core/index.ts'
+import { inviteFriends } from '../../../core/use-cases/invite-friends.ts'
+import { loadReferrals } from '../../../core/use-cases/load-referrals.ts'
+import { useCasesOver } from '../fakes/use-cases.ts'
 import { httpApiHarness } from '../fakes/api-harness.ts'
 import { FakeAxiomApi } from '../fakes/fake-axiom-api.ts'
 import { answer } from '../fakes/fake-http-transport.ts'
@@ -45,7 +48,7 @@ describe('referrals', () => {
   it('clears the badge once the referrals were seen', async () => {
     const { api, storage } = withReferrals(5, '3')
 
-    markReferralsSeen({ storage })(5)
+    useCasesOver({ storage }).markReferralsSeen(5)
 
     expect((await succeed(loadReferrals({ api, storage }))).badge).toBeNull()
     expect(storage.get(STORAGE_KEYS.lastRefCount)).toBe('5')

@@ -1,6 +1,7 @@
 import { Address } from '@ton/core'
 import { describe, expect, it } from 'vitest'
-import { loadWithdrawHistory, quoteSale, sellTokens, transferReferralBalance } from '../../../core/index.ts'
+import { sellTokens } from '../../../core/use-cases/sell-tokens.ts'
+import { useCasesOver } from '../fakes/use-cases.ts'
 import { FakeAxiomApi } from '../fakes/fake-axiom-api.ts'
 import { aUser, aWithdrawal } from '../fakes/records.ts'
 import { failure, succeed } from '../fakes/run.ts'
@@ -50,7 +51,7 @@ describe('selling tokens', () => {
     expect(await failure(sellTokens({ api })({ amount: 0, address: RAW, fromReferral: true }))).toMatchObject({
       field: 'token_amount',
     })
-    expect(await failure(quoteSale({ api })(-3))).toMatchObject({ field: 'token_amount' })
+    expect(await failure(useCasesOver({ api }).quoteSale(-3))).toMatchObject({ field: 'token_amount' })
     expect(api.calls).toEqual([])
   })
 
@@ -66,15 +67,15 @@ describe('selling tokens', () => {
   it('quotes a sale', async () => {
     const api = new FakeAxiomApi()
 
-    expect(await succeed(quoteSale({ api })(100))).toMatchObject({ token_amount: 100, net_amount: 99 })
+    expect(await succeed(useCasesOver({ api }).quoteSale(100))).toMatchObject({ token_amount: 100, net_amount: 99 })
   })
 
   it('moves referral balance into the main balance', async () => {
     const api = new FakeAxiomApi()
     api.user = aUser({ balance_token: 10, referral_balance: 30 })
 
-    expect(await succeed(transferReferralBalance({ api })(20))).toEqual({ balance_token: 30, referral_balance: 10 })
-    expect(await failure(transferReferralBalance({ api })(0))).toMatchObject({ _tag: 'InvalidInput' })
+    expect(await succeed(useCasesOver({ api }).transferReferralBalance(20))).toEqual({ balance_token: 30, referral_balance: 10 })
+    expect(await failure(useCasesOver({ api }).transferReferralBalance(0))).toMatchObject({ _tag: 'InvalidInput' })
     expect(api.callsTo('transferFromReferral')).toHaveLength(1)
   })
 
@@ -82,7 +83,7 @@ describe('selling tokens', () => {
     const api = new FakeAxiomApi()
     api.withdrawals = Array.from({ length: 25 }, (_, i) => aWithdrawal({ id: i + 1 }))
 
-    const page3 = await succeed(loadWithdrawHistory({ api })(3))
+    const page3 = await succeed(useCasesOver({ api }).loadWithdrawHistory(3))
 
     expect(api.callsTo('withdrawHistory')[0]!.input).toEqual({ page: 3, limit: 10 })
     expect(page3.items.map((w) => w.id)).toEqual([21, 22, 23, 24, 25])

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { advanceTask, loadTasks, type TaskStatus } from '../../../core/index.ts'
+import { type TaskStatus } from '../../../core/index.ts'
+import { advanceTask } from '../../../core/use-cases/advance-task.ts'
+import { useCasesOver } from '../fakes/use-cases.ts'
 import { FakeAxiomApi } from '../fakes/fake-axiom-api.ts'
 import { aTask } from '../fakes/records.ts'
 import { failure, succeed } from '../fakes/run.ts'
@@ -51,6 +53,6 @@ describe('advanceTask', () => {
   it('loads the task list', async () => {
     const { api } = withTask('NEW')
 
-    expect(await succeed(loadTasks({ api }))).toEqual(api.taskList)
+    expect(await succeed(useCasesOver({ api }).loadTasks())).toEqual(api.taskList)
   })
 })

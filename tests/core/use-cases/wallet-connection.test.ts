@@ -1,16 +1,10 @@
 import { Effect, Fiber } from 'effect'
 import { TestClock } from 'effect/testing'
 import { describe, expect, it } from 'vitest'
-import {
-  connectWallet,
-  disconnectWallet,
-  NetworkError,
-  RequestRejected,
-  restoreWallet,
-  ServerFailed,
-  userMessage,
-  type WalletBoundElsewhere,
-} from '../../../core/index.ts'
+import { NetworkError, RequestRejected, ServerFailed, userMessage, type WalletBoundElsewhere } from '../../../core/index.ts'
+import { connectWallet } from '../../../core/use-cases/connect-wallet.ts'
+import { restoreWallet } from '../../../core/use-cases/restore-wallet.ts'
+import { useCasesOver } from '../fakes/use-cases.ts'
 import { FakeAxiomApi } from '../fakes/fake-axiom-api.ts'
 import { failure, onTestClock, succeed } from '../fakes/run.ts'
 import { ACCOUNT, proofOf, ScriptedWallet } from '../fakes/scripted-wallet.ts'
@@ -165,9 +159,9 @@ describe('connecting and disconnecting', () => {
   it('disconnecting while not connected is an error', async () => {
     const wallet = new ScriptedWallet(ACCOUNT)
 
-    await succeed(disconnectWallet({ wallet }))
+    await succeed(useCasesOver({ wallet }).disconnectWallet())
     expect(wallet.account()).toBeNull()
-    expect(await failure(disconnectWallet({ wallet }))).toMatchObject({ _tag: 'WalletNotConnectedToDisconnect' })
+    expect(await failure(useCasesOver({ wallet }).disconnectWallet())).toMatchObject({ _tag: 'WalletNotConnectedToDisconnect' })
   })
 })
 

@@ -18,7 +18,7 @@ describe('BondsState', () => {
     expect(h.api.callsTo('createMint')).toHaveLength(1)
     expect(h.wallet.transactions).toHaveLength(1)
     expect(presses.filter(Boolean)).toHaveLength(1)
-    expect(bonds.isBuying).toBe(false)
+    expect(bonds.isSaving).toBe(false)
     expect(bonds.mints.map((m) => m.status)).toEqual(['pending'])
     expect(toastTexts(h)).toContain('Transaction is being processed')
   }, 60_000)
@@ -98,8 +98,7 @@ describe('BondsState', () => {
     const answered = new Promise<FarmingActivation>((resolve) => (answer = resolve))
     const farming = new FarmingState(
       { ...h.uc, checkFarmCode: () => Effect.promise(() => answered) },
-      { notifier: h.toasts, platform: h.platform },
-      { expect: () => bonds.expectFarmingBond(), settle: (activated) => bonds.settleFarmingBond(activated) },
+      bonds,
     )
     const activating = farming.activate('FARM1234')
     return { bonds, farming, activating, answer }

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { InvalidInput, NetworkError } from '../../../core/index.ts'
+import { Effect } from 'effect'
+import { InvalidInput, NetworkError, noticeText, withErrorPolicy } from '../../../core/index.ts'
 import { ErrorFeedback } from '../../../ui/state/error-feedback.ts'
 import { ToastQueue } from '../../../ui/state/toast-queue.ts'
 import { FakePlatform } from '../../core/fakes/fake-platform.ts'
@@ -11,14 +12,14 @@ const over = () => {
   const timers: number[] = []
   const toasts = new ToastQueue({ setTimeout: (_fn, ms) => timers.push(ms) })
   const platform = new FakePlatform()
-  return { errors: new ErrorFeedback({ notifier: toasts, platform }), toasts, platform, timers }
+  return { errors: new ErrorFeedback(toasts, platform), toasts, platform, timers }
 }
 
 describe('ErrorFeedback: every error the UI shows gives the error haptic (spec ยง8)', () => {
   it("an error in the UI's own words (a refused clipboard): a 3 s error toast and the error haptic", () => {
     const h = over()
-    h.errors.toast('Could not copy. Select the text and copy it by hand.')
-    expect(h.toasts.toasts.map((t) => [t.kind, t.text])).toEqual([['error', 'Could not copy. Select the text and copy it by hand.']])
+    h.errors.tell({ tag: 'copyFailed' })
+    expect(h.toasts.toasts.map((t) => [t.kind, noticeText(t.notice)])).toEqual([['error', 'Could not copy. Select the text and copy it by hand.']])
     expect(h.timers).toEqual([3_000])
     expect(h.platform.haptics).toEqual(['error'])
   })
@@ -30,12 +31,20 @@ describe('ErrorFeedback: every error the UI shows gives the error haptic (spec ย
     expect(h.platform.haptics).toEqual(['error'])
   })
 
-  it("a use case's failure: reported once with the haptic; an API failure was already reported by the API client", () => {
+  it("a use case's failure, of any kind, is reported once with the haptic by the error policy", async () => {
     const h = over()
-    h.errors.report(new InvalidInput({ field: 'address', msg: 'Enter a valid TON address' }))
-    h.errors.report(new NetworkError({}))
-    expect(h.toasts.toasts.map((t) => t.text)).toEqual(['Error: Enter a valid TON address'])
-    expect(h.platform.haptics).toEqual(['error'])
+    const uc = withErrorPolicy(
+      {
+        sell: () => Effect.fail(new InvalidInput({ field: 'address', msg: 'Enter a valid TON address' })),
+        load: () => Effect.fail(new NetworkError({})),
+      },
+      { notifier: h.toasts, platform: h.platform },
+      {},
+    )
+    await Effect.runPromise(Effect.result(uc.sell()))
+    await Effect.runPromise(Effect.result(uc.load()))
+    expect(h.toasts.toasts.map((t) => noticeText(t.notice))).toEqual(['Error: Enter a valid TON address', 'Error: Network Error! Code: ERR_NETWORK'])
+    expect(h.platform.haptics).toEqual(['error', 'error'])
   })
 })
 
@@ -44,7 +53,7 @@ describe('no error reaches the user around that path', () => {
   const files = filesUnder(UI).map((f) => [relative(UI, f), readFileSync(f, 'utf8')] as const)
 
   it.each(files)("%s shows no error toast and no error haptic of its own", (_name, source) => {
-    expect(source).not.toMatch(/kind:\s*'error'/)
+    expect(source).not.toMatch(/notify\(\{\s*tag:\s*'(error|copyFailed)'/)
     expect(source).not.toMatch(/haptic\(\s*'error'\s*\)/)
   })
 })

@@ -5,13 +5,13 @@ import { FarmingState } from '../../../ui/state/farming-state.ts'
 import { aPlan } from '../../core/fakes/records.ts'
 import { stateHarness } from './harness.ts'
 
-const feedbackOf = (h: ReturnType<typeof stateHarness>) => ({ notifier: h.toasts, platform: h.platform })
+const bondsOf = (h: ReturnType<typeof stateHarness>) => h.bonds()
 
 describe('FarmingState funding sources', () => {
   it('re-bonding from the dashboard pays from the main balance: neither flag on plans, quote and create', async () => {
     const h = stateHarness()
     h.api.plans = [aPlan(10)]
-    const farming = new FarmingState(h.uc, feedbackOf(h))
+    const farming = new FarmingState(h.uc, bondsOf(h))
     await farming.chooseSource('main')
     await farming.preview(5, 10)
     await farming.create({ amount: 5, days: 10, activations: 1, multiUse: false, forMe: false })
@@ -24,7 +24,7 @@ describe('FarmingState funding sources', () => {
 
   it('each of the three sources sends its own flags', async () => {
     const h = stateHarness()
-    const farming = new FarmingState(h.uc, feedbackOf(h))
+    const farming = new FarmingState(h.uc, bondsOf(h))
     for (const source of ['main', 'referral', 'task'] as const) {
       await farming.chooseSource(source)
       await farming.create({ amount: 1, days: 10, activations: 1, multiUse: false, forMe: false })
@@ -61,7 +61,7 @@ describe('FarmingState answers that arrive late', () => {
             quotes.push({ key: `${source}:${amount}:${days}`, answer: () => resume(Effect.succeed(quote(amount, days))) })
           }),
       },
-      feedbackOf(h),
+      bondsOf(h),
     )
     return { farming, plans, quotes }
   }

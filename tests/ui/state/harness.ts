@@ -1,15 +1,16 @@
-import { bindUseCases } from '../../../composition-root.ts'
+import { noticeText, useCases, withErrorPolicy } from '../../../core/index.ts'
 import { BondsState } from '../../../ui/state/bonds-state.ts'
 import { SecondTicker } from '../../../ui/state/second-ticker.ts'
 import { ToastQueue } from '../../../ui/state/toast-queue.ts'
 import { FakeAxiomApi } from '../../core/fakes/fake-axiom-api.ts'
 import { FakeChainReader } from '../../core/fakes/fake-chain-reader.ts'
 import { FakePlatform } from '../../core/fakes/fake-platform.ts'
+import { FakeSocketFactory } from '../../core/fakes/fake-socket-factory.ts'
 import { FixedClock } from '../../core/fakes/fixed-clock.ts'
 import { MemoryKeyValueStore, MemorySessionStore } from '../../core/fakes/memory-stores.ts'
 import { ACCOUNT, ScriptedWallet } from '../../core/fakes/scripted-wallet.ts'
 
-/** The app's use cases over in-memory fakes, as the composition root binds them. */
+/** The app's use cases over in-memory fakes, with the §8 error policy, as the composition root binds them. */
 export const stateHarness = (nowMs = 1_700_000_100_000) => {
   const api = new FakeAxiomApi()
   const clock = new FixedClock(nowMs)
@@ -19,11 +20,16 @@ export const stateHarness = (nowMs = 1_700_000_100_000) => {
   const toasts = new ToastQueue({ setTimeout: () => 0 })
   const wallet = new ScriptedWallet()
   const chain = new FakeChainReader()
+  const sockets = new FakeSocketFactory()
   chain.setBalance(ACCOUNT.address, 5_000_000_000n)
-  const uc = bindUseCases({ api, clock, storage, platform, session, notifier: toasts, wallet, chain })
+  const copied: string[] = []
+  const clipboard = { writeText: async (text: string) => (copied.push(text), true) }
+  const ports = { api, clock, storage, platform, session, notifier: toasts, wallet, chain, sockets, clipboard }
+  const uc = withErrorPolicy(useCases(ports), { notifier: toasts, platform })
   const ticker = new SecondTicker(clock)
   const bonds = () => new BondsState(uc, ticker, toasts, (k) => platform.haptic(k))
-  return { api, clock, storage, session, platform, toasts, wallet, chain, uc, ticker, bonds }
+  return { api, clock, storage, session, platform, toasts, wallet, chain, sockets, copied, ports, uc, ticker, bonds }
 }
 
-export const toastTexts = (h: ReturnType<typeof stateHarness>) => h.toasts.toasts.map((t) => t.text)
+/** The toasts on screen, in English. */
+export const toastTexts = (h: ReturnType<typeof stateHarness>) => h.toasts.toasts.map((t) => noticeText(t.notice))

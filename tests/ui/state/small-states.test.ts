@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { loadOperationsHistory, loadWithdrawHistory, makeHttpAxiomApi } from '../../../core/index.ts'
+import { makeHttpAxiomApi, noticeText } from '../../../core/index.ts'
 import { FarmingState } from '../../../ui/state/farming-state.ts'
 import { HistoryState } from '../../../ui/state/history-state.ts'
 import { ReferralsState } from '../../../ui/state/referrals-state.ts'
@@ -9,7 +9,7 @@ import { ToastQueue } from '../../../ui/state/toast-queue.ts'
 import { FakeHttpTransport, ok } from '../../core/fakes/fake-http-transport.ts'
 import { MemorySessionStore } from '../../core/fakes/memory-stores.ts'
 import { aTask } from '../../core/fakes/records.ts'
-import { RecordingNotifier } from '../../core/fakes/recording-notifier.ts'
+import { useCasesOver } from '../../core/fakes/use-cases.ts'
 import { stateHarness, toastTexts } from './harness.ts'
 
 /** A raw address and a well-known friendly one (bounceable, base64url, with its checksum). */
@@ -20,8 +20,8 @@ describe('ToastQueue', () => {
   it('shows a toast for 3 s by default (spec §8)', () => {
     const timers: Array<[() => void, number]> = []
     const q = new ToastQueue({ setTimeout: (fn, ms) => timers.push([fn, ms]) })
-    q.notify({ kind: 'error', text: 'Error: x' })
-    expect(q.toasts.map((t) => t.text)).toEqual(['Error: x'])
+    q.notify({ tag: 'stakeCreated' })
+    expect(q.toasts.map((t) => noticeText(t.notice))).toEqual(['New Stake created'])
     expect(timers[0]?.[1]).toBe(3_000)
     timers[0]?.[0]()
     expect(q.toasts).toEqual([])
@@ -33,7 +33,7 @@ describe('TasksState', () => {
     const h = stateHarness()
     h.api.taskList = [aTask({ task_id: 1 }), aTask({ task_id: 2, status: 'CLAIMED' })]
     let claimed = 0
-    const tasks = new TasksState(h.uc, { notifier: h.toasts, platform: h.platform }, () => claimed++)
+    const tasks = new TasksState(h.uc, { refresh: async () => (claimed++, null) })
     await tasks.refresh()
     expect(tasks.badge).toBe(1)
     for (let i = 0; i < 3; i++) await tasks.advance(tasks.tasks[0]!)
@@ -48,7 +48,7 @@ describe('ReferralsState', () => {
   it("shows '+N' new referrals until the list is seen", async () => {
     const h = stateHarness()
     h.api.referralList = [{ id: 1 }, { id: 2 }]
-    const referrals = new ReferralsState({ ...h.uc, copyText: async () => true })
+    const referrals = new ReferralsState(h.uc)
     await referrals.refresh()
     expect(referrals.badge).toBe('+2')
     referrals.markSeen()
@@ -62,7 +62,7 @@ describe('ReferralsState before its list has loaded', () => {
     const h = stateHarness()
     h.api.referralList = [{ id: 1 }, { id: 2 }, { id: 3 }]
     h.storage.set('lastRefCount', '3')
-    const referrals = new ReferralsState({ ...h.uc, copyText: async () => true })
+    const referrals = new ReferralsState(h.uc)
     const leave = referrals.view() // the app opened on /referral before the lists came
     expect(h.storage.get('lastRefCount')).toBe('3')
     await referrals.refresh()
@@ -75,7 +75,7 @@ describe('ReferralsState before its list has loaded', () => {
 describe('SellState', () => {
   it('refuses a bad address with a clear message and sends nothing', async () => {
     const h = stateHarness()
-    const sell = new SellState(h.uc, { notifier: h.toasts, platform: h.platform })
+    const sell = new SellState(h.uc, { refresh: async () => null })
     expect(await sell.sell({ amount: 5, address: 'not-an-address', fromReferral: false })).toBeNull()
     expect(toastTexts(h)).toEqual(['Error: Enter a valid TON address'])
     expect(h.platform.haptics).toEqual(['error'])
@@ -85,7 +85,7 @@ describe('SellState', () => {
   it('sells once per press and tells the balances to refresh', async () => {
     const h = stateHarness()
     let refreshed = 0
-    const sell = new SellState(h.uc, { notifier: h.toasts, platform: h.platform }, () => refreshed++)
+    const sell = new SellState(h.uc, { refresh: async () => (refreshed++, null) })
     const address = `0:${'12'.repeat(32)}`
     await Promise.all([sell.sell({ amount: 5, address, fromReferral: true }), sell.sell({ amount: 5, address, fromReferral: true })])
     expect(h.api.callsTo('createWithdraw')).toHaveLength(1)
@@ -96,7 +96,7 @@ describe('SellState', () => {
 describe('FarmingState', () => {
   it('creates a link from the chosen balance, once per press', async () => {
     const h = stateHarness()
-    const farming = new FarmingState(h.uc, { notifier: h.toasts, platform: h.platform })
+    const farming = new FarmingState(h.uc, h.bonds())
     await farming.chooseSource('task')
     const request = { amount: 10, days: 30, activations: 1, multiUse: false, forMe: false }
     await Promise.all([farming.create(request), farming.create(request)])
@@ -129,8 +129,8 @@ describe('HistoryState', () => {
       const ids = Array.from({ length: 23 }, (_, i) => 23 - i).slice((q.page! - 1) * size, q.page! * size)
       return ok({ items: ids.map((id) => ({ id, type: 'credit', amount: '1', created_at: 1_700_000_000 + id })), total: 23, page: q.page, size })
     })
-    const api = makeHttpAxiomApi({ http, session: new MemorySessionStore({ auth_token: 't' }), notifier: new RecordingNotifier() })
-    const history = new HistoryState({ loadOperationsHistory: loadOperationsHistory({ api }), loadWithdrawHistory: loadWithdrawHistory({ api }) })
+    const api = makeHttpAxiomApi({ http, session: new MemorySessionStore({ auth_token: 't' }) })
+    const history = new HistoryState(useCasesOver({ api }))
 
     await history.operations.goTo(1)
     expect(history.operations.total).toBe(23)
@@ -147,6 +147,30 @@ describe('HistoryState', () => {
     ])
     await history.operations.previous()
     expect(history.operations.items.map((o) => o.id)).toEqual([13, 12, 11, 10, 9, 8, 7, 6, 5, 4])
+  })
+})
+
+describe('HistoryState pages that answer late', () => {
+  it('shows the page asked for last, whatever order the answers come in', async () => {
+    const { Effect } = await import('effect')
+    const answers = new Map<number, () => void>()
+    const page = (n: number) => ({ items: [{ id: n, type: 'credit', amount: 1, created_at: 1_700_000_000 }], total: 30 })
+    const history = new HistoryState({
+      loadOperationsHistory: (n) => Effect.callback((resume) => void answers.set(n, () => resume(Effect.succeed(page(n))))),
+      loadWithdrawHistory: () => Effect.succeed({ items: [], total: 0 }),
+    })
+    const first = history.operations.goTo(1)
+    answers.get(1)!()
+    await first
+    const second = history.operations.goTo(2)
+    const third = history.operations.goTo(3)
+    answers.get(3)!()
+    await third
+    answers.get(2)!()
+    await second
+    expect(history.operations.page).toBe(3)
+    expect(history.operations.items.map((o) => o.id)).toEqual([3])
+    expect(history.operations.isFetching).toBe(false)
   })
 })
 
@@ -183,7 +207,7 @@ describe('SellState quotes', () => {
         sellTokens: () => Effect.die('unused'),
         transferReferralBalance: () => Effect.die('unused'),
       },
-      { notifier: new ToastQueue({ setTimeout: () => 0 }) },
+      { refresh: async () => null },
     )
     const first = sell.preview(10, ADDRESS)
     const second = sell.preview(20, ADDRESS)
@@ -197,7 +221,7 @@ describe('SellState quotes', () => {
 
   it('shows no fee or net for an address that is not valid, and does not ask for one', async () => {
     const h = stateHarness()
-    const sell = new SellState(h.uc, { notifier: h.toasts, platform: h.platform })
+    const sell = new SellState(h.uc, { refresh: async () => null })
     for (const bad of ['', 'not-an-address', `1:${'ab'.repeat(32)}`, '0:abcdef', `${FRIENDLY.slice(0, -1)}A`]) {
       await sell.preview(10, bad)
       expect(sell.quoteFor(10, bad)).toBeNull()
@@ -224,7 +248,7 @@ describe('SellState quotes', () => {
         sellTokens: () => Effect.die('unused'),
         transferReferralBalance: () => Effect.die('unused'),
       },
-      { notifier: new ToastQueue({ setTimeout: () => 0 }) },
+      { refresh: async () => null },
     )
     const asked = sell.preview(10, ADDRESS)
     await sell.preview(10, 'typo')

@@ -1,13 +1,13 @@
 import { Effect } from 'effect'
 import { describe, expect, it } from 'vitest'
-import { connectWallet, type HttpResponse, makeHttpAxiomApi } from '../../../core/index.ts'
+import { type HttpResponse, makeHttpAxiomApi, useCases, withErrorPolicy } from '../../../core/index.ts'
 import { WalletState } from '../../../ui/state/wallet-state.ts'
 import { answer, FakeHttpTransport, ok, type Reply } from '../../core/fakes/fake-http-transport.ts'
 import { MemorySessionStore } from '../../core/fakes/memory-stores.ts'
 import { ACCOUNT } from '../../core/fakes/scripted-wallet.ts'
 import { stateHarness, toastTexts } from './harness.ts'
 
-const walletOver = (h: ReturnType<typeof stateHarness>) => new WalletState(h.uc, { notifier: h.toasts, platform: h.platform })
+const walletOver = (h: ReturnType<typeof stateHarness>) => new WalletState(h.uc)
 
 describe('WalletState restoring', () => {
   it('keeps the connect button busy while the wallet widget loads, then shows the restored wallet', async () => {
@@ -64,14 +64,9 @@ describe('WalletState connecting a wallet the backend will not bind', () => {
     const http = new FakeHttpTransport()
       .on('POST /wallet/ton-proof/payload', ok({ payload: 'payload-1' }))
       .on('POST /wallet/ton-proof/check', reply)
-    const api = makeHttpAxiomApi({ http, session: new MemorySessionStore({ auth_token: 't' }), notifier: h.toasts, platform: h.platform })
-    const wallet = new WalletState(
-      {
-        ...h.uc,
-        connectWallet: () => connectWallet({ wallet: h.wallet, api }),
-      },
-      { notifier: h.toasts, platform: h.platform },
-    )
+    const api = makeHttpAxiomApi({ http, session: new MemorySessionStore({ auth_token: 't' }) })
+    const uc = withErrorPolicy(useCases({ ...h.ports, api }), { notifier: h.toasts, platform: h.platform })
+    const wallet = new WalletState(uc)
     return { h, http, wallet }
   }
 

@@ -60,8 +60,8 @@ const BondAction = observer(function BondAction({ canBuy }: { readonly canBuy: b
       </Button>
     )
   return (
-    <Button type="submit" block busy={bonds.isBuying} disabled={!canBuy} testId="buy-bond">
-      {bonds.isBuying ? t('bond.buying') : t('bond.buy')}
+    <Button type="submit" block busy={bonds.isSaving} disabled={!canBuy} testId="buy-bond">
+      {bonds.isSaving ? t('bond.buying') : t('bond.buy')}
     </Button>
   )
 })
@@ -79,7 +79,7 @@ export const BondScreen = observer(function BondScreen() {
   const submit = async (e: FormEvent) => {
     e.preventDefault()
     amount.setTouched(true)
-    if (!wallet.isConnected || amount.value === null || days === null || bonds.isBuying) return
+    if (!wallet.isConnected || amount.value === null || days === null || bonds.isSaving) return
     const r = await bonds.buy(amount.value, days)
     if (r) {
       amount.reset()

@@ -87,11 +87,11 @@ export const CandleChart = observer(function CandleChart() {
     }
   }, [market])
 
-  const empty = market.candles.length === 0 && !market.isFetchingCandles
+  const empty = market.candles.length === 0 && !market.isFetching
   return (
     <div className="chart" data-testid="candle-chart" aria-label={t('dashboard.chart')} role="img">
       <div ref={host} className="chart__canvas" />
-      {!loaded || market.isFetchingCandles ? (
+      {!loaded || market.isFetching ? (
         <div className="chart__overlay">
           <Spinner size={24} />
         </div>

@@ -67,7 +67,7 @@ export const FarmingScreen = observer(function FarmingScreen({ source }: { reado
 
   const fund = amount.value !== null && activations !== null ? linkFund(amount.value, activations) : null
   const overBalance = fund !== null && balance !== undefined && fund > balance
-  const canCreate = amount.value !== null && days !== null && activations !== null && !overBalance && !farming.isCreating
+  const canCreate = amount.value !== null && days !== null && activations !== null && !overBalance && !farming.isSaving
 
   const submit = async (e: FormEvent) => {
     e.preventDefault()
@@ -154,8 +154,8 @@ export const FarmingScreen = observer(function FarmingScreen({ source }: { reado
           </div>
         ) : null}
         <FarmingPreview amount={amount.value} days={days} />
-        <Button type="submit" block busy={farming.isCreating} disabled={!canCreate} testId="farming-create">
-          {farming.isCreating ? t('farming.creating') : t('farming.create')}
+        <Button type="submit" block busy={farming.isSaving} disabled={!canCreate} testId="farming-create">
+          {farming.isSaving ? t('farming.creating') : t('farming.create')}
         </Button>
       </form>
       <Section title={t('farming.links')}>

@@ -81,7 +81,7 @@ const ReferralLinkLine = observer(function ReferralLinkLine() {
         <code className="copy-line__value" data-testid="referral-link">
           {link}
         </code>
-        <button type="button" className="icon-btn" onClick={() => void copy(link, 'toast.linkCopied')} aria-label={t('nav.copyLink')} data-testid="referral-link-copy">
+        <button type="button" className="icon-btn" onClick={() => void copy(link, 'referralLink')} aria-label={t('nav.copyLink')} data-testid="referral-link-copy">
           <CopyIcon size={18} />
         </button>
       </div>

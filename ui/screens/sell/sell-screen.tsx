@@ -53,7 +53,7 @@ export const SellScreen = observer(function SellScreen({ fromReferral }: { reado
     e.preventDefault()
     amount.setTouched(true)
     setAddressTouched(true)
-    if (amount.value === null || !addressOk || sell.isSelling) return
+    if (amount.value === null || !addressOk || sell.isSaving) return
     setDraft({ amount: amount.value, address: address.trim(), fromReferral: from === 'referral' })
   }
 
@@ -116,8 +116,8 @@ export const SellScreen = observer(function SellScreen({ fromReferral }: { reado
           ) : null}
         </div>
         <SellPreview amount={amount.value} address={address} />
-        <Button type="submit" block busy={sell.isSelling} disabled={amount.value === null || !addressOk} testId="sell-submit">
-          {sell.isSelling ? t('sell.selling') : t('sell.submit')}
+        <Button type="submit" block busy={sell.isSaving} disabled={amount.value === null || !addressOk} testId="sell-submit">
+          {sell.isSaving ? t('sell.selling') : t('sell.submit')}
         </Button>
       </form>
       <SellModal

@@ -4,9 +4,7 @@ import type { Task, TaskValidation } from '../domain/entities/task.ts'
 import { type ApiError, InvalidInput } from '../errors.ts'
 import type { AxiomApi } from '../ports/axiom-api.port.ts'
 
-type TaskApi = Pick<AxiomApi, 'tasks' | 'startTask' | 'validateTask' | 'claimTask'>
-
-export const loadTasks = (deps: { readonly api: TaskApi }) => deps.api.tasks()
+type TaskApi = Pick<AxiomApi, 'startTask' | 'validateTask' | 'claimTask'>
 
 /**
  * Moves a task one step along start → validate → claim (spec §4). The step is taken from the

@@ -1,25 +1,8 @@
 import { Effect } from 'effect'
 import { type MiniAppAddress, referralLink } from '../domain/mini-app-links.ts'
 import { shareLinkUrl, shareMethod } from '../domain/platform-version.ts'
-import { newReferralsBadge } from '../domain/referral-badge.ts'
 import type { AxiomApi } from '../ports/axiom-api.port.ts'
-import { type KeyValueStore, STORAGE_KEYS } from '../ports/key-value-store.port.ts'
 import type { Platform } from '../ports/platform.port.ts'
-
-type ReferralApi = Pick<AxiomApi, 'referrals' | 'shareMessage'>
-
-/** The referral list and its '+N' badge against the count last seen (spec §2). */
-export const loadReferrals = (deps: { readonly api: ReferralApi; readonly storage: KeyValueStore }) =>
-  deps.api.referrals().pipe(
-    Effect.map((list) => {
-      const stored = deps.storage.get(STORAGE_KEYS.lastRefCount)
-      return { list, badge: newReferralsBadge(list.length, stored === null ? null : Number(stored)) }
-    }),
-  )
-
-/** Remembers how many referrals the user has seen, which clears the badge. */
-export const markReferralsSeen = (deps: { readonly storage: KeyValueStore }) => (count: number) =>
-  deps.storage.set(STORAGE_KEYS.lastRefCount, String(count))
 
 export const INVITE_TEXT = 'Join me on AXIOM: bond, stake and earn.'
 
@@ -28,7 +11,7 @@ export const INVITE_TEXT = 'Join me on AXIOM: bond, stake and earn.'
  * or when that fails, the platform's share-link URL with the referral deep link.
  */
 export const inviteFriends =
-  (deps: { readonly api: ReferralApi; readonly platform: Pick<Platform, 'launch' | 'shareMessage' | 'openPlatformLink'> }) =>
+  (deps: { readonly api: Pick<AxiomApi, 'shareMessage'>; readonly platform: Pick<Platform, 'launch' | 'shareMessage' | 'openPlatformLink'> }) =>
   (app: MiniAppAddress, refCode: string) =>
     Effect.gen(function* () {
       const link = referralLink(app, refCode)

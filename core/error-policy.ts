@@ -1,0 +1,90 @@
+import { Effect } from 'effect'
+import { INVALID_INIT_DATA_MSG } from './domain/constants.ts'
+import type { Page } from './ports/axiom-api.port.ts'
+import type { AppError } from './errors.ts'
+import type { Notifier } from './ports/notifier.port.ts'
+import type { Platform } from './ports/platform.port.ts'
+import type { UseCases } from './use-cases/index.ts'
+
+/** Where the §8 policy tells the user of an error. */
+export interface ErrorPolicyDeps {
+  readonly notifier: Notifier
+  /** The haptic engine, and the app to close on 'Invalid WebApp init data'. */
+  readonly platform?: Pick<Platform, 'haptic' | 'close'>
+  /** A call found the backend under maintenance: the app shows its maintenance page instead of a toast. */
+  readonly onUnderMaintenance?: () => void
+}
+
+/** Every error gives the error haptic (spec §8); one shown in place, beside its field, gets it alone. */
+export const errorHaptic = (platform?: Pick<Platform, 'haptic'>): void => platform?.haptic('error')
+
+/**
+ * Tells the user of an error as spec §8 asks: an error notice (a 3 s toast), the error haptic, and
+ * for 'Invalid WebApp init data' the app closes. Maintenance goes to its page when there is one;
+ * OutsidePlatform is a full screen of its own, never a toast.
+ */
+export const reportError =
+  (deps: ErrorPolicyDeps) =>
+  (error: AppError): void => {
+    if (error._tag === 'UnderMaintenance' && deps.onUnderMaintenance) return deps.onUnderMaintenance()
+    if (error._tag === 'OutsidePlatform') return
+    deps.notifier.notify({ tag: 'error', error })
+    errorHaptic(deps.platform)
+    if (error._tag === 'Unauthorized' && error.msg === INVALID_INIT_DATA_MSG) deps.platform?.close()
+  }
+
+type SuccessOf<F> = F extends (...args: never[]) => Effect.Effect<infer A, infer _E, infer _R> ? A : never
+export type Fallbacks<U> = { readonly [K in keyof U]?: SuccessOf<U[K]> }
+
+const EMPTY_PAGE: Page<never> = { items: [], total: 0 }
+
+/**
+ * What a read resolves with when the server fails with a 500, after the error is told (spec §8):
+ * an empty list, an empty page, or nothing. Writes are not here: they fail, so nothing looks done.
+ */
+export const SERVER_FAILURE_FALLBACKS: Fallbacks<UseCases> = {
+  loadUser: null,
+  loadBondPlans: [],
+  loadMints: [],
+  loadStakes: [],
+  quoteBond: null,
+  quoteStake: null,
+  loadFarmingPlans: [],
+  loadFarmingLinks: [],
+  quoteFarming: null,
+  checkFarmCode: null,
+  quoteSale: null,
+  loadWithdrawHistory: EMPTY_PAGE,
+  loadOperationsHistory: EMPTY_PAGE,
+  loadTasks: [],
+  loadReferrals: { list: [], badge: null },
+  loadPrice: null,
+  loadCandles: [],
+  loadFinancialStats: null,
+}
+
+/**
+ * The use cases as the app calls them: every failure is reported once, here, on its way to the user
+ * (`reportError`), and a read the server failed resolves with its fallback. The failure still comes
+ * back typed, so a view model decides what it means for its own state, never whether to tell it.
+ */
+export const withErrorPolicy = <U extends object = UseCases>(
+  uc: U,
+  deps: ErrorPolicyDeps,
+  serverFailureFallbacks: Fallbacks<U> = SERVER_FAILURE_FALLBACKS as Fallbacks<U>,
+): U => {
+  const report = reportError(deps)
+  const fallbacks = serverFailureFallbacks as Record<string, unknown>
+  const guarded = Object.entries(uc).map(([name, useCase]) => {
+    const guard = (...args: unknown[]) => {
+      const result: unknown = (useCase as (...a: unknown[]) => unknown)(...args)
+      if (!Effect.isEffect(result)) return result
+      const reported = (result as Effect.Effect<unknown, AppError>).pipe(Effect.tapError((e) => Effect.sync(() => report(e))))
+      return name in fallbacks
+        ? reported.pipe(Effect.catchTag('ServerFailed', () => Effect.succeed(fallbacks[name])))
+        : reported
+    }
+    return [name, guard] as const
+  })
+  return Object.fromEntries(guarded) as U
+}
