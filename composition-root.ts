@@ -24,7 +24,7 @@ import {
   withErrorPolicy,
 } from './core/index.ts'
 import { AppState, type AppConfig } from './ui/state/app-state.ts'
-import { BondsState } from './ui/state/bonds-state.ts'
+import { BondsState } from './ui/features/bonds/bonds-state.ts'
 import { ErrorFeedback } from './ui/state/error-feedback.ts'
 import { FarmingState } from './ui/state/farming-state.ts'
 import { HistoryState } from './ui/state/history-state.ts'

@@ -10,11 +10,11 @@ const DashboardScreen = lazy(() => loadDashboard().then((m) => ({ default: m.Das
 const HistoryScreen = lazy(() => import('../screens/history/history-screen.tsx').then((m) => ({ default: m.HistoryScreen })))
 const FarmingScreen = lazy(() => import('../screens/farming/farming-screen.tsx').then((m) => ({ default: m.FarmingScreen })))
 const SellScreen = lazy(() => import('../screens/sell/sell-screen.tsx').then((m) => ({ default: m.SellScreen })))
-const BondScreen = lazy(() => import('../screens/bond/bond-screen.tsx').then((m) => ({ default: m.BondScreen })))
+const BondScreen = lazy(() => import('../features/bonds/bond-screen.tsx').then((m) => ({ default: m.BondScreen })))
 const ReferralScreen = lazy(() => import('../screens/referral/referral-screen.tsx').then((m) => ({ default: m.ReferralScreen })))
 const TasksScreen = lazy(() => import('../screens/tasks/tasks-screen.tsx').then((m) => ({ default: m.TasksScreen })))
-const StakingScreen = lazy(() => import('../screens/staking/staking-screen.tsx').then((m) => ({ default: m.StakingScreen })))
-const SelectMintScreen = lazy(() => import('../screens/staking/select-mint-screen.tsx').then((m) => ({ default: m.SelectMintScreen })))
+const StakingScreen = lazy(() => import('../features/bonds/staking-screen.tsx').then((m) => ({ default: m.StakingScreen })))
+const SelectMintScreen = lazy(() => import('../features/bonds/select-mint-screen.tsx').then((m) => ({ default: m.SelectMintScreen })))
 
 /**
  * The routes of spec §2, by name:

@@ -12,7 +12,7 @@ import {
   type SocketStatus,
   type UseCases,
 } from '../../core/index.ts'
-import type { BondsState } from './bonds-state.ts'
+import type { BondsState } from '../features/bonds/bonds-state.ts'
 import type { ErrorFeedback } from './error-feedback.ts'
 import type { FarmingState } from './farming-state.ts'
 import type { HistoryState } from './history-state.ts'

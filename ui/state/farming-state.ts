@@ -9,7 +9,7 @@ import type {
   Id,
   UseCases,
 } from '../../core/index.ts'
-import type { BondsState } from './bonds-state.ts'
+import type { BondsState } from '../features/bonds/bonds-state.ts'
 import { newIdempotencyKey, runResult } from './run-effect.ts'
 
 /** What the farming view model calls. */

@@ -1,5 +1,5 @@
 import { noticeText, useCases, withErrorPolicy } from '../../../core/index.ts'
-import { BondsState } from '../../../ui/state/bonds-state.ts'
+import { BondsState } from '../../../ui/features/bonds/bonds-state.ts'
 import { SecondTicker } from '../../../ui/state/second-ticker.ts'
 import { ToastQueue } from '../../../ui/state/toast-queue.ts'
 import { FakeAxiomApi } from '../../core/fakes/fake-axiom-api.ts'

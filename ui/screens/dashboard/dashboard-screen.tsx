@@ -1,6 +1,6 @@
 import { Link } from 'react-router'
 import { HistoryIcon, RebondIcon, SellIcon } from '../../components/icons.tsx'
-import { MintsList } from '../../components/mints-list.tsx'
+import { MintsList } from '../../features/bonds/mints-list.tsx'
 import { Section } from '../../components/section.tsx'
 import { useT } from '../../i18n/use-t.ts'
 import '../../styles/dashboard.css'

@@ -17,9 +17,9 @@ import {
   SECONDS_PER_DAY,
   rewardAt,
   type UseCases,
-} from '../../core/index.ts'
-import { newIdempotencyKey, runResult } from './run-effect.ts'
-import type { SecondTicker } from './second-ticker.ts'
+} from '../../../core/index.ts'
+import { newIdempotencyKey, runResult } from '../../state/run-effect.ts'
+import type { SecondTicker } from '../../state/second-ticker.ts'
 
 /** What the bonds view model calls. */
 export type BondUseCases = Pick<

@@ -1,10 +1,10 @@
 import { observer } from 'mobx-react-lite'
-import { formatAmount, type Mint } from '../../core/index.ts'
-import { useStates } from '../app/contexts.ts'
-import { Button } from '../components/button.tsx'
-import { Modal } from '../components/modal.tsx'
-import { useLastDefined } from '../hooks/use-last-defined.ts'
-import { useT } from '../i18n/use-t.ts'
+import { formatAmount, type Mint } from '../../../core/index.ts'
+import { useStates } from '../../app/contexts.ts'
+import { Button } from '../../components/button.tsx'
+import { Modal } from '../../components/modal.tsx'
+import { useLastDefined } from '../../hooks/use-last-defined.ts'
+import { useT } from '../../i18n/use-t.ts'
 
 /** Confirms cancelling a bond (spec §2: cancel bond modal). */
 export const CancelBondModal = observer(function CancelBondModal({ mint, onClose }: { readonly mint: Mint | null; readonly onClose: () => void }) {

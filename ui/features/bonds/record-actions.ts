@@ -1,4 +1,4 @@
-import type { Mint } from '../../core/index.ts'
+import type { Mint } from '../../../core/index.ts'
 
 /**
  * Which actions a bond row offers. The view model decides what can be staked (bonds.stakeableMints:
