@@ -26,7 +26,7 @@ import {
 import { AppState, type AppConfig } from './ui/state/app-state.ts'
 import { BondsState } from './ui/features/bonds/bonds-state.ts'
 import { ErrorFeedback } from './ui/state/error-feedback.ts'
-import { FarmingState } from './ui/state/farming-state.ts'
+import { FarmingState } from './ui/features/farming/farming-state.ts'
 import { HistoryState } from './ui/state/history-state.ts'
 import { MaintenanceState } from './ui/state/maintenance-state.ts'
 import { MarketState } from './ui/state/market-state.ts'

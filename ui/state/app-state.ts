@@ -14,7 +14,7 @@ import {
 } from '../../core/index.ts'
 import type { BondsState } from '../features/bonds/bonds-state.ts'
 import type { ErrorFeedback } from './error-feedback.ts'
-import type { FarmingState } from './farming-state.ts'
+import type { FarmingState } from '../features/farming/farming-state.ts'
 import type { HistoryState } from './history-state.ts'
 import type { MaintenanceState } from './maintenance-state.ts'
 import type { MarketState } from './market-state.ts'

@@ -3,7 +3,7 @@ import { reaction } from 'mobx'
 import { describe, expect, it } from 'vitest'
 import { type ApiError, type FarmingActivation, type Id, RequestRejected, type StakeQuote } from '../../../core/index.ts'
 import { BondsState } from '../../../ui/features/bonds/bonds-state.ts'
-import { FarmingState } from '../../../ui/state/farming-state.ts'
+import { FarmingState } from '../../../ui/features/farming/farming-state.ts'
 import { aMint, aStake } from '../../core/fakes/records.ts'
 import { stateHarness, toastTexts } from './harness.ts'
 

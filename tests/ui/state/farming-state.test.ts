@@ -1,7 +1,7 @@
 import { Effect } from 'effect'
 import { describe, expect, it } from 'vitest'
 import type { ApiError, FarmingPlan, FarmingQuote, FundingSource } from '../../../core/index.ts'
-import { FarmingState } from '../../../ui/state/farming-state.ts'
+import { FarmingState } from '../../../ui/features/farming/farming-state.ts'
 import { aPlan } from '../../core/fakes/records.ts'
 import { stateHarness } from './harness.ts'
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { makeHttpAxiomApi, noticeText } from '../../../core/index.ts'
-import { FarmingState } from '../../../ui/state/farming-state.ts'
+import { FarmingState } from '../../../ui/features/farming/farming-state.ts'
 import { HistoryState } from '../../../ui/state/history-state.ts'
 import { ReferralsState } from '../../../ui/state/referrals-state.ts'
 import { SellState } from '../../../ui/state/sell-state.ts'

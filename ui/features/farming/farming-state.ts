@@ -8,9 +8,9 @@ import type {
   FundingSource,
   Id,
   UseCases,
-} from '../../core/index.ts'
-import type { BondsState } from '../features/bonds/bonds-state.ts'
-import { newIdempotencyKey, runResult } from './run-effect.ts'
+} from '../../../core/index.ts'
+import type { BondsState } from '../bonds/bonds-state.ts'
+import { newIdempotencyKey, runResult } from '../../state/run-effect.ts'
 
 /** What the farming view model calls. */
 export type FarmingUseCases = Pick<

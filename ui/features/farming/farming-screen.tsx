@@ -9,7 +9,7 @@ import { Row, ScreenHeader, Section } from '../../components/section.tsx'
 import { Segmented } from '../../components/segmented.tsx'
 import { useDebouncedEffect } from '../../hooks/use-debounced-effect.ts'
 import { useT } from '../../i18n/use-t.ts'
-import { FarmingLinksModal } from '../../modals/farming-links-modal.tsx'
+import { FarmingLinksModal } from './farming-links-modal.tsx'
 import { FarmingLinksList } from './farming-links-list.tsx'
 import '../../styles/forms.css'
 

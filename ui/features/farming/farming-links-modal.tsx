@@ -1,12 +1,12 @@
-import { farmingLink, formatAmount, type FarmingLink, shareLinkUrl } from '../../core/index.ts'
-import { useLinkOpener, useUiConfig } from '../app/contexts.ts'
-import { Button } from '../components/button.tsx'
-import { CopyIcon, LinkIcon, ShareIcon } from '../components/icons.tsx'
-import { Modal } from '../components/modal.tsx'
-import { useCopy } from '../hooks/use-copy.ts'
-import { useLastDefined } from '../hooks/use-last-defined.ts'
-import { useT } from '../i18n/use-t.ts'
-import { farmingQueryLink } from '../lib/links.ts'
+import { farmingLink, formatAmount, type FarmingLink, shareLinkUrl } from '../../../core/index.ts'
+import { useLinkOpener, useUiConfig } from '../../app/contexts.ts'
+import { Button } from '../../components/button.tsx'
+import { CopyIcon, LinkIcon, ShareIcon } from '../../components/icons.tsx'
+import { Modal } from '../../components/modal.tsx'
+import { useCopy } from '../../hooks/use-copy.ts'
+import { useLastDefined } from '../../hooks/use-last-defined.ts'
+import { useT } from '../../i18n/use-t.ts'
+import { farmingQueryLink } from '../../lib/links.ts'
 
 function CopyLine({ label, value, testId }: { readonly label: string; readonly value: string; readonly testId: string }) {
   const copy = useCopy()

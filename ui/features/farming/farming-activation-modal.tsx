@@ -1,12 +1,12 @@
 import { observer } from 'mobx-react-lite'
-import { formatAmount } from '../../core/index.ts'
-import { useStates } from '../app/contexts.ts'
-import { Button } from '../components/button.tsx'
-import { AlertIcon, CheckIcon } from '../components/icons.tsx'
-import { Modal } from '../components/modal.tsx'
-import { TokenIcon } from '../components/token-icon.tsx'
-import { useLastDefined } from '../hooks/use-last-defined.ts'
-import { useT } from '../i18n/use-t.ts'
+import { formatAmount } from '../../../core/index.ts'
+import { useStates } from '../../app/contexts.ts'
+import { Button } from '../../components/button.tsx'
+import { AlertIcon, CheckIcon } from '../../components/icons.tsx'
+import { Modal } from '../../components/modal.tsx'
+import { TokenIcon } from '../../components/token-icon.tsx'
+import { useLastDefined } from '../../hooks/use-last-defined.ts'
+import { useT } from '../../i18n/use-t.ts'
 
 /** The outcome of a farm code (spec §4): ACTIVE, REACHED or REVOKED, until dismissed. */
 export const FarmingActivationModal = observer(function FarmingActivationModal() {
