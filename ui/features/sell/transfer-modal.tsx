@@ -1,11 +1,11 @@
 import { observer } from 'mobx-react-lite'
 import type { FormEvent } from 'react'
-import { useStates } from '../app/contexts.ts'
-import { Button } from '../components/button.tsx'
-import { TransferIcon } from '../components/icons.tsx'
-import { InputAmount, useAmountField } from '../components/input-amount.tsx'
-import { Modal } from '../components/modal.tsx'
-import { useT } from '../i18n/use-t.ts'
+import { useStates } from '../../app/contexts.ts'
+import { Button } from '../../components/button.tsx'
+import { TransferIcon } from '../../components/icons.tsx'
+import { InputAmount, useAmountField } from '../../components/input-amount.tsx'
+import { Modal } from '../../components/modal.tsx'
+import { useT } from '../../i18n/use-t.ts'
 
 /** Moves referral balance into the main balance (spec §2: transfer modal). */
 export const TransferModal = observer(function TransferModal({ open, onClose }: { readonly open: boolean; readonly onClose: () => void }) {

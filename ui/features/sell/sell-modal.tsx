@@ -1,13 +1,13 @@
 import { observer } from 'mobx-react-lite'
 import { useEffect } from 'react'
-import { formatAmount, shortAddress } from '../../core/index.ts'
-import { useStates } from '../app/contexts.ts'
-import { Button } from '../components/button.tsx'
-import { SellIcon } from '../components/icons.tsx'
-import { Modal } from '../components/modal.tsx'
-import { Row } from '../components/section.tsx'
-import { useLastDefined } from '../hooks/use-last-defined.ts'
-import { useT } from '../i18n/use-t.ts'
+import { formatAmount, shortAddress } from '../../../core/index.ts'
+import { useStates } from '../../app/contexts.ts'
+import { Button } from '../../components/button.tsx'
+import { SellIcon } from '../../components/icons.tsx'
+import { Modal } from '../../components/modal.tsx'
+import { Row } from '../../components/section.tsx'
+import { useLastDefined } from '../../hooks/use-last-defined.ts'
+import { useT } from '../../i18n/use-t.ts'
 
 export interface SaleDraft {
   readonly amount: number
