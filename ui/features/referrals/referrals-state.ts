@@ -1,6 +1,6 @@
 import { makeAutoObservable, runInAction } from 'mobx'
-import type { MiniAppAddress, Referral, UseCases } from '../../core/index.ts'
-import { runResult } from './run-effect.ts'
+import type { MiniAppAddress, Referral, UseCases } from '../../../core/index.ts'
+import { runResult } from '../../state/run-effect.ts'
 
 /** What the referrals view model calls. */
 export type ReferralUseCases = Pick<UseCases, 'loadReferrals' | 'markReferralsSeen' | 'inviteFriends' | 'copyText'>
