@@ -34,7 +34,7 @@ import { ReferralsState } from './ui/features/referrals/referrals-state.ts'
 import { SecondTicker } from './ui/state/second-ticker.ts'
 import { SellState } from './ui/features/sell/sell-state.ts'
 import { SessionState } from './ui/state/session-state.ts'
-import { TasksState } from './ui/state/tasks-state.ts'
+import { TasksState } from './ui/features/tasks/tasks-state.ts'
 import { ToastQueue } from './ui/state/toast-queue.ts'
 import { WalletState } from './ui/state/wallet-state.ts'
 

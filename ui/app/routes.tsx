@@ -12,7 +12,7 @@ const FarmingScreen = lazy(() => import('../features/farming/farming-screen.tsx'
 const SellScreen = lazy(() => import('../features/sell/sell-screen.tsx').then((m) => ({ default: m.SellScreen })))
 const BondScreen = lazy(() => import('../features/bonds/bond-screen.tsx').then((m) => ({ default: m.BondScreen })))
 const ReferralScreen = lazy(() => import('../features/referrals/referral-screen.tsx').then((m) => ({ default: m.ReferralScreen })))
-const TasksScreen = lazy(() => import('../screens/tasks/tasks-screen.tsx').then((m) => ({ default: m.TasksScreen })))
+const TasksScreen = lazy(() => import('../features/tasks/tasks-screen.tsx').then((m) => ({ default: m.TasksScreen })))
 const StakingScreen = lazy(() => import('../features/bonds/staking-screen.tsx').then((m) => ({ default: m.StakingScreen })))
 const SelectMintScreen = lazy(() => import('../features/bonds/select-mint-screen.tsx').then((m) => ({ default: m.SelectMintScreen })))
 

@@ -22,7 +22,7 @@ import type { ReferralsState } from '../features/referrals/referrals-state.ts'
 import type { SecondTicker } from './second-ticker.ts'
 import type { SellState } from '../features/sell/sell-state.ts'
 import type { SessionState } from './session-state.ts'
-import type { TasksState } from './tasks-state.ts'
+import type { TasksState } from '../features/tasks/tasks-state.ts'
 import type { ToastQueue } from './toast-queue.ts'
 import type { WalletState } from './wallet-state.ts'
 

@@ -10,8 +10,8 @@ import { CameraIcon, CheckIcon, LinkIcon, RebondIcon, SellIcon, TasksIcon } from
 import { ScreenHeader } from '../../components/section.tsx'
 import { Skeleton } from '../../components/spinner.tsx'
 import { type MessageKey, useT } from '../../i18n/use-t.ts'
-import { AddPhotoModal } from '../../modals/add-photo-modal.tsx'
-import { LinkVerificationModal } from '../../modals/link-verification-modal.tsx'
+import { AddPhotoModal } from './add-photo-modal.tsx'
+import { LinkVerificationModal } from './link-verification-modal.tsx'
 import '../../styles/tasks.css'
 
 const STEP_LABEL: Record<TaskStep, MessageKey> = { start: 'tasks.start', validate: 'tasks.validate', claim: 'tasks.claim' }

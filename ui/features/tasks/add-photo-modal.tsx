@@ -1,12 +1,12 @@
 import { observer } from 'mobx-react-lite'
 import { useId, useState } from 'react'
-import { formatAmount, type Task } from '../../core/index.ts'
-import { useStates } from '../app/contexts.ts'
-import { Button } from '../components/button.tsx'
-import { CameraIcon } from '../components/icons.tsx'
-import { Modal } from '../components/modal.tsx'
-import { useLastDefined } from '../hooks/use-last-defined.ts'
-import { useT } from '../i18n/use-t.ts'
+import { formatAmount, type Task } from '../../../core/index.ts'
+import { useStates } from '../../app/contexts.ts'
+import { Button } from '../../components/button.tsx'
+import { CameraIcon } from '../../components/icons.tsx'
+import { Modal } from '../../components/modal.tsx'
+import { useLastDefined } from '../../hooks/use-last-defined.ts'
+import { useT } from '../../i18n/use-t.ts'
 
 const readAsDataUrl = (file: File): Promise<string> =>
   new Promise((resolve, reject) => {

@@ -1,7 +1,7 @@
 import { makeAutoObservable, runInAction } from 'mobx'
-import { countActiveTasks, type Task, type TaskValidation, type UseCases } from '../../core/index.ts'
-import type { SessionState } from './session-state.ts'
-import { runResult } from './run-effect.ts'
+import { countActiveTasks, type Task, type TaskValidation, type UseCases } from '../../../core/index.ts'
+import type { SessionState } from '../../state/session-state.ts'
+import { runResult } from '../../state/run-effect.ts'
 
 /** What the tasks view model calls. */
 export type TaskUseCases = Pick<UseCases, 'loadTasks' | 'advanceTask'>

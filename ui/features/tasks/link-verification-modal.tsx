@@ -1,12 +1,12 @@
 import { observer } from 'mobx-react-lite'
 import { type FormEvent, useId, useState } from 'react'
-import type { Task } from '../../core/index.ts'
-import { useLinkOpener, useStates } from '../app/contexts.ts'
-import { Button } from '../components/button.tsx'
-import { LinkIcon } from '../components/icons.tsx'
-import { Modal } from '../components/modal.tsx'
-import { useLastDefined } from '../hooks/use-last-defined.ts'
-import { useT } from '../i18n/use-t.ts'
+import type { Task } from '../../../core/index.ts'
+import { useLinkOpener, useStates } from '../../app/contexts.ts'
+import { Button } from '../../components/button.tsx'
+import { LinkIcon } from '../../components/icons.tsx'
+import { Modal } from '../../components/modal.tsx'
+import { useLastDefined } from '../../hooks/use-last-defined.ts'
+import { useT } from '../../i18n/use-t.ts'
 
 const isHttpUrl = (s: string): boolean => {
   try {
