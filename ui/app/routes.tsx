@@ -7,7 +7,7 @@ import { ManifestRedirect, NotFound } from './manifest-redirect.tsx'
 
 /** Every screen loads lazily (spec §2). */
 const DashboardScreen = lazy(() => loadDashboard().then((m) => ({ default: m.DashboardScreen })))
-const HistoryScreen = lazy(() => import('../screens/history/history-screen.tsx').then((m) => ({ default: m.HistoryScreen })))
+const HistoryScreen = lazy(() => import('../features/history/history-screen.tsx').then((m) => ({ default: m.HistoryScreen })))
 const FarmingScreen = lazy(() => import('../features/farming/farming-screen.tsx').then((m) => ({ default: m.FarmingScreen })))
 const SellScreen = lazy(() => import('../features/sell/sell-screen.tsx').then((m) => ({ default: m.SellScreen })))
 const BondScreen = lazy(() => import('../features/bonds/bond-screen.tsx').then((m) => ({ default: m.BondScreen })))

@@ -15,7 +15,7 @@ import {
 import type { BondsState } from '../features/bonds/bonds-state.ts'
 import type { ErrorFeedback } from './error-feedback.ts'
 import type { FarmingState } from '../features/farming/farming-state.ts'
-import type { HistoryState } from './history-state.ts'
+import type { HistoryState } from '../features/history/history-state.ts'
 import type { MaintenanceState } from './maintenance-state.ts'
 import type { MarketState } from './market-state.ts'
 import type { ReferralsState } from '../features/referrals/referrals-state.ts'

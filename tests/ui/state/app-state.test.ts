@@ -4,7 +4,7 @@ import { type CandleSocket, type LiveEvent, type ReconnectingSocket, ServerFaile
 import { AppState } from '../../../ui/state/app-state.ts'
 import { ErrorFeedback } from '../../../ui/state/error-feedback.ts'
 import { FarmingState } from '../../../ui/features/farming/farming-state.ts'
-import { HistoryState } from '../../../ui/state/history-state.ts'
+import { HistoryState } from '../../../ui/features/history/history-state.ts'
 import { MaintenanceState } from '../../../ui/state/maintenance-state.ts'
 import { MarketState } from '../../../ui/state/market-state.ts'
 import { ReferralsState } from '../../../ui/features/referrals/referrals-state.ts'

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { makeHttpAxiomApi, noticeText } from '../../../core/index.ts'
 import { FarmingState } from '../../../ui/features/farming/farming-state.ts'
-import { HistoryState } from '../../../ui/state/history-state.ts'
+import { HistoryState } from '../../../ui/features/history/history-state.ts'
 import { ReferralsState } from '../../../ui/features/referrals/referrals-state.ts'
 import { SellState } from '../../../ui/features/sell/sell-state.ts'
 import { TasksState } from '../../../ui/features/tasks/tasks-state.ts'

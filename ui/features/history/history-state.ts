@@ -1,7 +1,7 @@
 import type { Effect } from 'effect'
 import { makeAutoObservable, runInAction } from 'mobx'
-import { type ApiError, type Operation, type Page, pageCount, type UseCases, type Withdrawal } from '../../core/index.ts'
-import { runResult } from './run-effect.ts'
+import { type ApiError, type Operation, type Page, pageCount, type UseCases, type Withdrawal } from '../../../core/index.ts'
+import { runResult } from '../../state/run-effect.ts'
 
 /** What the history view model calls. */
 export type HistoryUseCases = Pick<UseCases, 'loadOperationsHistory' | 'loadWithdrawHistory'>
