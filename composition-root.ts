@@ -36,7 +36,7 @@ import { SellState } from './ui/features/sell/sell-state.ts'
 import { SessionState } from './ui/state/session-state.ts'
 import { TasksState } from './ui/features/tasks/tasks-state.ts'
 import { ToastQueue } from './ui/state/toast-queue.ts'
-import { WalletState } from './ui/state/wallet-state.ts'
+import { WalletState } from './ui/features/wallet/wallet-state.ts'
 
 /** A service identifier that remembers the type it resolves to. */
 type Token<T> = symbol & { readonly __resolves?: T }

@@ -24,7 +24,7 @@ import type { SellState } from '../features/sell/sell-state.ts'
 import type { SessionState } from './session-state.ts'
 import type { TasksState } from '../features/tasks/tasks-state.ts'
 import type { ToastQueue } from './toast-queue.ts'
-import type { WalletState } from './wallet-state.ts'
+import type { WalletState } from '../features/wallet/wallet-state.ts'
 
 export interface AppConfig {
   /** The product's bot, where the app sends users who open it outside Telegram. */

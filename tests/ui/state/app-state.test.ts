@@ -11,7 +11,7 @@ import { ReferralsState } from '../../../ui/features/referrals/referrals-state.t
 import { SellState } from '../../../ui/features/sell/sell-state.ts'
 import { SessionState } from '../../../ui/state/session-state.ts'
 import { TasksState } from '../../../ui/features/tasks/tasks-state.ts'
-import { WalletState } from '../../../ui/state/wallet-state.ts'
+import { WalletState } from '../../../ui/features/wallet/wallet-state.ts'
 import { FakeChainReader } from '../../core/fakes/fake-chain-reader.ts'
 import { answer, FakeHttpTransport, ok } from '../../core/fakes/fake-http-transport.ts'
 import { FakePlatform, launchData } from '../../core/fakes/fake-platform.ts'

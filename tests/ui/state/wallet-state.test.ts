@@ -1,7 +1,7 @@
 import { Effect } from 'effect'
 import { describe, expect, it } from 'vitest'
 import { type HttpResponse, makeHttpAxiomApi, useCases, withErrorPolicy } from '../../../core/index.ts'
-import { WalletState } from '../../../ui/state/wallet-state.ts'
+import { WalletState } from '../../../ui/features/wallet/wallet-state.ts'
 import { answer, FakeHttpTransport, ok, type Reply } from '../../core/fakes/fake-http-transport.ts'
 import { MemorySessionStore } from '../../core/fakes/memory-stores.ts'
 import { ACCOUNT } from '../../core/fakes/scripted-wallet.ts'

@@ -1,6 +1,6 @@
 import { makeAutoObservable, runInAction } from 'mobx'
-import { shortAddress, type UseCases, type WalletAccount } from '../../core/index.ts'
-import { runResult } from './run-effect.ts'
+import { shortAddress, type UseCases, type WalletAccount } from '../../../core/index.ts'
+import { runResult } from '../../state/run-effect.ts'
 
 /** What the wallet view model calls. */
 export type WalletUseCases = Pick<UseCases, 'restoreWallet' | 'connectWallet' | 'disconnectWallet' | 'onAccountChange'>

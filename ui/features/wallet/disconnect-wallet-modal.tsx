@@ -1,10 +1,10 @@
 import { observer } from 'mobx-react-lite'
 import { useState } from 'react'
-import { useStates } from '../app/contexts.ts'
-import { Button } from '../components/button.tsx'
-import { WalletIcon } from '../components/icons.tsx'
-import { Modal } from '../components/modal.tsx'
-import { useT } from '../i18n/use-t.ts'
+import { useStates } from '../../app/contexts.ts'
+import { Button } from '../../components/button.tsx'
+import { WalletIcon } from '../../components/icons.tsx'
+import { Modal } from '../../components/modal.tsx'
+import { useT } from '../../i18n/use-t.ts'
 
 /** Confirms disconnecting the TON wallet (spec §2: disconnect wallet modal). */
 export const DisconnectWalletModal = observer(function DisconnectWalletModal({ open, onClose }: { readonly open: boolean; readonly onClose: () => void }) {
