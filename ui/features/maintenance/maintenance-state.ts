@@ -1,6 +1,6 @@
 import { makeAutoObservable, runInAction } from 'mobx'
-import { MAINTENANCE_POLL_MS, type Platform, type UseCases } from '../../core/index.ts'
-import { runResult } from './run-effect.ts'
+import { MAINTENANCE_POLL_MS, type Platform, type UseCases } from '../../../core/index.ts'
+import { runResult } from '../../state/run-effect.ts'
 
 /**
  * Maintenance (spec §4): polled every 10 s, and entered at once when a call finds the backend under

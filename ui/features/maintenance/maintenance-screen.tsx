@@ -1,5 +1,5 @@
-import { ToolIcon } from '../components/icons.tsx'
-import { useT } from '../i18n/use-t.ts'
+import { ToolIcon } from '../../components/icons.tsx'
+import { useT } from '../../i18n/use-t.ts'
 
 /** Maintenance (spec §2); the view model reloads the page when it ends. */
 export function MaintenanceScreen() {
