@@ -8,8 +8,8 @@ import {
   type FinancialStats,
   type Price,
   type UseCases,
-} from '../../core/index.ts'
-import { runResult } from './run-effect.ts'
+} from '../../../core/index.ts'
+import { runResult } from '../../state/run-effect.ts'
 
 /** What the market view model calls. */
 export type MarketUseCases = Pick<UseCases, 'loadPrice' | 'loadCandles' | 'loadFinancialStats' | 'openCandleFeed'>
