@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import { useLinkOpener, useUiConfig } from '../app/contexts.ts'
+import { useLinkOpener, useUiConfig } from './contexts.ts'
 import { Button } from '../components/button.tsx'
 import { ReferralIcon } from '../components/icons.tsx'
 import { Modal } from '../components/modal.tsx'

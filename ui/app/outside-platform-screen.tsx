@@ -1,4 +1,4 @@
-import { useUiConfig } from '../app/contexts.ts'
+import { useUiConfig } from './contexts.ts'
 import { TokenIcon } from '../components/token-icon.tsx'
 import { useT } from '../i18n/use-t.ts'
 
