@@ -23,20 +23,20 @@ import {
   type Wallet,
   withErrorPolicy,
 } from './core/index.ts'
-import { AppState, type AppConfig } from './ui/state/app-state.ts'
 import { BondsState } from './ui/features/bonds/bonds-state.ts'
-import { ErrorFeedback } from './ui/state/error-feedback.ts'
 import { FarmingState } from './ui/features/farming/farming-state.ts'
 import { HistoryState } from './ui/features/history/history-state.ts'
 import { MaintenanceState } from './ui/features/maintenance/maintenance-state.ts'
 import { MarketState } from './ui/features/market/market-state.ts'
 import { ReferralsState } from './ui/features/referrals/referrals-state.ts'
-import { SecondTicker } from './ui/state/second-ticker.ts'
 import { SellState } from './ui/features/sell/sell-state.ts'
-import { SessionState } from './ui/state/session-state.ts'
 import { TasksState } from './ui/features/tasks/tasks-state.ts'
-import { ToastQueue } from './ui/state/toast-queue.ts'
 import { WalletState } from './ui/features/wallet/wallet-state.ts'
+import { AppState, type AppConfig } from './ui/state/app-state.ts'
+import { ErrorFeedback } from './ui/state/error-feedback.ts'
+import { SecondTicker } from './ui/state/second-ticker.ts'
+import { SessionState } from './ui/state/session-state.ts'
+import { ToastQueue } from './ui/state/toast-queue.ts'
 
 /** A service identifier that remembers the type it resolves to. */
 type Token<T> = symbol & { readonly __resolves?: T }

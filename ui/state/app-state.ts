@@ -13,18 +13,18 @@ import {
   type UseCases,
 } from '../../core/index.ts'
 import type { BondsState } from '../features/bonds/bonds-state.ts'
-import type { ErrorFeedback } from './error-feedback.ts'
 import type { FarmingState } from '../features/farming/farming-state.ts'
 import type { HistoryState } from '../features/history/history-state.ts'
 import type { MaintenanceState } from '../features/maintenance/maintenance-state.ts'
 import type { MarketState } from '../features/market/market-state.ts'
 import type { ReferralsState } from '../features/referrals/referrals-state.ts'
-import type { SecondTicker } from './second-ticker.ts'
 import type { SellState } from '../features/sell/sell-state.ts'
-import type { SessionState } from './session-state.ts'
 import type { TasksState } from '../features/tasks/tasks-state.ts'
-import type { ToastQueue } from './toast-queue.ts'
 import type { WalletState } from '../features/wallet/wallet-state.ts'
+import type { ErrorFeedback } from './error-feedback.ts'
+import type { SecondTicker } from './second-ticker.ts'
+import type { SessionState } from './session-state.ts'
+import type { ToastQueue } from './toast-queue.ts'
 
 export interface AppConfig {
   /** The product's bot, where the app sends users who open it outside Telegram. */

@@ -10,9 +10,9 @@ import { BondIcon, WalletIcon } from '../../components/icons.tsx'
 import { InputAmount, useAmountField } from '../../components/input-amount.tsx'
 import { Row, ScreenHeader, Section } from '../../components/section.tsx'
 import { Skeleton, Spinner } from '../../components/spinner.tsx'
-import { WalletChip } from '../wallet/wallet-chip.tsx'
 import { useDebouncedEffect } from '../../hooks/use-debounced-effect.ts'
 import { useT } from '../../i18n/use-t.ts'
+import { WalletChip } from '../wallet/wallet-chip.tsx'
 import '../../styles/forms.css'
 
 const BondPreview = observer(function BondPreview({ amount, days }: { readonly amount: number | null; readonly days: number | null }) {

@@ -3,14 +3,14 @@ import { useState } from 'react'
 import { useNavigate } from 'react-router'
 import type { Mint } from '../../../core/index.ts'
 import { useStates } from '../../app/contexts.ts'
-import { useT } from '../../i18n/use-t.ts'
-import { canCancelMint } from './record-actions.ts'
-import { CancelBondModal } from './cancel-bond-modal.tsx'
 import { Button } from '../../components/button.tsx'
 import { EmptyState } from '../../components/empty-state.tsx'
 import { BondIcon } from '../../components/icons.tsx'
 import { RecordRow } from '../../components/record-row.tsx'
 import { Skeleton } from '../../components/spinner.tsx'
+import { useT } from '../../i18n/use-t.ts'
+import { CancelBondModal } from './cancel-bond-modal.tsx'
+import { canCancelMint } from './record-actions.ts'
 
 const MintActions = observer(function MintActions({ mint, onCancel }: { readonly mint: Mint; readonly onCancel: (m: Mint) => void }) {
   const { bonds } = useStates()

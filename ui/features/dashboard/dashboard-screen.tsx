@@ -1,12 +1,12 @@
 import { Link } from 'react-router'
 import { HistoryIcon, RebondIcon, SellIcon } from '../../components/icons.tsx'
-import { MintsList } from '../bonds/mints-list.tsx'
 import { Section } from '../../components/section.tsx'
 import { useT } from '../../i18n/use-t.ts'
+import { MintsList } from '../bonds/mints-list.tsx'
 import '../../styles/dashboard.css'
+import { PriceCard } from '../market/price-card.tsx'
 import { BalanceCards } from './balance-cards.tsx'
 import { FinancialStatsCard } from './financial-stats-card.tsx'
-import { PriceCard } from '../market/price-card.tsx'
 
 const QUICK_ACTIONS = [
   { to: '/re-bonding', testId: 'link-rebond', Icon: RebondIcon, label: 'dashboard.rebond' },

@@ -9,8 +9,8 @@ import type {
   Id,
   UseCases,
 } from '../../../core/index.ts'
-import type { BondsState } from '../bonds/bonds-state.ts'
 import { newIdempotencyKey, runResult } from '../../state/run-effect.ts'
+import type { BondsState } from '../bonds/bonds-state.ts'
 
 /** What the farming view model calls. */
 export type FarmingUseCases = Pick<

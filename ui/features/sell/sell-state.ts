@@ -1,7 +1,7 @@
 import { makeAutoObservable, runInAction } from 'mobx'
 import { isTonAddress, type SaleRequest, type TransferResult, type UseCases, type Withdrawal, type WithdrawQuote } from '../../../core/index.ts'
-import type { SessionState } from '../../state/session-state.ts'
 import { newIdempotencyKey, runResult } from '../../state/run-effect.ts'
+import type { SessionState } from '../../state/session-state.ts'
 
 /** What the sell view model calls. */
 export type SellUseCases = Pick<UseCases, 'quoteSale' | 'sellTokens' | 'transferReferralBalance'>

@@ -1,7 +1,7 @@
 import { makeAutoObservable, runInAction } from 'mobx'
 import { countActiveTasks, type Task, type TaskValidation, type UseCases } from '../../../core/index.ts'
-import type { SessionState } from '../../state/session-state.ts'
 import { runResult } from '../../state/run-effect.ts'
+import type { SessionState } from '../../state/session-state.ts'
 
 /** What the tasks view model calls. */
 export type TaskUseCases = Pick<UseCases, 'loadTasks' | 'advanceTask'>

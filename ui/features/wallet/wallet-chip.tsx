@@ -1,9 +1,9 @@
 import { observer } from 'mobx-react-lite'
 import { useState } from 'react'
 import { useStates } from '../../app/contexts.ts'
+import { WalletIcon } from '../../components/icons.tsx'
 import { useT } from '../../i18n/use-t.ts'
 import { DisconnectWalletModal } from './disconnect-wallet-modal.tsx'
-import { WalletIcon } from '../../components/icons.tsx'
 
 /** The connected wallet as 'UQAb…xY12'; pressing it offers to disconnect. */
 export const WalletChip = observer(function WalletChip() {
