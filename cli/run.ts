@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util'
-import { userMessage, type AppError } from '../../../core/index.ts'
+import { userMessage, type AppError } from '../core/index.ts'
 import { EXIT, Exit, UsageError } from './args.ts'
 import { COMMANDS, type Command, GROUPS, type Out, type Parsed, signIn } from './commands.ts'
 import { type CliContext, type CliIo, composeCli, EffectFailure, runEffect } from './context.ts'

@@ -26,7 +26,7 @@ import {
   WalletNotConnected,
   type WalletTransaction,
   type Withdrawal,
-} from '../../../core/index.ts'
+} from '../core/index.ts'
 import { amountArg, Exit, stringArg, UsageError, wholeArg } from './args.ts'
 import { candleChart } from './candle-chart.ts'
 import { type CliContext, EffectFailure, runEffect } from './context.ts'

@@ -12,7 +12,7 @@ import {
   type Price,
   type SocketStatus,
   type Stake,
-} from '../../../core/index.ts'
+} from '../core/index.ts'
 import { recordColumns, withReward } from './records.ts'
 import type { CliContext } from './context.ts'
 import { fine, type Out, tokens } from './output.ts'
