@@ -1,4 +1,3 @@
-import { Effect } from 'effect'
 import { type Mint, type WalletAccount, WalletNotConnected, type WalletTransaction } from '../../core/index.ts'
 import { amountArg, Exit, wholeArg } from '../args.ts'
 import { type CliContext, EffectFailure, runEffect } from '../context.ts'
@@ -60,7 +59,8 @@ const waitUntilActive = async (ctx: CliContext, id: Mint['id'], seconds: number)
 /**
  * A connected wallet: the core's buyBond (the pending mint, the wallet's transaction to the
  * treasury with the mint's comment, 'Transaction is being processed', the balance watch), then the
- * wait for the bond to become active. A payment the wallet did not send cancels the pending bond.
+ * wait for the bond to become active. A payment the wallet did not send leaves the pending bond
+ * alone, as the app does (the app only stops showing it); the backend expires it unpaid.
  */
 const payBond = async (ctx: CliContext, out: Out, amount: number, days: number, account: WalletAccount, waitSeconds: number) => {
   let pending: Mint | null = null
@@ -117,13 +117,10 @@ const payBond = async (ctx: CliContext, out: Out, amount: number, days: number, 
         `Bond #${mint.id} is ${mint.status}: ${tokens(mint.amount_token)} AXIOM for ${mint.tariff_days} days at ${formatRate(dailyRate(mint))} % a day\n`,
     )
   } catch (e) {
-    const tag = e instanceof EffectFailure ? e.error._tag : ''
     const unpaid = pending as Mint | null
-    if (unpaid && (tag === 'TransactionNotSent' || tag === 'WalletProtocolError' || tag === 'WalletNotConnected')) {
-      // Nothing was paid: the pending bond goes (the app clears it too); a late payment is refunded.
-      const canceled = await Effect.runPromise(Effect.result(ctx.uc.cancelBond(unpaid.id)))
-      if (canceled._tag === 'Success' && !out.json) ctx.notice(`Bond #${unpaid.id} canceled: nothing was paid`)
-    }
+    if (unpaid && e instanceof EffectFailure && !out.json)
+      // As in the app, nothing is cancelled: the unpaid bond stays pending until the backend expires it.
+      ctx.notice(`Bond #${unpaid.id} was not paid: it stays pending until it expires`)
     throw e
   } finally {
     ctx.walletHooks.onSendTransaction = null
