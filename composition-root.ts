@@ -2,7 +2,7 @@
  * The composition root: the one place where inversify lives, and wiring only. It binds the ports a
  * front end brings, the API client over them, the use cases (once, with the §8 error policy) and one
  * token per view model. Its caller is the browser entry, ui/start-app.ts (`composeApp`); the CLI
- * composes the core's `useCases` itself, in adapters/node/cli/context.ts, and tests call `composeCore`.
+ * composes the core's `useCases` itself, in cli/context.ts, and tests call `composeCore`.
  */
 import 'reflect-metadata'
 import { Container } from 'inversify'

@@ -12,7 +12,7 @@ import type { Wallet } from './wallet.port.ts'
 
 /**
  * The adapters a front end brings: the browser's (adapters/browser/browser-ports.ts) or the CLI's
- * (adapters/node/cli/context.ts). The product API is built over `http` by core/api/http-axiom-api.ts.
+ * (cli/context.ts). The product API is built over `http` by core/api/http-axiom-api.ts.
  */
 export interface PortBindings {
   readonly http: HttpTransport

@@ -3,7 +3,6 @@ import { homedir, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { axiomHome } from '../../adapters/node/axiom-home.ts'
-import { ConsoleNotifier } from '../../adapters/node/console-notifier.ts'
 import { FileKeyValueStore, STORAGE_FILE_NAME } from '../../adapters/node/file-key-value-store.ts'
 import { FileSessionStore, SESSION_FILE_NAME } from '../../adapters/node/file-session-store.ts'
 import { InMemoryKeyValueStore } from '../../adapters/shared/in-memory-key-value-store.ts'
@@ -79,21 +78,6 @@ describe('axiomHome', () => {
   it('is $AXIOM_HOME when set, else ~/.config/axiom', () => {
     expect(axiomHome({ AXIOM_HOME: '/srv/axiom' })).toBe('/srv/axiom')
     expect(axiomHome({})).toBe(join(homedir(), '.config', 'axiom'))
-  })
-})
-
-describe('ConsoleNotifier', () => {
-  it('writes each notice as one marked line', () => {
-    const lines: string[] = []
-    const notifier = new ConsoleNotifier({ write: (text: string) => lines.push(text) })
-    notifier.line('error', 'Error: Network Error! Code: ERR_NETWORK')
-    notifier.line('success', 'New Bond created')
-    notifier.line('info', 'Transaction is being\nprocessed')
-    expect(lines).toEqual([
-      '✗ Error: Network Error! Code: ERR_NETWORK\n',
-      '✓ New Bond created\n',
-      '· Transaction is being processed\n',
-    ])
   })
 })
 

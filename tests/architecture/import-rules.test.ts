@@ -40,6 +40,12 @@ const standInPastEntry = (graph: ImportGraph) =>
 const domainReachesWire = (graph: ImportGraph) =>
   importsFromTo(graph, 'server/domain/', (t) => ['server/http/', 'server/routes/', 'server/sockets/'].some((p) => t.startsWith(p)))
 
+/** (f) The two applications on the core stay apart: cli/ never imports ui/, ui/ never imports cli/. */
+const applicationsMeet = (graph: ImportGraph) => [
+  ...importsFromTo(graph, 'cli/', (t) => t.startsWith('ui/')),
+  ...importsFromTo(graph, 'ui/', (t) => t.startsWith('cli/')),
+]
+
 describe('import rules of the product', () => {
   const graph = importGraph()
 
@@ -68,6 +74,12 @@ describe('import rules of the product', () => {
   it('(e) the backend domain imports neither server/http, server/routes nor server/sockets', () => {
     expect(graph.has('server/domain/mints.ts')).toBe(true)
     expect(domainReachesWire(graph)).toEqual([])
+  })
+
+  it('(f) cli/ and ui/ never import each other', () => {
+    expect(graph.has('cli/run.ts')).toBe(true)
+    expect(graph.has('ui/start-app.ts')).toBe(true)
+    expect(applicationsMeet(graph)).toEqual([])
   })
 })
 
@@ -123,5 +135,18 @@ describe('each rule catches a violation', () => {
       'server/domain/user-events.ts → server/sockets/hub.ts',
       'server/domain/user-events.ts → server/routes/mint-routes.ts',
     ])
+  })
+
+  it('(f) the CLI importing ui/, or ui/ importing the CLI', () => {
+    const graph = g({
+      'cli/commands/bonds.ts': ['ui/state/bonds-state.ts', 'core/index.ts', 'cli/output.ts'],
+      'ui/screens/home.tsx': ['cli/output.ts', 'ui/components/card.tsx'],
+      'adapters/node/node-platform.ts': ['core/index.ts'],
+    })
+    expect(applicationsMeet(graph)).toEqual([
+      'cli/commands/bonds.ts → ui/state/bonds-state.ts',
+      'ui/screens/home.tsx → cli/output.ts',
+    ])
+    expect(applicationsMeet(g({ 'cli/run.ts': ['core/index.ts', 'adapters/node/node-platform.ts'] }))).toEqual([])
   })
 })

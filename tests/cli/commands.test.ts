@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { DEV_BOT_TOKEN as CLI_DEV_BOT_TOKEN } from '../../adapters/node/cli/dev-init-data.ts'
+import { DEV_BOT_TOKEN as CLI_DEV_BOT_TOKEN } from '../../cli/dev-init-data.ts'
 import { DEV_BOT_TOKEN } from '../../server/main.ts'
 import { signInitDataFor } from '../support/init-data.ts'
 import { type CliStack, type CliUser, freshId, Sink, SOME_ADDRESS, startCliStack } from './support.ts'

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { run } from '../../adapters/node/cli/run.ts'
+import { run } from '../../cli/run.ts'
 import { startServer, type RunningServer, type StartOptions } from '../../server/main.ts'
 
 /** Collects what the CLI writes; `isTTY` false, as when piped. */

@@ -136,7 +136,7 @@ describe('axiom bond with a connected wallet', () => {
     expect(b.stdout).toMatch(/Bond #\d+ is active: 5\.00 AXIOM/)
   })
 
-  it('a payment the wallet rejects: "Transaction was not sent", exit 1, nothing paid, the pending bond canceled', async () => {
+  it('a payment the wallet rejects: "Transaction was not sent", exit 1, nothing paid, the pending bond left to expire as in the app', async () => {
     const user = await connected()
     const dev = ton.devWallet.key.address
     const walletBefore = await ton.chain.balance(dev)
@@ -147,12 +147,18 @@ describe('axiom bond with a connected wallet', () => {
       expect(b.code).toBe(1)
       expect(b.stderr).toContain('Transaction was not sent')
       expect(b.stdout).toBe('')
+      const text = await user.run(['bond', '10', '--days', String(days)])
+      expect(text.code).toBe(1)
+      expect(text.stderr).toMatch(/Bond #\d+ was not paid: it stays pending until it expires/)
     } finally {
       ton.devWallet.auto = 'approve'
     }
     expect(await ton.chain.balance(dev)).toBe(walletBefore)
+    // The app does not cancel the unpaid bonds either: they stay pending until the backend expires them
+    // (a listing shows only the newest pending one: the core's pending rule).
     const mints = (await user.run(['mints', '--json'])).json()
-    expect(mints.filter((m: { status: string }) => m.status === 'pending')).toEqual([])
+    expect(mints.filter((m: { status: string }) => m.status === 'canceled')).toEqual([])
+    expect(mints.filter((m: { status: string; amount_token: number }) => m.status === 'pending' && Number(m.amount_token) === 10)).toHaveLength(1)
   })
 
   it('--pay without a wallet refuses; without --pay the payment is printed as before', async () => {

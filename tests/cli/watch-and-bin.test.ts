@@ -69,7 +69,7 @@ describe('the bin shim', () => {
   it('runs the real executable as a process', async () => {
     const u = stack.user()
     expect((await u.run(['login', '--dev-user', String(freshId())])).code).toBe(0)
-    const bin = fileURLToPath(new URL('../../adapters/node/cli/bin.mjs', import.meta.url))
+    const bin = fileURLToPath(new URL('../../cli/bin.mjs', import.meta.url))
     const result = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
       const child = spawn(bin, ['balances', '--json'], { env: { ...process.env, ...u.env } })
       let stdout = ''

@@ -1,6 +1,6 @@
 import { join } from 'node:path'
-import { PLATFORM_DEFAULT_VERSION, type HapticKind, type LaunchData, type Platform } from '../../../core/index.ts'
-import { JsonFile } from '../json-file.ts'
+import { PLATFORM_DEFAULT_VERSION, type HapticKind, type LaunchData, type Platform } from '../../core/index.ts'
+import { JsonFile } from './json-file.ts'
 
 export const LAUNCH_FILE_NAME = 'launch.json'
 

@@ -1,5 +1,5 @@
 /**
- * The `axiom` command: `node --import tsx adapters/node/cli/axiom.ts <command>`, or `npx axiom`
+ * The `axiom` command: `node --import tsx cli/axiom.ts <command>`, or `npx axiom`
  * through bin.mjs. Wires the real process to run(); Ctrl-C aborts a running `watch` cleanly.
  */
 import { run } from './run.ts'

@@ -1,4 +1,4 @@
-import { type Mint, rewardAt, type Stake } from '../../../core/index.ts'
+import { type Mint, rewardAt, type Stake } from '../core/index.ts'
 import { fine, tokens, when } from './output.ts'
 import type { Column } from './table.ts'
 

@@ -1,5 +1,5 @@
-import { formatAmount } from '../../../core/index.ts'
-import type { Candle } from '../../../core/index.ts'
+import { formatAmount } from '../core/index.ts'
+import type { Candle } from '../core/index.ts'
 import { width } from './table.ts'
 
 export interface ChartOptions {

@@ -8,18 +8,18 @@ import {
   type UseCases,
   useCases,
   type WalletTransaction,
-} from '../../../core/index.ts'
-import { FetchHttpTransport } from '../../shared/fetch-http-transport.ts'
-import { SystemClock } from '../../shared/system-clock.ts'
-import { V4ApiChainReader } from '../../ton/v4-api-chain-reader.ts'
-import { axiomHome } from '../axiom-home.ts'
-import { FileKeyValueStore } from '../file-key-value-store.ts'
-import { FileSessionStore } from '../file-session-store.ts'
-import { WsSocketFactory } from '../ws-socket-factory.ts'
+} from '../core/index.ts'
+import { FetchHttpTransport } from '../adapters/shared/fetch-http-transport.ts'
+import { SystemClock } from '../adapters/shared/system-clock.ts'
+import { V4ApiChainReader } from '../adapters/ton/v4-api-chain-reader.ts'
+import { axiomHome } from '../adapters/node/axiom-home.ts'
+import { FileKeyValueStore } from '../adapters/node/file-key-value-store.ts'
+import { FileSessionStore } from '../adapters/node/file-session-store.ts'
+import { WsSocketFactory } from '../adapters/node/ws-socket-factory.ts'
 import { CliNotifier } from './cli-notifier.ts'
-import type { TonConnectSdkWallet } from '../ton-connect-sdk-wallet.ts'
+import type { TonConnectSdkWallet } from '../adapters/node/ton-connect-sdk-wallet.ts'
 import { CliLinkOpener, cliWallet, type CliWalletSetup, walletSetup } from './cli-wallet.ts'
-import { LaunchFile, NodePlatform } from './node-platform.ts'
+import { LaunchFile, NodePlatform } from '../adapters/node/node-platform.ts'
 import { type OutStream, Spinners } from './output.ts'
 
 /** The local reference backend (`npm run server`). */

@@ -12,11 +12,13 @@ import {
   type Price,
   type SocketStatus,
   type Stake,
-} from '../../../core/index.ts'
-import { recordColumns, withReward } from './records.ts'
-import type { CliContext } from './context.ts'
-import { fine, type Out, tokens } from './output.ts'
-import { table } from './table.ts'
+} from '../../core/index.ts'
+import { wholeArg } from '../args.ts'
+import type { CliContext } from '../context.ts'
+import { fine, type Out, tokens } from '../output.ts'
+import { recordColumns, withReward } from '../records.ts'
+import { table } from '../table.ts'
+import type { Command } from './command.ts'
 
 export interface WatchOptions {
   /** Stop after this long (`--for`); otherwise only the abort signal (Ctrl-C) stops it. */
@@ -162,4 +164,18 @@ export const watch = async (ctx: CliContext, out: Out, o: WatchOptions = {}): Pr
   })
   socket.close()
   if (tty) io.stdout.write(CLEAR_SCREEN + frame())
+}
+
+export const watchCommand: Command = {
+  name: 'watch',
+  args: '[--for SECONDS]',
+  summary: 'Live bonds and stakes, rewards ticking every second (Ctrl-C to stop)',
+  examples: ['axiom watch', 'axiom watch --json --for 60 > rewards.ndjson'],
+  options: { for: { type: 'string' } },
+  positionals: [0, 0],
+  auth: true,
+  async run(ctx, out, a) {
+    const seconds = a.values.for === undefined ? undefined : wholeArg(a.values.for, '--for SECONDS')
+    await watch(ctx, out, seconds === undefined ? {} : { durationMs: seconds * 1000 })
+  },
 }

@@ -1,6 +1,6 @@
 import type { Effect } from 'effect'
 import ora, { type Ora } from 'ora'
-import { formatAmount, NANO_PER_TON } from '../../../core/index.ts'
+import { formatAmount, NANO_PER_TON } from '../core/index.ts'
 
 /** A stream the CLI writes to: process.stdout / process.stderr, or a test's collector. */
 export interface OutStream {

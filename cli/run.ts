@@ -1,9 +1,9 @@
 import { parseArgs } from 'node:util'
-import { userMessage, type AppError } from '../../../core/index.ts'
+import { userMessage, type AppError } from '../core/index.ts'
 import { EXIT, Exit, UsageError } from './args.ts'
-import { COMMANDS, type Command, GROUPS, type Out, type Parsed, signIn } from './commands.ts'
+import { COMMANDS, type Command, GROUPS, type Parsed, signIn } from './commands/index.ts'
 import { type CliContext, type CliIo, composeCli, EffectFailure, runEffect } from './context.ts'
-import { Spinners } from './output.ts'
+import { type Out, Spinners } from './output.ts'
 
 export { EXIT } from './args.ts'
 export type { CliIo } from './context.ts'

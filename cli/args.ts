@@ -1,4 +1,4 @@
-import { parseAmountInput } from '../../../core/index.ts'
+import { parseAmountInput } from '../core/index.ts'
 
 /** Exit codes (docs/cli.md). */
 export const EXIT = {

@@ -3,7 +3,7 @@ import { createHmac } from 'node:crypto'
 /**
  * The reference backend's development bot token (docs/api.md, "Running it"). It is not a secret:
  * the local stack signs and checks Telegram init data with it. Kept here rather than imported from
- * server/, which adapters must not import; tests/cli checks that the two stay equal.
+ * server/: the CLI is a client of the backend, never a part of it; tests/cli checks that the two stay equal.
  */
 export const DEV_BOT_TOKEN = '7000000001:AXIOM-dev-bot-token-not-secret'
 

@@ -1,6 +1,6 @@
 import { join } from 'node:path'
-import type { WalletTransaction } from '../../../core/index.ts'
-import { JsonFileStorage, TonConnectSdkWallet } from '../ton-connect-sdk-wallet.ts'
+import type { WalletTransaction } from '../core/index.ts'
+import { JsonFileStorage, TonConnectSdkWallet } from '../adapters/node/ton-connect-sdk-wallet.ts'
 
 /** The local TON server of `npm run server` (v4 API, bridge, dev wallet): docs/local-stack.md. */
 export const DEFAULT_TON = 'http://127.0.0.1:8788'
