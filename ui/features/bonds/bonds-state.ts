@@ -18,7 +18,7 @@ import {
   rewardAt,
   type UseCases,
 } from '../../../core/index.ts'
-import { newIdempotencyKey, runResult } from '../../state/run-effect.ts'
+import { newIdempotencyKey, refusalOf, runResult } from '../../state/run-effect.ts'
 import type { SecondTicker } from '../../state/second-ticker.ts'
 
 /** What the bonds view model calls. */
@@ -33,12 +33,16 @@ export class BondsState {
   mints: Mint[] = []
   stakes: Stake[] = []
   quote: BondQuote | null = null
-  /** The amount and days `quote` was computed for. */
+  /** The server's refusal of the amount and days in `quoteKey` ("amount must be at least 1"), shown in place. */
+  quoteRefusal: string | null = null
+  /** The amount and days `quote` (or `quoteRefusal`) was computed for. */
   quoteKey: string | null = null
   private previewSeq = 0
   /** The server's terms for staking a mint (GET /staking/calculate), and the mint they are for. */
   stakeQuote: StakeQuote | null = null
   stakeQuoteMintId: string | null = null
+  /** The server's refusal to quote staking `stakeQuoteMintId`, shown in place. */
+  stakeQuoteRefusal: string | null = null
   /** 'failed': the last quote asked for could not be had; the stake cannot be confirmed. */
   stakeQuoteStatus: 'idle' | 'loading' | 'ready' | 'failed' = 'idle'
   private stakeQuoteSeq = 0
@@ -112,9 +116,15 @@ export class BondsState {
     runInAction(() => {
       if (seq !== this.previewSeq) return
       this.quote = r._tag === 'Success' ? r.success : null
+      this.quoteRefusal = refusalOf(r)
       this.quoteKey = `${amount}:${days}`
     })
     return this.quoteFor(amount, days)
+  }
+
+  /** The server's refusal to quote exactly this amount and term, or null. */
+  refusalFor(amount: number | null, days: number | null): string | null {
+    return amount !== null && days !== null && this.quoteKey === `${amount}:${days}` ? this.quoteRefusal : null
   }
 
   /** The quote for exactly this amount and term, or null while it is being computed. */
@@ -130,12 +140,14 @@ export class BondsState {
     const seq = ++this.stakeQuoteSeq
     this.stakeQuote = null
     this.stakeQuoteMintId = String(mintId)
+    this.stakeQuoteRefusal = null
     this.stakeQuoteStatus = 'loading'
     const r = await runResult(this.uc.quoteStake(mintId))
     runInAction(() => {
       if (seq !== this.stakeQuoteSeq) return
       const quote = r._tag === 'Success' ? r.success : null
       this.stakeQuote = quote
+      this.stakeQuoteRefusal = refusalOf(r)
       this.stakeQuoteStatus = quote ? 'ready' : 'failed'
     })
     return this.stakeQuoteFor(mintId)
