@@ -66,10 +66,12 @@ export class BondsState {
     private readonly ticker: SecondTicker,
     private readonly notifier: Notifier,
     private readonly haptic: (kind: HapticKind) => void = () => {},
+    /** The user's own bond went live, or a stake or cancel went through: the platform's figures moved. */
+    private readonly onFiguresMoved: () => void = () => {},
   ) {
     makeAutoObservable<
       this,
-      'uc' | 'ticker' | 'notifier' | 'haptic' | 'announced' | 'previewSeq' | 'stakeQuoteSeq' | 'farmingCallOut' | 'heldMints'
+      'uc' | 'ticker' | 'notifier' | 'haptic' | 'onFiguresMoved' | 'announced' | 'previewSeq' | 'stakeQuoteSeq' | 'farmingCallOut' | 'heldMints'
     >(this, {
       // Read every second (a pending bond or stake ages out after 3 minutes), but a new list only when
       // an item came or went: the rows of an unchanged list must not re-render on each tick.
@@ -84,6 +86,7 @@ export class BondsState {
       ticker: false,
       notifier: false,
       haptic: false,
+      onFiguresMoved: false,
     })
   }
 
@@ -191,6 +194,7 @@ export class BondsState {
       runInAction(() => {
         if (r._tag === 'Success') this.mints = mergeLiveRecord(this.mints, r.success)
       })
+      if (r._tag === 'Success') this.onFiguresMoved()
       return r._tag === 'Success'
     })
   }
@@ -200,6 +204,7 @@ export class BondsState {
       const r = await runResult(this.uc.stakeMint(mintId, { idempotencyKey: newIdempotencyKey() }))
       if (r._tag === 'Success') {
         runInAction(() => (this.stakes = mergeLiveRecord(this.stakes, r.success)))
+        this.onFiguresMoved()
         await this.refreshMints()
       }
       return r._tag === 'Success'
@@ -209,6 +214,7 @@ export class BondsState {
   /** A live `user:mint` event (spec §4). */
   applyLiveMint(mint: Mint): void {
     this.mints = keepNewestPending(mergeLiveRecord(this.mints, mint), this.ticker.now)
+    if (mint.status === 'active') this.onFiguresMoved()
     // The server pushes the bond an activation brings while it answers: until the answer says
     // whether the activation succeeded, a new bond is not announced, so that it can say "via Farming".
     if (this.farmingCallOut && liveRecordNotice('mint', mint.status, false)) this.heldMints.push(mint)
@@ -227,6 +233,7 @@ export class BondsState {
   /** A live `user:staking` event: merged, announced, and the mints refetched (spec §4). */
   applyLiveStake(stake: Stake): void {
     this.stakes = keepNewestPending(mergeLiveRecord(this.stakes, stake), this.ticker.now)
+    if (stake.status === 'active') this.onFiguresMoved()
     const notice = liveRecordNotice('stake', stake.status, false)
     if (notice && this.firstAnnouncement('stake', stake.id)) {
       this.notifier.notify(notice)
