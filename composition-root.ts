@@ -121,7 +121,18 @@ export const composeApp = (ports: PortBindings, config: AppConfig): AppState => 
   bind(TOKENS.errors, (r) => new ErrorFeedback(r.get(TOKENS.notifier), r.get(TOKENS.platform)))
   bind(TOKENS.session_, (r) => new SessionState(uc(r)))
   bind(TOKENS.maintenance, (r) => new MaintenanceState(uc(r), r.get(TOKENS.platform)))
-  bind(TOKENS.bonds, (r) => new BondsState(uc(r), r.get(TOKENS.ticker), r.get(TOKENS.notifier), (k) => r.get(TOKENS.platform).haptic(k)))
+  bind(
+    TOKENS.bonds,
+    (r) =>
+      new BondsState(
+        uc(r),
+        r.get(TOKENS.ticker),
+        r.get(TOKENS.notifier),
+        (k) => r.get(TOKENS.platform).haptic(k),
+        // The user's own bond, stake or cancel moved the platform's figures (one request at a time).
+        () => void r.get(TOKENS.market).refreshStats(),
+      ),
+  )
   bind(TOKENS.farming, (r) => new FarmingState(uc(r), r.get(TOKENS.bonds)))
   bind(TOKENS.tasks, (r) => new TasksState(uc(r), r.get(TOKENS.session_)))
   bind(TOKENS.referrals, (r) => new ReferralsState(uc(r)))

@@ -33,6 +33,17 @@ export const reportError =
     if (error._tag === 'Unauthorized' && error.msg === INVALID_INIT_DATA_MSG) deps.platform?.close()
   }
 
+/**
+ * The quotes: a refusal of one (RequestRejected, a 400/404/422 such as "amount must be at least 1")
+ * is answered in place, in the summary where the quote would be, while the user types. It is not a
+ * toast, nor a haptic on each keystroke. Their other failures (network, timeout, 500) are told as any.
+ */
+export const ANSWERED_IN_PLACE: ReadonlySet<string> = new Set(['quoteBond', 'quoteStake', 'quoteFarming', 'quoteSale'])
+
+/** Whether the policy leaves this failure of this use case to its view model to show in place. */
+export const isAnsweredInPlace = (useCase: string, error: AppError): boolean =>
+  error._tag === 'RequestRejected' && ANSWERED_IN_PLACE.has(useCase)
+
 type SuccessOf<F> = F extends (...args: never[]) => Effect.Effect<infer A, infer _E, infer _R> ? A : never
 export type Fallbacks<U> = { readonly [K in keyof U]?: SuccessOf<U[K]> }
 
@@ -65,7 +76,8 @@ export const SERVER_FAILURE_FALLBACKS: Fallbacks<UseCases> = {
 
 /**
  * The use cases as the app calls them: every failure is reported once, here, on its way to the user
- * (`reportError`), and a read the server failed resolves with its fallback. The failure still comes
+ * (`reportError`), but a quote's refusal, which its screen shows in place (`ANSWERED_IN_PLACE`); and a
+ * read the server failed resolves with its fallback. The failure still comes
  * back typed, so a view model decides what it means for its own state, never whether to tell it.
  */
 export const withErrorPolicy = <U extends object = UseCases>(
@@ -79,7 +91,9 @@ export const withErrorPolicy = <U extends object = UseCases>(
     const guard = (...args: unknown[]) => {
       const result: unknown = (useCase as (...a: unknown[]) => unknown)(...args)
       if (!Effect.isEffect(result)) return result
-      const reported = (result as Effect.Effect<unknown, AppError>).pipe(Effect.tapError((e) => Effect.sync(() => report(e))))
+      const reported = (result as Effect.Effect<unknown, AppError>).pipe(
+        Effect.tapError((e) => Effect.sync(() => (isAnsweredInPlace(name, e) ? undefined : report(e)))),
+      )
       return name in fallbacks
         ? reported.pipe(Effect.catchTag('ServerFailed', () => Effect.succeed(fallbacks[name])))
         : reported

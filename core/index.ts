@@ -74,7 +74,7 @@ export {
   userMessage,
 } from './error-messages.ts'
 export { ENGLISH_NOTICES, noticeDurationMs, noticeText, renderNotice, type NoticeTable } from './notices.ts'
-export { errorHaptic, reportError, SERVER_FAILURE_FALLBACKS, withErrorPolicy, type ErrorPolicyDeps, type Fallbacks } from './error-policy.ts'
+export { errorHaptic, reportError, SERVER_FAILURE_FALLBACKS, ANSWERED_IN_PLACE, isAnsweredInPlace, withErrorPolicy, type ErrorPolicyDeps, type Fallbacks } from './error-policy.ts'
 
 // Ports
 export type * from './ports/axiom-api.port.ts'

@@ -114,6 +114,7 @@ export const en = {
   'bond.youPay': 'You pay',
   'bond.maxReward': 'Max reward',
   'bond.expectedReward': 'Expected reward',
+  'quote.refused': 'This cannot be quoted:',
   'bond.calculating': 'Calculating…',
   'bond.previewHint': 'Pick a term and enter an amount to see your rewards.',
   'bond.buy': 'Buy bond',

@@ -115,6 +115,7 @@ export const ru: Messages = {
   'bond.youPay': 'Вы платите',
   'bond.maxReward': 'Макс. награда',
   'bond.expectedReward': 'Ожидаемая награда',
+  'quote.refused': 'Расчёт невозможен:',
   'bond.calculating': 'Считаем…',
   'bond.previewHint': 'Выберите срок и введите сумму, чтобы увидеть доход.',
   'bond.buy': 'Купить бонд',

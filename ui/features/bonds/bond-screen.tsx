@@ -8,6 +8,7 @@ import { DayChips } from '../../components/chips.tsx'
 import { EmptyState } from '../../components/empty-state.tsx'
 import { BondIcon, WalletIcon } from '../../components/icons.tsx'
 import { InputAmount, useAmountField } from '../../components/input-amount.tsx'
+import { QuoteRefusal } from '../../components/quote-refusal.tsx'
 import { Row, ScreenHeader, Section } from '../../components/section.tsx'
 import { Skeleton, Spinner } from '../../components/spinner.tsx'
 import { useDebouncedEffect } from '../../hooks/use-debounced-effect.ts'
@@ -25,6 +26,8 @@ const BondPreview = observer(function BondPreview({ amount, days }: { readonly a
   const quote = bonds.quoteFor(amount, days)
   const calculating = quote === null && bonds.quoteKey !== `${amount}:${days}`
   if (amount === null || days === null) return <p className="muted preview-hint">{t('bond.previewHint')}</p>
+  const refusal = bonds.refusalFor(amount, days)
+  if (refusal !== null) return <QuoteRefusal msg={refusal} testId="bond-preview-error" />
   return (
     <div className="summary" aria-busy={calculating || undefined} data-testid="bond-preview">
       {quote ? (
@@ -79,7 +82,7 @@ export const BondScreen = observer(function BondScreen() {
   const submit = async (e: FormEvent) => {
     e.preventDefault()
     amount.setTouched(true)
-    if (!wallet.isConnected || amount.value === null || days === null || bonds.isSaving) return
+    if (!wallet.isConnected || amount.value === null || days === null || bonds.isSaving || bonds.refusalFor(amount.value, days) !== null) return
     const r = await bonds.buy(amount.value, days)
     if (r) {
       amount.reset()
@@ -102,7 +105,7 @@ export const BondScreen = observer(function BondScreen() {
         </Section>
         <InputAmount field={amount} label={t('bond.amount')} testId="bond-amount" />
         <BondPreview amount={amount.value} days={days} />
-        <BondAction canBuy={amount.value !== null && days !== null} />
+        <BondAction canBuy={amount.value !== null && days !== null && bonds.refusalFor(amount.value, days) === null} />
       </form>
     </div>
   )

@@ -18,7 +18,7 @@ import {
   rewardAt,
   type UseCases,
 } from '../../../core/index.ts'
-import { newIdempotencyKey, runResult } from '../../state/run-effect.ts'
+import { newIdempotencyKey, refusalOf, runResult } from '../../state/run-effect.ts'
 import type { SecondTicker } from '../../state/second-ticker.ts'
 
 /** What the bonds view model calls. */
@@ -33,12 +33,16 @@ export class BondsState {
   mints: Mint[] = []
   stakes: Stake[] = []
   quote: BondQuote | null = null
-  /** The amount and days `quote` was computed for. */
+  /** The server's refusal of the amount and days in `quoteKey` ("amount must be at least 1"), shown in place. */
+  quoteRefusal: string | null = null
+  /** The amount and days `quote` (or `quoteRefusal`) was computed for. */
   quoteKey: string | null = null
   private previewSeq = 0
   /** The server's terms for staking a mint (GET /staking/calculate), and the mint they are for. */
   stakeQuote: StakeQuote | null = null
   stakeQuoteMintId: string | null = null
+  /** The server's refusal to quote staking `stakeQuoteMintId`, shown in place. */
+  stakeQuoteRefusal: string | null = null
   /** 'failed': the last quote asked for could not be had; the stake cannot be confirmed. */
   stakeQuoteStatus: 'idle' | 'loading' | 'ready' | 'failed' = 'idle'
   private stakeQuoteSeq = 0
@@ -62,10 +66,12 @@ export class BondsState {
     private readonly ticker: SecondTicker,
     private readonly notifier: Notifier,
     private readonly haptic: (kind: HapticKind) => void = () => {},
+    /** The user's own bond went live, or a stake or cancel went through: the platform's figures moved. */
+    private readonly onFiguresMoved: () => void = () => {},
   ) {
     makeAutoObservable<
       this,
-      'uc' | 'ticker' | 'notifier' | 'haptic' | 'announced' | 'previewSeq' | 'stakeQuoteSeq' | 'farmingCallOut' | 'heldMints'
+      'uc' | 'ticker' | 'notifier' | 'haptic' | 'onFiguresMoved' | 'announced' | 'previewSeq' | 'stakeQuoteSeq' | 'farmingCallOut' | 'heldMints'
     >(this, {
       // Read every second (a pending bond or stake ages out after 3 minutes), but a new list only when
       // an item came or went: the rows of an unchanged list must not re-render on each tick.
@@ -80,6 +86,7 @@ export class BondsState {
       ticker: false,
       notifier: false,
       haptic: false,
+      onFiguresMoved: false,
     })
   }
 
@@ -112,9 +119,15 @@ export class BondsState {
     runInAction(() => {
       if (seq !== this.previewSeq) return
       this.quote = r._tag === 'Success' ? r.success : null
+      this.quoteRefusal = refusalOf(r)
       this.quoteKey = `${amount}:${days}`
     })
     return this.quoteFor(amount, days)
+  }
+
+  /** The server's refusal to quote exactly this amount and term, or null. */
+  refusalFor(amount: number | null, days: number | null): string | null {
+    return amount !== null && days !== null && this.quoteKey === `${amount}:${days}` ? this.quoteRefusal : null
   }
 
   /** The quote for exactly this amount and term, or null while it is being computed. */
@@ -130,12 +143,14 @@ export class BondsState {
     const seq = ++this.stakeQuoteSeq
     this.stakeQuote = null
     this.stakeQuoteMintId = String(mintId)
+    this.stakeQuoteRefusal = null
     this.stakeQuoteStatus = 'loading'
     const r = await runResult(this.uc.quoteStake(mintId))
     runInAction(() => {
       if (seq !== this.stakeQuoteSeq) return
       const quote = r._tag === 'Success' ? r.success : null
       this.stakeQuote = quote
+      this.stakeQuoteRefusal = refusalOf(r)
       this.stakeQuoteStatus = quote ? 'ready' : 'failed'
     })
     return this.stakeQuoteFor(mintId)
@@ -179,6 +194,7 @@ export class BondsState {
       runInAction(() => {
         if (r._tag === 'Success') this.mints = mergeLiveRecord(this.mints, r.success)
       })
+      if (r._tag === 'Success') this.onFiguresMoved()
       return r._tag === 'Success'
     })
   }
@@ -188,6 +204,7 @@ export class BondsState {
       const r = await runResult(this.uc.stakeMint(mintId, { idempotencyKey: newIdempotencyKey() }))
       if (r._tag === 'Success') {
         runInAction(() => (this.stakes = mergeLiveRecord(this.stakes, r.success)))
+        this.onFiguresMoved()
         await this.refreshMints()
       }
       return r._tag === 'Success'
@@ -197,6 +214,7 @@ export class BondsState {
   /** A live `user:mint` event (spec §4). */
   applyLiveMint(mint: Mint): void {
     this.mints = keepNewestPending(mergeLiveRecord(this.mints, mint), this.ticker.now)
+    if (mint.status === 'active') this.onFiguresMoved()
     // The server pushes the bond an activation brings while it answers: until the answer says
     // whether the activation succeeded, a new bond is not announced, so that it can say "via Farming".
     if (this.farmingCallOut && liveRecordNotice('mint', mint.status, false)) this.heldMints.push(mint)
@@ -215,6 +233,7 @@ export class BondsState {
   /** A live `user:staking` event: merged, announced, and the mints refetched (spec §4). */
   applyLiveStake(stake: Stake): void {
     this.stakes = keepNewestPending(mergeLiveRecord(this.stakes, stake), this.ticker.now)
+    if (stake.status === 'active') this.onFiguresMoved()
     const notice = liveRecordNotice('stake', stake.status, false)
     if (notice && this.firstAnnouncement('stake', stake.id)) {
       this.notifier.notify(notice)

@@ -35,8 +35,13 @@ const StakeSummary = observer(function StakeSummary({ mint }: { readonly mint: M
   const quote = bonds.stakeQuoteFor(mint.id)
   if (!quote)
     return bonds.stakeQuoteStatus === 'failed' ? (
-      <div className="summary" data-testid="stake-quote-failed">
+      <div className="summary" data-testid="stake-quote-failed" role={bonds.stakeQuoteRefusal !== null ? 'alert' : undefined}>
         <p className="muted">{t('staking.quoteFailed')}</p>
+        {bonds.stakeQuoteRefusal !== null ? (
+          <p className="summary__refusal" data-testid="stake-quote-error">
+            {bonds.stakeQuoteRefusal}
+          </p>
+        ) : null}
         <Button variant="secondary" size="sm" onClick={() => void bonds.previewStake(mint.id)} testId="stake-quote-retry">
           {t('staking.quoteRetry')}
         </Button>

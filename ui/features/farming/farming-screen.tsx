@@ -5,6 +5,7 @@ import { useStates } from '../../app/contexts.ts'
 import { Button } from '../../components/button.tsx'
 import { DayChips } from '../../components/chips.tsx'
 import { InputAmount, useAmountField } from '../../components/input-amount.tsx'
+import { QuoteRefusal } from '../../components/quote-refusal.tsx'
 import { Row, ScreenHeader, Section } from '../../components/section.tsx'
 import { Segmented } from '../../components/segmented.tsx'
 import { useDebouncedEffect } from '../../hooks/use-debounced-effect.ts'
@@ -31,6 +32,8 @@ const FarmingPreview = observer(function FarmingPreview({ amount, days }: { read
     if (amount !== null && days !== null) void farming.preview(amount, days)
   }, [amount, days, farming.source])
   const q = farming.quoteFor(amount, days)
+  const refusal = farming.refusalFor(amount, days)
+  if (refusal !== null) return <QuoteRefusal msg={refusal} testId="farming-preview-error" />
   if (amount === null || days === null || !q) return null
   return (
     <div className="summary" data-testid="farming-preview">
@@ -67,7 +70,8 @@ export const FarmingScreen = observer(function FarmingScreen({ source }: { reado
 
   const fund = amount.value !== null && activations !== null ? linkFund(amount.value, activations) : null
   const overBalance = fund !== null && balance !== undefined && fund > balance
-  const canCreate = amount.value !== null && days !== null && activations !== null && !overBalance && !farming.isSaving
+  const canCreate =
+    amount.value !== null && days !== null && activations !== null && !overBalance && !farming.isSaving && farming.refusalFor(amount.value, days) === null
 
   const submit = async (e: FormEvent) => {
     e.preventDefault()

@@ -9,7 +9,7 @@ import type {
   Id,
   UseCases,
 } from '../../../core/index.ts'
-import { newIdempotencyKey, runResult } from '../../state/run-effect.ts'
+import { newIdempotencyKey, refusalOf, runResult } from '../../state/run-effect.ts'
 import type { BondsState } from '../bonds/bonds-state.ts'
 
 /** What the farming view model calls. */
@@ -31,7 +31,9 @@ export class FarmingState {
   plans: ReadonlyArray<FarmingPlan> = []
   links: ReadonlyArray<FarmingLink> = []
   quote: FarmingQuote | null = null
-  /** The source, amount and days `quote` was computed for. */
+  /** The server's refusal of the input in `quoteKey` ("amount must be at least 1"), shown in place. */
+  quoteRefusal: string | null = null
+  /** The source, amount and days `quote` (or `quoteRefusal`) was computed for. */
   quoteKey: string | null = null
   private previewSeq = 0
   private plansSeq = 0
@@ -65,6 +67,7 @@ export class FarmingState {
     if (source !== this.source) {
       this.source = source
       this.quote = null
+      this.quoteRefusal = null
       this.quoteKey = null
     }
     await this.loadPlans()
@@ -86,8 +89,14 @@ export class FarmingState {
     runInAction(() => {
       if (seq !== this.previewSeq) return
       this.quote = r._tag === 'Success' ? r.success : null
+      this.quoteRefusal = refusalOf(r)
       this.quoteKey = key
     })
+  }
+
+  /** The server's refusal to quote exactly this amount and term from the current source, or null. */
+  refusalFor(amount: number | null, days: number | null): string | null {
+    return amount !== null && days !== null && this.quoteKey === `${this.source}:${amount}:${days}` ? this.quoteRefusal : null
   }
 
   /** The quote for exactly this amount and term from the current source, or null while it is computed. */

@@ -30,9 +30,18 @@ export class MarketState {
 
   /** The live candles of the chart's interval, once the app is running. */
   private candleSocket: CandleSocket | null = null
+  /** The stats request out, if any: at most one at a time. */
+  private statsInFlight: Promise<void> | null = null
+  /** Stats were asked for again while a request was out: one more follows it. */
+  private statsAskedAgain = false
 
   constructor(private readonly uc: MarketUseCases) {
-    makeAutoObservable<this, 'uc' | 'candleSocket'>(this, { uc: false, candleSocket: false })
+    makeAutoObservable<this, 'uc' | 'candleSocket' | 'statsInFlight' | 'statsAskedAgain'>(this, {
+      uc: false,
+      candleSocket: false,
+      statsInFlight: false,
+      statsAskedAgain: false,
+    })
   }
 
   /** Opens the live candle feed (it follows `interval`); opening it again only reopens a closed one. */
@@ -51,13 +60,35 @@ export class MarketState {
     await Promise.all([this.refreshPrice(), this.loadCandles(), this.refreshStats()])
   }
 
-  /** Keeps the figures already shown when a refetch fails. */
-  async refreshStats(): Promise<void> {
-    const r = await runResult(this.uc.loadFinancialStats())
-    runInAction(() => {
-      this.statsLoaded = true
-      if (r._tag === 'Success' && r.success) this.stats = r.success
-    })
+  /**
+   * Refetches the platform's figures: on start, on the visibility refetch, and after the user's own
+   * bond, stake or cancel moved them. At most one request is out: asks while it is out are coalesced
+   * into one more request after it, so the figures shown end up newer than the last ask. Keeps the
+   * figures already shown when a refetch fails.
+   */
+  refreshStats(): Promise<void> {
+    if (this.statsInFlight) {
+      this.statsAskedAgain = true
+      return this.statsInFlight
+    }
+    const flight = this.loadStatsWhileAsked()
+    this.statsInFlight = flight
+    return flight
+  }
+
+  private async loadStatsWhileAsked(): Promise<void> {
+    try {
+      do {
+        this.statsAskedAgain = false
+        const r = await runResult(this.uc.loadFinancialStats())
+        runInAction(() => {
+          this.statsLoaded = true
+          if (r._tag === 'Success' && r.success) this.stats = r.success
+        })
+      } while (this.statsAskedAgain)
+    } finally {
+      this.statsInFlight = null
+    }
   }
 
   async refreshPrice(): Promise<void> {

@@ -5,6 +5,7 @@ import { useStates } from '../../app/contexts.ts'
 import { Button } from '../../components/button.tsx'
 import { WalletIcon } from '../../components/icons.tsx'
 import { InputAmount, useAmountField } from '../../components/input-amount.tsx'
+import { QuoteRefusal } from '../../components/quote-refusal.tsx'
 import { Row, ScreenHeader, Section } from '../../components/section.tsx'
 import { Segmented } from '../../components/segmented.tsx'
 import { useDebouncedEffect } from '../../hooks/use-debounced-effect.ts'
@@ -23,6 +24,8 @@ const SellPreview = observer(function SellPreview({ amount, address }: { readonl
     if (amount !== null) void sell.preview(amount, address)
   }, [amount, addressOk])
   const q = sell.quoteFor(amount, address)
+  const refusal = sell.refusalFor(amount, address)
+  if (refusal !== null) return <QuoteRefusal msg={refusal} testId="sell-preview-error" />
   if (!q) return null
   return (
     <div className="summary" data-testid="sell-preview">
@@ -116,7 +119,7 @@ export const SellScreen = observer(function SellScreen({ fromReferral }: { reado
           ) : null}
         </div>
         <SellPreview amount={amount.value} address={address} />
-        <Button type="submit" block busy={sell.isSaving} disabled={amount.value === null || !addressOk} testId="sell-submit">
+        <Button type="submit" block busy={sell.isSaving} disabled={amount.value === null || !addressOk || sell.refusalFor(amount.value, address) !== null} testId="sell-submit">
           {sell.isSaving ? t('sell.selling') : t('sell.submit')}
         </Button>
       </form>

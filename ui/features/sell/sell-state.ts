@@ -1,6 +1,6 @@
 import { makeAutoObservable, runInAction } from 'mobx'
 import { isTonAddress, type SaleRequest, type TransferResult, type UseCases, type Withdrawal, type WithdrawQuote } from '../../../core/index.ts'
-import { newIdempotencyKey, runResult } from '../../state/run-effect.ts'
+import { newIdempotencyKey, refusalOf, runResult } from '../../state/run-effect.ts'
 import type { SessionState } from '../../state/session-state.ts'
 
 /** What the sell view model calls. */
@@ -9,7 +9,9 @@ export type SellUseCases = Pick<UseCases, 'quoteSale' | 'sellTokens' | 'transfer
 /** Selling to an external address, and moving referral balance to the main balance. */
 export class SellState {
   quote: WithdrawQuote | null = null
-  /** The amount `quote` was computed for. */
+  /** The server's refusal of the amount in `quoteAmount`, shown in place. */
+  quoteRefusal: string | null = null
+  /** The amount `quote` (or `quoteRefusal`) was computed for. */
   quoteAmount: number | null = null
   private previewSeq = 0
   /** A sale or a transfer is in flight: one money movement at a time, a second press does nothing. */
@@ -36,6 +38,7 @@ export class SellState {
     const seq = ++this.previewSeq
     if (!isTonAddress(address)) {
       this.quote = null
+      this.quoteRefusal = null
       this.quoteAmount = null
       return
     }
@@ -43,8 +46,14 @@ export class SellState {
     runInAction(() => {
       if (seq !== this.previewSeq) return
       this.quote = r._tag === 'Success' ? r.success : null
+      this.quoteRefusal = refusalOf(r)
       this.quoteAmount = amount
     })
+  }
+
+  /** The server's refusal to quote a sale of exactly this amount to a valid address, or null. */
+  refusalFor(amount: number | null, address: string): string | null {
+    return amount !== null && this.quoteAmount === amount && isTonAddress(address) ? this.quoteRefusal : null
   }
 
   /**
