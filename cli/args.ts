@@ -1,4 +1,4 @@
-import { parseAmountInput } from '../core/index.ts'
+import { type Id, parseAmountInput, toId } from '../core/index.ts'
 
 /** Exit codes (docs/cli.md). */
 export const EXIT = {
@@ -53,6 +53,9 @@ export const wholeArg = (raw: string | boolean | undefined, name: string, min = 
     throw new UsageError(`${name} must be a whole number${min > 0 ? ` from ${min}` : ''}, got "${raw}"`)
   return Number(raw)
 }
+
+/** A record id argument: a whole number from 1, as the canonical id (`012` and `12` are the same id). */
+export const idArg = (raw: string | boolean | undefined, name: string): Id => toId(wholeArg(raw, name))
 
 export const stringArg = (raw: string | boolean | undefined, name: string): string => {
   if (typeof raw !== 'string' || raw.trim() === '') throw new UsageError(`Missing ${name}`)

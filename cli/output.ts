@@ -1,6 +1,13 @@
 import type { Effect } from 'effect'
 import ora, { type Ora } from 'ora'
-import { formatAmount, NANO_PER_TON } from '../core/index.ts'
+import { formatAmount, type Id, NANO_PER_TON, wireId } from '../core/index.ts'
+
+/** Record ids print as the wire gives them (a digit id as a JSON number), not in their decoded string form. */
+const ID_KEYS = new Set(['id', 'mint_id', 'staking_id', 'task_id'])
+const wireIds = (key: string, value: unknown): unknown => (ID_KEYS.has(key) && typeof value === 'string' ? wireId(value as Id) : value)
+
+/** The `--json` / NDJSON text of what a command prints. */
+export const toJson = (data: unknown, space?: number): string => JSON.stringify(data, wireIds, space)
 
 /** A stream the CLI writes to: process.stdout / process.stderr, or a test's collector. */
 export interface OutStream {

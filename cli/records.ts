@@ -8,7 +8,7 @@ export const dailyRate = (r: Mint | Stake) => r.daily_reward + r.hold_bonus + r.
 export const withReward = <R extends Mint | Stake>(r: R, t: number) => ({ ...r, reward: rewardAt(r, t) })
 
 export const recordColumns = <R extends Mint | Stake>(t: number): ReadonlyArray<Column<R>> => [
-  { header: 'ID', value: (r) => String(r.id), align: 'right' },
+  { header: 'ID', value: (r) => r.id, align: 'right' },
   { header: 'STATUS', value: (r) => r.status },
   { header: 'AMOUNT', value: (r) => tokens(r.amount_token), align: 'right' },
   { header: 'DAYS', value: (r) => String(r.tariff_days), align: 'right' },

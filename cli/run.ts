@@ -3,7 +3,7 @@ import { userMessage, type AppError } from '../core/index.ts'
 import { EXIT, Exit, UsageError } from './args.ts'
 import { COMMANDS, type Command, GROUPS, type Parsed, signIn } from './commands/index.ts'
 import { type CliContext, type CliIo, composeCli, EffectFailure, runEffect } from './context.ts'
-import { type Out, Spinners } from './output.ts'
+import { type Out, Spinners, toJson } from './output.ts'
 
 export { EXIT } from './args.ts'
 export type { CliIo } from './context.ts'
@@ -119,7 +119,7 @@ export const run = async (argv: ReadonlyArray<string>, io: CliIo): Promise<numbe
     const out: Out = {
       json,
       emit: (data, human) => {
-        io.stdout.write(json ? `${JSON.stringify(data, null, 2)}\n` : typeof human === 'string' ? human : human())
+        io.stdout.write(json ? `${toJson(data, 2)}\n` : typeof human === 'string' ? human : human())
       },
       exec: (effect, spinner) => spinners.run(spinner ?? 'Working', () => runEffect(effect)),
       progress: (text, task) => spinners.run(text, task),

@@ -5,7 +5,7 @@ import { type Column, keyValues, table } from '../table.ts'
 import { type Command, orFail } from './command.ts'
 
 const withdrawalColumns: ReadonlyArray<Column<Withdrawal>> = [
-  { header: 'ID', value: (w) => String(w.id), align: 'right' },
+  { header: 'ID', value: (w) => w.id, align: 'right' },
   { header: 'STATUS', value: (w) => w.status },
   { header: 'AMOUNT', value: (w) => tokens(w.token_amount), align: 'right' },
   { header: 'FEE', value: (w) => (w.fee === undefined ? '-' : tokens(w.fee)), align: 'right' },
@@ -16,7 +16,7 @@ const withdrawalColumns: ReadonlyArray<Column<Withdrawal>> = [
 ]
 
 const operationColumns: ReadonlyArray<Column<Operation>> = [
-  { header: 'ID', value: (o) => String(o.id), align: 'right' },
+  { header: 'ID', value: (o) => o.id, align: 'right' },
   { header: 'TYPE', value: (o) => o.type },
   { header: 'AMOUNT', value: (o) => tokens(o.amount), align: 'right' },
   { header: 'WHEN', value: (o) => when(o.created_at) },

@@ -49,7 +49,7 @@ const waitUntilActive = async (ctx: CliContext, id: Mint['id'], seconds: number)
   const until = Date.now() + seconds * 1000
   for (;;) {
     const list = await runEffect(ctx.uc.loadMints())
-    const found = list.find((m) => String(m.id) === String(id))
+    const found = list.find((m) => m.id === id)
     if (found && found.status !== 'pending') return found
     if (Date.now() >= until || ctx.io.signal?.aborted) return found ?? null
     await new Promise((resolve) => setTimeout(resolve, BOND_POLL_MS))

@@ -1,11 +1,11 @@
 import type { FarmingLink, FundingSource } from '../../core/index.ts'
-import { amountArg, stringArg, UsageError, wholeArg } from '../args.ts'
+import { amountArg, stringArg, UsageError, idArg, wholeArg } from '../args.ts'
 import { tokens, when } from '../output.ts'
 import { type Column, table } from '../table.ts'
 import { type Command, newKey } from './command.ts'
 
 const linkColumns: ReadonlyArray<Column<FarmingLink>> = [
-  { header: 'ID', value: (l) => String(l.id), align: 'right' },
+  { header: 'ID', value: (l) => l.id, align: 'right' },
   { header: 'CODE', value: (l) => l.activation_code },
   { header: 'STATUS', value: (l) => l.status ?? '-' },
   { header: 'AMOUNT', value: (l) => tokens(l.amount), align: 'right' },
@@ -68,7 +68,7 @@ export const farmCancel: Command = {
   positionals: [1, 1],
   auth: true,
   async run(ctx, out, a) {
-    const id = wholeArg(a.positionals[0], '<id>')
+    const id = idArg(a.positionals[0], '<id>')
     const link = await out.exec(ctx.uc.cancelFarmingLink(id), 'Cancelling the link')
     out.emit(link, `Farming link #${link.id} is ${link.status ?? 'revoked'}\n`)
   },

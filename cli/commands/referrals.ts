@@ -18,7 +18,7 @@ export const referrals: Command = {
       table(
         list,
         [
-          { header: 'ID', value: (r) => String(r.id), align: 'right' },
+          { header: 'ID', value: (r) => r.id, align: 'right' },
           { header: 'NAME', value: (r) => r.name ?? '' },
           { header: 'LEVEL', value: (r) => (r.level === undefined ? '-' : String(displayedLevel(r.level))), align: 'right' },
           { header: 'TURNOVER', value: (r) => tokens(r.turnover ?? 0), align: 'right' },

@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs'
 import { extname } from 'node:path'
-import { nextTaskStep, type Task, type TaskStep } from '../../core/index.ts'
+import { nextTaskStep, toId, type Task, type TaskStep } from '../../core/index.ts'
 import { stringArg, UsageError, wholeArg } from '../args.ts'
 import { tokens } from '../output.ts'
 import { type Column, table } from '../table.ts'
 import type { Command } from './command.ts'
 
 const taskColumns: ReadonlyArray<Column<Task>> = [
-  { header: 'ID', value: (t) => String(t.task_id), align: 'right' },
+  { header: 'ID', value: (t) => t.task_id, align: 'right' },
   { header: 'STATUS', value: (t) => t.status },
   { header: 'NEXT', value: (t) => nextTaskStep(t.status) ?? '-' },
   { header: 'REWARD', value: (t) => (t.reward === undefined ? '-' : tokens(t.reward)), align: 'right' },
@@ -67,7 +67,7 @@ export const taskStep = (step: TaskStep): Command => ({
     }
     const link = a.values.link === undefined ? undefined : stringArg(a.values.link, '--link URL')
     const list = await out.exec(ctx.uc.loadTasks(), 'Loading tasks')
-    const task = list.find((t) => String(t.task_id) === String(id))
+    const task = list.find((t) => t.task_id === toId(id))
     if (!task) throw new UsageError(`No task ${id}. See: axiom tasks`)
     const next = nextTaskStep(task.status)
     if (next !== step)

@@ -15,7 +15,7 @@ import {
 } from '../../core/index.ts'
 import { wholeArg } from '../args.ts'
 import type { CliContext } from '../context.ts'
-import { fine, type Out, tokens } from '../output.ts'
+import { fine, type Out, toJson, tokens } from '../output.ts'
 import { recordColumns, withReward } from '../records.ts'
 import { table } from '../table.ts'
 import type { Command } from './command.ts'
@@ -64,7 +64,7 @@ export const watch = async (ctx: CliContext, out: Out, o: WatchOptions = {}): Pr
   }
   const tty = io.stdout.isTTY === true && !out.json
   const now = () => nowSeconds(ctx.clock)
-  const line = (data: unknown) => io.stdout.write(`${JSON.stringify(data)}\n`)
+  const line = (data: unknown) => io.stdout.write(`${toJson(data)}\n`)
 
   const snapshot = () => {
     const t = now()

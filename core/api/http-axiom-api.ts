@@ -15,6 +15,7 @@ import { Task, TaskList } from '../domain/entities/task.ts'
 import { ReferralList, UserData } from '../domain/entities/user.ts'
 import { TonProofPayload, WalletBinding } from '../domain/entities/wallet.ts'
 import { TransferResult, Withdrawal, WithdrawHistory, WithdrawQuote } from '../domain/entities/withdraw.ts'
+import { wireId } from '../domain/entities/primitives.ts'
 import { DEFAULT_PAGE, DEFAULT_PAGE_LIMIT, DEFAULT_SORT_ORDER, HISTORY_PAGE_SIZE, WITHDRAW_HISTORY_SORT_BY } from '../domain/constants.ts'
 import {
   type ApiError,
@@ -186,17 +187,17 @@ export const makeHttpAxiomApi = (deps: HttpAxiomApiDeps): AxiomApi => {
     mintPlans: () => get('/mint/all-plans', MintPlanList),
     calculateMint: (q) => get('/mint/calculate', BondQuote, q),
     createMint: (body, o) => create('/mint/create', MintPayment, body, o),
-    cancelMint: (id) => post(`/mint/${encodeURIComponent(String(id))}/cancel`, Mint),
+    cancelMint: (id) => post(`/mint/${encodeURIComponent(id)}/cancel`, Mint),
 
-    calculateStake: (q) => get('/staking/calculate', StakeQuote, q),
+    calculateStake: (q) => get('/staking/calculate', StakeQuote, { staking_id: wireId(q.staking_id) }),
     stakes: (q) => get('/staking/', StakeList, paging(q)),
-    createStake: (body, o) => create('/staking/create', Stake, body, o),
+    createStake: (body, o) => create('/staking/create', Stake, { ...body, mint_id: wireId(body.mint_id) }, o),
 
     farmingPlans: (q) => get('/farming/plans', FarmingPlanList, q),
     farmingLinks: (q) => get('/farming/', FarmingLinkList, paging(q)),
     calculateFarming: (q) => get('/farming/calculate', FarmingQuote, q),
     createFarmingLink: (body, o) => create('/farming/create', FarmingLink, body, o),
-    cancelFarmingLink: (id) => post(`/farming/${encodeURIComponent(String(id))}/cancel`, FarmingLink),
+    cancelFarmingLink: (id) => post(`/farming/${encodeURIComponent(id)}/cancel`, FarmingLink),
     farmingActivationStatus: (q) => get('/farming/activation-status', FarmingActivation, q),
 
     calculateWithdraw: (q) => get('/withdraw/calculate', WithdrawQuote, q),
@@ -218,9 +219,9 @@ export const makeHttpAxiomApi = (deps: HttpAxiomApiDeps): AxiomApi => {
     transferFromReferral: (body, o) => create('/withdraw/transfer-from-referral-balance', TransferResult, body, o),
 
     tasks: () => get('/task/list', TaskList),
-    startTask: (body) => post('/task/start', Task, body),
-    validateTask: (body) => post('/task/validate', Task, body),
-    claimTask: (body) => post('/task/claim', Task, body),
+    startTask: (body) => post('/task/start', Task, { ...body, task_id: wireId(body.task_id) }),
+    validateTask: (body) => post('/task/validate', Task, { ...body, task_id: wireId(body.task_id) }),
+    claimTask: (body) => post('/task/claim', Task, { ...body, task_id: wireId(body.task_id) }),
 
     currentPrice: () => get('/price/current-price', Price),
     candles: (q) => get('/price/candles', CandleList, q),

@@ -30,7 +30,7 @@ export const keepNewestPending = <R extends Record_>(items: ReadonlyArray<R>, no
  * list already holds (completed, cancelled) never takes another pending item with it.
  */
 const pendingTwin = <R extends Record_>(items: ReadonlyArray<R>, live: R): R | undefined => {
-  const sameId = items.find((r) => String(r.id) === String(live.id))
+  const sameId = items.find((r) => r.id === live.id)
   if (sameId) return sameId.status === 'pending' ? sameId : undefined
   if (live.status !== 'active') return undefined
   return items.find((r) => r.status === 'pending' && r.amount_token === live.amount_token && r.tariff_days === live.tariff_days)
@@ -42,10 +42,10 @@ const pendingTwin = <R extends Record_>(items: ReadonlyArray<R>, live: R): R | u
  * pending copy that arrives late never replaces a record that is already past pending.
  */
 export const mergeLiveRecord = <R extends Record_>(items: ReadonlyArray<R>, live: R): R[] => {
-  if (live.status === 'pending' && items.some((r) => String(r.id) === String(live.id) && r.status !== 'pending'))
+  if (live.status === 'pending' && items.some((r) => r.id === live.id && r.status !== 'pending'))
     return [...items]
   const twin = live.status === 'pending' ? undefined : pendingTwin(items, live)
-  const rest = items.filter((r) => r !== twin && String(r.id) !== String(live.id))
+  const rest = items.filter((r) => r !== twin && r.id !== live.id)
   return [live, ...rest]
 }
 

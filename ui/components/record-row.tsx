@@ -15,7 +15,7 @@ export const RecordRow = observer(function RecordRow({
   readonly actions?: ReactNode
 }) {
   const t = useT()
-  const id = String(record.id)
+  const id = record.id
   return (
     <li className={`record record--${record.status}`} data-testid={`${kind}-row-${id}`}>
       <div className="record__head">

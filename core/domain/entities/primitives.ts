@@ -1,4 +1,4 @@
-import { Schema } from 'effect'
+import { Schema, SchemaGetter } from 'effect'
 
 /**
  * A token or TON amount on the wire. The reference backend sends exact decimal strings
@@ -13,8 +13,25 @@ export const Percent = Amount
 /** Unix time in seconds. */
 export const UnixSeconds = Schema.Finite
 
-export const Id = Schema.Union([Schema.Finite, Schema.String])
+/**
+ * A record id in its one canonical form: a branded string. The wire may carry an id as a JSON
+ * number (`12`) or a string (`"12"`); both decode to the same `Id` (`"12"`), so ids compare with
+ * `===` and key a `Set`/`Map` directly. The brand keeps a plain string from passing for an id.
+ * Encoding gives the string back; the HTTP adapter sends digit ids as numbers (`wireId`).
+ */
+export const Id = Schema.Union([Schema.Finite, Schema.String]).pipe(
+  Schema.decodeTo(Schema.String.pipe(Schema.brand('Id')), {
+    decode: SchemaGetter.transform((v: number | string) => String(v)),
+    encode: SchemaGetter.transform((s: string) => s),
+  }),
+)
 export type Id = typeof Id.Type
+
+/** An id from an already-known value (a CLI argument, a test fixture), in the canonical form. */
+export const toId = (v: number | string): Id => String(v) as Id
+
+/** The id as the wire wants it in a body or query: digit ids as JSON numbers, others as-is. */
+export const wireId = (id: Id): number | string => (/^\d{1,15}$/.test(id) ? Number(id) : id)
 
 export const SortOrder = Schema.Literals(['asc', 'desc'])
 export type SortOrder = typeof SortOrder.Type

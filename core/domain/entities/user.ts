@@ -1,5 +1,5 @@
 import { Schema } from 'effect'
-import { Amount, Percent } from './primitives.ts'
+import { Amount, Id, Percent } from './primitives.ts'
 
 /** The referral standing of a user. The API's level is 0-based; the UI shows level + 1. */
 export const RefInfo = Schema.Struct({
@@ -35,7 +35,7 @@ export type BalanceUpdate = typeof BalanceUpdate.Type
 
 /** One invited user in the referral list. The spec does not show its fields; these are the reference backend's. */
 export const Referral = Schema.Struct({
-  id: Schema.Union([Schema.Finite, Schema.String]),
+  id: Id,
   name: Schema.optional(Schema.String),
   level: Schema.optional(Schema.Finite),
   turnover: Schema.optional(Amount),

@@ -1,5 +1,5 @@
 import type { Effect } from 'effect'
-import type { ApiError, AxiomApi, HttpRequest } from '../../../core/index.ts'
+import { type ApiError, type AxiomApi, type HttpRequest, toId } from '../../../core/index.ts'
 import { aFarmingLink, aMint, anOperation, aPlan, aReferral, aStake, aTask, aUser, aWithdrawal } from '../fakes/records.ts'
 
 /** One row per §7 call: how the app makes it, the request that must go out, and a valid answer. */
@@ -121,14 +121,14 @@ export const CALLS: ReadonlyArray<CallCase> = [
   },
   {
     name: 'cancelMint',
-    call: (api) => api.cancelMint(5),
+    call: (api) => api.cancelMint(toId(5)),
     request: { method: 'POST', path: '/mint/5/cancel', body: {} },
     bearer: 'yes',
     reply: aMint({ id: 5, status: 'canceled' }),
   },
   {
     name: 'calculateStake',
-    call: (api) => api.calculateStake({ staking_id: 5 }),
+    call: (api) => api.calculateStake({ staking_id: toId(5) }),
     request: { method: 'GET', path: '/staking/calculate', query: { staking_id: 5 } },
     bearer: 'yes',
     reply: { staking_id: 5, total_amount: 100, daily_reward: 0.9, hold_bonus: 0, collective_bonus: 0.1, investment_bonus: 0, max_reward: 30, tariff_days: 30 },
@@ -144,7 +144,7 @@ export const CALLS: ReadonlyArray<CallCase> = [
   },
   {
     name: 'createStake',
-    call: (api) => api.createStake({ mint_id: 5 }),
+    call: (api) => api.createStake({ mint_id: toId(5) }),
     request: { method: 'POST', path: '/staking/create', body: { mint_id: 5 } },
     bearer: 'yes',
     reply: aStake({ status: 'pending' }),
@@ -182,7 +182,7 @@ export const CALLS: ReadonlyArray<CallCase> = [
   },
   {
     name: 'cancelFarmingLink',
-    call: (api) => api.cancelFarmingLink(9),
+    call: (api) => api.cancelFarmingLink(toId(9)),
     request: { method: 'POST', path: '/farming/9/cancel', body: {} },
     bearer: 'yes',
     reply: aFarmingLink({ id: 9, status: 'revoked' }),
@@ -247,21 +247,21 @@ export const CALLS: ReadonlyArray<CallCase> = [
   },
   {
     name: 'startTask',
-    call: (api) => api.startTask({ task_id: 7 }),
+    call: (api) => api.startTask({ task_id: toId(7) }),
     request: { method: 'POST', path: '/task/start', body: { task_id: 7 } },
     bearer: 'yes',
     reply: aTask({ status: 'STARTED' }),
   },
   {
     name: 'validateTask',
-    call: (api) => api.validateTask({ task_id: 7, link: 'https://t.me/axiom/1' }),
+    call: (api) => api.validateTask({ task_id: toId(7), link: 'https://t.me/axiom/1' }),
     request: { method: 'POST', path: '/task/validate', body: { task_id: 7, link: 'https://t.me/axiom/1' } },
     bearer: 'yes',
     reply: aTask({ status: 'VALIDATED' }),
   },
   {
     name: 'claimTask',
-    call: (api) => api.claimTask({ task_id: 7 }),
+    call: (api) => api.claimTask({ task_id: toId(7) }),
     request: { method: 'POST', path: '/task/claim', body: { task_id: 7 } },
     bearer: 'yes',
     reply: aTask({ status: 'CLAIMED' }),

@@ -3,6 +3,7 @@ import { httpApiHarness } from '../fakes/api-harness.ts'
 import { ok } from '../fakes/fake-http-transport.ts'
 import { succeed } from '../fakes/run.ts'
 import { CALLS, route } from './api-calls.ts'
+import { toId } from '../../../core/index.ts'
 
 describe('makeHttpAxiomApi: the §7 calls', () => {
   it('covers all 34 calls of the API port', () => {
@@ -63,7 +64,7 @@ describe('makeHttpAxiomApi: the §7 calls', () => {
     const key = { idempotencyKey: 'key-1' }
 
     await succeed(api.createMint({ amount: 100, days: 30 }, key))
-    await succeed(api.createStake({ mint_id: 5 }, key))
+    await succeed(api.createStake({ mint_id: toId(5) }, key))
     await succeed(api.createFarmingLink(creates[2]!.request.body as never, key))
     await succeed(api.createWithdraw(creates[3]!.request.body as never, key))
     await succeed(api.transferFromReferral({ token_amount: 20 }, key))

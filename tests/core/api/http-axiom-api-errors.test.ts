@@ -1,7 +1,7 @@
 import { Effect, Fiber } from 'effect'
 import { TestClock } from 'effect/testing'
 import { describe, expect, it } from 'vitest'
-import { noticeDurationMs, WALLET_BOUND_ELSEWHERE_MESSAGE, withErrorPolicy } from '../../../core/index.ts'
+import { noticeDurationMs, WALLET_BOUND_ELSEWHERE_MESSAGE, withErrorPolicy, toId } from '../../../core/index.ts'
 import { httpApiHarness } from '../fakes/api-harness.ts'
 import { ScriptedWallet } from '../fakes/scripted-wallet.ts'
 import { useCasesOver } from '../fakes/use-cases.ts'
@@ -165,7 +165,7 @@ describe('the client returns typed errors, and the §8 policy tells them', () =>
     const h = httpApiHarness()
     h.http.on('POST /task/validate', answer(413, 'Request Entity Too Large'))
 
-    const error = await failure(h.api.validateTask({ task_id: 7, photo: 'data:image/png;base64,AAAA' }))
+    const error = await failure(h.api.validateTask({ task_id: toId(7), photo: 'data:image/png;base64,AAAA' }))
 
     expect(error).toMatchObject({ _tag: 'PayloadTooLarge' })
     expect(felt(h)).toEqual({ toasts: ['Error: File size is too large! Upload a smaller file.'], haptics: ['error'] })

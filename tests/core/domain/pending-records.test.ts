@@ -1,10 +1,10 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { keepNewestPending, liveMintToMint, liveRecordNotice, mergeLiveRecord, noticeText } from '../../../core/index.ts'
+import { keepNewestPending, liveMintToMint, liveRecordNotice, mergeLiveRecord, noticeText, toId } from '../../../core/index.ts'
 
 const NOW = 1_800_000_000
 const item = (id: number, status: string, age: number, amount = 100, days = 30) => ({
-  id,
+  id: toId(id),
   status,
   created_at: NOW - age,
   amount_token: amount,
@@ -14,7 +14,7 @@ const item = (id: number, status: string, age: number, amount = 100, days = 30) 
 describe('the pending rule (spec §4)', () => {
   it('keeps only the newest pending item created less than 3 minutes ago', () => {
     const items = [item(1, 'active', 1000), item(2, 'pending', 30), item(3, 'pending', 10), item(4, 'pending', 400)]
-    expect(keepNewestPending(items, NOW).map((i) => i.id)).toEqual([1, 3])
+    expect(keepNewestPending(items, NOW).map((i) => i.id)).toEqual(['1', '3'])
   })
 
   it('drops a pending item exactly 3 minutes old', () => {
@@ -24,7 +24,7 @@ describe('the pending rule (spec §4)', () => {
 
   it('law: at most one pending item survives, and no other item is lost', () => {
     const arbItem = fc.record({
-      id: fc.integer(),
+      id: fc.integer().map(toId),
       status: fc.constantFrom('pending', 'active', 'completed', 'canceled'),
       created_at: fc.integer({ min: NOW - 1000, max: NOW }),
       amount_token: fc.constant(1),
@@ -50,14 +50,14 @@ describe('live events (spec §4)', () => {
     const list = [item(7, 'pending', 5), item(1, 'active', 1000)]
     const merged = mergeLiveRecord(list, item(7, 'active', 5))
     expect(merged.map((i) => [i.id, i.status])).toEqual([
-      [7, 'active'],
-      [1, 'active'],
+      ['7', 'active'],
+      ['1', 'active'],
     ])
   })
 
   it('matches a pending twin by amount and days when the ids differ', () => {
     const list = [item(-1, 'pending', 5, 250, 14), item(1, 'active', 1000)]
-    expect(mergeLiveRecord(list, item(9, 'active', 0, 250, 14)).map((i) => i.id)).toEqual([9, 1])
+    expect(mergeLiveRecord(list, item(9, 'active', 0, 250, 14)).map((i) => i.id)).toEqual(['9', '1'])
   })
 
   it('never lets a late pending copy replace a record already past pending', () => {
@@ -68,8 +68,8 @@ describe('live events (spec §4)', () => {
   it('an update of a record already listed never takes an unrelated pending item with it', () => {
     const list = [item(9, 'pending', 5, 100, 30), item(5, 'active', 1000, 100, 30)]
     expect(mergeLiveRecord(list, item(5, 'completed', 1000, 100, 30)).map((i) => [i.id, i.status])).toEqual([
-      [5, 'completed'],
-      [9, 'pending'],
+      ['5', 'completed'],
+      ['9', 'pending'],
     ])
   })
 
@@ -80,7 +80,7 @@ describe('live events (spec §4)', () => {
 
   it('maps mint_id to id and copies amount_token to expected_token', () => {
     const mint = liveMintToMint({
-      mint_id: 42,
+      mint_id: toId(42),
       status: 'active',
       created_at: NOW,
       total_amount: 10,
@@ -94,7 +94,7 @@ describe('live events (spec §4)', () => {
       amount_ton: 2,
       tariff_days: 30,
     })
-    expect(mint.id).toBe(42)
+    expect(mint.id).toBe('42')
     expect(mint.expected_token).toBe(10)
     expect('mint_id' in mint).toBe(false)
   })

@@ -20,6 +20,7 @@ import {
   type TonProofCheckInput,
   type UserData,
   type Withdrawal,
+  toId,
 } from '../../../core/index.ts'
 import { aUser } from './records.ts'
 
@@ -126,7 +127,7 @@ export class FakeAxiomApi implements AxiomApi {
       () => {
         const id = this.nextId++
         const mint: Mint = {
-          id,
+          id: toId(id),
           status: 'pending',
           created_at: 1_700_000_000,
           total_amount: input.amount,
@@ -178,7 +179,7 @@ export class FakeAxiomApi implements AxiomApi {
         const mint = this.mintList.find((m) => m.id === input.mint_id)
         if (!mint) return this.missing('Mint')
         this.mintList = this.mintList.map((m) => (m.id === mint.id ? { ...m, status: 'move_to_staking' } : m))
-        const stake: Stake = { ...mint, id: this.nextId++, status: 'pending' }
+        const stake: Stake = { ...mint, id: toId(this.nextId++), status: 'pending' }
         this.stakeList.push(stake)
         return stake
       },
@@ -203,7 +204,7 @@ export class FakeAxiomApi implements AxiomApi {
       input,
       () => {
         const id = this.nextId++
-        const link: FarmingLink = { ...input, id, activation_code: `CODE${id}`, created_at: 1_700_000_000 }
+        const link: FarmingLink = { ...input, id: toId(id), activation_code: `CODE${id}`, created_at: 1_700_000_000 }
         this.links.push(link)
         return link
       },
@@ -233,7 +234,7 @@ export class FakeAxiomApi implements AxiomApi {
       'createWithdraw',
       input,
       () => {
-        const w: Withdrawal = { ...input, id: this.nextId++, status: 'pending', created_at: 1_700_000_000 }
+        const w: Withdrawal = { ...input, id: toId(this.nextId++), status: 'pending', created_at: 1_700_000_000 }
         this.withdrawals.unshift(w)
         return w
       },

@@ -1,16 +1,24 @@
-import type {
-  FarmingLink,
-  Mint,
-  MintPlan,
-  Operation,
-  Referral,
-  Stake,
-  Task,
-  UserData,
-  Withdrawal,
+import {
+  type FarmingLink,
+  type Mint,
+  type MintPlan,
+  type Operation,
+  type Referral,
+  type Stake,
+  type Task,
+  type UserData,
+  type Withdrawal,
+  toId,
 } from '../../../core/index.ts'
 
-/** Data factories: a plausible record, with the fields a test cares about overridden. */
+/** Data factories: a plausible record, with the fields a test cares about overridden. Ids may be given
+ * as on the wire (`2` or `"2"`); the record holds the canonical id, as a decoded one would. */
+type WireIds<T, K extends keyof T> = Partial<Omit<T, K>> & { readonly [P in K]?: number | string }
+const ids = <T extends object>(o: T, ...keys: ReadonlyArray<string>): T => {
+  const out = { ...o } as Record<string, unknown>
+  for (const k of keys) if (out[k] !== undefined) out[k] = toId(out[k] as number | string)
+  return out as T
+}
 
 export const aUser = (o: Partial<UserData> = {}): UserData => ({
   ref: { level: 0 },
@@ -40,14 +48,16 @@ const record = {
   tariff_days: 30,
 }
 
-export const aMint = (o: Partial<Mint> = {}): Mint => ({ ...record, id: 1, status: 'active', ...o })
-export const aStake = (o: Partial<Stake> = {}): Stake => ({ ...record, id: 1, status: 'active', ...o })
+export const aMint = (o: WireIds<Mint, 'id'> = {}): Mint => ids({ ...record, id: 1, status: 'active', ...o }, 'id') as Mint
+export const aStake = (o: WireIds<Stake, 'id'> = {}): Stake => ids({ ...record, id: 1, status: 'active', ...o }, 'id') as Stake
 
 export const aPlan = (days: number, is_active = true): MintPlan => ({ days, is_active })
 
-export const aTask = (o: Partial<Task> = {}): Task => ({ task_id: 7, status: 'NEW', title: 'Join the channel', ...o })
+export const aTask = (o: WireIds<Task, 'task_id'> = {}): Task =>
+  ids({ task_id: 7, status: 'NEW', title: 'Join the channel', ...o }, 'task_id') as Task
 
-export const aFarmingLink = (o: Partial<FarmingLink> = {}): FarmingLink => ({
+export const aFarmingLink = (o: WireIds<FarmingLink, 'id'> = {}): FarmingLink =>
+  ids({
   id: 1,
   amount: 10,
   days: 30,
@@ -59,9 +69,10 @@ export const aFarmingLink = (o: Partial<FarmingLink> = {}): FarmingLink => ({
   activation_code: 'CODE1234',
   created_at: 1_700_000_000,
   ...o,
-})
+}, 'id') as FarmingLink
 
-export const aWithdrawal = (o: Partial<Withdrawal> = {}): Withdrawal => ({
+export const aWithdrawal = (o: WireIds<Withdrawal, 'id'> = {}): Withdrawal =>
+  ids({
   id: 1,
   from_ref_balance: false,
   token_amount: 10,
@@ -69,14 +80,15 @@ export const aWithdrawal = (o: Partial<Withdrawal> = {}): Withdrawal => ({
   status: 'pending',
   created_at: 1_700_000_000,
   ...o,
-})
+}, 'id') as Withdrawal
 
-export const anOperation = (o: Partial<Operation> = {}): Operation => ({
+export const anOperation = (o: WireIds<Operation, 'id'> = {}): Operation =>
+  ids({
   id: 1,
   type: 'mint',
   amount: 10,
   created_at: 1_700_000_000,
   ...o,
-})
+}, 'id') as Operation
 
-export const aReferral = (id: number): Referral => ({ id, name: `friend ${id}` })
+export const aReferral = (id: number): Referral => ({ id: toId(id), name: `friend ${id}` })

@@ -29,7 +29,7 @@ describe('decodeLiveEvent', () => {
   it('reads a mint: mint_id becomes id and amount_token is copied to expected_token', () => {
     const event = decodeLiveEvent(message('user:mint', { ...mintFields, mint_id: 77 }))
 
-    expect(event).toEqual({ event: 'user:mint', data: { ...mintFields, id: 77, expected_token: 250 } })
+    expect(event).toEqual({ event: 'user:mint', data: { ...mintFields, id: '77', expected_token: 250 } })
     expect(event?.data).not.toHaveProperty('mint_id')
   })
 

@@ -4,6 +4,7 @@ import { FakeAxiomApi } from '../fakes/fake-axiom-api.ts'
 import { FixedClock } from '../fakes/fixed-clock.ts'
 import { aMint, aPlan, aStake } from '../fakes/records.ts'
 import { failure, succeed } from '../fakes/run.ts'
+import { toId } from '../../../core/index.ts'
 
 const setup = () => {
   const api = new FakeAxiomApi()
@@ -33,14 +34,14 @@ describe('bonds', () => {
 
     const mints = await succeed(useCasesOver({ api, clock }).loadMints())
 
-    expect(mints.map((m) => m.id)).toEqual([1, 3, 5])
+    expect(mints.map((m) => m.id)).toEqual(['1', '3', '5'])
   })
 
   it('drops a pending mint once it is 3 minutes old', async () => {
     const { api, clock, now } = setup()
     api.mintList = [aMint({ id: 2, status: 'pending', created_at: now - 179 })]
 
-    expect((await succeed(useCasesOver({ api, clock }).loadMints())).map((m) => m.id)).toEqual([2])
+    expect((await succeed(useCasesOver({ api, clock }).loadMints())).map((m) => m.id)).toEqual(['2'])
     clock.advance(1000)
     expect(await succeed(useCasesOver({ api, clock }).loadMints())).toEqual([])
   })
@@ -49,7 +50,7 @@ describe('bonds', () => {
     const { api, clock, now } = setup()
     api.stakeList = [aStake({ id: 1, status: 'pending', created_at: now - 5 }), aStake({ id: 2, status: 'pending', created_at: now - 1 })]
 
-    expect((await succeed(useCasesOver({ api, clock }).loadStakes())).map((s) => s.id)).toEqual([2])
+    expect((await succeed(useCasesOver({ api, clock }).loadStakes())).map((s) => s.id)).toEqual(['2'])
   })
 
   it.each([0, -5, Number.NaN, Number.POSITIVE_INFINITY])('refuses to quote an amount of %s without a call', async (amount) => {
@@ -72,9 +73,9 @@ describe('bonds', () => {
     const { api } = setup()
     api.mintList = [aMint({ id: 11 })]
 
-    const stake = await succeed(useCasesOver({ api }).stakeMint(11, { idempotencyKey: 'k' }))
+    const stake = await succeed(useCasesOver({ api }).stakeMint(toId(11), { idempotencyKey: 'k' }))
 
-    expect(api.callsTo('createStake')[0]).toEqual({ method: 'createStake', input: { mint_id: 11 }, options: { idempotencyKey: 'k' } })
+    expect(api.callsTo('createStake')[0]).toEqual({ method: 'createStake', input: { mint_id: '11' }, options: { idempotencyKey: 'k' } })
     expect(stake.status).toBe('pending')
     expect(api.mintList[0]!.status).toBe('move_to_staking')
   })
@@ -83,15 +84,15 @@ describe('bonds', () => {
     const { api } = setup()
     api.mintList = [aMint({ id: 11 })]
 
-    await succeed(useCasesOver({ api }).quoteStake(11))
+    await succeed(useCasesOver({ api }).quoteStake(toId(11)))
 
-    expect(api.callsTo('calculateStake')[0]!.input).toEqual({ staking_id: 11 })
+    expect(api.callsTo('calculateStake')[0]!.input).toEqual({ staking_id: '11' })
   })
 
   it('cancels a bond', async () => {
     const { api } = setup()
     api.mintList = [aMint({ id: 3, status: 'pending' })]
 
-    expect((await succeed(useCasesOver({ api }).cancelBond(3))).status).toBe('canceled')
+    expect((await succeed(useCasesOver({ api }).cancelBond(toId(3)))).status).toBe('canceled')
   })
 })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { farmCodeFlagKey, farmingLinkBody, type FarmingLinkRequest, fundingSourceOf, NetworkError } from '../../../core/index.ts'
+import { farmCodeFlagKey, farmingLinkBody, type FarmingLinkRequest, fundingSourceOf, NetworkError, toId } from '../../../core/index.ts'
 import { checkFarmCode } from '../../../core/use-cases/check-farm-code.ts'
 import { createFarmingLink } from '../../../core/use-cases/create-farming-link.ts'
 import { useCasesOver } from '../fakes/use-cases.ts'
@@ -102,11 +102,11 @@ describe('farming links', () => {
     const api = new FakeAxiomApi()
     api.links = [aFarmingLink({ id: 1 }), aFarmingLink({ id: 2 })]
 
-    await succeed(useCasesOver({ api }).cancelFarmingLink(2))
+    await succeed(useCasesOver({ api }).cancelFarmingLink(toId(2)))
 
     expect((await succeed(useCasesOver({ api }).loadFarmingLinks())).map((l) => [l.id, l.status])).toEqual([
-      [1, undefined],
-      [2, 'revoked'],
+      ['1', undefined],
+      ['2', 'revoked'],
     ])
   })
 })

@@ -21,7 +21,7 @@ describe('plain reads', () => {
     const page2 = await succeed(useCasesOver({ api }).loadOperationsHistory(2))
 
     expect(api.callsTo('operationsHistory')[0]!.input).toEqual({ page: 2, size: 10 })
-    expect(page2.items.map((o) => o.id)).toEqual([11, 12])
+    expect(page2.items.map((o) => o.id)).toEqual(['11', '12'])
     expect(pageCount(page2.total)).toBe(2)
     expect(pageCount(0)).toBe(1)
   })

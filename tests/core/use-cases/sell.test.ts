@@ -86,7 +86,7 @@ describe('selling tokens', () => {
     const page3 = await succeed(useCasesOver({ api }).loadWithdrawHistory(3))
 
     expect(api.callsTo('withdrawHistory')[0]!.input).toEqual({ page: 3, limit: 10 })
-    expect(page3.items.map((w) => w.id)).toEqual([21, 22, 23, 24, 25])
+    expect(page3.items.map((w) => w.id)).toEqual(['21', '22', '23', '24', '25'])
     expect(page3.total).toBe(25)
   })
 })

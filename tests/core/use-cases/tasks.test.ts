@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { type TaskStatus } from '../../../core/index.ts'
+import { type TaskStatus, toId } from '../../../core/index.ts'
 import { advanceTask } from '../../../core/use-cases/advance-task.ts'
 import { useCasesOver } from '../fakes/use-cases.ts'
 import { FakeAxiomApi } from '../fakes/fake-axiom-api.ts'
@@ -20,7 +20,7 @@ describe('advanceTask', () => {
   ] as const)('a %s task takes the %s step', async (status, method, next) => {
     const { api, advance } = withTask(status)
 
-    const task = await succeed(advance({ task_id: 7, status }))
+    const task = await succeed(advance({ task_id: toId(7), status }))
 
     expect(api.calls.map((c) => c.method)).toEqual([method])
     expect(task.status).toBe(next)
@@ -29,9 +29,9 @@ describe('advanceTask', () => {
   it('validation carries the proof', async () => {
     const { api, advance } = withTask('STARTED')
 
-    await succeed(advance({ task_id: 7, status: 'STARTED' }, { link: 'https://t.me/axiom/5' }))
+    await succeed(advance({ task_id: toId(7), status: 'STARTED' }, { link: 'https://t.me/axiom/5' }))
 
-    expect(api.callsTo('validateTask')[0]!.input).toEqual({ task_id: 7, link: 'https://t.me/axiom/5' })
+    expect(api.callsTo('validateTask')[0]!.input).toEqual({ task_id: '7', link: 'https://t.me/axiom/5' })
   })
 
   it('walks a new task to claimed in three steps', async () => {
@@ -46,7 +46,7 @@ describe('advanceTask', () => {
   it('a claimed task cannot be advanced, and nothing is sent', async () => {
     const { api, advance } = withTask('CLAIMED')
 
-    expect(await failure(advance({ task_id: 7, status: 'CLAIMED' }))).toMatchObject({ _tag: 'InvalidInput', field: 'task_id' })
+    expect(await failure(advance({ task_id: toId(7), status: 'CLAIMED' }))).toMatchObject({ _tag: 'InvalidInput', field: 'task_id' })
     expect(api.calls).toEqual([])
   })
 

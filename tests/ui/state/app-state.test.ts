@@ -128,7 +128,7 @@ describe('AppState', () => {
     app.stop()
     expect(app.s.session.user?.balance_token).toBe(5)
     expect(app.s.market.price?.price).toBe(0.5)
-    expect(app.s.bonds.mints[0]?.id).toBe(77)
+    expect(app.s.bonds.mints[0]?.id).toBe('77')
     expect(toastTexts(h)).toContain('New Bond created')
   })
 

@@ -1,7 +1,7 @@
 import { Effect } from 'effect'
 import { reaction } from 'mobx'
 import { describe, expect, it } from 'vitest'
-import { type ApiError, type FarmingActivation, type Id, RequestRejected, type StakeQuote } from '../../../core/index.ts'
+import { type ApiError, type FarmingActivation, type Id, RequestRejected, toId, type StakeQuote } from '../../../core/index.ts'
 import { BondsState } from '../../../ui/features/bonds/bonds-state.ts'
 import { FarmingState } from '../../../ui/features/farming/farming-state.ts'
 import { aMint, aStake } from '../../core/fakes/records.ts'
@@ -75,8 +75,8 @@ describe('BondsState', () => {
     bonds.applyLiveMint(aMint({ id: 5, status: 'active', created_at: h.ticker.now - 10 }))
 
     expect(bonds.mints.map((m) => [m.id, m.status])).toEqual([
-      [5, 'active'],
-      [1, 'active'],
+      ['5', 'active'],
+      ['1', 'active'],
     ])
     expect(toastTexts(h)).toEqual(['New Bond created'])
   })
@@ -111,7 +111,7 @@ describe('BondsState', () => {
     a.bonds.applyLiveMint(aMint({ id: 31 }))
     expect(a.bonds.viaFarming).toBe(false)
     expect(toastTexts(h)).toEqual([])
-    expect(a.bonds.mints.map((m) => m.id)).toEqual([31])
+    expect(a.bonds.mints.map((m) => m.id)).toEqual(['31'])
 
     a.answer({ status: 'ACTIVE', message: null, mint_details: { tariff_days: 10, amount_token: 5, amount_ton: 0.1 } })
     await a.activating
@@ -195,7 +195,7 @@ describe('BondsState', () => {
     h.api.mintList = [aMint({ id: 21, status: 'active' })]
     bonds.expectFarmingBond()
     await bonds.settleFarmingBond(true)
-    expect(bonds.mints.map((m) => m.id)).toEqual([21])
+    expect(bonds.mints.map((m) => m.id)).toEqual(['21'])
     expect(toastTexts(h)).toEqual(['New Bond created via Farming'])
     bonds.applyLiveMint(aMint({ id: 21, status: 'active' }))
     expect(toastTexts(h)).toEqual(['New Bond created via Farming'])
@@ -217,7 +217,7 @@ describe('BondsState', () => {
     h.api.mintList = [aMint({ id: 1 })]
     const bonds = h.bonds()
     await bonds.refresh()
-    await Promise.all([bonds.stake(1), bonds.stake(1)])
+    await Promise.all([bonds.stake(toId(1)), bonds.stake(toId(1))])
     expect(h.api.callsTo('createStake')).toHaveLength(1)
   })
 
@@ -264,38 +264,38 @@ describe('BondsState stake quote (select mint → calculate → create)', () => 
 
   it('cannot be confirmed until the server quote for the picked bond has arrived', async () => {
     const { bonds, answer, quoteOf } = scripted()
-    const asked = bonds.previewStake(7)
+    const asked = bonds.previewStake(toId(7))
     expect(bonds.stakeQuoteStatus).toBe('loading')
-    expect(bonds.stakeQuoteFor(7)).toBeNull()
-    expect(bonds.canStake(7)).toBe(false)
-    answer(7)
+    expect(bonds.stakeQuoteFor(toId(7))).toBeNull()
+    expect(bonds.canStake(toId(7))).toBe(false)
+    answer(toId(7))
     await asked
-    expect(bonds.stakeQuoteFor(7)).toEqual(quoteOf(7))
-    expect(bonds.canStake(7)).toBe(true)
+    expect(bonds.stakeQuoteFor(toId(7))).toEqual(quoteOf(toId(7)))
+    expect(bonds.canStake(toId(7))).toBe(true)
     // The quote is for bond 7 only.
-    expect(bonds.stakeQuoteFor(8)).toBeNull()
-    expect(bonds.canStake(8)).toBe(false)
+    expect(bonds.stakeQuoteFor(toId(8))).toBeNull()
+    expect(bonds.canStake(toId(8))).toBe(false)
   })
 
   it('drops the answer for a bond the user has moved away from, whatever order the answers come in', async () => {
     const { bonds, answer, quoteOf } = scripted()
-    const first = bonds.previewStake(1)
-    const second = bonds.previewStake(2)
-    answer(2)
+    const first = bonds.previewStake(toId(1))
+    const second = bonds.previewStake(toId(2))
+    answer(toId(2))
     await second
-    answer(1)
+    answer(toId(1))
     await first
-    expect(bonds.stakeQuoteFor(2)).toEqual(quoteOf(2))
-    expect(bonds.stakeQuoteFor(1)).toBeNull()
-    expect(bonds.canStake(1)).toBe(false)
+    expect(bonds.stakeQuoteFor(toId(2))).toEqual(quoteOf(toId(2)))
+    expect(bonds.stakeQuoteFor(toId(1))).toBeNull()
+    expect(bonds.canStake(toId(1))).toBe(false)
 
     // Back to bond 1: its old quote is not reused; a new one is asked for.
-    const again = bonds.previewStake(1)
-    expect(bonds.canStake(1)).toBe(false)
-    expect(bonds.canStake(2)).toBe(false)
-    answer(1)
+    const again = bonds.previewStake(toId(1))
+    expect(bonds.canStake(toId(1))).toBe(false)
+    expect(bonds.canStake(toId(2))).toBe(false)
+    answer(toId(1))
     await again
-    expect(bonds.canStake(1)).toBe(true)
+    expect(bonds.canStake(toId(1))).toBe(true)
   })
 
   it('a refused quote leaves the stake unconfirmable until a retry succeeds', async () => {
@@ -303,22 +303,22 @@ describe('BondsState stake quote (select mint → calculate → create)', () => 
     h.api.mintList = [aMint({ id: 4 })]
     const bonds = h.bonds()
     h.api.failWith('calculateStake', new RequestRejected({ status: 400, msg: 'Only an active bond can be staked; this one is pending' }))
-    await bonds.previewStake(4)
+    await bonds.previewStake(toId(4))
     expect(bonds.stakeQuoteStatus).toBe('failed')
-    expect(bonds.canStake(4)).toBe(false)
+    expect(bonds.canStake(toId(4))).toBe(false)
     h.api.recover('calculateStake')
-    await bonds.previewStake(4)
-    expect(bonds.canStake(4)).toBe(true)
-    expect(h.api.callsTo('calculateStake').map((c) => c.input)).toEqual([{ staking_id: 4 }, { staking_id: 4 }])
+    await bonds.previewStake(toId(4))
+    expect(bonds.canStake(toId(4))).toBe(true)
+    expect(h.api.callsTo('calculateStake').map((c) => c.input)).toEqual([{ staking_id: '4' }, { staking_id: '4' }])
   })
 
   it('is not confirmable while that bond is being staked', async () => {
     const h = stateHarness()
     h.api.mintList = [aMint({ id: 4 })]
     const bonds = h.bonds()
-    await bonds.previewStake(4)
-    const staking = bonds.stake(4)
-    expect(bonds.canStake(4)).toBe(false)
+    await bonds.previewStake(toId(4))
+    const staking = bonds.stake(toId(4))
+    expect(bonds.canStake(toId(4))).toBe(false)
     await staking
   })
 })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { makeHttpAxiomApi, noticeText } from '../../../core/index.ts'
+import { makeHttpAxiomApi, noticeText, toId } from '../../../core/index.ts'
 import { FarmingState } from '../../../ui/features/farming/farming-state.ts'
 import { HistoryState } from '../../../ui/features/history/history-state.ts'
 import { ReferralsState } from '../../../ui/features/referrals/referrals-state.ts'
@@ -47,7 +47,7 @@ describe('TasksState', () => {
 describe('ReferralsState', () => {
   it("shows '+N' new referrals until the list is seen", async () => {
     const h = stateHarness()
-    h.api.referralList = [{ id: 1 }, { id: 2 }]
+    h.api.referralList = [{ id: toId(1) }, { id: toId(2) }]
     const referrals = new ReferralsState(h.uc)
     await referrals.refresh()
     expect(referrals.badge).toBe('+2')
@@ -60,7 +60,7 @@ describe('ReferralsState', () => {
 describe('ReferralsState before its list has loaded', () => {
   it('does not mark an unloaded list as seen, so the badge stays right', async () => {
     const h = stateHarness()
-    h.api.referralList = [{ id: 1 }, { id: 2 }, { id: 3 }]
+    h.api.referralList = [{ id: toId(1) }, { id: toId(2) }, { id: toId(3) }]
     h.storage.set('lastRefCount', '3')
     const referrals = new ReferralsState(h.uc)
     const leave = referrals.view() // the app opened on /referral before the lists came
@@ -110,7 +110,7 @@ describe('FarmingState', () => {
 describe('HistoryState', () => {
   it('pages through the operations 10 at a time', async () => {
     const h = stateHarness()
-    h.api.operations = Array.from({ length: 23 }, (_, i) => ({ id: i, type: 'credit', amount: i, created_at: 1_700_000_000 + i }))
+    h.api.operations = Array.from({ length: 23 }, (_, i) => ({ id: toId(i), type: 'credit', amount: i, created_at: 1_700_000_000 + i }))
     const history = new HistoryState(h.uc)
     await history.refresh()
     expect(history.operations.items).toHaveLength(10)
@@ -134,19 +134,19 @@ describe('HistoryState', () => {
 
     await history.operations.goTo(1)
     expect(history.operations.total).toBe(23)
-    expect(history.operations.items.map((o) => o.id)).toEqual([23, 22, 21, 20, 19, 18, 17, 16, 15, 14])
+    expect(history.operations.items.map((o) => o.id)).toEqual(['23', '22', '21', '20', '19', '18', '17', '16', '15', '14'])
     expect(history.operations.hasPrevious).toBe(false)
     while (history.operations.hasNext) await history.operations.next()
 
     expect(history.operations.page).toBe(3)
-    expect(history.operations.items.map((o) => o.id)).toEqual([3, 2, 1])
+    expect(history.operations.items.map((o) => o.id)).toEqual(['3', '2', '1'])
     expect(http.requestsTo('GET /operations/history').map((r) => r.query)).toEqual([
       { page: 1, size: 10, sort_order: 'desc' },
       { page: 2, size: 10, sort_order: 'desc' },
       { page: 3, size: 10, sort_order: 'desc' },
     ])
     await history.operations.previous()
-    expect(history.operations.items.map((o) => o.id)).toEqual([13, 12, 11, 10, 9, 8, 7, 6, 5, 4])
+    expect(history.operations.items.map((o) => o.id)).toEqual(['13', '12', '11', '10', '9', '8', '7', '6', '5', '4'])
   })
 })
 
@@ -154,7 +154,7 @@ describe('HistoryState pages that answer late', () => {
   it('shows the page asked for last, whatever order the answers come in', async () => {
     const { Effect } = await import('effect')
     const answers = new Map<number, () => void>()
-    const page = (n: number) => ({ items: [{ id: n, type: 'credit', amount: 1, created_at: 1_700_000_000 }], total: 30 })
+    const page = (n: number) => ({ items: [{ id: toId(n), type: 'credit', amount: 1, created_at: 1_700_000_000 }], total: 30 })
     const history = new HistoryState({
       loadOperationsHistory: (n) => Effect.callback((resume) => void answers.set(n, () => resume(Effect.succeed(page(n))))),
       loadWithdrawHistory: () => Effect.succeed({ items: [], total: 0 }),
@@ -169,7 +169,7 @@ describe('HistoryState pages that answer late', () => {
     answers.get(2)!()
     await second
     expect(history.operations.page).toBe(3)
-    expect(history.operations.items.map((o) => o.id)).toEqual([3])
+    expect(history.operations.items.map((o) => o.id)).toEqual(['3'])
     expect(history.operations.isFetching).toBe(false)
   })
 })

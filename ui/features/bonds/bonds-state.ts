@@ -49,7 +49,7 @@ export class BondsState {
   isFetching = false
   isSaving = false
   /** Ids of mints with a cancel or stake in flight: a second press does nothing. */
-  busyIds = new Set<string>()
+  busyIds = new Set<Id>()
   /**
    * The farming success flag (spec §4 toast wording): set when an activation succeeded, and spent by
    * the announcement of the bond it brought.
@@ -269,12 +269,12 @@ export class BondsState {
       this.viaFarming = false
       return
     }
-    const known = new Set(this.mints.map((m) => String(m.id)))
+    const known = new Set(this.mints.map((m) => m.id))
     const r = await runResult(this.uc.loadMints())
     runInAction(() => {
       if (r._tag === 'Success') {
         this.mints = r.success
-        for (const m of r.success) if (!known.has(String(m.id)) && m.status === 'active') this.applyLiveMint(m)
+        for (const m of r.success) if (!known.has(m.id) && m.status === 'active') this.applyLiveMint(m)
       }
       // Used or not (a repeated activation brings no new bond), the flag is spent (spec §4).
       this.viaFarming = false
@@ -327,11 +327,11 @@ export class BondsState {
   }
 
   isBusy(id: Id): boolean {
-    return this.busyIds.has(String(id))
+    return this.busyIds.has(id)
   }
 
   private async withBusy(id: Id, work: () => Promise<boolean>): Promise<boolean> {
-    const key = String(id)
+    const key = id
     if (this.busyIds.has(key)) return false
     this.busyIds.add(key)
     try {

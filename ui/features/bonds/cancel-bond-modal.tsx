@@ -37,7 +37,7 @@ export const CancelBondModal = observer(function CancelBondModal({ mint, onClose
       {shown ? (
         <p>
           {t('cancelBond.body', {
-            id: String(shown.id),
+            id: shown.id,
             amount: formatAmount(shown.total_amount || shown.amount_token),
             days: shown.tariff_days,
           })}

@@ -16,9 +16,9 @@ const MintActions = observer(function MintActions({ mint, onCancel }: { readonly
   const { bonds } = useStates()
   const t = useT()
   const navigate = useNavigate()
-  const id = String(mint.id)
+  const id = mint.id
   const busy = bonds.isBusy(mint.id)
-  const stakeable = bonds.stakeableMints.some((m) => String(m.id) === id)
+  const stakeable = bonds.stakeableMints.some((m) => m.id === id)
   if (!canCancelMint(mint) && !stakeable) return null
   return (
     <>
@@ -70,7 +70,7 @@ export const MintsList = observer(function MintsList() {
     <>
       <ul className="record-list" data-testid="mints-list">
         {mints.map((m) => (
-          <RecordRow key={String(m.id)} record={m} kind="mint" actions={<MintActions mint={m} onCancel={setCancelling} />} />
+          <RecordRow key={m.id} record={m} kind="mint" actions={<MintActions mint={m} onCancel={setCancelling} />} />
         ))}
       </ul>
       <CancelBondModal mint={cancelling} onClose={() => setCancelling(null)} />

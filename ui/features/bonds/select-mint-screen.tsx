@@ -13,7 +13,7 @@ import { useT } from '../../i18n/use-t.ts'
 
 function MintOption({ mint, selected, onSelect }: { readonly mint: Mint; readonly selected: boolean; readonly onSelect: () => void }) {
   const t = useT()
-  const id = String(mint.id)
+  const id = mint.id
   return (
     <li>
       <button type="button" role="radio" aria-checked={selected} className={`option${selected ? ' is-active' : ''}`} onClick={onSelect} data-testid={`select-mint-${id}`}>
@@ -76,7 +76,7 @@ export const SelectMintScreen = observer(function SelectMintScreen() {
   const [params] = useSearchParams()
   const [picked, setPicked] = useState<string | null>(params.get('mint'))
   const mints = bonds.stakeableMints
-  const mint = mints.find((m) => String(m.id) === picked) ?? null
+  const mint = mints.find((m) => m.id === picked) ?? null
   const mintId = mint?.id ?? null
 
   useEffect(() => {
@@ -108,7 +108,7 @@ export const SelectMintScreen = observer(function SelectMintScreen() {
         <>
           <ul className="option-list" role="radiogroup" aria-label={t('staking.selectTitle')}>
             {mints.map((m) => (
-              <MintOption key={String(m.id)} mint={m} selected={String(m.id) === picked} onSelect={() => setPicked(String(m.id))} />
+              <MintOption key={m.id} mint={m} selected={m.id === picked} onSelect={() => setPicked(m.id)} />
             ))}
           </ul>
           <Section title={t('staking.summary')}>{mint ? <StakeSummary mint={mint} /> : <p className="muted">{t('staking.pick')}</p>}</Section>

@@ -24,7 +24,7 @@ const StakesList = observer(function StakesList() {
   return (
     <ul className="record-list" data-testid="stakes-list">
       {stakes.map((s) => (
-        <RecordRow key={String(s.id)} record={s} kind="stake" />
+        <RecordRow key={s.id} record={s} kind="stake" />
       ))}
     </ul>
   )

@@ -11,7 +11,7 @@ const LinkRow = observer(function LinkRow({ link, onShow }: { readonly link: Far
   const { farming } = useStates()
   const t = useT()
   const language = useLanguage()
-  const id = String(link.id)
+  const id = link.id
   const status = link.status ?? 'active'
   return (
     <li className="farm-link" data-testid={`farming-link-${id}`}>
@@ -53,7 +53,7 @@ export const FarmingLinksList = observer(function FarmingLinksList({ onShow }: {
   return (
     <ul className="farm-links" data-testid="farming-links-list">
       {farming.links.map((l) => (
-        <LinkRow key={String(l.id)} link={l} onShow={onShow} />
+        <LinkRow key={l.id} link={l} onShow={onShow} />
       ))}
     </ul>
   )

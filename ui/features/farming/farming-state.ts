@@ -41,7 +41,7 @@ export class FarmingState {
   activation: FarmingActivation | null = null
   isSaving = false
   lastCreated: FarmingLink | null = null
-  busyIds = new Set<string>()
+  busyIds = new Set<Id>()
 
   constructor(
     private readonly uc: FarmingUseCases,
@@ -113,7 +113,7 @@ export class FarmingState {
       this.isSaving = false
       if (r._tag === 'Success') {
         this.lastCreated = r.success
-        this.links = [r.success, ...this.links.filter((l) => String(l.id) !== String(r.success.id))]
+        this.links = [r.success, ...this.links.filter((l) => l.id !== r.success.id)]
       }
     })
     if (r._tag === 'Success') void this.chooseSource(this.source)
@@ -121,13 +121,13 @@ export class FarmingState {
   }
 
   async cancel(id: Id): Promise<void> {
-    const key = String(id)
+    const key = id
     if (this.busyIds.has(key)) return
     this.busyIds.add(key)
     const r = await runResult(this.uc.cancelFarmingLink(id))
     runInAction(() => {
       this.busyIds.delete(key)
-      if (r._tag === 'Success') this.links = this.links.map((l) => (String(l.id) === key ? r.success : l))
+      if (r._tag === 'Success') this.links = this.links.map((l) => (l.id === key ? r.success : l))
     })
   }
 

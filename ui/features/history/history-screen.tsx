@@ -71,7 +71,7 @@ const Pager = observer(function Pager({ list, name }: { readonly list: PagedView
 function OperationRow({ op }: { readonly op: Operation }) {
   const language = useLanguage()
   return (
-    <li className="list__item" data-testid={`operation-${String(op.id)}`}>
+    <li className="list__item" data-testid={`operation-${op.id}`}>
       <span className="list__main">
         <span className="list__title">{op.description ?? op.type}</span>
         <span className="list__meta">{formatDateTime(op.created_at, language)}</span>
@@ -88,7 +88,7 @@ function WithdrawalRow({ w }: { readonly w: Withdrawal }) {
   const t = useT()
   const language = useLanguage()
   return (
-    <li className="list__item" data-testid={`withdrawal-${String(w.id)}`}>
+    <li className="list__item" data-testid={`withdrawal-${w.id}`}>
       <span className="list__main">
         <span className="list__title">{t('history.to', { address: shortAddress(w.address) })}</span>
         <span className="list__meta">
@@ -122,7 +122,7 @@ const Operations = observer(function Operations() {
     <>
       <ul className={`list card card--flush${list.isFetching ? ' is-fetching' : ''}`} data-testid="operations-list">
         {list.items.map((op) => (
-          <OperationRow key={String(op.id)} op={op} />
+          <OperationRow key={op.id} op={op} />
         ))}
       </ul>
       <Pager list={list} name={t('history.operations')} />
@@ -140,7 +140,7 @@ const Withdrawals = observer(function Withdrawals() {
     <>
       <ul className={`list card card--flush${list.isFetching ? ' is-fetching' : ''}`} data-testid="withdrawals-list">
         {list.items.map((w) => (
-          <WithdrawalRow key={String(w.id)} w={w} />
+          <WithdrawalRow key={w.id} w={w} />
         ))}
       </ul>
       <Pager list={list} name={t('history.withdrawals')} />

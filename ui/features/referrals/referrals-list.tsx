@@ -16,9 +16,9 @@ export const ReferralsList = observer(function ReferralsList() {
   return (
     <ul className="list card card--flush" data-testid="referrals-list">
       {referrals.referrals.map((r) => {
-        const name = r.name ?? t('referral.friend', { id: String(r.id) })
+        const name = r.name ?? t('referral.friend', { id: r.id })
         return (
-          <li key={String(r.id)} className="list__item" data-testid={`referral-${String(r.id)}`}>
+          <li key={r.id} className="list__item" data-testid={`referral-${r.id}`}>
             <span className="avatar" aria-hidden="true">
               {name.slice(0, 1).toUpperCase()}
             </span>

@@ -28,7 +28,7 @@ const TaskRow = observer(function TaskRow({
   const { tasks } = useStates()
   const openLink = useLinkOpener()
   const t = useT()
-  const id = String(task.task_id)
+  const id = task.task_id
   const step = nextTaskStep(task.status)
   const act = () => {
     if (step === 'start' && task.url) openLink(task.url)
@@ -98,7 +98,7 @@ export const TasksScreen = observer(function TasksScreen() {
       ) : (
         <ul className="task-list" data-testid="tasks-list">
           {tasks.tasks.map((task) => (
-            <TaskRow key={String(task.task_id)} task={task} onNeedLink={setLinkTask} onNeedPhoto={setPhotoTask} />
+            <TaskRow key={task.task_id} task={task} onNeedLink={setLinkTask} onNeedPhoto={setPhotoTask} />
           ))}
         </ul>
       )}

@@ -1,5 +1,5 @@
 import { makeAutoObservable, runInAction } from 'mobx'
-import { countActiveTasks, type Task, type TaskValidation, type UseCases } from '../../../core/index.ts'
+import { countActiveTasks, type Id, type Task, type TaskValidation, type UseCases } from '../../../core/index.ts'
 import { runResult } from '../../state/run-effect.ts'
 import type { SessionState } from '../../state/session-state.ts'
 
@@ -9,7 +9,7 @@ export type TaskUseCases = Pick<UseCases, 'loadTasks' | 'advanceTask'>
 /** Tasks: the list, its badge, and the start → validate → claim flow (spec §4). */
 export class TasksState {
   tasks: ReadonlyArray<Task> = []
-  busyIds = new Set<string>()
+  busyIds = new Set<Id>()
 
   constructor(
     private readonly uc: TaskUseCases,
@@ -32,18 +32,18 @@ export class TasksState {
   }
 
   isBusy(task: Pick<Task, 'task_id'>): boolean {
-    return this.busyIds.has(String(task.task_id))
+    return this.busyIds.has(task.task_id)
   }
 
   /** Takes the task's next step; one step at a time per task. */
   async advance(task: Task, proof?: Omit<TaskValidation, 'task_id'>): Promise<Task | null> {
-    const key = String(task.task_id)
+    const key = task.task_id
     if (this.busyIds.has(key)) return null
     this.busyIds.add(key)
     const r = await runResult(this.uc.advanceTask(task, proof))
     runInAction(() => {
       this.busyIds.delete(key)
-      if (r._tag === 'Success') this.tasks = this.tasks.map((t) => (String(t.task_id) === key ? { ...t, ...r.success } : t))
+      if (r._tag === 'Success') this.tasks = this.tasks.map((t) => (t.task_id === key ? { ...t, ...r.success } : t))
     })
     if (r._tag === 'Success' && r.success.status === 'CLAIMED') void this.balances.refresh()
     return r._tag === 'Success' ? r.success : null
