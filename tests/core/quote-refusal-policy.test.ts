@@ -1,6 +1,6 @@
 import { Effect } from 'effect'
 import { describe, expect, it } from 'vitest'
-import { type AppError, withErrorPolicy } from '../../core/index.ts'
+import { type AppError, toId, withErrorPolicy } from '../../core/index.ts'
 import { httpApiHarness } from './fakes/api-harness.ts'
 import { answer } from './fakes/fake-http-transport.ts'
 import { failure } from './fakes/run.ts'
@@ -13,7 +13,7 @@ const QUOTES: ReadonlyArray<{ name: string; route: string; call: (uc: Uc) => Eff
   { name: 'quoteBond', route: 'GET /mint/calculate', call: (uc) => uc.quoteBond(0.5, 30) },
   { name: 'quoteFarming', route: 'GET /farming/calculate', call: (uc) => uc.quoteFarming(0.5, 30, 'main') },
   { name: 'quoteSale', route: 'GET /withdraw/calculate', call: (uc) => uc.quoteSale(0.5) },
-  { name: 'quoteStake', route: 'GET /staking/calculate', call: (uc) => uc.quoteStake(5) },
+  { name: 'quoteStake', route: 'GET /staking/calculate', call: (uc) => uc.quoteStake(toId(5)) },
 ]
 
 const policed = () => {

@@ -1,6 +1,6 @@
 import { Effect } from 'effect'
 import { describe, expect, it } from 'vitest'
-import { type ApiError, type BondQuote, NetworkError, RequestRejected } from '../../../core/index.ts'
+import { type ApiError, type BondQuote, NetworkError, RequestRejected, toId } from '../../../core/index.ts'
 import { BondsState } from '../../../ui/features/bonds/bonds-state.ts'
 import { FarmingState } from '../../../ui/features/farming/farming-state.ts'
 import { SellState } from '../../../ui/features/sell/sell-state.ts'
@@ -66,13 +66,13 @@ describe('a refused quote is kept for exactly the input it answers, and told by 
     h.api.mintList = [aMint({ id: 4 })]
     const bonds = h.bonds()
     h.api.failWith('calculateStake', new RequestRejected({ status: 400, msg: 'Only an active bond can be staked' }))
-    await bonds.previewStake(4)
+    await bonds.previewStake(toId(4))
     expect(bonds.stakeQuoteRefusal).toBe('Only an active bond can be staked')
     expect(toastTexts(h)).toEqual([])
     h.api.recover('calculateStake')
-    await bonds.previewStake(4)
+    await bonds.previewStake(toId(4))
     expect(bonds.stakeQuoteRefusal).toBeNull()
-    expect(bonds.canStake(4)).toBe(true)
+    expect(bonds.canStake(toId(4))).toBe(true)
   })
 
   it('re-bonding: the refusal is for this source, amount and term only', async () => {

@@ -1,6 +1,7 @@
 import { Effect } from 'effect'
 import { describe, expect, it } from 'vitest'
 import type { ApiError, CandleSocket, FinancialStats } from '../../../core/index.ts'
+import { toId } from '../../../core/index.ts'
 import { BondsState } from '../../../ui/features/bonds/bonds-state.ts'
 import { MarketState } from '../../../ui/features/market/market-state.ts'
 import { aMint, aStake } from '../../core/fakes/records.ts'
@@ -63,7 +64,7 @@ describe('the platform stats refetch', () => {
     expect(asked()).toBe(1)
     await answer({ active_bonds: 1 })
 
-    expect(await bonds.stake(4)).toBe(true)
+    expect(await bonds.stake(toId(4))).toBe(true)
     expect(asked()).toBe(2)
     // The stake's live event comes while its refetch is out: one more follows, not a second at once.
     bonds.applyLiveStake(aStake({ id: 5, status: 'active' }))
@@ -72,9 +73,9 @@ describe('the platform stats refetch', () => {
     expect(asked()).toBe(3)
     await answer({ active_stakes: 1 })
 
-    expect(await bonds.cancel(404)).toBe(false)
+    expect(await bonds.cancel(toId(404))).toBe(false)
     expect(asked()).toBe(3)
-    expect(await bonds.cancel(12)).toBe(true)
+    expect(await bonds.cancel(toId(12))).toBe(true)
     expect(asked()).toBe(4)
     await answer({ active_bonds: 0 })
     expect(market.stats).toEqual({ active_bonds: 0 })
