@@ -14,6 +14,19 @@ export default defineConfig({
         },
       },
       {
+        // The backend's suites again, on PostgreSQL: AXIOM_TEST_PG, or a server this run starts.
+        test: {
+          name: 'server-postgres',
+          include: ['tests/server/**/*.test.ts', 'tests/chain/payouts.test.ts'],
+          exclude: ['tests/server/money.test.ts', '**/node_modules/**'],
+          environment: 'node',
+          env: { AXIOM_TEST_ENGINE: 'postgres' },
+          globalSetup: ['tests/support/postgres-global-setup.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
         // Whole-product browser tests: one Chromium, one backend and one app build at a time.
         test: {
           name: 'e2e',

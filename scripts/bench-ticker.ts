@@ -98,7 +98,7 @@ export const registerMember = async (stack: BenchStack, user: number): Promise<s
     body: JSON.stringify({ init_data: initData, ref_code: null }),
   })
   if (!res.ok) throw new Error(`register ${user}: ${res.status}`)
-  stack.server.admin.setMember(user, true)
+  await stack.server.admin.setMember(user, true)
   return ((await res.json()) as { token: string }).token
 }
 
@@ -117,7 +117,7 @@ export const seedActiveBonds = async (stack: BenchStack, user: number, count: nu
     })
     if (!res.ok) throw new Error(`mint/create #${i}: ${res.status} ${await res.text()}`)
     const { mint } = (await res.json()) as { mint: { id: number } }
-    if (i < count) stack.server.markMintPaid(mint.id)
+    if (i < count) await stack.server.markMintPaid(mint.id)
   }
 }
 

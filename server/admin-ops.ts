@@ -24,8 +24,8 @@ export interface LedgerTotals {
 
 /** Local operator commands over the database: the CLI and the tests use the same functions. */
 export const createAdmin = (ctx: ServerContext) => {
-  const userByTelegram = (telegramId: string | number | bigint) => {
-    const row = getRow(ctx.db, 'SELECT * FROM users WHERE telegram_id = ?', BigInt(telegramId))
+  const userByTelegram = async (telegramId: string | number | bigint) => {
+    const row = await getRow(ctx.db, 'SELECT * FROM users WHERE telegram_id = ?', BigInt(telegramId))
     if (!row) throw new UnknownTelegramUser(telegramId)
     return row
   }
@@ -33,34 +33,34 @@ export const createAdmin = (ctx: ServerContext) => {
   return {
     setMaintenance: (on: boolean) => writeSetting(ctx.db, 'maintenance', on ? 'on' : 'off'),
 
-    setMember: (telegramId: string | number | bigint, member = true) => {
-      const user = userByTelegram(telegramId)
-      run(ctx.db, 'UPDATE users SET community = ? WHERE id = ?', member ? 1 : 0, big(user, 'id'))
+    setMember: async (telegramId: string | number | bigint, member = true) => {
+      const user = await userByTelegram(telegramId)
+      await run(ctx.db, 'UPDATE users SET community = ? WHERE id = ?', member ? 1 : 0, big(user, 'id'))
     },
 
     /** Credits whole or decimal tokens (text, exact) to one of the user's balances. */
-    credit: (telegramId: string | number | bigint, amount: string, column: BalanceColumn = 'balance_token') => {
+    credit: async (telegramId: string | number | bigint, amount: string, column: BalanceColumn = 'balance_token') => {
       if (!BALANCE_COLUMNS.includes(column)) throw new InvalidInput(`balance must be one of ${BALANCE_COLUMNS.join(', ')}`)
-      const user = userByTelegram(telegramId)
+      const user = await userByTelegram(telegramId)
       const nano = requireNano('amount', amount)
-      moveBalance(ctx, big(user, 'id'), column, nano, 'admin_credit', 'Credited by the operator')
+      await moveBalance(ctx, big(user, 'id'), column, nano, 'admin_credit', 'Credited by the operator')
       return formatNano(nano)
     },
 
     markPaid: (mintId: string | number | bigint, paidNano?: bigint) => markMintPaid(ctx, BigInt(mintId), paidNano),
 
     /** Sets the global collective bonus (percent text, e.g. "0.25") and broadcasts it. */
-    setCollectiveBonus: (percent: string) => {
+    setCollectiveBonus: async (percent: string) => {
       const scaled = parseFixed(percent, PERCENT_DECIMALS)
       if (typeof scaled === 'string') throw new InvalidInput(`percent ${scaled}`)
-      inTx(ctx, () => {
-        writeSetting(ctx.db, 'collective_bonus', scaled.toString())
-        ctx.events.push('collective', null, () => ({ event: 'global:collective_bonus', collectiveBonus: scaled }))
+      await inTx(ctx, async (ctx) => {
+        await writeSetting(ctx.db, 'collective_bonus', scaled.toString())
+        ctx.events.push('collective', null, async () => ({ event: 'global:collective_bonus', collectiveBonus: scaled }))
       })
     },
 
-    users: () =>
-      allRows(ctx.db, 'SELECT * FROM users ORDER BY id').map((u) => ({
+    users: async () =>
+      (await allRows(ctx.db, 'SELECT * FROM users ORDER BY id')).map((u) => ({
         id: num(u, 'id'),
         telegram_id: big(u, 'telegram_id').toString(),
         name: str(u, 'name'),
@@ -71,34 +71,49 @@ export const createAdmin = (ctx: ServerContext) => {
         referral_balance: formatNano(big(u, 'referral_balance')),
       })),
 
-    settleAll: () => {
-      settleUser(ctx, null)
-      expireUnpaidBonds(ctx)
+    settleAll: async () => {
+      await settleUser(ctx, null)
+      await expireUnpaidBonds(ctx)
     },
 
     /** Every table a user can change, as text: equal snapshots mean nothing changed. */
-    snapshot: (): string =>
-      ['users', 'refresh_tokens', 'mints', 'stakes', 'farming_links', 'farming_activations', 'withdrawals', 'operations', 'task_progress', 'idempotency', 'settings']
-        .map((t) => `${t}:${JSON.stringify(allRows(ctx.db, `SELECT * FROM ${t} ORDER BY rowid`), (_k, v) => (typeof v === 'bigint' ? v.toString() : v))}`)
-        .join('\n'),
+    snapshot: async (): Promise<string> => {
+      const tables: ReadonlyArray<readonly [string, string]> = [
+        ['users', 'id'],
+        ['refresh_tokens', 'hash'],
+        ['mints', 'id'],
+        ['stakes', 'id'],
+        ['farming_links', 'id'],
+        ['farming_activations', 'link_id, user_id'],
+        ['withdrawals', 'id'],
+        ['operations', 'id'],
+        ['task_progress', 'user_id, task_id'],
+        ['idempotency', 'user_id, route, key'],
+        ['settings', 'key'],
+      ]
+      const parts: string[] = []
+      for (const [t, key] of tables)
+        parts.push(`${t}:${JSON.stringify(await allRows(ctx.db, `SELECT * FROM ${t} ORDER BY ${key}`), (_k, v) => (typeof v === 'bigint' ? v.toString() : v))}`)
+      return parts.join('\n')
+    },
 
     /** The conservation law's terms: credited = balances + locked + withdrawals + linkFunds + penalties. */
-    ledger: (): LedgerTotals => {
-      const sum = (text: string) => big(getRow(ctx.db, text)!, 'v')
+    ledger: async (): Promise<LedgerTotals> => {
+      const sum = async (text: string) => big((await getRow(ctx.db, text))!, 'v')
       const types = EXTERNAL_CREDIT_TYPES.map((t) => `'${t}'`).join(', ')
       return {
         credited:
-          sum(`SELECT COALESCE(SUM(amount), 0) AS v FROM operations WHERE type IN (${types})`) +
-          sum(`SELECT COALESCE(SUM(total_amount), 0) AS v FROM mints WHERE source = 'ton' AND activated_at IS NOT NULL`),
-        balances: sum('SELECT COALESCE(SUM(balance_token + task_balance + referral_balance), 0) AS v FROM users'),
+          await sum(`SELECT COALESCE(SUM(amount), 0) AS v FROM operations WHERE type IN (${types})`) +
+          await sum(`SELECT COALESCE(SUM(total_amount), 0) AS v FROM mints WHERE source = 'ton' AND activated_at IS NOT NULL`),
+        balances: await sum('SELECT COALESCE(SUM(balance_token + task_balance + referral_balance), 0) AS v FROM users'),
         locked:
-          sum(`SELECT COALESCE(SUM(total_amount), 0) AS v FROM mints WHERE status = 'active'`) +
-          sum(`SELECT COALESCE(SUM(total_amount), 0) AS v FROM stakes WHERE status = 'active'`),
-        withdrawals: sum(`SELECT COALESCE(SUM(token_amount), 0) AS v FROM withdrawals WHERE status != 'failed'`),
-        linkFunds: sum(
+          await sum(`SELECT COALESCE(SUM(total_amount), 0) AS v FROM mints WHERE status = 'active'`) +
+          await sum(`SELECT COALESCE(SUM(total_amount), 0) AS v FROM stakes WHERE status = 'active'`),
+        withdrawals: await sum(`SELECT COALESCE(SUM(token_amount), 0) AS v FROM withdrawals WHERE status != 'failed'`),
+        linkFunds: await sum(
           `SELECT COALESCE(SUM(amount * (count_activations - used_activations)), 0) AS v FROM farming_links WHERE status = 'active'`,
         ),
-        penalties: sum('SELECT COALESCE(SUM(penalty), 0) AS v FROM mints'),
+        penalties: await sum('SELECT COALESCE(SUM(penalty), 0) AS v FROM mints'),
       }
     },
   }

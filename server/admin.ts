@@ -2,10 +2,10 @@ import { pathToFileURL } from 'node:url'
 import { createAdmin } from './admin-ops.ts'
 import { defaultConfig, DEFAULT_DB_PATH } from './config.ts'
 import type { ServerContext } from './context.ts'
-import { openDb } from './db/open-db.ts'
+import { openEngine } from './db/open-engine.ts'
 import { BALANCE_COLUMNS, type BalanceColumn } from './domain/ledger.ts'
 import { createPriceFeed } from './domain/price-walk.ts'
-import { createEventQueue } from './events.ts'
+import { createLiveEvents, noQueue } from './events.ts'
 import { DomainError } from './domain/errors.ts'
 
 const USAGE = `usage: npm run admin -- <command>   (database: AXIOM_DB, default ${DEFAULT_DB_PATH})
@@ -17,15 +17,17 @@ const USAGE = `usage: npm run admin -- <command>   (database: AXIOM_DB, default 
   users                                    list users and balances`
 
 /** Runs one admin command against a database file; returns the text to print. */
-export const runAdminCommand = (dbPath: string, argv: ReadonlyArray<string>): string => {
+export const runAdminCommand = async (dbPath: string, argv: ReadonlyArray<string>): Promise<string> => {
   const [command, a, b, c] = argv
-  const db = openDb(dbPath)
+  const engine = await openEngine(dbPath)
   // The CLI has no sockets: a running server sees the changes on its next read, no events are pushed.
   const ctx: ServerContext = {
-    db,
+    db: engine,
+    engine,
     config: { ...defaultConfig(), dbPath },
     now: () => Math.floor(Date.now() / 1000),
-    events: createEventQueue(),
+    events: noQueue,
+    live: createLiveEvents(),
     price: createPriceFeed(defaultConfig().priceSeed),
   }
   const admin = createAdmin(ctx)
@@ -33,37 +35,37 @@ export const runAdminCommand = (dbPath: string, argv: ReadonlyArray<string>): st
     switch (command) {
       case 'maintenance':
         if (a !== 'on' && a !== 'off') return USAGE
-        admin.setMaintenance(a === 'on')
+        await admin.setMaintenance(a === 'on')
         return `maintenance ${a}`
       case 'member':
         if (!a) return USAGE
-        admin.setMember(a, b !== 'off')
+        await admin.setMember(a, b !== 'off')
         return `user ${a} community member: ${b !== 'off'}`
       case 'credit':
         if (!a || !b) return USAGE
-        return `credited ${admin.credit(a, b, (c ?? 'balance_token') as BalanceColumn)} to ${c ?? 'balance_token'} of ${a}`
+        return `credited ${await admin.credit(a, b, (c ?? 'balance_token') as BalanceColumn)} to ${c ?? 'balance_token'} of ${a}`
       case 'mark-paid': {
         if (!a || !/^\d+$/.test(a)) return USAGE
-        const mint = admin.markPaid(a)
+        const mint = await admin.markPaid(a)
         return `bond #${mint.id} is ${mint.status}`
       }
       case 'collective':
         if (!a) return USAGE
-        admin.setCollectiveBonus(a)
+        await admin.setCollectiveBonus(a)
         return `collective bonus ${a} %`
       case 'users':
-        return JSON.stringify(admin.users(), null, 2)
+        return JSON.stringify(await admin.users(), null, 2)
       default:
         return USAGE
     }
   } finally {
-    db.close()
+    await engine.close()
   }
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   try {
-    console.log(runAdminCommand(process.env.AXIOM_DB ?? DEFAULT_DB_PATH, process.argv.slice(2)))
+    console.log(await runAdminCommand(process.env.AXIOM_DB ?? DEFAULT_DB_PATH, process.argv.slice(2)))
   } catch (e) {
     console.error(e instanceof DomainError ? e.message : e)
     process.exitCode = 1

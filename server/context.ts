@@ -1,31 +1,39 @@
-import type { Database } from 'better-sqlite3'
 import type { ServerConfig } from './config.ts'
-import type { EventQueue } from './events.ts'
+import type { Db, Engine } from './db/engine.ts'
+import { createEventQueue, type EventQueue, type LiveEvents } from './events.ts'
 import type { PriceFeed } from './domain/price-walk.ts'
 
 /** Everything a domain function needs: the database, the rules' settings, the clock, live events, prices. */
 export interface ServerContext {
-  readonly db: Database
+  /** The engine, or inside `inTx` the transaction. */
+  readonly db: Db
+  readonly engine: Engine
   readonly config: ServerConfig
   /** Unix seconds. */
   readonly now: () => number
+  /** This transaction's live events (outside a transaction, none may be queued). */
   readonly events: EventQueue
+  readonly live: LiveEvents
   readonly price: PriceFeed
 }
 
 /**
- * Runs `fn` as one SQLite transaction (IMMEDIATE, so a concurrent admin CLI waits rather than fails),
- * then sends the live events it queued; a failure sends nothing.
+ * Runs `fn` as one transaction (server/db/engine.ts: one writer on SQLite, SERIALIZABLE with retry
+ * on PostgreSQL), with a context whose `db` is the transaction; then sends the live events it queued.
+ * A failure sends nothing. Inside a transaction, `fn` simply joins it.
  */
-export const inTx = <T>(ctx: ServerContext, fn: () => T): T => {
-  if (ctx.db.inTransaction) return fn()
-  let result: T
+export const inTx = async <T>(ctx: ServerContext, fn: (tx: ServerContext) => Promise<T>): Promise<T> => {
+  if (ctx.db.inTransaction) return fn(ctx)
+  let events: EventQueue = createEventQueue()
+  const result = await ctx.engine.transaction((db) => {
+    // A re-run starts from a clean queue: a failed attempt's events never happened.
+    events = createEventQueue()
+    return fn({ ...ctx, db, events })
+  })
   try {
-    result = ctx.db.transaction(fn).immediate()
-  } catch (e) {
-    ctx.events.discard()
-    throw e
+    await ctx.live.deliver(events.drain(), ctx.engine)
+  } catch {
+    // The transaction committed; a socket that misses an event reads the state on its next request.
   }
-  ctx.events.flush()
   return result
 }

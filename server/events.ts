@@ -1,3 +1,4 @@
+import type { Db } from './db/engine.ts'
 import type { MintRow, StakeRow, UserRow } from './domain/rows.ts'
 
 /**
@@ -16,44 +17,61 @@ export interface EventSink {
   broadcast(event: LiveEvent): void
 }
 
-interface Queued {
+/** A queued event: built at delivery, from committed state (null when its row is gone). */
+export interface Queued {
   readonly userId: bigint | null
-  /** Built at flush time, so the event shows committed state; null when its row is gone. */
-  readonly event: () => LiveEvent | null
+  readonly event: (db: Db) => Promise<LiveEvent | null>
 }
 
+/** One transaction's events; the same key queued twice is sent once. */
 export interface EventQueue {
-  /** Queues an event; the same key queued twice before a flush is sent once. */
-  push(key: string, userId: bigint | null, event: () => LiveEvent | null): void
-  flush(): void
-  discard(): void
-  attach(sink: EventSink | null): void
+  push(key: string, userId: bigint | null, event: (db: Db) => Promise<LiveEvent | null>): void
+  drain(): Queued[]
 }
 
 export const createEventQueue = (): EventQueue => {
   let pending = new Map<string, Queued>()
-  let sink: EventSink | null = null
   return {
     push: (key, userId, event) => {
       pending.delete(key)
       pending.set(key, { userId, event })
     },
-    flush: () => {
+    drain: () => {
       const list = [...pending.values()]
       pending = new Map()
+      return list
+    },
+  }
+}
+
+/** Outside a transaction there is nothing to commit, so nothing may be queued. */
+export const noQueue: EventQueue = {
+  push: () => {
+    throw new Error('live events are queued inside a transaction (inTx)')
+  },
+  drain: () => [],
+}
+
+/** Delivers committed transactions' events to the sink attached (the socket hub), reading them from `db`. */
+export interface LiveEvents {
+  attach(sink: EventSink | null): void
+  deliver(events: Queued[], db: Db): Promise<void>
+}
+
+export const createLiveEvents = (): LiveEvents => {
+  let sink: EventSink | null = null
+  return {
+    attach: (s) => {
+      sink = s
+    },
+    deliver: async (events, db) => {
       if (!sink) return
-      for (const e of list) {
-        const event = e.event()
-        if (event === null) continue
+      for (const e of events) {
+        const event = await e.event(db)
+        if (event === null || !sink) continue
         if (e.userId === null) sink.broadcast(event)
         else sink.toUser(e.userId, event)
       }
-    },
-    discard: () => {
-      pending = new Map()
-    },
-    attach: (s) => {
-      sink = s
     },
   }
 }

@@ -5,13 +5,13 @@ import { WebSocketServer, type WebSocket } from 'ws'
 import { createAdmin, type Admin } from './admin-ops.ts'
 import { defaultConfig, type ServerConfig } from './config.ts'
 import type { ServerContext } from './context.ts'
-import { openDb } from './db/open-db.ts'
+import { openEngine } from './db/open-engine.ts'
 import { bondPayment, expireUnpaidBonds, markMintPaid, type BondPayment } from './domain/mints.ts'
 import { settleUser } from './domain/positions.ts'
 import { createPriceFeed } from './domain/price-walk.ts'
 import { salePayouts, type SalePayouts } from './domain/sale-payouts.ts'
 import { recordTonProofRequesters } from './domain/wallets.ts'
-import { createEventQueue } from './events.ts'
+import { createLiveEvents, noQueue } from './events.ts'
 import { buildApp } from './http/app.ts'
 import { pruneIdempotency } from './http/idempotency.ts'
 import { priceWire } from './http/wire-format.ts'
@@ -37,7 +37,7 @@ export interface RunningServer {
   /** The server's clock, unix seconds. */
   now(): number
   /** A bond's payment terms (status, TON due, last moment to pay), or null: what a chain watcher checks a payment against. */
-  bondPayment(mintId: bigint): BondPayment | null
+  bondPayment(mintId: bigint): Promise<BondPayment | null>
   /**
    * A bond's TON payment arrived (what a chain watcher calls): the bond becomes active. Throws
    * NotFound, BondNotPending (already paid or cancelled), or Underpaid.
@@ -63,16 +63,18 @@ const CANDLE_PATHS = new Set(['/api/ws/candles', '/api/ws/candles/'])
 export const startServer = async (options: StartOptions = {}): Promise<RunningServer> => {
   const { now, ...overrides } = options
   const config: ServerConfig = { ...defaultConfig(), ...overrides }
-  const db = openDb(config.dbPath)
+  const engine = await openEngine(config.dbPath)
   const ctx: ServerContext = {
-    db,
+    db: engine,
+    engine,
     config,
     now: now ?? (() => Math.floor(Date.now() / 1000)),
-    events: createEventQueue(),
+    events: noQueue,
+    live: createLiveEvents(),
     price: createPriceFeed(config.priceSeed),
   }
   const hub = createHub()
-  ctx.events.attach(liveEvents(hub))
+  ctx.live.attach(liveEvents(hub))
   const app = buildApp(ctx)
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 })
@@ -96,16 +98,21 @@ export const startServer = async (options: StartOptions = {}): Promise<RunningSe
     hub.broadcast('price_update', priceWire(ctx.price.current(ctx.now())))
     pushCandles(ctx, hub)
   }
+  let settling: Promise<void> | null = null
   const timers = [
     setInterval(tick, config.priceTickMs),
     setInterval(() => {
-      try {
-        settleUser(ctx, null)
-        expireUnpaidBonds(ctx)
-        pruneIdempotency(ctx)
-      } catch (e) {
-        app.log.error(e)
-      }
+      // One run at a time: a slow run is not overtaken by the next.
+      if (settling) return
+      settling = (async () => {
+        await settleUser(ctx, null)
+        await expireUnpaidBonds(ctx)
+        await pruneIdempotency(ctx)
+      })()
+        .catch((e: unknown) => app.log.error(e))
+        .finally(() => {
+          settling = null
+        })
     }, config.settleEveryMs),
     // A client that missed a whole heartbeat is dropped.
     setInterval(() => {
@@ -144,7 +151,8 @@ export const startServer = async (options: StartOptions = {}): Promise<RunningSe
       for (const ws of wss.clients) ws.terminate()
       wss.close()
       await app.close()
-      db.close()
+      await settling
+      await engine.close()
     },
   }
 }

@@ -57,16 +57,16 @@ export const verifyAccessTokenClaims = async (ctx: ServerContext, token: string)
     const expired = (e as { code?: string }).code === 'ERR_JWT_EXPIRED'
     throw httpError(401, expired ? 'Token expired' : 'Invalid token')
   }
-  if (!getRow(ctx.db, 'SELECT id FROM users WHERE id = ?', verified.userId)) throw httpError(401, 'Invalid token')
+  if (!(await getRow(ctx.db, 'SELECT id FROM users WHERE id = ?', verified.userId))) throw httpError(401, 'Invalid token')
   if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!)
   cache.set(token, verified)
   return verified
 }
 
 /** An opaque refresh token; only its hash is stored. Each belongs to a family that rotation keeps. */
-const storeRefresh = (ctx: ServerContext, userId: bigint, family: string): string => {
+const storeRefresh = async (ctx: ServerContext, userId: bigint, family: string): Promise<string> => {
   const token = randomBytes(32).toString('base64url')
-  run(
+  await run(
     ctx.db,
     'INSERT INTO refresh_tokens (hash, user_id, family, expires_at) VALUES (?, ?, ?, ?)',
     hashOf(token),
@@ -78,7 +78,7 @@ const storeRefresh = (ctx: ServerContext, userId: bigint, family: string): strin
 }
 
 export const issueTokenPair = async (ctx: ServerContext, userId: bigint) => {
-  const refresh = inTx(ctx, () => storeRefresh(ctx, userId, randomUUID()))
+  const refresh = await inTx(ctx, (tx) => storeRefresh(tx, userId, randomUUID()))
   return { token: await issueAccessToken(ctx, userId), refresh }
 }
 
@@ -88,19 +88,19 @@ export const issueTokenPair = async (ctx: ServerContext, userId: bigint) => {
  */
 export const rotateRefresh = async (ctx: ServerContext, presented: unknown) => {
   if (typeof presented !== 'string' || presented === '' || presented.length > 200) throw httpError(401, 'Invalid refresh token')
-  const outcome = inTx(ctx, () => {
-    const row = getRow(ctx.db, 'SELECT * FROM refresh_tokens WHERE hash = ?', hashOf(presented))
+  const outcome = await inTx(ctx, async (ctx): Promise<{ error: string } | { userId: bigint; refresh: string }> => {
+    const row = await getRow(ctx.db, 'SELECT * FROM refresh_tokens WHERE hash = ?', hashOf(presented))
     if (!row) return { error: 'Invalid refresh token' }
     const family = str(row, 'family')
     if (row.used_at !== null || big(row, 'revoked') !== 0n) {
-      run(ctx.db, 'UPDATE refresh_tokens SET revoked = 1 WHERE family = ?', family)
+      await run(ctx.db, 'UPDATE refresh_tokens SET revoked = 1 WHERE family = ?', family)
       return { error: 'Refresh token was already used' }
     }
     if (big(row, 'expires_at') <= BigInt(ctx.now())) return { error: 'Refresh token expired' }
-    run(ctx.db, 'UPDATE refresh_tokens SET used_at = ? WHERE hash = ?', ctx.now(), hashOf(presented))
+    await run(ctx.db, 'UPDATE refresh_tokens SET used_at = ? WHERE hash = ?', ctx.now(), hashOf(presented))
     const userId = big(row, 'user_id')
-    return { userId, refresh: storeRefresh(ctx, userId, family) }
+    return { userId, refresh: await storeRefresh(ctx, userId, family) }
   })
-  if ('error' in outcome) throw httpError(401, outcome.error ?? 'Invalid refresh token')
+  if ('error' in outcome) throw httpError(401, outcome.error)
   return { token: await issueAccessToken(ctx, outcome.userId), refresh: outcome.refresh }
 }

@@ -1,33 +1,18 @@
-import type { Database, Statement } from 'better-sqlite3'
+import type { Db, Row } from './engine.ts'
 
-const cache = new WeakMap<Database, Map<string, Statement>>()
-
-/** A prepared statement, prepared once per database. */
-export const sql = (db: Database, text: string): Statement => {
-  let byText = cache.get(db)
-  if (!byText) {
-    byText = new Map()
-    cache.set(db, byText)
-  }
-  let stmt = byText.get(text)
-  if (!stmt) {
-    stmt = db.prepare(text)
-    byText.set(text, stmt)
-  }
-  return stmt
-}
-
-export type Row = Record<string, bigint | string | null>
+export type { Row } from './engine.ts'
 
 /** One row, typed as the caller's table row (`R`, e.g. server/domain/rows.ts's MintRow) or a plain Row. */
-export const getRow = <R extends Row = Row>(db: Database, text: string, ...params: unknown[]): R | undefined =>
-  sql(db, text).get(...params) as R | undefined
+export const getRow = <R extends Row = Row>(db: Db, text: string, ...params: unknown[]): Promise<R | undefined> => db.one<R>(text, ...params)
 
-export const allRows = <R extends Row = Row>(db: Database, text: string, ...params: unknown[]): R[] => sql(db, text).all(...params) as R[]
+export const allRows = <R extends Row = Row>(db: Db, text: string, ...params: unknown[]): Promise<R[]> => db.all<R>(text, ...params)
 
-export const run = (db: Database, text: string, ...params: unknown[]) => sql(db, text).run(...params)
+export const run = (db: Db, text: string, ...params: unknown[]) => db.run(text, ...params)
 
-/** Column readers: rows come back with BigInt integers (safeIntegers). */
+/** An INSERT into a table keyed by `id`; the new id. */
+export const insertRow = (db: Db, text: string, ...params: unknown[]): Promise<bigint> => db.insert(text, ...params)
+
+/** Column readers: rows come back with BigInt integers from both engines. */
 export const big = (row: Row, col: string): bigint => {
   const v = row[col]
   if (typeof v === 'bigint') return v

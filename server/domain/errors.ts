@@ -56,6 +56,9 @@ export class NotStakeable extends fact('NotStakeable', (status: string) => `Only
 /** The wallet is already bound to another user. */
 export class AlreadyBound extends fact('AlreadyBound', () => 'This wallet is already bound to another account') {}
 
+/** A wallet's tonProof over a payload already spent on a binding (a replay). */
+export class PayloadAlreadyUsed extends fact('PayloadAlreadyUsed', () => 'Invalid proof: Payload already used') {}
+
 /** A task step out of order (validate before start, claim before validation, claim twice); the message says what comes next. */
 export class TaskStepOutOfOrder extends fact('TaskStepOutOfOrder') {}
 
@@ -80,6 +83,7 @@ export type DomainFact =
   | NotCancellable
   | NotStakeable
   | AlreadyBound
+  | PayloadAlreadyUsed
   | TaskStepOutOfOrder
   | NotYourLink
   | FileTooLarge

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { InsufficientBalance, InvalidInput, NotCancellable, NotFound, NotYourLink } from './errors.ts'
-import { big, bool, getRow, num, run, str } from '../db/sql.ts'
+import { big, bool, getRow, num, run, str, insertRow } from '../db/sql.ts'
 import { inTx, type ServerContext } from '../context.ts'
 import { formatNano } from '../money.ts'
 import { moveBalance, type BalanceColumn } from './ledger.ts'
@@ -41,15 +41,15 @@ const BALANCE_NAMES: Record<BalanceColumn, string> = {
 }
 
 /** What the chosen balance holds now, in nano-units. */
-export const sourceBalance = (ctx: ServerContext, userId: bigint, column: BalanceColumn): bigint =>
-  big(userRow(ctx, userId), column)
+export const sourceBalance = async (ctx: ServerContext, userId: bigint, column: BalanceColumn): Promise<bigint> =>
+  big(await userRow(ctx, userId), column)
 
 /**
  * `POST /farming/create`: amount × count_activations leaves the chosen balance into the link, in one
  * transaction; a fund above that balance is refused with 400 and changes nothing.
  */
 export const createLink = (ctx: ServerContext, userId: bigint, input: FarmingInput) =>
-  inTx(ctx, () => {
+  inTx(ctx, async (ctx) => {
     const column = sourceColumn(input.fromRefBalance, input.fromTaskBalance)
     if (!input.isMultilink && input.countActivations !== 1)
       throw new InvalidInput('A single-use link (is_multilink false) has count_activations 1')
@@ -57,12 +57,12 @@ export const createLink = (ctx: ServerContext, userId: bigint, input: FarmingInp
     if (input.isForMe && input.countActivations !== 1)
       throw new InvalidInput('A link for yourself (is_for_me) has count_activations 1')
     const fund = input.amount * BigInt(input.countActivations)
-    const held = sourceBalance(ctx, userId, column)
+    const held = await sourceBalance(ctx, userId, column)
     if (fund > held)
       throw new InsufficientBalance(
         `the link needs ${formatNano(fund)} AXIOM from your ${BALANCE_NAMES[column]}, which holds ${formatNano(held)} AXIOM`,
       )
-    const info = run(
+    const id = await insertRow(
       ctx.db,
       `INSERT INTO farming_links (user_id, activation_code, amount, days, daily_reward, count_activations,
          from_ref_balance, from_task_balance, is_multilink, is_for_me, status, created_at)
@@ -79,23 +79,22 @@ export const createLink = (ctx: ServerContext, userId: bigint, input: FarmingInp
       input.isForMe ? 1 : 0,
       ctx.now(),
     )
-    const id = BigInt(info.lastInsertRowid)
-    moveBalance(ctx, userId, column, -fund, 'farming_fund', `Farming link #${id} funded`)
-    return getRow<LinkRow>(ctx.db, 'SELECT * FROM farming_links WHERE id = ?', id)!
+    await moveBalance(ctx, userId, column, -fund, 'farming_fund', `Farming link #${id} funded`)
+    return (await getRow<LinkRow>(ctx.db, 'SELECT * FROM farming_links WHERE id = ?', id))!
   })
 
 /** `POST /farming/{id}/cancel`: revokes an active link and refunds its unused activations. */
-export const cancelLink = (ctx: ServerContext, userId: bigint, linkId: bigint): LinkRow =>
-  inTx(ctx, () => {
-    const row = getRow(ctx.db, 'SELECT * FROM farming_links WHERE id = ? AND user_id = ?', linkId, userId)
+export const cancelLink = (ctx: ServerContext, userId: bigint, linkId: bigint): Promise<LinkRow> =>
+  inTx(ctx, async (ctx) => {
+    const row = await getRow(ctx.db, 'SELECT * FROM farming_links WHERE id = ? AND user_id = ?', linkId, userId)
     if (!row) throw new NotFound('Farming link')
     const status = str(row, 'status')
     if (status !== 'active') throw new NotCancellable('link', status)
     const unused = big(row, 'count_activations') - big(row, 'used_activations')
-    run(ctx.db, `UPDATE farming_links SET status = 'revoked' WHERE id = ?`, linkId)
+    await run(ctx.db, `UPDATE farming_links SET status = 'revoked' WHERE id = ?`, linkId)
     const column = sourceColumn(bool(row, 'from_ref_balance'), bool(row, 'from_task_balance'))
-    moveBalance(ctx, userId, column, unused * big(row, 'amount'), 'farming_refund', `Farming link #${linkId} revoked, unused part refunded`)
-    return getRow<LinkRow>(ctx.db, 'SELECT * FROM farming_links WHERE id = ?', linkId)!
+    await moveBalance(ctx, userId, column, unused * big(row, 'amount'), 'farming_refund', `Farming link #${linkId} revoked, unused part refunded`)
+    return (await getRow<LinkRow>(ctx.db, 'SELECT * FROM farming_links WHERE id = ?', linkId))!
   })
 
 /** What activating a link came to: the user's bond from it, or why there is none. */
@@ -107,14 +106,14 @@ export type Activation = { readonly status: 'ACTIVE'; readonly mint: MintRow } |
  * already activated answers ACTIVE with the same bond. `is_for_me` links are for their creator only;
  * shared links are not for their creator.
  */
-export const activateLink = (ctx: ServerContext, userId: bigint, code: string): Activation =>
-  inTx(ctx, () => {
-    const link = getRow(ctx.db, 'SELECT * FROM farming_links WHERE activation_code = ?', code)
+export const activateLink = (ctx: ServerContext, userId: bigint, code: string): Promise<Activation> =>
+  inTx(ctx, async (ctx) => {
+    const link = await getRow(ctx.db, 'SELECT * FROM farming_links WHERE activation_code = ?', code)
     if (!link) throw new NotFound('Farming link')
     const linkId = big(link, 'id')
     const days = num(link, 'days')
     const active = (mint: MintRow): Activation => ({ status: 'ACTIVE', mint })
-    const done = getRow<MintRow>(
+    const done = await getRow<MintRow>(
       ctx.db,
       'SELECT m.* FROM farming_activations a JOIN mints m ON m.id = a.mint_id WHERE a.link_id = ? AND a.user_id = ?',
       linkId,
@@ -129,16 +128,16 @@ export const activateLink = (ctx: ServerContext, userId: bigint, code: string): 
     if (bool(link, 'is_for_me') && !isCreator) throw new NotYourLink('This link can only be activated by its creator')
     if (!bool(link, 'is_for_me') && isCreator) throw new NotYourLink('You cannot activate your own shared link')
     const amount = big(link, 'amount')
-    const terms = bondTerms(ctx, userId, amount, days, big(link, 'daily_reward'))
-    const mintId = insertMint(ctx, userId, terms, 'active', 'farming', linkId)
+    const terms = await bondTerms(ctx, userId, amount, days, big(link, 'daily_reward'))
+    const mintId = await insertMint(ctx, userId, terms, 'active', 'farming', linkId)
     const used = big(link, 'used_activations') + 1n
-    run(
+    await run(
       ctx.db,
       'UPDATE farming_links SET used_activations = ?, status = ? WHERE id = ?',
       used,
       used >= big(link, 'count_activations') ? 'reached' : 'active',
       linkId,
     )
-    run(ctx.db, 'INSERT INTO farming_activations (link_id, user_id, mint_id, created_at) VALUES (?, ?, ?, ?)', linkId, userId, mintId, ctx.now())
-    return active(getRow<MintRow>(ctx.db, 'SELECT * FROM mints WHERE id = ?', mintId)!)
+    await run(ctx.db, 'INSERT INTO farming_activations (link_id, user_id, mint_id, created_at) VALUES (?, ?, ?, ?)', linkId, userId, mintId, ctx.now())
+    return active((await getRow<MintRow>(ctx.db, 'SELECT * FROM mints WHERE id = ?', mintId))!)
   })

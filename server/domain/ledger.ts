@@ -24,16 +24,16 @@ export const moveBalance = (
   delta: bigint,
   type: string,
   description: string,
-): void => {
-  inTx(ctx, () => {
+): Promise<void> =>
+  inTx(ctx, async (ctx) => {
     if (delta === 0n) return
-    const row = getRow(ctx.db, `SELECT ${column} AS v FROM users WHERE id = ?`, userId)
+    const row = await getRow(ctx.db, `SELECT ${column} AS v FROM users WHERE id = ?`, userId)
     if (!row) throw new NotFound('User')
     const after = big(row, 'v') + delta
     if (after < 0n) throw new InsufficientBalance()
     if (after > SQLITE_MAX_INTEGER) throw new BalanceLimitExceeded()
-    run(ctx.db, `UPDATE users SET ${column} = ${column} + ? WHERE id = ?`, delta, userId)
-    run(
+    await run(ctx.db, `UPDATE users SET ${column} = ${column} + ? WHERE id = ?`, delta, userId)
+    await run(
       ctx.db,
       'INSERT INTO operations (user_id, type, balance, amount, created_at, description) VALUES (?, ?, ?, ?, ?, ?)',
       userId,
@@ -45,4 +45,3 @@ export const moveBalance = (
     )
     queueBalance(ctx, userId)
   })
-}

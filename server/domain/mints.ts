@@ -1,7 +1,7 @@
 import type { MintStatus } from '../../core/domain/entities/mint.ts'
 import { BondNotPending, NotCancellable, NotFound, Underpaid } from './errors.ts'
 import { bondPaymentComment } from '../../core/domain/bond-payment.ts'
-import { allRows, big, getRow, run, str } from '../db/sql.ts'
+import { allRows, big, getRow, run, str, insertRow } from '../db/sql.ts'
 import { inTx, type ServerContext } from '../context.ts'
 import { formatNano, mulNanoUp, percentOf, percentOfUp, PERCENT_SCALE } from '../money.ts'
 import { moveBalance } from './ledger.ts'
@@ -30,8 +30,8 @@ export interface BondPayment {
 }
 
 /** The payment terms of bond `mintId`, or null when there is no such bond. */
-export const bondPayment = (ctx: ServerContext, mintId: bigint): BondPayment | null => {
-  const row = getRow(ctx.db, 'SELECT status, amount_ton, created_at FROM mints WHERE id = ?', mintId)
+export const bondPayment = async (ctx: ServerContext, mintId: bigint): Promise<BondPayment | null> => {
+  const row = await getRow(ctx.db, 'SELECT status, amount_ton, created_at FROM mints WHERE id = ?', mintId)
   return row
     ? { status: str(row, 'status') as MintStatus, amountNano: big(row, 'amount_ton'), payBy: Number(big(row, 'created_at')) + PAYMENT_VALIDITY_S }
     : null
@@ -50,11 +50,11 @@ export interface BondTerms {
 }
 
 /** The terms a user gets today for `amount` over `plan`: their bonuses and the current price. */
-export const bondTerms = (ctx: ServerContext, userId: bigint, amount: bigint, days: number, daily: bigint): BondTerms => {
-  const user = userRow(ctx, userId)
+export const bondTerms = async (ctx: ServerContext, userId: bigint, amount: bigint, days: number, daily: bigint): Promise<BondTerms> => {
+  const user = await userRow(ctx, userId)
   const hold = big(user, 'hold_bonus')
   const investment = big(user, 'investment_bonus')
-  const collective = collectiveBonus(ctx.db)
+  const collective = await collectiveBonus(ctx.db)
   return {
     total: amount,
     daily,
@@ -72,21 +72,21 @@ export const bondTerms = (ctx: ServerContext, userId: bigint, amount: bigint, da
  * `GET /mint/calculate` and `GET /farming/calculate`: the terms of a bond created now, with the
  * user's bonuses; max_reward = amount × (daily_reward + the three bonuses) % × days.
  */
-export const quoteBond = (ctx: ServerContext, userId: bigint, amount: bigint, plan: Plan): BondTerms =>
+export const quoteBond = (ctx: ServerContext, userId: bigint, amount: bigint, plan: Plan): Promise<BondTerms> =>
   bondTerms(ctx, userId, amount, plan.days, plan.dailyReward)
 
 /** Inserts a bond; an active one starts its term now. */
-export const insertMint = (
+export const insertMint = async (
   ctx: ServerContext,
   userId: bigint,
   t: BondTerms,
   status: 'pending' | 'active',
   source: 'ton' | 'farming',
   linkId: bigint | null,
-): bigint => {
+): Promise<bigint> => {
   const now = ctx.now()
   const active = status === 'active'
-  const info = run(
+  const id = await insertRow(
     ctx.db,
     `INSERT INTO mints (user_id, status, source, link_id, created_at, activated_at, ends_at, last_updated_at,
        total_amount, daily_reward, hold_bonus, collective_bonus, investment_bonus, max_reward, amount_ton, tariff_days)
@@ -108,18 +108,17 @@ export const insertMint = (
     t.amountTon,
     t.days,
   )
-  const id = BigInt(info.lastInsertRowid)
   queueMint(ctx, userId, id)
   return id
 }
 
-export const mintRowOf = (ctx: ServerContext, userId: bigint, mintId: bigint): MintRow => {
-  const row = getRow<MintRow>(ctx.db, 'SELECT * FROM mints WHERE id = ? AND user_id = ?', mintId, userId)
+export const mintRowOf = async (ctx: ServerContext, userId: bigint, mintId: bigint): Promise<MintRow> => {
+  const row = await getRow<MintRow>(ctx.db, 'SELECT * FROM mints WHERE id = ? AND user_id = ?', mintId, userId)
   if (!row) throw new NotFound('Bond')
   return row
 }
 
-const mintById = (ctx: ServerContext, mintId: bigint): MintRow => getRow<MintRow>(ctx.db, 'SELECT * FROM mints WHERE id = ?', mintId)!
+const mintById = async (ctx: ServerContext, mintId: bigint): Promise<MintRow> => (await getRow<MintRow>(ctx.db, 'SELECT * FROM mints WHERE id = ?', mintId))!
 
 /** A new pending bond and the TON payment that activates it: to `address`, with `comment`, by `validUntil` (unix s). */
 export interface CreatedMint {
@@ -128,12 +127,12 @@ export interface CreatedMint {
 }
 
 /** `POST /mint/create`: a pending bond and the TON payment that activates it. */
-export const createMint = (ctx: ServerContext, userId: bigint, amount: bigint, plan: Plan): CreatedMint =>
-  inTx(ctx, () => {
-    const t = bondTerms(ctx, userId, amount, plan.days, plan.dailyReward)
-    const id = insertMint(ctx, userId, t, 'pending', 'ton', null)
+export const createMint = (ctx: ServerContext, userId: bigint, amount: bigint, plan: Plan): Promise<CreatedMint> =>
+  inTx(ctx, async (ctx) => {
+    const t = await bondTerms(ctx, userId, amount, plan.days, plan.dailyReward)
+    const id = await insertMint(ctx, userId, t, 'pending', 'ton', null)
     return {
-      mint: mintById(ctx, id),
+      mint: await mintById(ctx, id),
       payment: {
         address: ctx.config.treasuryAddress,
         amountNano: t.amountTon,
@@ -148,16 +147,16 @@ export const createMint = (ctx: ServerContext, userId: bigint, amount: bigint, p
  * from now, and the buyer's referrer earns its tier's bonus of the amount and the turnover.
  * `paidNano` below the quoted amount_ton is refused.
  */
-export const markMintPaid = (ctx: ServerContext, mintId: bigint, paidNano?: bigint): MintRow =>
-  inTx(ctx, () => {
-    const row = getRow<MintRow>(ctx.db, 'SELECT * FROM mints WHERE id = ?', mintId)
+export const markMintPaid = (ctx: ServerContext, mintId: bigint, paidNano?: bigint): Promise<MintRow> =>
+  inTx(ctx, async (ctx) => {
+    const row = await getRow<MintRow>(ctx.db, 'SELECT * FROM mints WHERE id = ?', mintId)
     if (!row) throw new NotFound('Bond')
     if (str(row, 'status') !== 'pending') throw new BondNotPending(mintId, str(row, 'status'))
     const expected = big(row, 'amount_ton')
     const paid = paidNano ?? expected
     if (paid < expected) throw new Underpaid(formatNano(paid), formatNano(expected))
     const now = ctx.now()
-    run(
+    await run(
       ctx.db,
       `UPDATE mints SET status = 'active', activated_at = ?, ends_at = ? + tariff_days * 86400, last_updated_at = ?, paid_nano = ? WHERE id = ?`,
       now,
@@ -168,17 +167,17 @@ export const markMintPaid = (ctx: ServerContext, mintId: bigint, paidNano?: bigi
     )
     const userId = big(row, 'user_id')
     const amount = big(row, 'total_amount')
-    const buyer = userRow(ctx, userId)
+    const buyer = await userRow(ctx, userId)
     if (buyer.referrer_id !== null) {
       const referrerId = big(buyer, 'referrer_id')
-      const referrer = userRow(ctx, referrerId)
+      const referrer = await userRow(ctx, referrerId)
       const reward = percentOf(amount, tierBonusScaled(big(referrer, 'turnover')))
-      run(ctx.db, 'UPDATE users SET turnover = turnover + ? WHERE id = ?', amount, referrerId)
-      moveBalance(ctx, referrerId, 'referral_balance', reward, 'referral_reward', `Referral bonus for bond #${mintId}`)
+      await run(ctx.db, 'UPDATE users SET turnover = turnover + ? WHERE id = ?', amount, referrerId)
+      await moveBalance(ctx, referrerId, 'referral_balance', reward, 'referral_reward', `Referral bonus for bond #${mintId}`)
       queueBalance(ctx, referrerId)
     }
     queueMint(ctx, userId, mintId)
-    return mintById(ctx, mintId)
+    return await mintById(ctx, mintId)
   })
 
 /**
@@ -186,36 +185,36 @@ export const markMintPaid = (ctx: ServerContext, mintId: bigint, paidNano?: bigi
  * returns its principal less the 10 % penalty to balance_token and forfeits its reward. Staked,
  * completed or cancelled bonds cannot be cancelled.
  */
-export const cancelMint = (ctx: ServerContext, userId: bigint, mintId: bigint): MintRow =>
-  inTx(ctx, () => {
+export const cancelMint = (ctx: ServerContext, userId: bigint, mintId: bigint): Promise<MintRow> =>
+  inTx(ctx, async (ctx) => {
     // Brought up to date first: a bond whose term has ended completes, and is not cancelled with a penalty.
-    settlePosition(ctx, 'mints', mintRowOf(ctx, userId, mintId), ctx.now())
-    const row = mintRowOf(ctx, userId, mintId)
+    await settlePosition(ctx, 'mints', await mintRowOf(ctx, userId, mintId), ctx.now())
+    const row = await mintRowOf(ctx, userId, mintId)
     const status = str(row, 'status')
     if (status === 'pending') {
-      run(ctx.db, `UPDATE mints SET status = 'canceled', last_updated_at = ? WHERE id = ?`, ctx.now(), mintId)
+      await run(ctx.db, `UPDATE mints SET status = 'canceled', last_updated_at = ? WHERE id = ?`, ctx.now(), mintId)
     } else if (status === 'active') {
       const total = big(row, 'total_amount')
       const penalty = percentOfUp(total, CANCEL_PENALTY)
-      run(ctx.db, `UPDATE mints SET status = 'canceled', penalty = ?, last_updated_at = ? WHERE id = ?`, penalty, ctx.now(), mintId)
-      moveBalance(ctx, userId, 'balance_token', total - penalty, 'bond_cancel', `Bond #${mintId} cancelled, 10% penalty kept`)
+      await run(ctx.db, `UPDATE mints SET status = 'canceled', penalty = ?, last_updated_at = ? WHERE id = ?`, penalty, ctx.now(), mintId)
+      await moveBalance(ctx, userId, 'balance_token', total - penalty, 'bond_cancel', `Bond #${mintId} cancelled, 10% penalty kept`)
     } else {
       throw new NotCancellable('bond', status)
     }
     queueMint(ctx, userId, mintId)
-    return mintById(ctx, mintId)
+    return await mintById(ctx, mintId)
   })
 
 /**
  * Cancels the bonds whose payment never came: pending for longer than UNPAID_BOND_EXPIRY_S. Their
  * owners' sockets hear of it; a payment arriving later is refunded by the chain watcher.
  */
-export const expireUnpaidBonds = (ctx: ServerContext): number =>
-  inTx(ctx, () => {
+export const expireUnpaidBonds = (ctx: ServerContext): Promise<number> =>
+  inTx(ctx, async (ctx) => {
     const cutoff = ctx.now() - UNPAID_BOND_EXPIRY_S
-    const rows = allRows(ctx.db, `SELECT id, user_id FROM mints WHERE status = 'pending' AND created_at < ?`, cutoff)
+    const rows = await allRows(ctx.db, `SELECT id, user_id FROM mints WHERE status = 'pending' AND created_at < ?`, cutoff)
     for (const row of rows) {
-      run(ctx.db, `UPDATE mints SET status = 'canceled', last_updated_at = ? WHERE id = ?`, ctx.now(), big(row, 'id'))
+      await run(ctx.db, `UPDATE mints SET status = 'canceled', last_updated_at = ? WHERE id = ?`, ctx.now(), big(row, 'id'))
       queueMint(ctx, big(row, 'user_id'), big(row, 'id'))
     }
     return rows.length

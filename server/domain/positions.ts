@@ -27,7 +27,7 @@ const KIND = {
  * Brings one active record up to `now`: earned_reward from the start of its term, and at the end
  * of the term status completed with principal and reward credited to balance_token.
  */
-export const settlePosition = (ctx: ServerContext, table: PositionTable, row: Row, now: number): void => {
+export const settlePosition = async (ctx: ServerContext, table: PositionTable, row: Row, now: number): Promise<void> => {
   if (str(row, 'status') !== 'active' || row.activated_at === null) return
   const id = big(row, 'id')
   const userId = big(row, 'user_id')
@@ -35,8 +35,8 @@ export const settlePosition = (ctx: ServerContext, table: PositionTable, row: Ro
   const at = BigInt(now) < endsAt ? BigInt(now) : endsAt
   const earned = earnedAfter(termsOf(row), at - big(row, 'activated_at'))
   if (BigInt(now) >= endsAt) {
-    inTx(ctx, () => {
-      const done = run(
+    await inTx(ctx, async (ctx) => {
+      const done = await run(
         ctx.db,
         `UPDATE ${table} SET status = 'completed', earned_reward = max_reward, last_updated_at = ? WHERE id = ? AND status = 'active'`,
         endsAt,
@@ -44,32 +44,32 @@ export const settlePosition = (ctx: ServerContext, table: PositionTable, row: Ro
       )
       if (done.changes === 0) return
       const kind = KIND[table]
-      moveBalance(ctx, userId, 'balance_token', big(row, 'total_amount'), kind.principal, `${kind.label} #${id} principal returned`)
-      moveBalance(ctx, userId, 'balance_token', big(row, 'max_reward'), kind.reward, `${kind.label} #${id} reward`)
+      await moveBalance(ctx, userId, 'balance_token', big(row, 'total_amount'), kind.principal, `${kind.label} #${id} principal returned`)
+      await moveBalance(ctx, userId, 'balance_token', big(row, 'max_reward'), kind.reward, `${kind.label} #${id} reward`)
       if (table === 'mints') queueMint(ctx, userId, id)
       else queueStake(ctx, userId, id)
     })
     return
   }
   if (earned !== big(row, 'earned_reward'))
-    run(ctx.db, `UPDATE ${table} SET earned_reward = ?, last_updated_at = ? WHERE id = ?`, earned, now, id)
+    await run(ctx.db, `UPDATE ${table} SET earned_reward = ?, last_updated_at = ? WHERE id = ? AND status = 'active'`, earned, now, id)
 }
 
 /** Settles a user's active bonds and stakes (on read), or everyone's (the periodic job). */
-export const settleUser = (ctx: ServerContext, userId: bigint | null): void => {
+export const settleUser = async (ctx: ServerContext, userId: bigint | null): Promise<void> => {
   const now = ctx.now()
   for (const table of ['mints', 'stakes'] as const) {
     const rows =
       userId === null
-        ? allRows(ctx.db, `SELECT * FROM ${table} WHERE status = 'active'`)
-        : allRows(ctx.db, `SELECT * FROM ${table} WHERE user_id = ? AND status = 'active'`, userId)
-    for (const row of rows) settlePosition(ctx, table, row, now)
+        ? await allRows(ctx.db, `SELECT * FROM ${table} WHERE status = 'active'`)
+        : await allRows(ctx.db, `SELECT * FROM ${table} WHERE user_id = ? AND status = 'active'`, userId)
+    for (const row of rows) await settlePosition(ctx, table, row, now)
   }
 }
 
 /** One page of a user's bonds or stakes, newest first, and how many there are. */
-export const pageOf = <T extends PositionTable>(ctx: ServerContext, table: T, userId: bigint, limit: number, offset: number) => {
-  const rows = allRows<PositionRows[T]>(ctx.db, `SELECT * FROM ${table} WHERE user_id = ? ORDER BY id DESC LIMIT ? OFFSET ?`, userId, limit, offset)
-  const total = getRow(ctx.db, `SELECT COUNT(*) AS n FROM ${table} WHERE user_id = ?`, userId)!
+export const pageOf = async <T extends PositionTable>(ctx: ServerContext, table: T, userId: bigint, limit: number, offset: number) => {
+  const rows = await allRows<PositionRows[T]>(ctx.db, `SELECT * FROM ${table} WHERE user_id = ? ORDER BY id DESC LIMIT ? OFFSET ?`, userId, limit, offset)
+  const total = (await getRow(ctx.db, `SELECT COUNT(*) AS n FROM ${table} WHERE user_id = ?`, userId))!
   return { rows, total: num(total, 'n') }
 }

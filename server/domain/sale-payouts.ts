@@ -23,21 +23,21 @@ export interface SaleDue {
 /** What a payout processor needs of the backend (RunningServer.payouts); each move is one committed UPDATE. */
 export interface SalePayouts {
   /** The sales in these states, oldest first. */
-  due(states: ReadonlyArray<SaleDue['state']>): SaleDue[]
+  due(states: ReadonlyArray<SaleDue['state']>): Promise<SaleDue[]>
   /** pending → sending, before the transfer; false when the row was no longer pending. */
-  claim(id: bigint): boolean
+  claim(id: bigint): Promise<boolean>
   /** sending → completed: the payment is on the chain. */
-  markSent(id: bigint): boolean
+  markSent(id: bigint): Promise<boolean>
   /** sending → pending: nothing left the treasury; paid on a later run. */
-  release(id: bigint): boolean
+  release(id: bigint): Promise<boolean>
 }
 
 export const salePayouts = (ctx: ServerContext): SalePayouts => {
-  const move = (id: bigint, from: PayoutState, to: PayoutState): boolean =>
-    run(ctx.db, `UPDATE withdrawals SET status = ? WHERE id = ? AND status = ?`, to, id, from).changes === 1
+  const move = async (id: bigint, from: PayoutState, to: PayoutState): Promise<boolean> =>
+    (await run(ctx.db, `UPDATE withdrawals SET status = ? WHERE id = ? AND status = ?`, to, id, from)).changes === 1
   return {
-    due: (states) =>
-      allRows(ctx.db, `SELECT id, address, amount_ton, status FROM withdrawals WHERE status IN (${states.map(() => '?').join(', ')}) ORDER BY id`, ...states).map(
+    due: async (states) =>
+      (await allRows(ctx.db, `SELECT id, address, amount_ton, status FROM withdrawals WHERE status IN (${states.map(() => '?').join(', ')}) ORDER BY id`, ...states)).map(
         (row) => ({ id: big(row, 'id'), address: str(row, 'address'), amountNano: big(row, 'amount_ton'), state: str(row, 'status') as SaleDue['state'] }),
       ),
     claim: (id) => move(id, 'pending', 'sending'),

@@ -1,4 +1,4 @@
-import { big, getRow, run, str } from '../db/sql.ts'
+import { big, getRow, run, str, insertRow } from '../db/sql.ts'
 import { NotStakeable } from './errors.ts'
 import { inTx, type ServerContext } from '../context.ts'
 import { moveBalance } from './ledger.ts'
@@ -10,9 +10,9 @@ import { queueMint, queueStake } from './user-events.ts'
 import type { MintRow, StakeRow } from './rows.ts'
 
 /** A stakeable bond: the user's, active, settled up to now. */
-const activeMint = (ctx: ServerContext, userId: bigint, mintId: bigint): MintRow => {
-  settlePosition(ctx, 'mints', mintRowOf(ctx, userId, mintId), ctx.now())
-  const row = mintRowOf(ctx, userId, mintId)
+const activeMint = async (ctx: ServerContext, userId: bigint, mintId: bigint): Promise<MintRow> => {
+  await settlePosition(ctx, 'mints', await mintRowOf(ctx, userId, mintId), ctx.now())
+  const row = await mintRowOf(ctx, userId, mintId)
   if (str(row, 'status') !== 'active') throw new NotStakeable(str(row, 'status'))
   return row
 }
@@ -30,9 +30,9 @@ export type StakeQuote = Omit<BondTerms, 'amountTon'> & { readonly mintId: bigin
  * `GET /staking/calculate?staking_id=<mint id>`: the terms `POST /staking/create` gives for this bond
  * now — the same daily_reward, bonuses and max_reward as the stake it creates.
  */
-export const quoteStake = (ctx: ServerContext, userId: bigint, mintId: bigint): StakeQuote =>
-  inTx(ctx, () => {
-    const mint = activeMint(ctx, userId, mintId)
+export const quoteStake = (ctx: ServerContext, userId: bigint, mintId: bigint): Promise<StakeQuote> =>
+  inTx(ctx, async (ctx) => {
+    const mint = await activeMint(ctx, userId, mintId)
     const t = stakeTerms(mint)
     return {
       mintId,
@@ -50,14 +50,14 @@ export const quoteStake = (ctx: ServerContext, userId: bigint, mintId: bigint): 
  * `POST /staking/create`: the bond's reward so far is paid to balance_token, the bond moves to
  * staking, and a stake of the same principal starts a fresh term with the staking extra.
  */
-export const createStake = (ctx: ServerContext, userId: bigint, mintId: bigint): StakeRow =>
-  inTx(ctx, () => {
-    const mint = activeMint(ctx, userId, mintId)
+export const createStake = (ctx: ServerContext, userId: bigint, mintId: bigint): Promise<StakeRow> =>
+  inTx(ctx, async (ctx) => {
+    const mint = await activeMint(ctx, userId, mintId)
     const now = ctx.now()
     const t = stakeTerms(mint)
-    run(ctx.db, `UPDATE mints SET status = 'move_to_staking', last_updated_at = ? WHERE id = ?`, now, mintId)
-    moveBalance(ctx, userId, 'balance_token', big(mint, 'earned_reward'), 'bond_reward', `Bond #${mintId} reward on staking`)
-    const info = run(
+    await run(ctx.db, `UPDATE mints SET status = 'move_to_staking', last_updated_at = ? WHERE id = ?`, now, mintId)
+    await moveBalance(ctx, userId, 'balance_token', big(mint, 'earned_reward'), 'bond_reward', `Bond #${mintId} reward on staking`)
+    const stakeId = await insertRow(
       ctx.db,
       `INSERT INTO stakes (user_id, mint_id, status, created_at, activated_at, ends_at, last_updated_at, total_amount,
          daily_reward, hold_bonus, collective_bonus, investment_bonus, max_reward, amount_ton, tariff_days)
@@ -77,8 +77,7 @@ export const createStake = (ctx: ServerContext, userId: bigint, mintId: bigint):
       big(mint, 'amount_ton'),
       big(mint, 'tariff_days'),
     )
-    const stakeId = BigInt(info.lastInsertRowid)
     queueMint(ctx, userId, mintId)
     queueStake(ctx, userId, stakeId)
-    return getRow<StakeRow>(ctx.db, 'SELECT * FROM stakes WHERE id = ?', stakeId)!
+    return (await getRow<StakeRow>(ctx.db, 'SELECT * FROM stakes WHERE id = ?', stakeId))!
   })

@@ -16,19 +16,20 @@ export interface FinancialStats {
 }
 
 /** `GET /stats/financial`. */
-export const financialStats = (ctx: ServerContext): FinancialStats => {
-  const sum = (text: string) => big(getRow(ctx.db, text)!, 'v')
+export const financialStats = async (ctx: ServerContext): Promise<FinancialStats> => {
+  const sum = async (text: string) => big(((await getRow(ctx.db, text)))!, 'v')
+  const count = async (text: string) => num(((await getRow(ctx.db, text)))!, 'n')
   return {
-    totalUsers: num(getRow(ctx.db, 'SELECT COUNT(*) AS n FROM users')!, 'n'),
+    totalUsers: await count('SELECT COUNT(*) AS n FROM users'),
     totalLocked:
-      sum(`SELECT COALESCE(SUM(total_amount), 0) AS v FROM mints WHERE status = 'active'`) +
-      sum(`SELECT COALESCE(SUM(total_amount), 0) AS v FROM stakes WHERE status = 'active'`),
-    activeBonds: num(getRow(ctx.db, `SELECT COUNT(*) AS n FROM mints WHERE status = 'active'`)!, 'n'),
-    activeStakes: num(getRow(ctx.db, `SELECT COUNT(*) AS n FROM stakes WHERE status = 'active'`)!, 'n'),
-    totalRewardsPaid: sum(`SELECT COALESCE(SUM(amount), 0) AS v FROM operations WHERE type IN ('bond_reward', 'stake_reward')`),
-    totalWithdrawn: sum(`SELECT COALESCE(SUM(token_amount), 0) AS v FROM withdrawals`),
-    totalTonRaised: sum(`SELECT COALESCE(SUM(paid_nano), 0) AS v FROM mints WHERE paid_nano IS NOT NULL`),
-    collectiveBonus: collectiveBonus(ctx.db),
+      (await sum(`SELECT COALESCE(SUM(total_amount), 0) AS v FROM mints WHERE status = 'active'`)) +
+      (await sum(`SELECT COALESCE(SUM(total_amount), 0) AS v FROM stakes WHERE status = 'active'`)),
+    activeBonds: await count(`SELECT COUNT(*) AS n FROM mints WHERE status = 'active'`),
+    activeStakes: await count(`SELECT COUNT(*) AS n FROM stakes WHERE status = 'active'`),
+    totalRewardsPaid: await sum(`SELECT COALESCE(SUM(amount), 0) AS v FROM operations WHERE type IN ('bond_reward', 'stake_reward')`),
+    totalWithdrawn: await sum(`SELECT COALESCE(SUM(token_amount), 0) AS v FROM withdrawals`),
+    totalTonRaised: await sum(`SELECT COALESCE(SUM(paid_nano), 0) AS v FROM mints WHERE paid_nano IS NOT NULL`),
+    collectiveBonus: await collectiveBonus(ctx.db),
     price: ctx.price.priceAt(ctx.now()),
   }
 }

@@ -29,8 +29,8 @@ export const taskById = (id: number): CatalogueTask => {
   return task
 }
 
-const statusOf = (ctx: ServerContext, userId: bigint, taskId: number): TaskStatus => {
-  const row = getRow(ctx.db, 'SELECT status FROM task_progress WHERE user_id = ? AND task_id = ?', userId, taskId)
+const statusOf = async (ctx: ServerContext, userId: bigint, taskId: number): Promise<TaskStatus> => {
+  const row = await getRow(ctx.db, 'SELECT status FROM task_progress WHERE user_id = ? AND task_id = ?', userId, taskId)
   return row ? (str(row, 'status') as TaskStatus) : 'NEW'
 }
 
@@ -40,7 +40,8 @@ export interface TaskProgress {
   readonly status: TaskStatus
 }
 
-export const listTasks = (ctx: ServerContext, userId: bigint): TaskProgress[] => TASKS.map((task) => ({ task, status: statusOf(ctx, userId, task.id) }))
+export const listTasks = (ctx: ServerContext, userId: bigint): Promise<TaskProgress[]> =>
+  Promise.all(TASKS.map(async (task) => ({ task, status: await statusOf(ctx, userId, task.id) })))
 
 const setStatus = (ctx: ServerContext, userId: bigint, taskId: number, status: TaskStatus) =>
   run(
@@ -54,9 +55,16 @@ const setStatus = (ctx: ServerContext, userId: bigint, taskId: number, status: T
   )
 
 /** Moves a task one step; any other order is refused with 409 and a message naming the next step. */
-const step = (ctx: ServerContext, userId: bigint, task: CatalogueTask, from: TaskStatus, to: TaskStatus, before?: () => void): TaskProgress =>
-  inTx(ctx, () => {
-    const status = statusOf(ctx, userId, task.id)
+const step = (
+  ctx: ServerContext,
+  userId: bigint,
+  task: CatalogueTask,
+  from: TaskStatus,
+  to: TaskStatus,
+  before?: (tx: ServerContext) => Promise<void>,
+): Promise<TaskProgress> =>
+  inTx(ctx, async (ctx) => {
+    const status = await statusOf(ctx, userId, task.id)
     if (status !== from) {
       const next: Record<TaskStatus, string> = {
         NEW: 'Start the task first',
@@ -66,8 +74,8 @@ const step = (ctx: ServerContext, userId: bigint, task: CatalogueTask, from: Tas
       }
       throw new TaskStepOutOfOrder(next[status])
     }
-    before?.()
-    setStatus(ctx, userId, task.id, to)
+    await before?.(ctx)
+    await setStatus(ctx, userId, task.id, to)
     return { task, status: to }
   })
 
@@ -107,15 +115,15 @@ const checkProof = (ctx: ServerContext, task: CatalogueTask, body: Record<string
 
 export const validateTask = (ctx: ServerContext, userId: bigint, taskId: number, body: Record<string, unknown>) => {
   const task = taskById(taskId)
-  return step(ctx, userId, task, 'STARTED', 'VALIDATED', () => {
-    checkProof(ctx, task, body)
-    if (task.kind === 'community') run(ctx.db, 'UPDATE users SET community = 1 WHERE id = ?', userId)
+  return step(ctx, userId, task, 'STARTED', 'VALIDATED', async (tx) => {
+    checkProof(tx, task, body)
+    if (task.kind === 'community') await run(tx.db, 'UPDATE users SET community = 1 WHERE id = ?', userId)
   })
 }
 
 export const claimTask = (ctx: ServerContext, userId: bigint, taskId: number) => {
   const task = taskById(taskId)
-  return step(ctx, userId, task, 'VALIDATED', 'CLAIMED', () =>
-    moveBalance(ctx, userId, 'task_balance', task.reward, 'task_reward', `Task: ${task.title}`),
+  return step(ctx, userId, task, 'VALIDATED', 'CLAIMED', (tx) =>
+    moveBalance(tx, userId, 'task_balance', task.reward, 'task_reward', `Task: ${task.title}`),
   )
 }

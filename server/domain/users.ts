@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { UnknownSessionUser } from './errors.ts'
-import { allRows, big, getRow, run } from '../db/sql.ts'
+import { allRows, big, getRow, insertRow } from '../db/sql.ts'
 import { inTx, type ServerContext } from '../context.ts'
 import { moveBalance } from './ledger.ts'
 import type { UserRow } from './rows.ts'
@@ -10,8 +10,8 @@ export interface TelegramUser {
   readonly name: string
 }
 
-export const userRow = (ctx: ServerContext, userId: bigint): UserRow => {
-  const row = getRow<UserRow>(ctx.db, 'SELECT * FROM users WHERE id = ?', userId)
+export const userRow = async (ctx: ServerContext, userId: bigint): Promise<UserRow> => {
+  const row = await getRow<UserRow>(ctx.db, 'SELECT * FROM users WHERE id = ?', userId)
   if (!row) throw new UnknownSessionUser()
   return row
 }
@@ -23,12 +23,12 @@ const newRefCode = () => randomBytes(6).toString('base64url')
  * Finds the user by Telegram id, or creates them: the referrer is linked only here, at first
  * registration, and never to the user themself. An unknown ref_code is ignored, not an error.
  */
-export const registerUser = (ctx: ServerContext, tg: TelegramUser, refCode: string | null): bigint =>
-  inTx(ctx, () => {
-    const existing = getRow(ctx.db, 'SELECT id FROM users WHERE telegram_id = ?', tg.id)
+export const registerUser = (ctx: ServerContext, tg: TelegramUser, refCode: string | null): Promise<bigint> =>
+  inTx(ctx, async (ctx) => {
+    const existing = await getRow(ctx.db, 'SELECT id FROM users WHERE telegram_id = ?', tg.id)
     if (existing) return big(existing, 'id')
-    const referrer = refCode ? getRow(ctx.db, 'SELECT id FROM users WHERE ref_code = ?', refCode) : undefined
-    const info = run(
+    const referrer = refCode ? await getRow(ctx.db, 'SELECT id FROM users WHERE ref_code = ?', refCode) : undefined
+    const userId = await insertRow(
       ctx.db,
       'INSERT INTO users (telegram_id, name, ref_code, referrer_id, created_at) VALUES (?, ?, ?, ?, ?)',
       tg.id,
@@ -37,9 +37,8 @@ export const registerUser = (ctx: ServerContext, tg: TelegramUser, refCode: stri
       referrer ? big(referrer, 'id') : null,
       ctx.now(),
     )
-    const userId = BigInt(info.lastInsertRowid)
     if (ctx.config.welcomeBalanceNano > 0n)
-      moveBalance(ctx, userId, 'balance_token', ctx.config.welcomeBalanceNano, 'welcome', 'Welcome balance')
+      await moveBalance(ctx, userId, 'balance_token', ctx.config.welcomeBalanceNano, 'welcome', 'Welcome balance')
     return userId
   })
 
@@ -53,7 +52,7 @@ export type Referral = {
 }
 
 /** The users a user invited, newest first. */
-export const referralsOf = (ctx: ServerContext, userId: bigint): Referral[] =>
+export const referralsOf = (ctx: ServerContext, userId: bigint): Promise<Referral[]> =>
   allRows<Referral>(
     ctx.db,
     `SELECT u.id, u.name, u.turnover, u.created_at,

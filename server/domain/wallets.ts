@@ -1,8 +1,9 @@
 import { createHmac } from 'node:crypto'
-import { AlreadyBound } from './errors.ts'
+import { AlreadyBound, PayloadAlreadyUsed } from './errors.ts'
 import { Address } from '@ton/core'
 import { inTx, type ServerContext } from '../context.ts'
 import { getRow, run, big, type Row } from '../db/sql.ts'
+import { isUniqueViolation } from '../db/engine.ts'
 import { createTonProofService, type SpentPayloads, type TonProofService } from '../auth/ton-proof.ts'
 
 /** The user-facing form of a bound wallet: friendly, non-bounceable (a wallet), test-flagged on testnet ('-3'). */
@@ -18,21 +19,27 @@ export const walletOf = (row: Row): string | null => {
 /** The tonProof key: derived from the JWT secret, so one secret runs the server and a leaked payload key is not the token key. */
 export const tonProofSecret = (jwtSecret: string): string => createHmac('sha256', jwtSecret).update('axiom:ton-proof:v1').digest('hex')
 
-/** Spent payloads in SQLite, so a verified payload stays spent across restarts until it expires. */
-const dbSpentPayloads = (ctx: ServerContext): SpentPayloads => ({
-  has: (payload) => getRow(ctx.db, 'SELECT 1 AS x FROM ton_proof_spent WHERE payload = ?', payload) !== undefined,
-  add: (payload, expiresAt) => void run(ctx.db, 'INSERT OR REPLACE INTO ton_proof_spent (payload, expires_at) VALUES (?, ?)', payload, expiresAt),
-  prune: (now) => void run(ctx.db, 'DELETE FROM ton_proof_spent WHERE expires_at < ?', now),
-})
+/**
+ * Spent payloads live in the database until they expire, so a verified payload stays spent across
+ * restarts and across instances. The check reads whether this payload was spent before verifying.
+ */
+export const isPayloadSpent = async (ctx: ServerContext, payload: string): Promise<boolean> =>
+  (await getRow(ctx.db, 'SELECT 1 AS x FROM ton_proof_spent WHERE payload = ?', payload)) !== undefined
+
+/** The payloads the service sees as spent: the one being checked, when the database says so. */
+const spentOnly = (spent: ReadonlySet<string>): SpentPayloads => ({ has: (p) => spent.has(p), add: () => undefined, prune: () => undefined })
 
 /** The backend's tonProof service: payloads bound to a user id (the `subject`), domains from config. */
-export const walletProofService = (ctx: ServerContext): TonProofService =>
+export const walletProofService = (ctx: ServerContext, spent: ReadonlySet<string> = new Set()): TonProofService =>
   createTonProofService({
     secret: tonProofSecret(ctx.config.jwtSecret),
     allowedDomains: ctx.config.tonProofDomains,
     now: ctx.now,
-    spent: dbSpentPayloads(ctx),
+    spent: spentOnly(spent),
   })
+
+/** The expiry (unix seconds) a payload carries (server/auth/ton-proof.ts). */
+const payloadExpiry = (payload: string): number => Buffer.from(payload, 'hex').readUInt32BE(8)
 
 /** How many issued payloads a requester record keeps; the oldest are forgotten first. */
 const REMEMBERED_PAYLOADS = 10_000
@@ -40,15 +47,15 @@ const REMEMBERED_PAYLOADS = 10_000
 const requesters = new WeakMap<ServerContext, Map<string, { readonly telegramId: string; readonly expiresAt: number }>>()
 
 /** Notes who asked for a tonProof payload, until it expires, when the record is on. */
-export const rememberPayload = (ctx: ServerContext, payload: string, userId: bigint): void => {
+export const rememberPayload = async (ctx: ServerContext, payload: string, userId: bigint): Promise<void> => {
   const issued = requesters.get(ctx)
   if (!issued) return
-  const user = getRow(ctx.db, 'SELECT telegram_id FROM users WHERE id = ?', userId)
+  const user = await getRow(ctx.db, 'SELECT telegram_id FROM users WHERE id = ?', userId)
   if (!user) return
   const now = ctx.now()
   for (const [p, r] of issued) if (r.expiresAt < now) issued.delete(p)
   while (issued.size >= REMEMBERED_PAYLOADS) issued.delete(issued.keys().next().value!)
-  issued.set(payload, { telegramId: String(user.telegram_id), expiresAt: Buffer.from(payload, 'hex').readUInt32BE(8) })
+  issued.set(payload, { telegramId: String(user.telegram_id), expiresAt: payloadExpiry(payload) })
 }
 
 /**
@@ -65,19 +72,23 @@ export const recordTonProofRequesters = (ctx: ServerContext): ((payload: string)
   }
 }
 
-const isUniqueViolation = (e: unknown) =>
-  typeof e === 'object' && e !== null && (e as { code?: unknown }).code === 'SQLITE_CONSTRAINT_UNIQUE'
-
 /**
  * Binds a verified wallet (raw address) to the user, replacing any wallet bound before. The same
- * wallet bound again by the same user is a no-op; bound to another user → 409.
+ * wallet bound again by the same user is a no-op; bound to another user → 409. The proof's payload
+ * is spent in the same transaction.
  */
-export const bindWallet = (ctx: ServerContext, userId: bigint, rawAddress: string, network: string | null): string => {
+export const bindWallet = async (
+  ctx: ServerContext,
+  userId: bigint,
+  rawAddress: string,
+  network: string | null,
+  payload: string,
+): Promise<string> => {
   try {
-    inTx(ctx, () => {
-      const owner = getRow(ctx.db, 'SELECT id FROM users WHERE wallet_address = ?', rawAddress)
+    await inTx(ctx, async (ctx) => {
+      const owner = await getRow(ctx.db, 'SELECT id FROM users WHERE wallet_address = ?', rawAddress)
       if (owner && big(owner, 'id') !== userId) throw new AlreadyBound()
-      run(
+      await run(
         ctx.db,
         'UPDATE users SET wallet_address = ?, wallet_network = ?, wallet_bound_at = ? WHERE id = ?',
         rawAddress,
@@ -85,6 +96,10 @@ export const bindWallet = (ctx: ServerContext, userId: bigint, rawAddress: strin
         ctx.now(),
         userId,
       )
+      // Spent only with the binding: a refused bind (409) leaves the payload usable; a replay racing this one finds it spent.
+      await run(ctx.db, 'DELETE FROM ton_proof_spent WHERE expires_at < ?', ctx.now())
+      const spent = await run(ctx.db, 'INSERT INTO ton_proof_spent (payload, expires_at) VALUES (?, ?) ON CONFLICT(payload) DO NOTHING', payload, payloadExpiry(payload))
+      if (spent.changes === 0) throw new PayloadAlreadyUsed()
     })
   } catch (e) {
     if (isUniqueViolation(e)) throw new AlreadyBound()

@@ -1,6 +1,6 @@
 import { Address } from '@ton/core'
 import { InvalidInput } from './errors.ts'
-import { getRow, run } from '../db/sql.ts'
+import { getRow, insertRow } from '../db/sql.ts'
 import { inTx, type ServerContext } from '../context.ts'
 import { mulNano, percentOfUp, PERCENT_SCALE } from '../money.ts'
 import { moveBalance } from './ledger.ts'
@@ -40,10 +40,10 @@ export const parseTonAddress = (input: unknown): string => {
 }
 
 /** `POST /withdraw/create`: the whole token_amount is reserved now; the record waits as pending for payout. */
-export const createWithdrawal = (ctx: ServerContext, userId: bigint, fromRef: boolean, tokenAmount: bigint, address: string): WithdrawalRow =>
-  inTx(ctx, () => {
+export const createWithdrawal = (ctx: ServerContext, userId: bigint, fromRef: boolean, tokenAmount: bigint, address: string): Promise<WithdrawalRow> =>
+  inTx(ctx, async (ctx) => {
     const q = withdrawQuote(ctx, tokenAmount)
-    const info = run(
+    const id = await insertRow(
       ctx.db,
       `INSERT INTO withdrawals (user_id, from_ref_balance, token_amount, fee, net_amount, amount_ton, address, status, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', ?)`,
@@ -56,15 +56,14 @@ export const createWithdrawal = (ctx: ServerContext, userId: bigint, fromRef: bo
       address,
       ctx.now(),
     )
-    const id = BigInt(info.lastInsertRowid)
-    moveBalance(ctx, userId, fromRef ? 'referral_balance' : 'balance_token', -tokenAmount, 'withdraw', `Sale #${id} to ${address}`)
-    return getRow<WithdrawalRow>(ctx.db, 'SELECT * FROM withdrawals WHERE id = ?', id)!
+    await moveBalance(ctx, userId, fromRef ? 'referral_balance' : 'balance_token', -tokenAmount, 'withdraw', `Sale #${id} to ${address}`)
+    return ((await getRow<WithdrawalRow>(ctx.db, 'SELECT * FROM withdrawals WHERE id = ?', id)))!
   })
 
 /** `POST /withdraw/transfer-from-referral-balance`: the user after the move. */
-export const transferFromReferral = (ctx: ServerContext, userId: bigint, amount: bigint): UserRow =>
-  inTx(ctx, () => {
-    moveBalance(ctx, userId, 'referral_balance', -amount, 'transfer_out', 'Moved to the main balance')
-    moveBalance(ctx, userId, 'balance_token', amount, 'transfer_in', 'Moved from the referral balance')
+export const transferFromReferral = (ctx: ServerContext, userId: bigint, amount: bigint): Promise<UserRow> =>
+  inTx(ctx, async (ctx) => {
+    await moveBalance(ctx, userId, 'referral_balance', -amount, 'transfer_out', 'Moved to the main balance')
+    await moveBalance(ctx, userId, 'balance_token', amount, 'transfer_in', 'Moved from the referral balance')
     return userRow(ctx, userId)
   })

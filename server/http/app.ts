@@ -77,7 +77,7 @@ export const buildApp = (ctx: ServerContext): FastifyInstance => {
       api.addHook('onRequest', async (req) => {
         const path = req.routeOptions.url ?? ''
         if (path === MAINTENANCE_PATH || path === '/api/maintenance') return
-        if (isMaintenanceOn(ctx.db)) throw httpError(503, MAINTENANCE_MSG)
+        if (await isMaintenanceOn(ctx.db)) throw httpError(503, MAINTENANCE_MSG)
         if (PUBLIC_PATHS.has(path) || req.routeOptions.url === undefined) return
         req.userId = await verifyAccessToken(ctx, bearerOf(req.headers.authorization))
       })

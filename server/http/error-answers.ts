@@ -12,6 +12,7 @@ const STATUS: Record<DomainFact['_tag'], number> = {
   NotCancellable: 400,
   NotStakeable: 400,
   AlreadyBound: 409,
+  PayloadAlreadyUsed: 400,
   TaskStepOutOfOrder: 409,
   NotYourLink: 403,
   FileTooLarge: 413,

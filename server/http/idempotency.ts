@@ -26,22 +26,28 @@ const fingerprintOf = (route: string, body: unknown) =>
  * a repeat within the dedupe window returns the first answer. The check, the effect and the stored
  * answer share one transaction, and a failed create stores nothing, so it can be retried.
  */
-export const once = <T>(ctx: ServerContext, req: FastifyRequest, reply: FastifyReply, route: string, effect: () => T): T => {
+export const once = async <T>(
+  ctx: ServerContext,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  route: string,
+  effect: (tx: ServerContext) => Promise<T>,
+): Promise<T> => {
   const header = req.headers['idempotency-key']
   if (header !== undefined && (typeof header !== 'string' || header.length === 0 || header.length > 200))
     throw httpError(422, 'Idempotency-Key must be 1 to 200 characters')
   const fingerprint = fingerprintOf(route, req.body)
   const key = header ?? `auto:${fingerprint}`
   const userId = req.userId
-  return inTx(ctx, () => {
-    const stored = getRow(ctx.db, 'SELECT * FROM idempotency WHERE user_id = ? AND route = ? AND key = ?', userId, route, key)
+  return inTx(ctx, async (ctx) => {
+    const stored = await getRow(ctx.db, 'SELECT * FROM idempotency WHERE user_id = ? AND route = ? AND key = ?', userId, route, key)
     if (stored && (header !== undefined || ctx.now() - num(stored, 'created_at') <= ctx.config.dedupeWindowS)) {
       if (str(stored, 'fingerprint') !== fingerprint) throw httpError(422, 'This Idempotency-Key was used for a different request')
       reply.header('idempotent-replayed', 'true')
       return JSON.parse(str(stored, 'body')) as T
     }
-    const result = effect()
-    run(
+    const result = await effect(ctx)
+    await run(
       ctx.db,
       `INSERT INTO idempotency (user_id, route, key, fingerprint, status_code, body, created_at) VALUES (?, ?, ?, ?, 200, ?, ?)
        ON CONFLICT(user_id, route, key) DO UPDATE SET fingerprint = excluded.fingerprint, body = excluded.body, created_at = excluded.created_at`,

@@ -10,7 +10,7 @@ export const authRoutes = (app: FastifyInstance, ctx: ServerContext) => {
     const body = bodyFields(req.body)
     const tg = telegramUserFrom(body.init_data, ctx.config.botToken, ctx.now(), ctx.config.initDataMaxAgeS)
     const refCode = typeof body.ref_code === 'string' && body.ref_code.length <= 64 ? body.ref_code : null
-    return issueTokenPair(ctx, registerUser(ctx, tg, refCode))
+    return issueTokenPair(ctx, await registerUser(ctx, tg, refCode))
   })
 
   app.post('/auth/refresh', async (req) => {

@@ -14,18 +14,18 @@ import type { LinkRow } from '../domain/rows.ts'
 
 export const farmingRoutes = (app: FastifyInstance, ctx: ServerContext) => {
   /** The balance the flags choose (main when neither is set), as on /farming/create. */
-  const chosenBalance = (req: FastifyRequest, fields: Fields) =>
+  const chosenBalance = async (req: FastifyRequest, fields: Fields) =>
     sourceBalance(ctx, req.userId, sourceColumn(boolField(fields, 'from_ref_balance', false), boolField(fields, 'from_task_balance', false)))
 
   app.get('/farming/plans', async (req) => {
-    const available = chosenBalance(req, queryFields(req.query))
+    const available = await chosenBalance(req, queryFields(req.query))
     return MINT_PLANS.map((p) => ({ ...planWire(p), available: formatNano(available) }))
   })
 
   app.get('/farming/', async (req) => {
     const { page, limit, offset } = paging(queryFields(req.query))
-    const rows = allRows<LinkRow>(ctx.db, 'SELECT * FROM farming_links WHERE user_id = ? ORDER BY id DESC LIMIT ? OFFSET ?', req.userId, limit, offset)
-    const total = num(getRow(ctx.db, 'SELECT COUNT(*) AS n FROM farming_links WHERE user_id = ?', req.userId)!, 'n')
+    const rows = await allRows<LinkRow>(ctx.db, 'SELECT * FROM farming_links WHERE user_id = ? ORDER BY id DESC LIMIT ? OFFSET ?', req.userId, limit, offset)
+    const total = num((await getRow(ctx.db, 'SELECT COUNT(*) AS n FROM farming_links WHERE user_id = ?', req.userId))!, 'n')
     return { items: rows.map(linkWire), total, page, limit }
   })
 
@@ -33,8 +33,8 @@ export const farmingRoutes = (app: FastifyInstance, ctx: ServerContext) => {
     const q = queryFields(req.query)
     const amount = requireNano('amount', q.amount, { min: BOND_MIN, max: BOND_MAX })
     const plan = activePlan('freeze_days', intField(q, 'freeze_days', { min: 1, max: 10_000 }))
-    const available = chosenBalance(req, q)
-    return { ...bondQuoteWire(quoteBond(ctx, req.userId, amount, plan)), available: formatNano(available) }
+    const available = await chosenBalance(req, q)
+    return { ...bondQuoteWire(await quoteBond(ctx, req.userId, amount, plan)), available: formatNano(available) }
   })
 
   app.post('/farming/create', async (req, reply) => {
@@ -48,14 +48,14 @@ export const farmingRoutes = (app: FastifyInstance, ctx: ServerContext) => {
       isMultilink: boolField(body, 'is_multilink', false),
       isForMe: boolField(body, 'is_for_me', false),
     }
-    return once(ctx, req, reply, 'farming/create', () => linkWire(createLink(ctx, req.userId, input)))
+    return once(ctx, req, reply, 'farming/create', async (tx) => linkWire(await createLink(tx, req.userId, input)))
   })
 
-  app.post('/farming/:id/cancel', async (req) => linkWire(cancelLink(ctx, req.userId, idField(req.params as Record<string, unknown>, 'id'))))
+  app.post('/farming/:id/cancel', async (req) => linkWire(await cancelLink(ctx, req.userId, idField(req.params as Record<string, unknown>, 'id'))))
 
   app.get('/farming/activation-status', async (req) => {
     const code = stringField(queryFields(req.query), 'activation_code', 64)
     if (!/^[A-Za-z0-9_-]+$/.test(code)) throw httpError(404, 'Farming link not found')
-    return activationWire(activateLink(ctx, req.userId, code))
+    return activationWire(await activateLink(ctx, req.userId, code))
   })
 }

@@ -14,7 +14,7 @@ const LATEST = 4_102_444_800 // 2100-01-01
 export const isCandleInterval = (v: unknown): v is CandleInterval => (CANDLE_INTERVALS as ReadonlyArray<unknown>).includes(v)
 
 export const marketRoutes = (app: FastifyInstance, ctx: ServerContext) => {
-  app.get('/maintenance/', async () => ({ detail: isMaintenanceOn(ctx.db) ? MAINTENANCE_ON_DETAIL : MAINTENANCE_OFF_DETAIL }))
+  app.get('/maintenance/', async () => ({ detail: (await isMaintenanceOn(ctx.db)) ? MAINTENANCE_ON_DETAIL : MAINTENANCE_OFF_DETAIL }))
 
   app.get('/price/current-price', async () => priceWire(ctx.price.current(ctx.now())))
 
@@ -29,5 +29,5 @@ export const marketRoutes = (app: FastifyInstance, ctx: ServerContext) => {
     return ctx.price.candles(interval, from, to, ctx.now()).map(candleWire)
   })
 
-  app.get('/stats/financial', async () => statsWire(financialStats(ctx)))
+  app.get('/stats/financial', async () => statsWire(await financialStats(ctx)))
 }

@@ -15,8 +15,8 @@ export const BOND_MAX = tokens(1_000_000)
 export const mintRoutes = (app: FastifyInstance, ctx: ServerContext) => {
   app.get('/mint/', async (req) => {
     const { page, limit, offset } = paging(queryFields(req.query))
-    settleUser(ctx, req.userId)
-    const { rows, total } = pageOf(ctx, 'mints', req.userId, limit, offset)
+    await settleUser(ctx, req.userId)
+    const { rows, total } = await pageOf(ctx, 'mints', req.userId, limit, offset)
     return { items: rows.map(mintWire), total, page, limit }
   })
 
@@ -26,18 +26,18 @@ export const mintRoutes = (app: FastifyInstance, ctx: ServerContext) => {
     const q = queryFields(req.query)
     const amount = requireNano('amount', q.amount, { min: BOND_MIN, max: BOND_MAX })
     const plan = activePlan('freeze_days', intField(q, 'freeze_days', { min: 1, max: 10_000 }))
-    return bondQuoteWire(quoteBond(ctx, req.userId, amount, plan))
+    return bondQuoteWire(await quoteBond(ctx, req.userId, amount, plan))
   })
 
   app.post('/mint/create', async (req, reply) => {
     const body = bodyFields(req.body)
     const amount = requireNano('amount', body.amount, { min: BOND_MIN, max: BOND_MAX })
     const plan = activePlan('days', intField(body, 'days', { min: 1, max: 10_000 }))
-    return once(ctx, req, reply, 'mint/create', () => createdMintWire(createMint(ctx, req.userId, amount, plan)))
+    return once(ctx, req, reply, 'mint/create', async (tx) => createdMintWire(await createMint(tx, req.userId, amount, plan)))
   })
 
   app.post('/mint/:id/cancel', async (req) => {
     const id = idField(req.params as Record<string, unknown>, 'id')
-    return mintWire(cancelMint(ctx, req.userId, id))
+    return mintWire(await cancelMint(ctx, req.userId, id))
   })
 }

@@ -9,15 +9,15 @@ import { stakeQuoteWire, stakeWire } from '../http/wire-format.ts'
 export const stakingRoutes = (app: FastifyInstance, ctx: ServerContext) => {
   app.get('/staking/', async (req) => {
     const { page, limit, offset } = paging(queryFields(req.query))
-    settleUser(ctx, req.userId)
-    const { rows, total } = pageOf(ctx, 'stakes', req.userId, limit, offset)
+    await settleUser(ctx, req.userId)
+    const { rows, total } = await pageOf(ctx, 'stakes', req.userId, limit, offset)
     return { items: rows.map(stakeWire), total, page, limit }
   })
 
-  app.get('/staking/calculate', async (req) => stakeQuoteWire(quoteStake(ctx, req.userId, idField(queryFields(req.query), 'staking_id'))))
+  app.get('/staking/calculate', async (req) => stakeQuoteWire(await quoteStake(ctx, req.userId, idField(queryFields(req.query), 'staking_id'))))
 
   app.post('/staking/create', async (req, reply) => {
     const mintId = idField(bodyFields(req.body), 'mint_id')
-    return once(ctx, req, reply, 'staking/create', () => stakeWire(createStake(ctx, req.userId, mintId)))
+    return once(ctx, req, reply, 'staking/create', async (tx) => stakeWire(await createStake(tx, req.userId, mintId)))
   })
 }

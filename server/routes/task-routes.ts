@@ -7,11 +7,11 @@ import { taskWire } from '../http/wire-format.ts'
 const taskId = (body: Record<string, unknown>) => intField(body, 'task_id', { min: 1, max: 1_000_000 })
 
 export const taskRoutes = (app: FastifyInstance, ctx: ServerContext) => {
-  app.get('/task/list', async (req) => listTasks(ctx, req.userId).map(taskWire))
-  app.post('/task/start', async (req) => taskWire(startTask(ctx, req.userId, taskId(bodyFields(req.body)))))
+  app.get('/task/list', async (req) => (await listTasks(ctx, req.userId)).map(taskWire))
+  app.post('/task/start', async (req) => taskWire(await startTask(ctx, req.userId, taskId(bodyFields(req.body)))))
   app.post('/task/validate', async (req) => {
     const body = bodyFields(req.body)
-    return taskWire(validateTask(ctx, req.userId, taskId(body), body))
+    return taskWire(await validateTask(ctx, req.userId, taskId(body), body))
   })
-  app.post('/task/claim', async (req) => taskWire(claimTask(ctx, req.userId, taskId(bodyFields(req.body)))))
+  app.post('/task/claim', async (req) => taskWire(await claimTask(ctx, req.userId, taskId(bodyFields(req.body)))))
 }

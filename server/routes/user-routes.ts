@@ -8,11 +8,11 @@ import { referralWire, userWire } from '../http/wire-format.ts'
 
 export const userRoutes = (app: FastifyInstance, ctx: ServerContext) => {
   app.get('/user/me', async (req) => {
-    settleUser(ctx, req.userId)
-    return userWire(userRow(ctx, req.userId), collectiveBonus(ctx.db))
+    await settleUser(ctx, req.userId)
+    return userWire(await userRow(ctx, req.userId), await collectiveBonus(ctx.db))
   })
 
-  app.get('/user/referrals', async (req) => referralsOf(ctx, req.userId).map(referralWire))
+  app.get('/user/referrals', async (req) => (await referralsOf(ctx, req.userId)).map(referralWire))
 
   app.post('/user/share-message', async () => ({ inline_message_id: randomBytes(12).toString('base64url') }))
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import type { ServerContext } from '../context.ts'
-import { bindWallet, rememberPayload, walletProofService } from '../domain/wallets.ts'
+import { bindWallet, isPayloadSpent, rememberPayload, walletProofService } from '../domain/wallets.ts'
 import { httpError } from '../http/errors.ts'
 import { bodyFields, stringField, type Fields } from '../http/params.ts'
 import type { TonProofCheck } from '../auth/ton-proof.ts'
@@ -66,17 +66,17 @@ export const walletRoutes = (app: FastifyInstance, ctx: ServerContext) => {
 
   app.post('/wallet/ton-proof/payload', async (req) => {
     const payload = proofs.issue(String(req.userId))
-    rememberPayload(ctx, payload, req.userId)
+    await rememberPayload(ctx, payload, req.userId)
     return { payload }
   })
 
   app.post('/wallet/ton-proof/check', async (req) => {
     const check = checkOf(req.body)
-    const r = proofs.verify(check, String(req.userId), true)
+    const spent = (await isPayloadSpent(ctx, check.proof.payload)) ? new Set([check.proof.payload]) : new Set<string>()
+    const r = walletProofService(ctx, spent).verify(check, String(req.userId), true)
     if (!r.valid) throw httpError(400, `Invalid proof: ${r.msg}`)
-    // Spent only once the wallet is bound: a refused bind (409) leaves the payload usable.
-    const wallet_address = bindWallet(ctx, req.userId, r.address, check.network ?? null)
-    proofs.spend(check.proof.payload)
+    // Spent with the binding: a refused bind (409) leaves the payload usable.
+    const wallet_address = await bindWallet(ctx, req.userId, r.address, check.network ?? null, check.proof.payload)
     return { wallet_address }
   })
 }

@@ -23,7 +23,7 @@ export const withdrawRoutes = (app: FastifyInstance, ctx: ServerContext) => {
     const fromRef = boolField(body, 'from_ref_balance', false)
     const amount = requireNano('token_amount', body.token_amount, { min: WITHDRAW_MIN })
     const address = parseTonAddress(body.address)
-    return once(ctx, req, reply, 'withdraw/create', () => withdrawalWire(createWithdrawal(ctx, req.userId, fromRef, amount, address)))
+    return once(ctx, req, reply, 'withdraw/create', async (tx) => withdrawalWire(await createWithdrawal(tx, req.userId, fromRef, amount, address)))
   })
 
   app.get('/withdraw/history', async (req) => {
@@ -32,28 +32,28 @@ export const withdrawRoutes = (app: FastifyInstance, ctx: ServerContext) => {
     const sortBy = q.sort_by ?? 'created_at'
     if (typeof sortBy !== 'string' || !SORTABLE.has(sortBy)) throw httpError(422, 'sort_by must be created_at, token_amount or id')
     const order = sortOrder(q)
-    const rows = allRows<WithdrawalRow>(
+    const rows = await allRows<WithdrawalRow>(
       ctx.db,
       `SELECT * FROM withdrawals WHERE user_id = ? ORDER BY ${sortBy} ${order}, id ${order} LIMIT ? OFFSET ?`,
       req.userId,
       limit,
       offset,
     )
-    const total = num(getRow(ctx.db, 'SELECT COUNT(*) AS n FROM withdrawals WHERE user_id = ?', req.userId)!, 'n')
+    const total = num((await getRow(ctx.db, 'SELECT COUNT(*) AS n FROM withdrawals WHERE user_id = ?', req.userId))!, 'n')
     return { items: rows.map(withdrawalWire), total, page, size: limit, limit }
   })
 
   app.post('/withdraw/transfer-from-referral-balance', async (req, reply) => {
     const amount = requireNano('token_amount', bodyFields(req.body).token_amount)
-    return once(ctx, req, reply, 'withdraw/transfer', () => transferWire(transferFromReferral(ctx, req.userId, amount)))
+    return once(ctx, req, reply, 'withdraw/transfer', async (tx) => transferWire(await transferFromReferral(tx, req.userId, amount)))
   })
 
   app.get('/operations/history', async (req) => {
     const q = queryFields(req.query)
     const { page, limit, offset } = historyPaging(q)
     const order = sortOrder(q)
-    const rows = allRows<OperationRow>(ctx.db, `SELECT * FROM operations WHERE user_id = ? ORDER BY id ${order} LIMIT ? OFFSET ?`, req.userId, limit, offset)
-    const total = num(getRow(ctx.db, 'SELECT COUNT(*) AS n FROM operations WHERE user_id = ?', req.userId)!, 'n')
+    const rows = await allRows<OperationRow>(ctx.db, `SELECT * FROM operations WHERE user_id = ? ORDER BY id ${order} LIMIT ? OFFSET ?`, req.userId, limit, offset)
+    const total = num((await getRow(ctx.db, 'SELECT COUNT(*) AS n FROM operations WHERE user_id = ?', req.userId))!, 'n')
     return {
       items: rows.map(operationWire),
       total,

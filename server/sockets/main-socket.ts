@@ -31,7 +31,7 @@ export const handleMainSocket = (ctx: ServerContext, hub: SocketHub, ws: WebSock
     const token = text.startsWith('Bearer ') ? text.slice(7) : text
     try {
       const { userId: id, exp } = await verifyAccessTokenClaims(ctx, token)
-      const user = getRow<UserRow>(ctx.db, 'SELECT * FROM users WHERE id = ?', id)!
+      const user = (await getRow<UserRow>(ctx.db, 'SELECT * FROM users WHERE id = ?', id))!
       clearTimeout(timer)
       // The socket lives as long as its token: then the client refreshes and comes back with a new one.
       if (expiry) clearTimeout(expiry)
@@ -41,7 +41,7 @@ export const handleMainSocket = (ctx: ServerContext, hub: SocketHub, ws: WebSock
       hub.add(id, ws)
       ws.send(envelope('user:balance', balanceWire(user)))
       ws.send(envelope('price_update', priceWire(ctx.price.current(ctx.now()))))
-      ws.send(envelope('global:collective_bonus', collectiveBonusWire(collectiveBonus(ctx.db))))
+      ws.send(envelope('global:collective_bonus', collectiveBonusWire(await collectiveBonus(ctx.db))))
     } catch (e) {
       ws.close(BAD_TOKEN_CLOSE, e instanceof Error ? e.message : 'Invalid token')
     }

@@ -85,8 +85,8 @@ export const createPayoutProcessor = (chain: LocalChain, backend: Pick<RunningSe
     } catch {
       return { ...base, outcome: 'retry', detail: 'unparsable address' }
     }
-    const completed = (t: ChainTx, recovered: boolean): PayoutRecord => {
-      sales.markSent(id)
+    const completed = async (t: ChainTx, recovered: boolean): Promise<PayoutRecord> => {
+      await sales.markSent(id)
       return { ...base, outcome: 'completed', txHash: t.tx.hash().toString('hex'), ...(recovered ? { recovered: true } : {}) }
     }
 
@@ -94,7 +94,7 @@ export const createPayoutProcessor = (chain: LocalChain, backend: Pick<RunningSe
       // Left by a crash or a failed send: paid already if the chain has it.
       const sent = findSalePayout(chain, id, to)
       if (sent) return completed(sent, true)
-    } else if (!sales.claim(id)) {
+    } else if (!(await sales.claim(id))) {
       return null // changed under us (another process): not ours to pay now
     }
 
@@ -109,7 +109,7 @@ export const createPayoutProcessor = (chain: LocalChain, backend: Pick<RunningSe
     const sent = findSalePayout(chain, id, to)
     if (!sent) {
       // The transfer ran and sent nothing (IGNORE_ERRORS: the treasury skipped the message).
-      sales.release(id)
+      await sales.release(id)
       return { ...base, outcome: 'retry', detail: 'the treasury did not send it (balance?)' }
     }
     return completed(sent, false)
@@ -119,7 +119,7 @@ export const createPayoutProcessor = (chain: LocalChain, backend: Pick<RunningSe
     if (running) return running.then(() => runRows(states))
     running = (async () => {
       const done: PayoutRecord[] = []
-      for (const sale of sales.due(states)) {
+      for (const sale of await sales.due(states)) {
         const id = sale.id
         if (inFlight.has(id)) continue
         inFlight.add(id)

@@ -90,7 +90,7 @@ export const createPaymentWatcher = (chain: LocalChain, server: MintPayee, optio
     })
   }
 
-  const handle = (t: ChainTx) => {
+  const handle = async (t: ChainTx): Promise<void> => {
     if (!t.address.equals(treasury)) return
     const msg = t.tx.inMessage
     if (!msg || msg.info.type !== 'internal' || msg.info.bounced) return
@@ -114,14 +114,14 @@ export const createPaymentWatcher = (chain: LocalChain, server: MintPayee, optio
       record({ ...base, mintId, outcome: 'refunded', reason, ...(detail ? { detail } : {}) })
       refund(from, amount, mintId, reason)
     }
-    const bond = server.bondPayment(mintId)
+    const bond = await server.bondPayment(mintId)
     if (!bond) return refused('unknown_bond')
     if (bond.status !== 'pending') return refused(bond.status === 'canceled' ? 'not_pending' : 'duplicate', `bond is ${bond.status}`)
     if (server.now() > bond.payBy) return refused('expired')
     const expected = bond.amountNano
     if (amount < expected) return refused('underpaid', `paid ${amount}, expected ${expected}`)
     try {
-      server.markMintPaid(mintId, amount)
+      await server.markMintPaid(mintId, amount)
     } catch (e) {
       if (e instanceof BondNotPending) return refused('duplicate', e.message)
       return refused('refused', e instanceof Error ? e.message : String(e))
@@ -129,8 +129,12 @@ export const createPaymentWatcher = (chain: LocalChain, server: MintPayee, optio
     record({ ...base, mintId, outcome: 'activated', ...(amount > expected ? { overpaidNano: amount - expected } : {}) })
   }
 
+  // Payments are handled one at a time, in chain order, each after the backend answered the last.
   const off = chain.onTransactions((txs) => {
-    for (const t of txs) handle(t)
+    for (const t of txs)
+      pending = pending.then(() =>
+        handle(t).catch((e: unknown) => console.error(`[local-ton] payment ${t.tx.hash().toString('hex')} not handled:`, e)),
+      )
   })
 
   return {

@@ -2,9 +2,9 @@ import { runAdminCommand, UnknownTelegramUser, type RunningServer } from '../../
 import type { HostAdmin } from './index.ts'
 
 /** A user the backend does not know yet is the host's 404 (it answers an admin error's `statusCode`). */
-const notFoundWhenUnknown = (set: () => void): void => {
+const notFoundWhenUnknown = async (set: () => Promise<unknown>): Promise<void> => {
   try {
-    set()
+    await set()
   } catch (e) {
     if (e instanceof UnknownTelegramUser) throw Object.assign(new Error(e.message), { statusCode: 404 })
     throw e
@@ -17,11 +17,11 @@ export const adminForServer = (server: Pick<RunningServer, 'admin'>): HostAdmin 
 })
 
 /**
- * The host's admin for a backend running in another process: it writes the backend's SQLite file
- * directly, as `npm run admin -- member <id>` does (the running server sees it on its next read).
+ * The host's admin for a backend running in another process: it writes the backend's database
+ * (AXIOM_DB: a SQLite file or PostgreSQL) directly, as `npm run admin -- member <id>` does (the running server sees it on its next read).
  * Answers 404 when the user has not registered yet.
  */
 export const adminForDb = (dbPath: string): HostAdmin => ({
   setMember: (tgId, member) =>
-    notFoundWhenUnknown(() => void runAdminCommand(dbPath, member ? ['member', String(tgId)] : ['member', String(tgId), 'off'])),
+    notFoundWhenUnknown(() => runAdminCommand(dbPath, member ? ['member', String(tgId)] : ['member', String(tgId), 'off'])),
 })

@@ -22,7 +22,7 @@ export { THEMES, type ColorScheme, type ThemeParams } from './themes.ts'
 
 /** The part of the backend's admin (server/admin-ops.ts) the host needs. */
 export interface HostAdmin {
-  setMember(tgId: number | string, member: boolean): unknown
+  setMember(tgId: number | string, member: boolean): unknown | Promise<unknown>
 }
 
 export interface TelegramHostOptions {
@@ -122,10 +122,10 @@ export const startTelegramHost = async (options: TelegramHostOptions): Promise<R
   const page = pageTemplate.replace('__HOST_CONFIG__', () => jsonForHtml(config))
   const now = options.now ?? (() => new Date())
 
-  const setMember = (id: number, member: boolean) => {
+  const setMember = async (id: number, member: boolean) => {
     if (!options.admin) return { status: 501, body: { error: 'No backend admin is wired to this host' } }
     try {
-      options.admin.setMember(id, member)
+      await options.admin.setMember(id, member)
       return { status: 200, body: { ok: true, user_id: id, member } }
     } catch (e) {
       const status = typeof (e as { statusCode?: unknown }).statusCode === 'number' ? (e as { statusCode: number }).statusCode : 500
@@ -159,14 +159,14 @@ export const startTelegramHost = async (options: TelegramHostOptions): Promise<R
       })
     }
     if (method === 'POST' && path === '/join-community') {
-      const r = setMember(userIdOf(await readBody(req)), true)
+      const r = await setMember(userIdOf(await readBody(req)), true)
       return send(res, r.status, r.body)
     }
     if (method === 'POST' && path === '/community') {
       const body = await readBody(req)
       const member = (body as { member?: unknown }).member
       if (typeof member !== 'boolean') throw new LaunchError('member must be a boolean')
-      const r = setMember(userIdOf(body), member)
+      const r = await setMember(userIdOf(body), member)
       return send(res, r.status, r.body)
     }
     if (path === '/favicon.ico') {

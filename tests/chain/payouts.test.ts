@@ -31,10 +31,10 @@ const createSale = async (index: number, tokens = '10') => {
   const res = await user.call('POST', '/withdraw/create', { body: { token_amount: tokens, address: s.ton.chain.devWallet(index).friendly } })
   expect(res.status).toBe(200)
   const id = BigInt(res.body.id)
-  return { id, amount: big(getRow(db(), 'SELECT amount_ton FROM withdrawals WHERE id = ?', id)!, 'amount_ton') }
+  return { id, amount: big((await getRow(db(), 'SELECT amount_ton FROM withdrawals WHERE id = ?', id))!, 'amount_ton') }
 }
 
-const rowStatus = (id: bigint) => str(getRow(db(), 'SELECT status FROM withdrawals WHERE id = ?', id)!, 'status')
+const rowStatus = async (id: bigint) => str((await getRow(db(), 'SELECT status FROM withdrawals WHERE id = ?', id))!, 'status')
 
 /** Every payment of sale `id` that reached dev wallet `index`: the value of each message with its comment. */
 const salePaymentsTo = (chain: LocalChain, index: number, id: bigint): bigint[] =>
@@ -71,7 +71,7 @@ describe('sale payouts are paid exactly once', () => {
       off()
     }
     expect(salePaymentsTo(s.ton.chain, 1, id)).toEqual([amount])
-    expect(rowStatus(id)).toBe('completed')
+    expect(await rowStatus(id)).toBe('completed')
   })
 
   it('a runner that dies between the send and the update leaves the row sending; after a restart it is completed, not paid again', async () => {
@@ -85,7 +85,7 @@ describe('sale payouts are paid exactly once', () => {
     const dead = s.ton.payouts.processOnce()
     try {
       await eventually(() => salePaymentsTo(s.ton.chain, 2, id).length === 1)
-      expect(rowStatus(id)).toBe('sending')
+      expect(await rowStatus(id)).toBe('sending')
       // The API still shows the sale as not paid, in a form the client's schema accepts.
       const history = decode(WithdrawHistory, (await user.call('GET', '/withdraw/history')).body)
       expect(history.items.find((w) => BigInt(w.id) === id)?.status).toBe('pending')
@@ -93,7 +93,7 @@ describe('sale payouts are paid exactly once', () => {
       const next = restart()
       const recovered = await next.recovered
       expect(recovered).toEqual([expect.objectContaining({ withdrawalId: id, outcome: 'completed', recovered: true })])
-      expect(rowStatus(id)).toBe('completed')
+      expect(await rowStatus(id)).toBe('completed')
       expect(await next.processOnce()).toEqual([])
     } finally {
       off()
@@ -101,18 +101,18 @@ describe('sale payouts are paid exactly once', () => {
     }
     await dead
     expect(salePaymentsTo(s.ton.chain, 2, id)).toEqual([amount])
-    expect(rowStatus(id)).toBe('completed')
+    expect(await rowStatus(id)).toBe('completed')
     expect(await s.ton.payouts.processOnce()).toEqual([])
   })
 
   it('a row left sending with nothing on the chain (a crash before the send) is sent once at start-up', async () => {
     const { id, amount } = await createSale(1, '7')
     // What a crash leaves after `sending` was committed and before the transfer was signed.
-    run(db(), `UPDATE withdrawals SET status = 'sending' WHERE id = ?`, id)
+    await run(db(), `UPDATE withdrawals SET status = 'sending' WHERE id = ?`, id)
     const next = restart()
     expect(await next.recovered).toEqual([expect.objectContaining({ withdrawalId: id, outcome: 'completed', amountNano: amount })])
     expect((await next.recovered)[0]?.recovered).toBeUndefined()
-    expect(rowStatus(id)).toBe('completed')
+    expect(await rowStatus(id)).toBe('completed')
     expect(await next.processOnce()).toEqual([])
     expect(await s.ton.payouts.processOnce()).toEqual([])
     expect(salePaymentsTo(s.ton.chain, 1, id)).toEqual([amount])
@@ -124,7 +124,7 @@ describe('sale payouts are paid exactly once', () => {
     expect(salePaymentsTo(s.ton.chain, 1, a.id)).toEqual([a.amount])
     // b, to the same wallet, is left sending before its transfer: a's payment there is not b's.
     const b = await createSale(1, '4')
-    run(db(), `UPDATE withdrawals SET status = 'sending' WHERE id = ?`, b.id)
+    await run(db(), `UPDATE withdrawals SET status = 'sending' WHERE id = ?`, b.id)
     const next = restart()
     const [r] = await next.recovered
     expect(r).toMatchObject({ withdrawalId: b.id, outcome: 'completed' })
@@ -146,8 +146,8 @@ describe('start-up of the local TON stack', () => {
     const created = await seller.call('POST', '/withdraw/create', { body: { token_amount: '5', address: s.ton.chain.devWallet(2).friendly } })
     expect(created.status).toBe(200)
     const id = BigInt(created.body.id)
-    run(first.server.ctx.db, `UPDATE withdrawals SET status = 'sending' WHERE id = ?`, id)
-    const amount = big(getRow(first.server.ctx.db, 'SELECT amount_ton FROM withdrawals WHERE id = ?', id)!, 'amount_ton')
+    await run(first.server.ctx.db, `UPDATE withdrawals SET status = 'sending' WHERE id = ?`, id)
+    const amount = big((await getRow(first.server.ctx.db, 'SELECT amount_ton FROM withdrawals WHERE id = ?', id))!, 'amount_ton')
     await first.close()
 
     const second = await startTestServer({ dbPath, treasuryAddress: localTreasuryAddress() })
@@ -156,7 +156,7 @@ describe('start-up of the local TON stack', () => {
     try {
       expect(await ton.payouts.recovered).toEqual([expect.objectContaining({ withdrawalId: id, outcome: 'completed' })])
       expect(salePaymentsTo(ton.chain, 2, id)).toEqual([amount])
-      expect(str(getRow(second.server.ctx.db, 'SELECT status FROM withdrawals WHERE id = ?', id)!, 'status')).toBe('completed')
+      expect(str((await getRow(second.server.ctx.db, 'SELECT status FROM withdrawals WHERE id = ?', id))!, 'status')).toBe('completed')
       expect(await ton.payouts.processOnce()).toEqual([])
     } finally {
       await ton.close()

@@ -74,7 +74,7 @@ describe('login, me, balances, logout', () => {
     const balances = await u.run(['balances', '--json'])
     expect(balances.json()).toEqual({ balance_token: 100, task_balance: 0, referral_balance: 0 })
     expect((await u.run(['balances'])).stdout).toMatch(/main\s+100\.00/)
-    const users = stack.server.admin.users()
+    const users = await stack.server.admin.users()
     expect(users.find((x) => x.telegram_id === String(u.id))?.name).toBe('Alice')
   })
 
@@ -162,7 +162,7 @@ describe('bonds and stakes', () => {
     const pending = (await u.run(['mints', '--json'])).json()
     expect(pending).toHaveLength(1)
 
-    stack.server.markMintPaid(mint.id)
+    await stack.server.markMintPaid(mint.id)
     const mints = (await u.run(['mints', '--json'])).json()
     const active = mints.find((m: { id: number }) => m.id === mint.id)
     expect(active).toMatchObject({ status: 'active' })
@@ -193,20 +193,20 @@ describe('bonds and stakes', () => {
 
   it('refuses bad bond input before sending anything', async () => {
     const u = await loggedIn()
-    const before = stack.server.admin.snapshot()
+    const before = await stack.server.admin.snapshot()
     for (const argv of [['bond', 'abc', '--days', '30'], ['bond', '10'], ['bond', '10', '--days', 'x'], ['bond', '0', '--days', '30'], ['cancel', 'x'], ['stake', '-1']]) {
       const r = await u.run(argv)
       expect(r.code, argv.join(' ')).toBe(2)
       expect(r.stderr).toMatch(/Error: /)
     }
-    expect(stack.server.admin.snapshot()).toBe(before)
+    expect(await stack.server.admin.snapshot()).toBe(before)
   })
 })
 
 describe('farming', () => {
   it('creates, lists, activates once, and cancels a link', async () => {
     const owner = await loggedIn()
-    stack.server.admin.credit(owner.id, '50', 'task_balance')
+    await stack.server.admin.credit(owner.id, '50', 'task_balance')
     const created = await owner.run(['farm', 'create', '2', '--days', '10', '--activations', '3', '--multi', '--from', 'task', '--json'])
     expect(created.code, created.stderr).toBe(0)
     const link = created.json()
@@ -273,7 +273,7 @@ describe('sell, transfer, history', () => {
 
   it('refuses a bad amount or address without sending, and an overdraft with the server message', async () => {
     const u = await loggedIn()
-    const before = stack.server.admin.snapshot()
+    const before = await stack.server.admin.snapshot()
     const abc = await u.run(['sell', 'abc', '--to', SOME_ADDRESS])
     expect(abc.code).toBe(2)
     expect(abc.stderr).toContain('<amount> must be a number')
@@ -282,7 +282,7 @@ describe('sell, transfer, history', () => {
     const badAddress = await u.run(['sell', '5', '--to', 'nowhere'])
     expect(badAddress.code).toBe(2)
     expect(badAddress.stderr).toContain('Error: Enter a valid TON address')
-    expect(stack.server.admin.snapshot()).toBe(before)
+    expect(await stack.server.admin.snapshot()).toBe(before)
     const tooMuch = await u.run(['sell', '1000', '--to', SOME_ADDRESS])
     expect(tooMuch.code).toBe(1)
     expect(tooMuch.stderr).toContain('Error: Insufficient balance')
@@ -290,7 +290,7 @@ describe('sell, transfer, history', () => {
 
   it('transfers referral balance into the main balance', async () => {
     const u = await loggedIn()
-    stack.server.admin.credit(u.id, '10', 'referral_balance')
+    await stack.server.admin.credit(u.id, '10', 'referral_balance')
     const t = await u.run(['transfer', '3', '--json'])
     expect(t.code, t.stderr).toBe(0)
     expect(t.json()).toEqual({ balance_token: 103, referral_balance: 7 })
@@ -372,14 +372,14 @@ describe('failures', () => {
 
   it('exits 1 with the server message under maintenance', async () => {
     const u = await loggedIn()
-    stack.server.admin.setMaintenance(true)
+    await stack.server.admin.setMaintenance(true)
     try {
       const r = await u.run(['balances', '--json'])
       expect(r.code).toBe(1)
       expect(r.stdout).toBe('')
       expect(r.stderr).toContain('Error: We are under maintenance')
     } finally {
-      stack.server.admin.setMaintenance(false)
+      await stack.server.admin.setMaintenance(false)
     }
   })
 

@@ -30,7 +30,7 @@ describe('watch', () => {
     const first = ndjson(stdout.text).find((l) => l.type === 'snapshot')!
     expect(first.mints).toMatchObject([{ id: mint.id, status: 'pending', reward: 0 }])
 
-    stack.server.markMintPaid(mint.id)
+    await stack.server.markMintPaid(mint.id)
     await stdout.until((t) => t.includes('"event":"user:mint"'))
     // Two ticks after the event: the active bond keeps earning.
     const ticksAfter = () => ndjson(stdout.text).filter((l) => l.type === 'snapshot' && l.mints?.[0]?.status === 'active')

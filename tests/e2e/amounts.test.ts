@@ -28,9 +28,9 @@ describe('amounts on every screen (spec §5)', () => {
     const user = nextUser()
     await makeMember(stack, user, 'Alice')
     // Balances and bonds with more decimals than shown, where rounding would show a different figure.
-    stack.server.admin.credit(user, '1234.5678999')
-    stack.server.admin.credit(user, '84.999', 'referral_balance')
-    stack.server.admin.credit(user, '18.996', 'task_balance')
+    await stack.server.admin.credit(user, '1234.5678999')
+    await stack.server.admin.credit(user, '84.999', 'referral_balance')
+    await stack.server.admin.credit(user, '18.996', 'task_balance')
     const odd = await activeBond(stack, user, 120.129, 30)
     await activeBond(stack, user, 500, 90)
     const staked = await activeBond(stack, user, 300.5, 60)
@@ -126,7 +126,7 @@ describe('the sale preview', () => {
   it('on /sell, /referral/sell and /tasks/sell shows no fee or net for an address that is not valid, and says so', async () => {
     const user = nextUser()
     await makeMember(stack, user)
-    stack.server.admin.credit(user, '50', 'referral_balance')
+    await stack.server.admin.credit(user, '50', 'referral_balance')
     const { app, page, errors } = await launch(stack, { user })
     const quotes: string[] = []
     page.on('request', (r) => {

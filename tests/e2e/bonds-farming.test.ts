@@ -120,7 +120,7 @@ describe('farming links', () => {
   it('a shared link activates once for another user, shows REACHED when used and REVOKED when cancelled', async () => {
     const a = nextUser()
     await makeMember(stack, a, 'Author')
-    stack.server.admin.credit(a, '30', 'referral_balance')
+    await stack.server.admin.credit(a, '30', 'referral_balance')
     const author = await launch(stack, { user: a })
     await expectText(author.app.getByTestId('balance-referral-amount'), '30.00')
     const code = await createLink(author.app, '5')

@@ -53,7 +53,7 @@ describe('platform stats on the dashboard', () => {
     await activeBond(stack, user, 120.129, 30)
     const staked = await activeBond(stack, user, 300.5, 60)
     await api(stack, user, 'POST', '/staking/create', { mint_id: staked })
-    stack.server.admin.credit(user, '1234.5678')
+    await stack.server.admin.credit(user, '1234.5678')
     await api(stack, user, 'POST', '/withdraw/create', { from_ref_balance: false, token_amount: '40.999', address: `0:${'3f9a'.repeat(16)}` })
 
     const { app, page, errors } = await launch(stack, { user, name: 'Alice' })
@@ -107,9 +107,9 @@ describe('the Russian dashboard on a phone', () => {
   it.each([390, 360])('at %i px translates the chart intervals and keeps every balance and stats label whole on one line', async (width) => {
     const user = nextUser()
     await makeMember(stack, user, 'Алиса')
-    stack.server.admin.credit(user, '1250.75')
-    stack.server.admin.credit(user, '84.2', 'referral_balance')
-    stack.server.admin.credit(user, '18', 'task_balance')
+    await stack.server.admin.credit(user, '1250.75')
+    await stack.server.admin.credit(user, '84.2', 'referral_balance')
+    await stack.server.admin.credit(user, '18', 'task_balance')
     const { app, page, errors } = await launch(stack, { user, name: 'Алиса', lang: 'ru' })
     await phone(page, width)
     await app.getByTestId('financial-stats').locator('dd').first().waitFor()

@@ -87,14 +87,14 @@ describe('maintenance met by a call', () => {
   it('the operator switches maintenance on while the user acts: the maintenance page, not one error toast; off again, the app reloads', async () => {
     const { app, page } = await launch(stack, { user: nextUser() })
     await onTasks(app)
-    stack.server.admin.setMaintenance(true)
+    await stack.server.admin.setMaintenance(true)
     try {
       await app.getByTestId('task-action-1').click()
       await app.getByTestId('maintenance').waitFor({ timeout: 12_000 })
       await settle()
       expect(await toastTexts(app, 'error')).toEqual([])
     } finally {
-      stack.server.admin.setMaintenance(false)
+      await stack.server.admin.setMaintenance(false)
     }
     await app.getByTestId('tab-tasks').waitFor({ timeout: 15_000 })
     await expectText(app.getByTestId('task-action-1'), 'Start')

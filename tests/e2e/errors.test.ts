@@ -81,7 +81,7 @@ describe('error toasts', () => {
   it('with the backend stopped, the next action shows an error toast and changes nothing; offline, the network toast', async () => {
     const user = nextUser()
     await makeMember(stack, user)
-    stack.server.admin.credit(user, '10', 'referral_balance')
+    await stack.server.admin.credit(user, '10', 'referral_balance')
     const { app, page } = await launch(stack, { user })
     await app.getByTestId('tab-referral').click()
     await expectText(app.getByTestId('referral-balance-amount'), '10.00')

@@ -7,7 +7,7 @@ const stack = useStack()
 it('an activated farming bond appears live in the dashboard with the via-Farming toast', async () => {
   const a = nextUser()
   await makeMember(stack, a)
-  stack.server.admin.credit(a, '30', 'referral_balance')
+  await stack.server.admin.credit(a, '30', 'referral_balance')
   const link = await api<{ activation_code: string }>(stack, a, 'POST', '/farming/create', {
     amount: 5, days: 10, count_activations: 1, from_ref_balance: true, from_task_balance: false, is_multilink: false, is_for_me: false,
   })
@@ -25,7 +25,7 @@ it('an activated farming bond appears live in the dashboard with the via-Farming
 it('a friend who is not yet a member sees only the join modal; after joining and Done, the activation result', async () => {
   const a = nextUser()
   await makeMember(stack, a)
-  stack.server.admin.credit(a, '30', 'referral_balance')
+  await stack.server.admin.credit(a, '30', 'referral_balance')
   const link = await api<{ activation_code: string }>(stack, a, 'POST', '/farming/create', {
     amount: 7, days: 10, count_activations: 1, from_ref_balance: true, from_task_balance: false, is_multilink: false, is_for_me: false,
   })

@@ -168,7 +168,7 @@ describe('re-bonding', () => {
     expect(me).toMatchObject({ balance_token: '70', referral_balance: '0', task_balance: '0' })
 
     // The other two re-bonding screens spend the referral and the task balance.
-    stack.server.admin.credit(user, '5', 'task_balance')
+    await stack.server.admin.credit(user, '5', 'task_balance')
     await app.getByTestId('tab-referral').click()
     await app.getByTestId('link-referral-rebond').click()
     await expectText(app.getByTestId('farming-source'), 'Referral balance')

@@ -73,7 +73,7 @@ describe('transfer', () => {
   it('moves the whole referral balance to the main balance', async () => {
     const user = nextUser()
     await makeMember(stack, user)
-    stack.server.admin.credit(user, '25.5', 'referral_balance')
+    await stack.server.admin.credit(user, '25.5', 'referral_balance')
     const { app, page, errors } = await launch(stack, { user })
     await expect.poll(() => mainBalance(app)).toBe(100)
     await app.getByTestId('tab-referral').click()
@@ -101,7 +101,7 @@ describe('history', () => {
     const user = nextUser()
     await makeMember(stack, user)
     // welcome + 12 credits = 13 operations.
-    for (let i = 1; i <= 12; i++) stack.server.admin.credit(user, String(i))
+    for (let i = 1; i <= 12; i++) await stack.server.admin.credit(user, String(i))
     await api(stack, user, 'POST', '/withdraw/create', { from_ref_balance: false, token_amount: '5.5', address: RAW_ADDRESS })
     const ops = await api<{ total: number }>(stack, user, 'GET', '/operations/history?page=1&limit=10')
     expect(ops.total).toBe(14)

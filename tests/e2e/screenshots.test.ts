@@ -36,9 +36,9 @@ const shoot = async (page: Page, app: FrameLocator, name: string) => {
 /** A user with bonds, a stake, balances, friends, tasks done, a link and a sale. */
 const seedRichUser = async (user: number, name: string) => {
   await makeMember(stack, user, name)
-  stack.server.admin.credit(user, '1250.75')
-  stack.server.admin.credit(user, '84.2', 'referral_balance')
-  stack.server.admin.credit(user, '18', 'task_balance')
+  await stack.server.admin.credit(user, '1250.75')
+  await stack.server.admin.credit(user, '84.2', 'referral_balance')
+  await stack.server.admin.credit(user, '18', 'task_balance')
   await activeBond(stack, user, 500, 90)
   await activeBond(stack, user, 120, 30)
   const staked = await activeBond(stack, user, 300, 60)
@@ -100,7 +100,7 @@ describe('README screenshots', () => {
     await ru.page.close()
 
     // Maintenance.
-    stack.server.admin.setMaintenance(true)
+    await stack.server.admin.setMaintenance(true)
     try {
       const m = await launch(stack, { user, member: false })
       await phone(m.page)
@@ -108,7 +108,7 @@ describe('README screenshots', () => {
       await shoot(m.page, m.app, 'maintenance')
       await m.page.close()
     } finally {
-      stack.server.admin.setMaintenance(false)
+      await stack.server.admin.setMaintenance(false)
     }
 
     for (const n of NAMES) {

@@ -193,7 +193,7 @@ describe('maintenance', () => {
   it('shows the maintenance page, and reloads into the dashboard by itself when it ends', async () => {
     const user = nextUser()
     await makeMember(stack, user)
-    stack.server.admin.setMaintenance(true)
+    await stack.server.admin.setMaintenance(true)
     try {
       const { app, page, errors } = await launch(stack, { user, member: false })
       const screen = app.getByTestId('maintenance')
@@ -202,14 +202,14 @@ describe('maintenance', () => {
       await expectContains(screen, 'Come back later')
       await expect.poll(() => app.getByTestId('screen-dashboard').count()).toBe(0)
 
-      stack.server.admin.setMaintenance(false)
+      await stack.server.admin.setMaintenance(false)
       // Polled every 10 s: the page reloads into the dashboard without any action.
       await app.getByTestId('screen-dashboard').waitFor({ timeout: 15_000 })
       await expect.poll(() => app.getByTestId('maintenance').count()).toBe(0)
       expect(errors).toEqual([])
       await page.close()
     } finally {
-      stack.server.admin.setMaintenance(false)
+      await stack.server.admin.setMaintenance(false)
     }
   })
 })

@@ -155,7 +155,7 @@ export const register = async (stack: Stack, user: number, name = `User ${user}`
  */
 export const makeMember = async (stack: Stack, user: number, name = `User ${user}`, refCode: string | null = null) => {
   await register(stack, user, name, refCode)
-  stack.server.admin.setMember(user, true)
+  await stack.server.admin.setMember(user, true)
 }
 
 /** Calls the backend directly (not through the fault proxy) as `user`; throws on a non-2xx answer. */
@@ -174,7 +174,7 @@ export const api = async <T = unknown>(stack: Stack, user: number, method: 'GET'
 /** An active bond for `user`: created through the API and paid, as the chain watcher would mark it. */
 export const activeBond = async (stack: Stack, user: number, amount: number, days = 30): Promise<number> => {
   const { mint } = await api<{ mint: { id: number } }>(stack, user, 'POST', '/mint/create', { amount, days })
-  stack.server.markMintPaid(mint.id)
+  await stack.server.markMintPaid(mint.id)
   return mint.id
 }
 

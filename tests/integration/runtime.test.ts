@@ -102,7 +102,7 @@ describe('the core over the Node adapters, against the reference backend', () =>
     mints = [created.success.mint]
     expect(mints[0]?.status).toBe('pending')
 
-    server.markMintPaid(Number(created.success.mint.id))
+    await server.markMintPaid(Number(created.success.mint.id))
     await until('the live bond', () => mints[0]?.status === 'active')
     expect(mints).toHaveLength(1)
     await until('a price update', () => events.some((e) => e.event === 'price_update'))
@@ -153,7 +153,7 @@ describe('the core over the Node adapters, against the reference backend', () =>
     // Open is the client's side; the push below needs the server to have taken the token.
     await until('the server to take the token again', () => balances > balancesBefore)
 
-    server.markMintPaid(Number(created.success.mint.id))
+    await server.markMintPaid(Number(created.success.mint.id))
     await until('the live bond after the restart', () => mints.some((m) => m.status === 'active'))
     const listed = await c.run(c.uc.loadMints())
     expect(listed._tag === 'Success' && listed.success.filter((m) => String(m.id) === String(created.success.mint.id))).toHaveLength(1)

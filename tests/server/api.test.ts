@@ -94,7 +94,7 @@ describe('bonds and staking', () => {
   })
 
   it('a paid bond is active, and the referrer earns its tier bonus and turnover', async () => {
-    t.server.markMintPaid(mintId)
+    await t.server.markMintPaid(mintId)
     const list = decode(MintList, (await bob.call('GET', '/mint/', { query: { page: 1, limit: 300 } })).body)
     expect(list.total).toBe(1)
     expect(list.items[0]!.status).toBe('active')
@@ -142,7 +142,7 @@ describe('bonds and staking', () => {
     const again = await alice.call('POST', `/mint/${created.mint.id}/cancel`)
     expect(again.status).toBe(400)
     const paid = decode(MintPayment, (await alice.call('POST', '/mint/create', { body: { amount: '20', days: 10 } })).body)
-    t.server.markMintPaid(Number(paid.mint.id))
+    await t.server.markMintPaid(Number(paid.mint.id))
     const before = (await alice.call('GET', '/user/me')).body.balance_token
     expect(decode(Mint, (await alice.call('POST', `/mint/${paid.mint.id}/cancel`)).body).status).toBe('canceled')
     const after = (await alice.call('GET', '/user/me')).body.balance_token
@@ -294,10 +294,10 @@ describe('withdraw, operations, tasks, market', () => {
 
   it('maintenance: /maintenance/ needs no auth; the other calls answer 503 while it is on', async () => {
     expect(decode(MaintenanceStatus, (await t.call('GET', '/maintenance/')).body).detail).toBe('Maintenance mode is disabled')
-    t.server.admin.setMaintenance(true)
+    await t.server.admin.setMaintenance(true)
     expect((await t.call('GET', '/maintenance/')).body.detail).toBe('Maintenance mode is enabled')
     expect(await alice.call('GET', '/user/me')).toMatchObject({ status: 503, body: { msg: 'We are under maintenance' } })
-    t.server.admin.setMaintenance(false)
+    await t.server.admin.setMaintenance(false)
     expect((await alice.call('GET', '/user/me')).status).toBe(200)
   })
 

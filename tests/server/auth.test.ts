@@ -41,7 +41,7 @@ describe('initData attacks', () => {
   it('keeps 52-bit Telegram ids exact', async () => {
     const id = 2 ** 52 - 1
     await register(signInitData({ id }, t.clock.now))
-    expect(t.server.admin.users().some((u) => u.telegram_id === String(id))).toBe(true)
+    expect((await t.server.admin.users()).some((u) => u.telegram_id === String(id))).toBe(true)
   })
 
   it('links the referrer only at first registration and never to oneself', async () => {

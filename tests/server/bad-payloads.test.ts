@@ -9,9 +9,9 @@ let pendingMint = 0
 beforeAll(async () => {
   t = await startTestServer()
   u = await t.login(6001)
-  t.server.admin.credit(6001, '20', 'referral_balance')
+  await t.server.admin.credit(6001, '20', 'referral_balance')
   const active = (await u.call('POST', '/mint/create', { body: { amount: 5, days: 30 } })).body.mint.id
-  t.server.markMintPaid(active)
+  await t.server.markMintPaid(active)
   pendingMint = (await u.call('POST', '/mint/create', { body: { amount: 6, days: 30 } })).body.mint.id
   await u.call('POST', '/farming/create', {
     body: { amount: 1, days: 10, count_activations: 2, from_ref_balance: true, from_task_balance: false, is_multilink: true, is_for_me: false },
@@ -151,7 +151,7 @@ const AUTHED: Array<[string, string]> = [
 ].map(([m, p]) => [m, p.replace('{id}', '1')])
 
 const unchanged = async (send: () => Promise<Reply>, expectError: boolean) => {
-  const before = t.server.admin.snapshot()
+  const before = await t.server.admin.snapshot()
   const res = await send()
   const shown = JSON.stringify(res.body).slice(0, 300)
   expect(res.status, shown).toBeLessThan(500)
@@ -159,7 +159,7 @@ const unchanged = async (send: () => Promise<Reply>, expectError: boolean) => {
     expect(res.status, shown).toBeGreaterThanOrEqual(400)
     expect(typeof res.body.msg).toBe('string')
   }
-  expect(t.server.admin.snapshot()).toBe(before)
+  expect(await t.server.admin.snapshot()).toBe(before)
 }
 
 describe('bad payloads: never a 5xx, never a change', () => {
@@ -175,10 +175,10 @@ describe('bad payloads: never a 5xx, never a change', () => {
   it('every authenticated call refuses a random bearer token with 401', async () => {
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...AUTHED), fc.string({ minLength: 1 }).filter((s) => /^[\x21-\x7e]+$/.test(s)), async ([m, p], token) => {
-        const before = t.server.admin.snapshot()
+        const before = await t.server.admin.snapshot()
         const res = await t.call(m, p, { token, body: m === 'POST' ? {} : undefined })
         expect(res.status).toBe(401)
-        expect(t.server.admin.snapshot()).toBe(before)
+        expect(await t.server.admin.snapshot()).toBe(before)
       }),
       { numRuns: 100 },
     )

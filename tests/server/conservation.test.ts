@@ -54,21 +54,21 @@ const run = async (ops: Op[]) => {
   }
   await session(0)
   for (const id of ids)
-    for (const column of ['referral_balance', 'task_balance'] as const) t.server.admin.credit(id, '100', column)
+    for (const column of ['referral_balance', 'task_balance'] as const) await t.server.admin.credit(id, '100', column)
   const links: string[] = []
   const linkIds: number[] = []
   const mints: number[][] = [[], [], []]
   for (const o of ops) {
     if (o.kind === 'wait') {
       t.clock.advance(o.seconds)
-      t.server.admin.settleAll()
+      await t.server.admin.settleAll()
       continue
     }
     const s = await session(o.who)
     let res
     switch (o.kind) {
       case 'credit':
-        t.server.admin.credit(ids[o.who]!, o.amount, o.column)
+        await t.server.admin.credit(ids[o.who]!, o.amount, o.column)
         continue
       case 'transfer':
         res = await s.call('POST', '/withdraw/transfer-from-referral-balance', { body: { token_amount: o.amount } })
@@ -95,7 +95,7 @@ const run = async (ops: Op[]) => {
         res = await s.call('POST', '/mint/create', { body: { amount: o.amount, days: 10 } })
         if (res.status === 200) {
           mints[o.who]!.push(res.body.mint.id)
-          if (o.pay) t.server.markMintPaid(res.body.mint.id)
+          if (o.pay) await t.server.markMintPaid(res.body.mint.id)
         }
         break
       case 'cancelBond':
@@ -116,24 +116,22 @@ const run = async (ops: Op[]) => {
 }
 
 const perUserLedger = () =>
-  t.server.ctx.db
-    .prepare(
+  t.server.ctx.db.all<Record<string, bigint>>(
       `SELECT u.id, u.balance_token, u.task_balance, u.referral_balance,
          (SELECT COALESCE(SUM(amount), 0) FROM operations o WHERE o.user_id = u.id AND o.balance = 'balance_token') AS ops_main,
          (SELECT COALESCE(SUM(amount), 0) FROM operations o WHERE o.user_id = u.id AND o.balance = 'task_balance') AS ops_task,
          (SELECT COALESCE(SUM(amount), 0) FROM operations o WHERE o.user_id = u.id AND o.balance = 'referral_balance') AS ops_ref
        FROM users u`,
     )
-    .all() as Array<Record<string, bigint>>
 
 describe('conservation of tokens', () => {
   it('credited = balances + locked principal + reserved withdrawals + link funds + penalties, after any sequence', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 20 }), async (ops) => {
         await run(ops)
-        const l = t.server.admin.ledger()
+        const l = await t.server.admin.ledger()
         expect(l.balances + l.locked + l.withdrawals + l.linkFunds + l.penalties).toBe(l.credited)
-        for (const u of perUserLedger()) {
+        for (const u of await perUserLedger()) {
           expect(u.balance_token).toBe(u.ops_main)
           expect(u.task_balance).toBe(u.ops_task)
           expect(u.referral_balance).toBe(u.ops_ref)

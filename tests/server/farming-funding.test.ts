@@ -16,8 +16,8 @@ let nextId = 9300
 const newUser = async (referral = '0', task = '0'): Promise<Session> => {
   const id = nextId++
   const s = await t.login(id)
-  if (referral !== '0') t.server.admin.credit(id, referral, 'referral_balance')
-  if (task !== '0') t.server.admin.credit(id, task, 'task_balance')
+  if (referral !== '0') await t.server.admin.credit(id, referral, 'referral_balance')
+  if (task !== '0') await t.server.admin.credit(id, task, 'task_balance')
   return s
 }
 
@@ -71,16 +71,16 @@ describe('a link funded from the main balance (both flags false)', () => {
 
   it('refuses a fund above the main balance with a message naming it, and changes nothing', async () => {
     const s = await newUser('500', '500')
-    const before = t.server.admin.snapshot()
+    const before = await t.server.admin.snapshot()
     const res = await s.call('POST', '/farming/create', { body: link(MAIN, 40, 3) })
     expect(res.status).toBe(400)
     expect(res.body.msg).toBe('Insufficient balance: the link needs 120 AXIOM from your main balance, which holds 100 AXIOM')
-    expect(t.server.admin.snapshot()).toBe(before)
+    expect(await t.server.admin.snapshot()).toBe(before)
   })
 
   it('spends exact nano-units: the whole balance to the last nano, not one more', async () => {
     const s = await newUser()
-    t.server.admin.credit(s.telegramId, '0.000000001')
+    await t.server.admin.credit(s.telegramId, '0.000000001')
     const over = await s.call('POST', '/farming/create', { body: link(MAIN, '33.333333334', 3) })
     expect(over.status).toBe(400)
     expect(over.body.msg).toContain('needs 100.000000002 AXIOM from your main balance, which holds 100.000000001 AXIOM')
@@ -113,13 +113,13 @@ describe('the other sources and the flags', () => {
   it('both flags at once are refused on plans, calculate and create', async () => {
     const s = await newUser('10', '10')
     const both = { from_ref_balance: true, from_task_balance: true }
-    const before = t.server.admin.snapshot()
+    const before = await t.server.admin.snapshot()
     for (const res of [
       await s.call('GET', '/farming/plans', { query: both }),
       await s.call('GET', '/farming/calculate', { query: { amount: 1, freeze_days: 10, ...both } }),
       await s.call('POST', '/farming/create', { body: link(both, 1) }),
     ])
       expect(res).toMatchObject({ status: 422, body: { msg: 'Choose at most one of from_ref_balance and from_task_balance' } })
-    expect(t.server.admin.snapshot()).toBe(before)
+    expect(await t.server.admin.snapshot()).toBe(before)
   })
 })

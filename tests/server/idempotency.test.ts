@@ -7,7 +7,7 @@ beforeAll(async () => {
 })
 afterAll(() => t.close())
 
-const count = (table: string) => Number((t.server.ctx.db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: bigint }).n)
+const count = async (table: string) => Number((await t.server.ctx.db.one<{ n: bigint }>(`SELECT COUNT(*) AS n FROM ${table}`))!.n)
 
 /** Every create, with a body that succeeds for a user holding the welcome balance and a funded referral balance. */
 const creates = (s: Session, mintId: number) => [
@@ -24,9 +24,9 @@ const creates = (s: Session, mintId: number) => [
 
 const freshUser = async (id: number) => {
   const s = await t.login(id)
-  t.server.admin.credit(id, '50', 'referral_balance')
+  await t.server.admin.credit(id, '50', 'referral_balance')
   const mint = (await s.call('POST', '/mint/create', { body: { amount: 3, days: 30 } })).body.mint.id as number
-  t.server.markMintPaid(mint)
+  await t.server.markMintPaid(mint)
   return { s, mint }
 }
 
@@ -34,13 +34,13 @@ describe('idempotent creates', () => {
   it('the same Idempotency-Key twice has one effect and answers the same', async () => {
     const { s, mint } = await freshUser(4001)
     for (const c of creates(s, mint)) {
-      const before = count(c.table)
+      const before = await count(c.table)
       const a = await s.call('POST', c.path, { body: c.body, headers: { 'idempotency-key': `key-${c.path}` } })
       const b = await s.call('POST', c.path, { body: c.body, headers: { 'idempotency-key': `key-${c.path}` } })
       expect(a.status, c.path).toBe(200)
       expect(b.body).toEqual(a.body)
       expect(b.headers.get('idempotent-replayed')).toBe('true')
-      expect(count(c.table) - before, c.path).toBe(c.table === 'operations' ? 2 : 1)
+      expect((await count(c.table)) - before, c.path).toBe(c.table === 'operations' ? 2 : 1)
     }
   })
 
@@ -54,27 +54,27 @@ describe('idempotent creates', () => {
   it('without a key, a double submit within the window has one effect; later it is a new request', async () => {
     const { s, mint } = await freshUser(4003)
     for (const c of creates(s, mint)) {
-      const before = count(c.table)
+      const before = await count(c.table)
       const [a, b] = await Promise.all([s.call('POST', c.path, { body: c.body }), s.call('POST', c.path, { body: c.body })])
       expect(a.status, c.path).toBe(200)
       expect(b.body, c.path).toEqual(a.body)
-      expect(count(c.table) - before, c.path).toBe(c.table === 'operations' ? 2 : 1)
+      expect((await count(c.table)) - before, c.path).toBe(c.table === 'operations' ? 2 : 1)
     }
     t.clock.advance(10)
     const again = await s.call('POST', '/mint/create', { body: { amount: 5, days: 10 } })
     expect(again.status).toBe(200)
-    expect(count('mints')).toBeGreaterThan(0)
+    expect(await count('mints')).toBeGreaterThan(0)
   })
 
   it('concurrent submits with one key have one effect', async () => {
     const { s } = await freshUser(4004)
-    const before = count('withdrawals')
+    const before = await count('withdrawals')
     const body = { from_ref_balance: true, token_amount: 5, address: SOME_ADDRESS }
     const replies = await Promise.all(
       Array.from({ length: 8 }, () => s.call('POST', '/withdraw/create', { body, headers: { 'idempotency-key': 'burst' } })),
     )
     expect(new Set(replies.map((r) => JSON.stringify(r.body))).size).toBe(1)
-    expect(count('withdrawals') - before).toBe(1)
+    expect((await count('withdrawals')) - before).toBe(1)
     expect((await s.call('GET', '/user/me')).body.referral_balance).toBe('45')
   })
 

@@ -28,7 +28,7 @@ let nextId = 9100
 const userWithBonuses = async (hold: string, investment: string): Promise<Session> => {
   const id = nextId++
   const s = await t.login(id)
-  t.server.ctx.db.prepare('UPDATE users SET hold_bonus = ?, investment_bonus = ? WHERE telegram_id = ?').run(pct(hold), pct(investment), id)
+  await t.server.ctx.db.run('UPDATE users SET hold_bonus = ?, investment_bonus = ? WHERE telegram_id = ?', pct(hold), pct(investment), id)
   return s
 }
 
@@ -44,7 +44,7 @@ describe('GET /staking/calculate', () => {
   it('quotes 1 %/day and 15 AXIOM for a 50 AXIOM, 30-day bond at 0.7 % + 0.1 % collective, and the stake earns exactly that', async () => {
     const s = await t.login(nextId++)
     const { mint } = (await s.call('POST', '/mint/create', { body: { amount: 50, days: 30 } })).body
-    t.server.markMintPaid(mint.id)
+    await t.server.markMintPaid(mint.id)
     const quote = (await s.call('GET', '/staking/calculate', { query: { staking_id: mint.id } })).body
     expect(quote).toEqual({
       staking_id: mint.id,
@@ -70,7 +70,7 @@ describe('GET /staking/calculate', () => {
     const amount = fc.tuple(fc.integer({ min: 1, max: 50_000 }), fc.integer({ min: 0, max: 999_999_999 })).map(([w, f]) => `${w}.${String(f).padStart(9, '0')}`)
     await fc.assert(
       fc.asyncProperty(amount, fc.constantFrom(10, 30, 60, 90, 180), percent, percent, percent, async (amt, days, hold, investment, collective) => {
-        t.server.admin.setCollectiveBonus(collective)
+        await t.server.admin.setCollectiveBonus(collective)
         const s = await userWithBonuses(hold, investment)
         const bondQuote = (await s.call('GET', '/mint/calculate', { query: { amount: amt, freeze_days: days } })).body
         expect(bondQuote).toMatchObject({ hold_bonus: hold.replace(/\.?0+$/, '') || '0', investment_bonus: investment.replace(/\.?0+$/, '') || '0' })
@@ -78,7 +78,7 @@ describe('GET /staking/calculate', () => {
 
         const { mint } = (await s.call('POST', '/mint/create', { body: { amount: amt, days } })).body
         for (const k of TERMS) expect(mint[k], k).toBe(bondQuote[k])
-        t.server.markMintPaid(mint.id)
+        await t.server.markMintPaid(mint.id)
 
         const stakeQuote = (await s.call('GET', '/staking/calculate', { query: { staking_id: mint.id } })).body
         // Staking adds 0.2 % a day to the bond's own daily reward; the bonuses stay the bond's.
@@ -90,6 +90,6 @@ describe('GET /staking/calculate', () => {
       }),
       { numRuns: 12 },
     )
-    t.server.admin.setCollectiveBonus('0.1')
+    await t.server.admin.setCollectiveBonus('0.1')
   })
 })

@@ -19,7 +19,7 @@ beforeAll(async () => {
   t = await startTestServer()
   u = await t.login(8001)
   port = t.server.port
-  t.server.admin.credit(8001, '100', 'referral_balance')
+  await t.server.admin.credit(8001, '100', 'referral_balance')
 })
 afterAll(() => t.close())
 
@@ -60,7 +60,7 @@ const createBond = async (amount: number, paid: boolean): Promise<number> => {
   const r = await u.call('POST', '/mint/create', { body: { amount, days: 30 }, headers: { 'idempotency-key': `bond-${amount}-${Math.random()}` } })
   expect(r.status).toBe(200)
   const id = Number(r.body.mint.id)
-  if (paid) t.server.markMintPaid(id)
+  if (paid) await t.server.markMintPaid(id)
   return id
 }
 const bondStatus = async (id: number) => ((await u.call('GET', '/mint/')).body.items as Array<{ id: number | string; status: string }>).find((m) => Number(m.id) === id)?.status
@@ -87,10 +87,10 @@ describe('a bodiless POST with Content-Type: application/json is no payload, not
       expect(await bondStatus(id)).toBe('canceled')
       // The principal less the 10 % penalty.
       expect(Number(await balance())).toBeCloseTo(before + (10 + i) * 0.9, 6)
-      const snapshot = t.server.admin.snapshot()
+      const snapshot = await t.server.admin.snapshot()
       const again = await send('POST', `/api/mint/${id}/cancel`, [...c.headers, ...auth()], c.body)
       expectMsg(again, 400)
-      expect(t.server.admin.snapshot()).toBe(snapshot)
+      expect(await t.server.admin.snapshot()).toBe(snapshot)
     }
   })
 
@@ -104,26 +104,26 @@ describe('a bodiless POST with Content-Type: application/json is no payload, not
     const first = await send('POST', `/api/farming/${link.body.id}/cancel`, [...CURL_HEADERS, ['Content-Type', 'application/json'], ...auth()])
     expect(first.status, first.text).toBe(200)
     expect(await ref()).toBeCloseTo(before + 3, 6)
-    const snapshot = t.server.admin.snapshot()
+    const snapshot = await t.server.admin.snapshot()
     expectMsg(await send('POST', `/api/farming/${link.body.id}/cancel`, [...PYTHON_REQUESTS_HEADERS, ['Content-Type', 'application/json'], ['Content-Length', '0'], ...auth()]), 400)
-    expect(t.server.admin.snapshot()).toBe(snapshot)
+    expect(await t.server.admin.snapshot()).toBe(snapshot)
   })
 
   it('a call that needs a payload, sent empty, says which field is missing (422)', async () => {
-    const snapshot = t.server.admin.snapshot()
+    const snapshot = await t.server.admin.snapshot()
     expectMsg(await send('POST', '/api/mint/create', [...PYTHON_REQUESTS_HEADERS, ['Content-Type', 'application/json'], ['Content-Length', '0'], ...auth()]), 422, 'amount is required')
     expectMsg(await send('POST', '/api/auth/register', [...CURL_HEADERS, ['Content-Type', 'application/json']]), 401, 'Invalid WebApp init data')
-    expect(t.server.admin.snapshot()).toBe(snapshot)
+    expect(await t.server.admin.snapshot()).toBe(snapshot)
   })
 })
 
 describe('URLs the router cannot take', () => {
   it('a badly percent-encoded id is a 400 with msg, and the bond stays cancellable', async () => {
     const id = await createBond(7, false)
-    const snapshot = t.server.admin.snapshot()
+    const snapshot = await t.server.admin.snapshot()
     for (const path of ['/api/mint/%zz/cancel', `/api/mint/${id}%/cancel`, '/api/mint/%E0%A4%A/cancel', '/api/farming/%ff/cancel'])
       expectMsg(await send('POST', path, [...CURL_HEADERS, ...auth()]), 400, 'The URL is not validly encoded')
-    expect(t.server.admin.snapshot()).toBe(snapshot)
+    expect(await t.server.admin.snapshot()).toBe(snapshot)
     expect(await bondStatus(id)).toBe('pending')
     const cancel = await send('POST', `/api/mint/${id}/cancel`, [...CURL_HEADERS, ...auth()])
     expect(cancel.status, cancel.text).toBe(200)
@@ -140,10 +140,10 @@ describe('URLs the router cannot take', () => {
   })
 
   it('an over-long path parameter is a 414 with msg', async () => {
-    const snapshot = t.server.admin.snapshot()
+    const snapshot = await t.server.admin.snapshot()
     expectMsg(await send('POST', `/api/mint/${'1'.repeat(150)}/cancel`, [...CURL_HEADERS, ...auth()]), 414, 'The URL is too long')
     expectMsg(await send('POST', `/api/farming/${'9'.repeat(5000)}/cancel`, [...PYTHON_REQUESTS_HEADERS, ['Content-Length', '0'], ...auth()]), 414, 'The URL is too long')
-    expect(t.server.admin.snapshot()).toBe(snapshot)
+    expect(await t.server.admin.snapshot()).toBe(snapshot)
   })
 
   it('a request line or headers over 16 KiB are a 431 with msg', async () => {
@@ -168,10 +168,10 @@ describe('bodies', () => {
   const post = (path: string, body: string, extra: Headers = []) => send('POST', path, [...PYTHON_REQUESTS_HEADERS, ...extra, ...jsonHeaders(body, u.token)], body)
 
   it('malformed JSON is a 400 with msg and creates nothing', async () => {
-    const snapshot = t.server.admin.snapshot()
+    const snapshot = await t.server.admin.snapshot()
     for (const body of ['{"amount": 10,', "{'amount': 10, 'days': 30}", '{"amount": 10 "days": 30}', 'amount=10&days=30', '\u0000', '{"amount":10,"days":30}}'])
       expectMsg(await post('/api/mint/create', body), 400, 'The body is not valid JSON')
-    expect(t.server.admin.snapshot()).toBe(snapshot)
+    expect(await t.server.admin.snapshot()).toBe(snapshot)
   })
 
   it('curl’s Expect: 100-continue on a body over 1 KiB gets 100 Continue, then the answer', async () => {
@@ -188,10 +188,10 @@ describe('bodies', () => {
   })
 
   it('a body poisoning the prototype is refused with 400', async () => {
-    const snapshot = t.server.admin.snapshot()
+    const snapshot = await t.server.admin.snapshot()
     expectMsg(await post('/api/mint/create', '{"amount":10,"days":30,"__proto__":{"isAdmin":true}}'), 400)
     expectMsg(await post('/api/mint/create', '{"amount":10,"days":30,"constructor":{"prototype":{"isAdmin":true}}}'), 400)
-    expect(t.server.admin.snapshot()).toBe(snapshot)
+    expect(await t.server.admin.snapshot()).toBe(snapshot)
   })
 
   const nested = (depth: number) => `${'['.repeat(depth)}1${']'.repeat(depth)}`
@@ -206,13 +206,13 @@ describe('bodies', () => {
       ['/api/withdraw/create', { from_ref_balance: false, token_amount: 2, address: SOME_ADDRESS }],
       ['/api/withdraw/transfer-from-referral-balance', { token_amount: 1 }],
     ]
-    const snapshot = t.server.admin.snapshot()
+    const snapshot = await t.server.admin.snapshot()
     for (const [path, valid] of creates)
       for (const depth of [32, 5_000, 200_000]) {
         expectMsg(await post(path, withNote(valid, nested(depth))), 400, /nested too deeply/)
         expectMsg(await post(path, withNote(valid, `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`), [['Idempotency-Key', `deep-${path}-${depth}`]]), 400, /nested too deeply/)
       }
-    expect(t.server.admin.snapshot()).toBe(snapshot)
+    expect(await t.server.admin.snapshot()).toBe(snapshot)
   })
 
   it('nesting up to the limit is fine, and brackets inside strings do not count', async () => {
@@ -242,7 +242,7 @@ describe('timeouts', () => {
   const slowPort = () => slow.server.port
 
   it('a body that does not arrive in time is a 408 with msg, the connection closes, and nothing is created', async () => {
-    const snapshot = slow.server.admin.snapshot()
+    const snapshot = await slow.server.admin.snapshot()
     const body = JSON.stringify({ amount: 10, days: 30 })
     const c = await openRaw(slowPort())
     const started = Date.now()
@@ -259,7 +259,7 @@ describe('timeouts', () => {
     // The rest of the body, too late, goes nowhere.
     await c.write(body.slice(12)).catch(() => {})
     await sleep(100)
-    expect(slow.server.admin.snapshot()).toBe(snapshot)
+    expect(await slow.server.admin.snapshot()).toBe(snapshot)
     expect((await s.call('GET', '/mint/')).body.items).toEqual([])
   })
 

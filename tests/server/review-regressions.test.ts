@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { MintPayment } from '../../core/domain/entities/mint.ts'
-import { decode, SOME_ADDRESS, startTestServer, type TestServer } from './support.ts'
+import { decode, SOME_ADDRESS, startTestServer, testDatabase, type TestServer } from './support.ts'
 
 let t: TestServer
 beforeAll(async () => {
@@ -29,7 +29,7 @@ it('a link made of many slashes is answered at once, not after seconds of regex 
 it('cancelling a bond whose term has ended completes it instead of charging the penalty', async () => {
   const user = await t.login(4003)
   const created = decode(MintPayment, (await user.call('POST', '/mint/create', { body: { amount: 50, days: 10 } })).body)
-  t.server.markMintPaid(Number(created.mint.id))
+  await t.server.markMintPaid(Number(created.mint.id))
   t.clock.advance(10 * 86_400 + 5)
   const again = await t.login(4003)
   const res = await again.call('POST', `/mint/${created.mint.id}/cancel`)
@@ -39,7 +39,7 @@ it('cancelling a bond whose term has ended completes it instead of charging the 
 
 it('a link for yourself has exactly one activation', async () => {
   const user = await t.login(4004)
-  t.server.admin.credit(4004, '100', 'task_balance')
+  await t.server.admin.credit(4004, '100', 'task_balance')
   const res = await user.call('POST', '/farming/create', {
     body: { amount: 2, days: 10, count_activations: 5, from_ref_balance: false, from_task_balance: true, is_multilink: true, is_for_me: true },
   })
@@ -50,7 +50,7 @@ it('a main socket closes with 4001 when its access token expires', async () => {
   const { default: WebSocket } = await import('ws')
   const { signInitDataFor } = await import('../support/init-data.ts')
   const { DEV_BOT_TOKEN, startServer } = await import('../../server/main.ts')
-  const server = await startServer({ port: 0, dbPath: ':memory:', accessTokenTtlS: 1 })
+  const server = await startServer({ port: 0, dbPath: await testDatabase(), accessTokenTtlS: 1 })
   try {
     const initData = signInitDataFor({ id: 4005, first_name: 'Ex' }, Math.floor(Date.now() / 1000), DEV_BOT_TOKEN)
     const reg = await fetch(`${server.url}/api/auth/register`, {

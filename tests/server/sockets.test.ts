@@ -47,7 +47,7 @@ describe('main socket /api/ws/', () => {
     expect(pendingWire).toMatchObject({ mint_id: created.mint.id, status: 'pending' })
     // The app reads every id as one branded string.
     expect(decode(LiveMintEvent, pendingWire)).toMatchObject({ mint_id: String(created.mint.id), status: 'pending', expected_token: 50 })
-    t.server.markMintPaid(created.mint.id)
+    await t.server.markMintPaid(created.mint.id)
     expect(decode(LiveMintEvent, await live.next('user:mint', (d) => d.status === 'active')).mint_id).toBe(String(created.mint.id))
     await s.call('POST', '/staking/create', { body: { mint_id: created.mint.id } })
     expect(decode(LiveStakeEvent, await live.next('user:staking')).status).toBe('active')
@@ -61,9 +61,9 @@ describe('main socket /api/ws/', () => {
     const s = await t.login(3004)
     const live = await t.socket(s)
     await live.next('global:collective_bonus')
-    t.server.admin.setCollectiveBonus('0.25')
+    await t.server.admin.setCollectiveBonus('0.25')
     expect(decode(CollectiveBonus, await live.next('global:collective_bonus')).collective_bonus).toBe(0.25)
-    t.server.admin.setCollectiveBonus('0.1')
+    await t.server.admin.setCollectiveBonus('0.1')
     live.close()
   })
 

@@ -1,5 +1,8 @@
+import { createHash, randomBytes } from 'node:crypto'
 import { Schema } from 'effect'
 import fc from 'fast-check'
+import pg from 'pg'
+import { inject } from 'vitest'
 import WebSocket from 'ws'
 import { DEV_BOT_TOKEN, startServer, type RunningServer, type StartOptions } from '../../server/main.ts'
 import { signInitDataFor } from '../support/init-data.ts'
@@ -128,7 +131,35 @@ export const openSocket = (url: string, path: string): Promise<WebSocket> =>
     ws.once('error', reject)
   })
 
-/** A server on a random port with an in-memory database and a clock the test moves. */
+/**
+ * The engine the backend's tests run on: SQLite, or PostgreSQL when the test project sets
+ * AXIOM_TEST_ENGINE=postgres (vitest.config.ts runs tests/server on both).
+ */
+export const TEST_ENGINE: 'sqlite' | 'postgres' = process.env.AXIOM_TEST_ENGINE === 'postgres' ? 'postgres' : 'sqlite'
+
+/**
+ * The AXIOM_DB a test server opens for `dbPath` on the test engine. On SQLite, `dbPath` itself. On
+ * PostgreSQL, a schema of its own in the run's database (tests/support/postgres-global-setup.ts):
+ * a fresh one for ':memory:', the same one every time for a file path (so a restart finds its data).
+ */
+export const testDatabase = async (dbPath = ':memory:'): Promise<string> => {
+  if (TEST_ENGINE === 'sqlite' || /^postgres(ql)?:/.test(dbPath)) return dbPath
+  const schema =
+    dbPath === ':memory:' ? `t_${randomBytes(8).toString('hex')}` : `f_${createHash('sha256').update(dbPath).digest('hex').slice(0, 20)}`
+  const base = inject('postgresUrl')
+  const client = new pg.Client({ connectionString: base })
+  await client.connect()
+  try {
+    await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`)
+  } finally {
+    await client.end()
+  }
+  const url = new URL(base)
+  url.searchParams.set('options', `-c search_path=${schema}`)
+  return url.toString()
+}
+
+/** A server on a random port with an in-memory database (a schema of its own on PostgreSQL) and a clock the test moves. */
 export const startTestServer = async (options: StartOptions = {}): Promise<TestServer> => {
   const clock: TestClock = {
     now: T0,
@@ -136,7 +167,8 @@ export const startTestServer = async (options: StartOptions = {}): Promise<TestS
       this.now += seconds
     },
   }
-  const server = await startServer({ port: 0, dbPath: ':memory:', priceTickMs: 50, now: () => clock.now, ...options })
+  const dbPath = await testDatabase(options.dbPath ?? ':memory:')
+  const server = await startServer({ port: 0, priceTickMs: 50, now: () => clock.now, ...options, dbPath })
   const url = server.url
   const login = async (telegramId: number, refCode: string | null = null): Promise<Session> => {
     const res = await call(url, 'POST', '/auth/register', {

@@ -13,10 +13,10 @@ it('a bond never paid is cancelled after its expiry, and a paid one is not', asy
   const user = await t.login(3001)
   const unpaid = decode(MintPayment, (await user.call('POST', '/mint/create', { body: { amount: 10, days: 30 } })).body).mint
   const paid = decode(MintPayment, (await user.call('POST', '/mint/create', { body: { amount: 20, days: 30 } })).body).mint
-  t.server.markMintPaid(Number(paid.id))
+  await t.server.markMintPaid(Number(paid.id))
 
   t.clock.advance(UNPAID_BOND_EXPIRY_S - 1)
-  t.server.admin.settleAll()
+  await t.server.admin.settleAll()
   const statusOf = async (id: unknown) => {
     const fresh = await t.login(3001)
     const list = decode(MintList, (await fresh.call('GET', '/mint/')).body)
@@ -25,7 +25,7 @@ it('a bond never paid is cancelled after its expiry, and a paid one is not', asy
   expect(await statusOf(unpaid.id)).toBe('pending')
 
   t.clock.advance(2)
-  t.server.admin.settleAll()
+  await t.server.admin.settleAll()
   expect(await statusOf(unpaid.id)).toBe('canceled')
   expect(await statusOf(paid.id)).toBe('active')
 })

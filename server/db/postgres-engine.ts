@@ -1,0 +1,139 @@
+import pg from 'pg'
+import type { Db, Engine, Row } from './engine.ts'
+import { MIGRATIONS, postgresStep } from './migrations.ts'
+
+/** PostgreSQL's integer types (int8, int2, int4, numeric): read as bigint, never through a double. */
+const INTEGER_OIDS = new Set([20, 21, 23, 1700])
+const types = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    INTEGER_OIDS.has(oid) ? (v: string) => BigInt(v) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+}
+
+/** `?` placeholders (the SQL both engines share) as PostgreSQL's `$1, $2, …`; quoted text is left alone. */
+const numbered = new Map<string, string>()
+export const toNumbered = (text: string): string => {
+  let out = numbered.get(text)
+  if (out !== undefined) return out
+  let n = 0
+  let quote: string | null = null
+  out = ''
+  for (const ch of text) {
+    if (quote) {
+      if (ch === quote) quote = null
+      out += ch
+    } else if (ch === "'" || ch === '"') {
+      quote = ch
+      out += ch
+    } else out += ch === '?' ? `$${++n}` : ch
+  }
+  numbered.set(text, out)
+  return out
+}
+
+/** Parameters as node-postgres sends them: bigint as its decimal text. */
+const values = (params: unknown[]) => params.map((p) => (typeof p === 'bigint' ? p.toString() : p))
+
+/** Errors after which the whole transaction is run again: serialisation failure, deadlock. */
+const RETRYABLE = new Set(['40001', '40P01'])
+const MAX_ATTEMPTS = 60
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+type Queryable = Pick<pg.Pool, 'query'> | pg.PoolClient
+
+const over = (q: Queryable, inTransaction: boolean): Db => {
+  const query = async <R extends Row>(text: string, params: unknown[]) =>
+    (await q.query<R>({ text: toNumbered(text), values: values(params) })) as pg.QueryResult<R>
+  return {
+    dialect: 'postgres',
+    inTransaction,
+    one: async <R extends Row>(text: string, ...params: unknown[]) => (await query<R>(text, params)).rows[0],
+    all: async <R extends Row>(text: string, ...params: unknown[]) => (await query<R>(text, params)).rows,
+    run: async (text, ...params) => ({ changes: (await query(text, params)).rowCount ?? 0 }),
+    insert: async (text, ...params) => {
+      const row = (await query<{ id: bigint }>(`${text} RETURNING id`, params)).rows[0]
+      if (!row) throw new Error('INSERT returned no id')
+      return row.id
+    },
+  }
+}
+
+/** The key of the advisory lock that lets one instance at a time migrate the schema. */
+const MIGRATION_LOCK = 7_214_001
+
+/** Brings the schema up to date, one instance at a time (the others wait on the lock, then find it done). */
+const migrate = async (pool: pg.Pool): Promise<void> => {
+  const client = await pool.connect()
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK])
+    await client.query('CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)')
+    const { rows } = await client.query<{ v: bigint | null }>('SELECT MAX(version) AS v FROM schema_version')
+    for (let version = rows[0]?.v === null || rows[0] === undefined ? 0 : Number(rows[0].v); version < MIGRATIONS.length; version++) {
+      await client.query('BEGIN')
+      try {
+        await client.query(postgresStep(MIGRATIONS[version]!))
+        await client.query('INSERT INTO schema_version (version) VALUES ($1)', [version + 1])
+        await client.query('COMMIT')
+      } catch (e) {
+        await client.query('ROLLBACK')
+        throw e
+      }
+    }
+  } finally {
+    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined)
+    client.release()
+  }
+}
+
+export interface PostgresOptions {
+  /** Connections in the pool (default 10, or AXIOM_PG_POOL). */
+  readonly poolSize?: number
+}
+
+/** Hides the password of a connection URL. */
+export const redacted = (url: string): string => {
+  try {
+    const u = new URL(url)
+    if (u.password) u.password = '***'
+    return u.toString()
+  } catch {
+    return 'postgres://…'
+  }
+}
+
+/**
+ * PostgreSQL through node-postgres: a pool of connections; statements outside a transaction take any
+ * free connection; a transaction takes one for itself, runs SERIALIZABLE, and is re-run from the start
+ * (up to MAX_ATTEMPTS, with a growing random pause) when PostgreSQL reports a conflict.
+ */
+export const openPostgres = async (url: string, options: PostgresOptions = {}): Promise<Engine> => {
+  const max = options.poolSize ?? (process.env.AXIOM_PG_POOL ? Number(process.env.AXIOM_PG_POOL) : 10)
+  const pool = new pg.Pool({ connectionString: url, max, types })
+  // An idle connection the server drops is replaced on the next query; it must not crash the process.
+  pool.on('error', () => undefined)
+  await migrate(pool)
+  const direct = over(pool, false)
+  return {
+    ...direct,
+    where: redacted(url),
+    transaction: async (fn) => {
+      for (let attempt = 1; ; attempt++) {
+        const client = await pool.connect()
+        let broken: Error | undefined
+        try {
+          await client.query('BEGIN ISOLATION LEVEL SERIALIZABLE')
+          const result = await fn(over(client, true))
+          await client.query('COMMIT')
+          return result
+        } catch (e) {
+          await client.query('ROLLBACK').catch((rollback: Error) => void (broken = rollback))
+          const code = (e as { code?: unknown }).code
+          if (typeof code !== 'string' || !RETRYABLE.has(code) || attempt >= MAX_ATTEMPTS) throw e
+        } finally {
+          client.release(broken)
+        }
+        await sleep(Math.random() * Math.min(100, 2 * attempt))
+      }
+    },
+    close: () => pool.end(),
+  }
+}
