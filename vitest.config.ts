@@ -7,7 +7,7 @@ export default defineConfig({
         test: {
           name: 'unit-and-integration',
           include: ['tests/**/*.test.ts', 'tests/**/*.test.tsx'],
-          exclude: ['tests/e2e/**', '**/node_modules/**'],
+          exclude: ['tests/e2e/**', 'tests/server-postgres/**', '**/node_modules/**'],
           environment: 'node',
           testTimeout: 20_000,
           hookTimeout: 60_000,
@@ -17,7 +17,7 @@ export default defineConfig({
         // The backend's suites again, on PostgreSQL: AXIOM_TEST_PG, or a server this run starts.
         test: {
           name: 'server-postgres',
-          include: ['tests/server/**/*.test.ts', 'tests/chain/payouts.test.ts'],
+          include: ['tests/server/**/*.test.ts', 'tests/server-postgres/**/*.test.ts', 'tests/chain/payouts.test.ts'],
           exclude: ['tests/server/money.test.ts', '**/node_modules/**'],
           environment: 'node',
           env: { AXIOM_TEST_ENGINE: 'postgres' },

@@ -5,6 +5,7 @@ import { EXTERNAL_CREDIT_TYPES, BALANCE_COLUMNS, moveBalance, type BalanceColumn
 import { expireUnpaidBonds, markMintPaid } from './domain/mints.ts'
 import { settleUser } from './domain/positions.ts'
 import { writeSetting } from './domain/settings.ts'
+import { queueCollectiveBonus } from './domain/user-events.ts'
 import { InvalidInput, UnknownTelegramUser } from './domain/errors.ts'
 import { formatNano, parseFixed, PERCENT_DECIMALS, requireNano } from './money.ts'
 
@@ -55,7 +56,7 @@ export const createAdmin = (ctx: ServerContext) => {
       if (typeof scaled === 'string') throw new InvalidInput(`percent ${scaled}`)
       await inTx(ctx, async (ctx) => {
         await writeSetting(ctx.db, 'collective_bonus', scaled.toString())
-        ctx.events.push('collective', null, async () => ({ event: 'global:collective_bonus', collectiveBonus: scaled }))
+        queueCollectiveBonus(ctx, scaled)
       })
     },
 

@@ -5,7 +5,7 @@ import type { ServerContext } from './context.ts'
 import { openEngine } from './db/open-engine.ts'
 import { BALANCE_COLUMNS, type BalanceColumn } from './domain/ledger.ts'
 import { createPriceFeed } from './domain/price-walk.ts'
-import { createLiveEvents, noQueue } from './events.ts'
+import { noLiveEvents, noQueue } from './events.ts'
 import { DomainError } from './domain/errors.ts'
 
 const USAGE = `usage: npm run admin -- <command>   (database: AXIOM_DB, default ${DEFAULT_DB_PATH})
@@ -27,7 +27,7 @@ export const runAdminCommand = async (dbPath: string, argv: ReadonlyArray<string
     config: { ...defaultConfig(), dbPath },
     now: () => Math.floor(Date.now() / 1000),
     events: noQueue,
-    live: createLiveEvents(),
+    live: noLiveEvents,
     price: createPriceFeed(defaultConfig().priceSeed),
   }
   const admin = createAdmin(ctx)

@@ -44,6 +44,11 @@ export interface ServerConfig {
   readonly dedupeWindowS: number
   /** The tonProof domain allow-list (wallet binding): `host:port` exactly, or a bare hostname on any port. */
   readonly tonProofDomains: ReadonlyArray<string>
+  /**
+   * PostgreSQL: how often an instance tries to take a lease it does not hold (the price driver, the
+   * payout loop): how long a dead holder's work waits for another instance.
+   */
+  readonly leaseRetryMs: number
   readonly logger: boolean
 }
 
@@ -67,5 +72,6 @@ export const defaultConfig = (): ServerConfig => ({
   requestTimeoutMs: 30_000,
   dedupeWindowS: 5,
   tonProofDomains: DEFAULT_TON_PROOF_DOMAINS,
+  leaseRetryMs: 1_000,
   logger: false,
 })

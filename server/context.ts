@@ -31,7 +31,7 @@ export const inTx = async <T>(ctx: ServerContext, fn: (tx: ServerContext) => Pro
     return fn({ ...ctx, db, events })
   })
   try {
-    await ctx.live.deliver(events.drain(), ctx.engine)
+    await ctx.live.deliver(events.drain())
   } catch {
     // The transaction committed; a socket that misses an event reads the state on its next request.
   }

@@ -1,4 +1,3 @@
-import type { Db } from './db/engine.ts'
 import type { MintRow, StakeRow, UserRow } from './domain/rows.ts'
 
 /**
@@ -17,24 +16,29 @@ export interface EventSink {
   broadcast(event: LiveEvent): void
 }
 
-/** A queued event: built at delivery, from committed state (null when its row is gone). */
-export interface Queued {
-  readonly userId: bigint | null
-  readonly event: (db: Db) => Promise<LiveEvent | null>
-}
+/**
+ * What a transaction changed, as ids: small enough to cross to other instances (a PostgreSQL NOTIFY
+ * carries at most 8 000 bytes), and read back from committed rows by each instance that holds sockets
+ * for it (domain/user-events.ts, `readChange`).
+ */
+export type Change =
+  | { readonly kind: 'balance'; readonly userId: bigint }
+  | { readonly kind: 'mint'; readonly userId: bigint; readonly id: bigint }
+  | { readonly kind: 'stake'; readonly userId: bigint; readonly id: bigint }
+  | { readonly kind: 'collective'; readonly value: bigint }
 
-/** One transaction's events; the same key queued twice is sent once. */
+/** One transaction's changes; the same key queued twice is sent once. */
 export interface EventQueue {
-  push(key: string, userId: bigint | null, event: (db: Db) => Promise<LiveEvent | null>): void
-  drain(): Queued[]
+  push(key: string, change: Change): void
+  drain(): Change[]
 }
 
 export const createEventQueue = (): EventQueue => {
-  let pending = new Map<string, Queued>()
+  let pending = new Map<string, Change>()
   return {
-    push: (key, userId, event) => {
+    push: (key, change) => {
       pending.delete(key)
-      pending.set(key, { userId, event })
+      pending.set(key, change)
     },
     drain: () => {
       const list = [...pending.values()]
@@ -52,26 +56,34 @@ export const noQueue: EventQueue = {
   drain: () => [],
 }
 
-/** Delivers committed transactions' events to the sink attached (the socket hub), reading them from `db`. */
+/** Where committed changes go: to this instance's sockets, or through the cluster to every instance's (server/cluster.ts). */
 export interface LiveEvents {
-  attach(sink: EventSink | null): void
-  deliver(events: Queued[], db: Db): Promise<void>
+  deliver(changes: Change[]): Promise<void>
 }
 
-export const createLiveEvents = (): LiveEvents => {
-  let sink: EventSink | null = null
-  return {
-    attach: (s) => {
-      sink = s
-    },
-    deliver: async (events, db) => {
-      if (!sink) return
-      for (const e of events) {
-        const event = await e.event(db)
-        if (event === null || !sink) continue
-        if (e.userId === null) sink.broadcast(event)
-        else sink.toUser(e.userId, event)
-      }
-    },
+/** Nowhere: the admin CLI has no sockets (a running server sees the change on its next read). */
+export const noLiveEvents: LiveEvents = { deliver: async () => undefined }
+
+/** A change as JSON text and back (bigints as decimal strings). */
+export const changeToJson = (c: Change): Record<string, string> =>
+  Object.fromEntries(Object.entries(c).map(([k, v]) => [k, typeof v === 'bigint' ? v.toString() : String(v)]))
+
+export const changeFromJson = (o: Record<string, unknown>): Change | null => {
+  const id = (k: string) => (typeof o[k] === 'string' && /^-?\d{1,20}$/.test(o[k] as string) ? BigInt(o[k] as string) : null)
+  const userId = id('userId')
+  switch (o.kind) {
+    case 'balance':
+      return userId === null ? null : { kind: 'balance', userId }
+    case 'mint':
+    case 'stake': {
+      const rowId = id('id')
+      return userId === null || rowId === null ? null : { kind: o.kind, userId, id: rowId }
+    }
+    case 'collective': {
+      const value = id('value')
+      return value === null ? null : { kind: 'collective', value }
+    }
+    default:
+      return null
   }
 }

@@ -11,6 +11,7 @@ import { startServer, type StartOptions } from './start-server.ts'
 
 export { DEFAULT_DB_PATH, DEV_BOT_TOKEN, DEV_JWT_SECRET } from './config.ts'
 export { startServer, type RunningServer, type StartOptions } from './start-server.ts'
+export type { Lease } from './cluster.ts'
 /** What the hooks of RunningServer take and throw. */
 export type { BondPayment } from './domain/mints.ts'
 export type { MintRow } from './domain/rows.ts'
@@ -40,6 +41,7 @@ export const optionsFromEnv = (env: NodeJS.ProcessEnv = process.env): StartOptio
   ...(env.AXIOM_TON_PROOF_DOMAINS !== undefined && env.AXIOM_TON_PROOF_DOMAINS.trim() !== ''
     ? { tonProofDomains: env.AXIOM_TON_PROOF_DOMAINS.split(',').map((d) => d.trim()).filter(Boolean) }
     : {}),
+  ...(env.AXIOM_LEASE_RETRY_MS !== undefined ? { leaseRetryMs: positiveMs('AXIOM_LEASE_RETRY_MS', env.AXIOM_LEASE_RETRY_MS) } : {}),
   ...(env.AXIOM_REQUEST_TIMEOUT_MS !== undefined ? { requestTimeoutMs: positiveMs('AXIOM_REQUEST_TIMEOUT_MS', env.AXIOM_REQUEST_TIMEOUT_MS) } : {}),
   ...(env.AXIOM_WELCOME_BALANCE !== undefined
     ? { welcomeBalanceNano: requireNano('AXIOM_WELCOME_BALANCE', env.AXIOM_WELCOME_BALANCE, { allowZero: true }) }
@@ -49,7 +51,7 @@ export const optionsFromEnv = (env: NodeJS.ProcessEnv = process.env): StartOptio
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const options = optionsFromEnv()
   const server = await startServer(options)
-  console.log(`AXIOM reference backend on ${server.url}/api (db ${options.dbPath})`)
+  console.log(`AXIOM reference backend on ${server.url}/api (db ${server.ctx.engine.where})`)
   const stop = () => void server.close().then(() => process.exit(0))
   process.on('SIGINT', stop)
   process.on('SIGTERM', stop)

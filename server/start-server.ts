@@ -5,13 +5,15 @@ import { WebSocketServer, type WebSocket } from 'ws'
 import { createAdmin, type Admin } from './admin-ops.ts'
 import { defaultConfig, type ServerConfig } from './config.ts'
 import type { ServerContext } from './context.ts'
-import { openEngine } from './db/open-engine.ts'
+import type { Lease } from './cluster.ts'
+import { openCluster, openEngine } from './db/open-engine.ts'
 import { bondPayment, expireUnpaidBonds, markMintPaid, type BondPayment } from './domain/mints.ts'
 import { settleUser } from './domain/positions.ts'
 import { createPriceFeed } from './domain/price-walk.ts'
 import { salePayouts, type SalePayouts } from './domain/sale-payouts.ts'
+import { readChange } from './domain/user-events.ts'
 import { recordTonProofRequesters } from './domain/wallets.ts'
-import { createLiveEvents, noQueue } from './events.ts'
+import { noQueue } from './events.ts'
 import { buildApp } from './http/app.ts'
 import { pruneIdempotency } from './http/idempotency.ts'
 import { priceWire } from './http/wire-format.ts'
@@ -51,8 +53,16 @@ export interface RunningServer {
    * wallet needs it, to answer each user with a wallet of their own.
    */
   tonProofRequesters(): (payload: string) => string | null
-  /** Runs one price tick now (broadcast price_update and current_candle). */
-  tick(): void
+  /**
+   * The lease `name` among the instances on one PostgreSQL (one holder at a time; another takes it
+   * within leaseRetryMs when the holder dies); on SQLite, always held. What a chain watcher or payout
+   * loop checks before it acts, so that several instances run one of each.
+   */
+  lease(name: string): Promise<Lease>
+  /** Whether this instance drives the price (holds the `price` lease); the others relay its ticks. */
+  drivesPrice(): boolean
+  /** Runs one price tick now (broadcast price_update and current_candle to every instance's sockets) if this instance drives the price. */
+  tick(): Promise<void>
   close(): Promise<void>
 }
 
@@ -64,17 +74,34 @@ export const startServer = async (options: StartOptions = {}): Promise<RunningSe
   const { now, ...overrides } = options
   const config: ServerConfig = { ...defaultConfig(), ...overrides }
   const engine = await openEngine(config.dbPath)
+  const cluster = await openCluster(config.dbPath, engine, { retryMs: config.leaseRetryMs })
   const ctx: ServerContext = {
     db: engine,
     engine,
     config,
     now: now ?? (() => Math.floor(Date.now() / 1000)),
     events: noQueue,
-    live: createLiveEvents(),
+    // Every committed change goes to every instance, which reads it back for the sockets it holds.
+    live: { deliver: (changes) => (changes.length === 0 ? Promise.resolve() : cluster.publish({ type: 'changes', changes })) },
     price: createPriceFeed(config.priceSeed),
   }
   const hub = createHub()
-  ctx.live.attach(liveEvents(hub))
+  const sink = liveEvents(hub)
+  cluster.subscribe(async (m) => {
+    if (m.type === 'tick') {
+      hub.broadcast('price_update', priceWire(ctx.price.current(m.at)))
+      pushCandles(ctx, hub, m.at)
+      return
+    }
+    for (const change of m.changes) {
+      const e = await readChange(engine, change)
+      if (!e) continue
+      if (e.userId === null) sink.broadcast(e.event)
+      else sink.toUser(e.userId, e.event)
+    }
+  })
+  // One instance drives the price walk; the others relay its ticks to their sockets.
+  const priceLease = await cluster.lease('price')
   const app = buildApp(ctx)
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 })
@@ -94,13 +121,12 @@ export const startServer = async (options: StartOptions = {}): Promise<RunningSe
     })
   })
 
-  const tick = () => {
-    hub.broadcast('price_update', priceWire(ctx.price.current(ctx.now())))
-    pushCandles(ctx, hub)
+  const tick = async () => {
+    if (priceLease.held()) await cluster.publish({ type: 'tick', at: ctx.now() })
   }
   let settling: Promise<void> | null = null
   const timers = [
-    setInterval(tick, config.priceTickMs),
+    setInterval(() => void tick().catch((e: unknown) => app.log.error(e)), config.priceTickMs),
     setInterval(() => {
       // One run at a time: a slow run is not overtaken by the next.
       if (settling) return
@@ -145,6 +171,8 @@ export const startServer = async (options: StartOptions = {}): Promise<RunningSe
     markMintPaid: (mintId, paidNano) => markMintPaid(ctx, BigInt(mintId), paidNano),
     payouts: salePayouts(ctx),
     tonProofRequesters: () => recordTonProofRequesters(ctx),
+    lease: (name) => cluster.lease(name),
+    drivesPrice: () => priceLease.held(),
     tick,
     close: async () => {
       for (const t of timers) clearInterval(t)
@@ -152,6 +180,7 @@ export const startServer = async (options: StartOptions = {}): Promise<RunningSe
       wss.close()
       await app.close()
       await settling
+      await cluster.close()
       await engine.close()
     },
   }

@@ -13,7 +13,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   const localTon = process.env.AXIOM_LOCAL_TON !== '0'
   const options = localTon && !process.env.AXIOM_TREASURY ? { ...optionsFromEnv(), treasuryAddress: localTreasuryAddress() } : optionsFromEnv()
   const server = await startServer(options)
-  console.log(`AXIOM reference backend on ${server.url}/api (db ${options.dbPath})`)
+  console.log(`AXIOM reference backend on ${server.url}/api (db ${server.ctx.engine.where})`)
   const ton = localTon
     ? await attachLocalTon(server, localTonOptionsFromEnv()).catch((e: unknown) => {
         console.error(`AXIOM local TON did not start (${e instanceof Error ? e.message : e}); the backend runs without it`)

@@ -35,8 +35,7 @@ export const handleCandleSocket = (ctx: ServerContext, hub: SocketHub, ws: WebSo
 }
 
 /** One price tick for every candle subscriber, each on its own interval. */
-export const pushCandles = (ctx: ServerContext, hub: SocketHub) => {
-  const now = ctx.now()
+export const pushCandles = (ctx: ServerContext, hub: SocketHub, now = ctx.now()) => {
   const byInterval = new Map<string, string>()
   for (const [ws, interval] of hub.candleSockets) {
     let text = byInterval.get(interval)
