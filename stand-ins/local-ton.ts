@@ -17,7 +17,7 @@ export const DEFAULT_LOCAL_TON_PORT = 8788
 /** What attachLocalTon needs of the reference backend: the hooks of its programmatic entry (server/main.ts). */
 export type BackendHandle = Pick<
   RunningServer,
-  'url' | 'treasuryAddress' | 'now' | 'bondPayment' | 'markMintPaid' | 'payouts' | 'tonProofRequesters'
+  'url' | 'treasuryAddress' | 'now' | 'bondPayment' | 'markMintPaid' | 'payouts' | 'tonProofRequesters' | 'lease'
 >
 
 export interface LocalTonOptions {
@@ -114,7 +114,8 @@ export const attachLocalTon = async (backend: BackendHandle, options: LocalTonOp
     now: backend.now,
   })
   const watcher = createPaymentWatcher(chain, backend, { ...(options.refunds !== undefined ? { refunds: options.refunds } : {}) })
-  const payouts = createPayoutProcessor(chain, backend, { intervalMs: options.payoutIntervalMs ?? 1000 })
+  // One payout loop among the backend's instances (on SQLite there is one instance: always held).
+  const payouts = createPayoutProcessor(chain, backend, { intervalMs: options.payoutIntervalMs ?? 1000, lease: await backend.lease('payouts') })
 
   registerV4Routes(server, chain)
   bridge.register(server, '/bridge')

@@ -1,5 +1,5 @@
 import { Address } from '@ton/core'
-import type { RunningServer, SaleDue } from '../../server/main.ts'
+import type { Lease, RunningServer, SaleDue } from '../../server/main.ts'
 import { commentCell, readComment, type ChainTx, type LocalChain } from './local-chain.ts'
 
 /** The comment that identifies a sale payout on the chain (one per withdrawal id). */
@@ -27,6 +27,12 @@ export interface PayoutProcessorOptions {
   /** How often pending withdrawals are picked up (ms). 0: only when processOnce() is called. Default 1000. */
   readonly intervalMs?: number
   readonly onRecord?: (r: PayoutRecord) => void
+  /**
+   * The lease of the payout loop among the backend's instances (RunningServer.lease('payouts')): the
+   * processor pays only while it holds it, and runs the recovery of `sending` rows each time it takes
+   * it over, so instances sharing one PostgreSQL run one payout loop. Without one: always.
+   */
+  readonly lease?: Lease
 }
 
 export interface PayoutProcessor {
@@ -140,12 +146,18 @@ export const createPayoutProcessor = (chain: LocalChain, backend: Pick<RunningSe
     return running
   }
 
-  const processOnce = () => runRows(['pending', 'sending'])
+  const lease = options.lease
+  const processOnce = async () => (lease && !lease.held() ? [] : runRows(['pending', 'sending']))
 
-  const recovered = runRows(['sending']).catch((e) => {
-    console.error('[local-ton] payout recovery failed:', e)
-    return [] as PayoutRecord[]
-  })
+  const recover = () =>
+    runRows(['sending']).catch((e) => {
+      console.error('[local-ton] payout recovery failed:', e)
+      return [] as PayoutRecord[]
+    })
+  // Begun at once when this instance holds the lease (or there is none); else on each takeover.
+  let recovered: Promise<PayoutRecord[]> = Promise.resolve([])
+  if (lease) lease.onAcquired(() => void (recovered = recover()))
+  else recovered = recover()
 
   const intervalMs = options.intervalMs ?? 1000
   let timer: ReturnType<typeof setInterval> | null = null
@@ -158,7 +170,9 @@ export const createPayoutProcessor = (chain: LocalChain, backend: Pick<RunningSe
 
   return {
     records,
-    recovered,
+    get recovered() {
+      return recovered
+    },
     processOnce,
     stop: () => {
       if (timer) clearInterval(timer)
