@@ -134,6 +134,8 @@ export const openPostgres = async (url: string, options: PostgresOptions = {}): 
         await sleep(Math.random() * Math.min(100, 2 * attempt))
       }
     },
-    close: () => pool.end(),
+    close: async () => {
+      if (!pool.ended) await pool.end()
+    },
   }
 }

@@ -72,6 +72,18 @@ export const buildApp = (ctx: ServerContext): FastifyInstance => {
   })
   app.setNotFoundHandler((_req, reply) => reply.code(404).send({ msg: 'Not found' }))
 
+  // For a load balancer or an orchestrator: /health says the process answers; /ready that it can
+  // serve, its database answering (503 otherwise, so traffic goes to another instance).
+  app.get('/health', async () => ({ status: 'ok' }))
+  app.get('/ready', async (_req, reply) => {
+    try {
+      await ctx.engine.one('SELECT 1 AS ok')
+      return { status: 'ready', db: ctx.engine.dialect }
+    } catch {
+      return reply.code(503).send({ status: 'unavailable', msg: 'The database does not answer' })
+    }
+  })
+
   app.register(
     async (api) => {
       api.addHook('onRequest', async (req) => {
