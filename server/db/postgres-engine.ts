@@ -30,6 +30,17 @@ export const toNumbered = (text: string): string => {
   return out
 }
 
+/**
+ * Each distinct statement gets a name, so each connection parses and plans it once (node-postgres
+ * prepares a named statement on its first use on a connection and reuses it after).
+ */
+const names = new Map<string, string>()
+const nameOf = (text: string): string => {
+  let name = names.get(text)
+  if (name === undefined) names.set(text, (name = `axiom_${names.size + 1}`))
+  return name
+}
+
 /** Parameters as node-postgres sends them: bigint as its decimal text. */
 const values = (params: unknown[]) => params.map((p) => (typeof p === 'bigint' ? p.toString() : p))
 
@@ -42,7 +53,7 @@ type Queryable = Pick<pg.Pool, 'query'> | pg.PoolClient
 
 const over = (q: Queryable, inTransaction: boolean): Db => {
   const query = async <R extends Row>(text: string, params: unknown[]) =>
-    (await q.query<R>({ text: toNumbered(text), values: values(params) })) as pg.QueryResult<R>
+    (await q.query<R>({ name: nameOf(text), text: toNumbered(text), values: values(params) })) as pg.QueryResult<R>
   return {
     dialect: 'postgres',
     inTransaction,

@@ -9,7 +9,8 @@ import { referralWire, userWire } from '../http/wire-format.ts'
 export const userRoutes = (app: FastifyInstance, ctx: ServerContext) => {
   app.get('/user/me', async (req) => {
     await settleUser(ctx, req.userId)
-    return userWire(await userRow(ctx, req.userId), await collectiveBonus(ctx.db))
+    const [user, bonus] = await Promise.all([userRow(ctx, req.userId), collectiveBonus(ctx.db)])
+    return userWire(user, bonus)
   })
 
   app.get('/user/referrals', async (req) => (await referralsOf(ctx, req.userId)).map(referralWire))
