@@ -1,6 +1,8 @@
+import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import pg from 'pg'
 import type { Browser, FrameLocator, Page } from 'playwright-core'
 import { build, preview, type PreviewServer } from 'vite'
 import { afterAll, beforeAll } from 'vitest'
@@ -45,10 +47,30 @@ const buildApp = async (): Promise<string> => {
   return dir
 }
 
+/**
+ * The stack's database: in-memory SQLite, or with AXIOM_E2E_PG=postgres://… a fresh schema of that
+ * PostgreSQL for each stack (the journeys on the other engine).
+ */
+const stackDb = async (): Promise<string> => {
+  const base = process.env.AXIOM_E2E_PG
+  if (!base) return ':memory:'
+  const schema = `e2e_${randomBytes(8).toString('hex')}`
+  const client = new pg.Client({ connectionString: base })
+  await client.connect()
+  try {
+    await client.query(`CREATE SCHEMA ${schema}`)
+  } finally {
+    await client.end()
+  }
+  const url = new URL(base)
+  url.searchParams.set('options', `-c search_path=${schema}`)
+  return url.toString()
+}
+
 export const startStack = async (o: { ton?: boolean } = {}): Promise<Stack> => {
   const server = await startServer({
     port: 0,
-    dbPath: ':memory:',
+    dbPath: await stackDb(),
     priceTickMs: 500,
     ...(o.ton ? { treasuryAddress: localTreasuryAddress() } : {}),
   })
