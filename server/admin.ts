@@ -2,10 +2,10 @@ import { pathToFileURL } from 'node:url'
 import { createAdmin } from './admin-ops.ts'
 import { defaultConfig, DEFAULT_DB_PATH } from './config.ts'
 import type { ServerContext } from './context.ts'
-import { openEngine } from './db/open-engine.ts'
+import { openCluster, openEngine } from './db/open-engine.ts'
 import { BALANCE_COLUMNS, type BalanceColumn } from './domain/ledger.ts'
 import { createPriceFeed } from './domain/price-walk.ts'
-import { noLiveEvents, noQueue } from './events.ts'
+import { noQueue } from './events.ts'
 import { DomainError } from './domain/errors.ts'
 
 const USAGE = `usage: npm run admin -- <command>   (database: AXIOM_DB, default ${DEFAULT_DB_PATH})
@@ -20,14 +20,16 @@ const USAGE = `usage: npm run admin -- <command>   (database: AXIOM_DB, default 
 export const runAdminCommand = async (dbPath: string, argv: ReadonlyArray<string>): Promise<string> => {
   const [command, a, b, c] = argv
   const engine = await openEngine(dbPath)
-  // The CLI has no sockets: a running server sees the changes on its next read, no events are pushed.
+  // The CLI has no sockets. On PostgreSQL the running instances hear of its changes (NOTIFY) and push
+  // them to their sockets; on SQLite a running server sees them on its next read.
+  const cluster = await openCluster(dbPath, engine, { retryMs: 60_000 })
   const ctx: ServerContext = {
     db: engine,
     engine,
     config: { ...defaultConfig(), dbPath },
     now: () => Math.floor(Date.now() / 1000),
     events: noQueue,
-    live: noLiveEvents,
+    live: { deliver: (changes) => cluster.publish({ type: 'changes', changes }) },
     price: createPriceFeed(defaultConfig().priceSeed),
   }
   const admin = createAdmin(ctx)
@@ -59,6 +61,7 @@ export const runAdminCommand = async (dbPath: string, argv: ReadonlyArray<string
         return USAGE
     }
   } finally {
+    await cluster.close()
     await engine.close()
   }
 }

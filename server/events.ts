@@ -61,9 +61,6 @@ export interface LiveEvents {
   deliver(changes: Change[]): Promise<void>
 }
 
-/** Nowhere: the admin CLI has no sockets (a running server sees the change on its next read). */
-export const noLiveEvents: LiveEvents = { deliver: async () => undefined }
-
 /** A change as JSON text and back (bigints as decimal strings). */
 export const changeToJson = (c: Change): Record<string, string> =>
   Object.fromEntries(Object.entries(c).map(([k, v]) => [k, typeof v === 'bigint' ? v.toString() : String(v)]))

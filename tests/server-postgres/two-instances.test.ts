@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { afterAll, describe, expect, it } from 'vitest'
-import { DEV_BOT_TOKEN, startServer, type RunningServer } from '../../server/main.ts'
+import { DEV_BOT_TOKEN, runAdminCommand, startServer, type RunningServer } from '../../server/main.ts'
 import { call, openSocket, collect, signInitData, testDatabase, type LiveSocket } from '../server/support.ts'
 
 /**
@@ -93,6 +93,9 @@ describe('two backends on one PostgreSQL', () => {
     // A setting changed on A is broadcast by B.
     await a.admin.setCollectiveBonus('0.3')
     expect((await onB.next('global:collective_bonus', (d) => d.collective_bonus !== '0.1')).collective_bonus).toBe('0.3')
+    // So is a credit by the operator's CLI, a process of its own on the same database.
+    await runAdminCommand(db, ['credit', '9502', '7', 'task_balance'])
+    expect((await onB.next('user:balance', (u) => u.task_balance === '7')).task_balance).toBe('7')
   })
 
   it('one instance drives the price, the other relays it; when the driver closes, the other takes over', async () => {
