@@ -158,10 +158,20 @@ export class AppState {
     this.s.maintenance.stopPolling()
   }
 
+  /**
+   * The main socket. Events sent while it was down are not sent again (the server greets a socket
+   * with the balance only), so when it opens again after a drop the user and the lists are refetched.
+   */
   private openSockets(): void {
+    let wasOpen = false
     this.mainSocket = this.deps.uc.openLiveFeed(
       (e) => this.dispatch(e),
-      (status) => runInAction(() => (this.socketStatus = status)),
+      (status) => {
+        runInAction(() => (this.socketStatus = status))
+        if (status !== 'open') return
+        if (wasOpen) void this.refetchAll()
+        wasOpen = true
+      },
     )
     this.s.market.openLive()
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { composeApp } from '../../../composition-root.ts'
-import { type CandleSocket, type LiveEvent, type ReconnectingSocket, ServerFailed } from '../../../core/index.ts'
+import { type CandleSocket, type LiveEvent, type ReconnectingSocket, ServerFailed, type SocketStatus } from '../../../core/index.ts'
 import { FarmingState } from '../../../ui/features/farming/farming-state.ts'
 import { HistoryState } from '../../../ui/features/history/history-state.ts'
 import { MaintenanceState } from '../../../ui/features/maintenance/maintenance-state.ts'
@@ -26,6 +26,7 @@ import { stateHarness, toastTexts } from './harness.ts'
 const recordingSocket = () => {
   const calls: string[] = []
   let emit: (e: LiveEvent) => void = () => {}
+  let status: (s: SocketStatus) => void = () => {}
   const socket: CandleSocket = {
     send: (t) => calls.push(`send ${t}`),
     ensureOpen: () => calls.push('ensureOpen'),
@@ -37,8 +38,11 @@ const recordingSocket = () => {
     calls,
     socket,
     push: (e: LiveEvent) => emit(e),
-    open: (onEvent: (e: LiveEvent) => void): ReconnectingSocket => {
+    /** The socket's status moves (the reconnecting socket reports each change). */
+    status: (s: SocketStatus) => status(s),
+    open: (onEvent: (e: LiveEvent) => void, onStatus?: (s: SocketStatus) => void): ReconnectingSocket => {
       emit = onEvent
+      if (onStatus) status = onStatus
       calls.push('open')
       return socket
     },
@@ -55,7 +59,7 @@ const appOver = (h: ReturnType<typeof stateHarness>) => {
       platform: h.platform,
       clock: h.clock,
       config: { botUsername: 'axiom_bot', communityUrl: 'https://t.me/axiom' },
-      uc: { ...h.uc, openLiveFeed: (onEvent) => main.open(onEvent) },
+      uc: { ...h.uc, openLiveFeed: (onEvent, onStatus) => main.open(onEvent, onStatus) },
     },
     {
       session,
@@ -130,6 +134,29 @@ describe('AppState', () => {
     expect(app.s.market.price?.price).toBe(0.5)
     expect(app.s.bonds.mints[0]?.id).toBe('77')
     expect(toastTexts(h)).toContain('New Bond created')
+  })
+
+  it('refetches the user and the lists when the main socket is back after a drop, not on its first open', async () => {
+    const h = stateHarness()
+    const { app, main } = appOver(h)
+    await app.start('')
+    main.status('connecting')
+    main.status('open')
+    await new Promise((r) => setTimeout(r, 0))
+    expect(app.socketStatus).toBe('open')
+    expect(app.s.bonds.mints).toEqual([])
+
+    // While the socket was down, a bond became active and the balance moved: no event will tell.
+    h.api.mintList = [aMint({ id: 9, status: 'active' })]
+    h.api.user = aUser({ balance_token: 77 })
+    main.status('closed')
+    main.status('connecting')
+    expect(app.s.bonds.mints).toEqual([])
+    main.status('open')
+    await new Promise((r) => setTimeout(r, 0))
+    app.stop()
+    expect(app.s.bonds.mints.map((m) => [m.id, m.status])).toEqual([['9', 'active']])
+    expect(app.s.session.user?.balance_token).toBe(77)
   })
 
   it('refetches on becoming visible only when 10 s passed, and reopens the sockets', async () => {
