@@ -111,12 +111,20 @@ const UNANSWERED = new Set(['NetworkError', 'Timeout', 'ServerFailed'])
 let backend: Backend
 let proxy: ChaosProxy | null = null
 const clients: Client[] = []
+/** Waits for a step of the teardown at most `ms`, and says which one hung: the suite's wall time stays bounded. */
+const bounded = async (what: string, step: () => Promise<unknown> | undefined, ms = 5_000) => {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const late = new Promise<'late'>((r) => (timer = setTimeout(() => r('late'), ms)))
+  const outcome = await Promise.race([Promise.resolve(step()).then(() => 'done' as const), late])
+  clearTimeout(timer)
+  if (outcome === 'late') console.log(`chaos teardown: ${what} did not end within ${ms} ms`)
+}
 afterAll(async () => {
   for (const c of clients) c.app.stop()
-  await proxy?.close()
-  await (await backend?.up)?.close()
+  await bounded('the proxy closing', () => proxy?.close())
+  await bounded('the backend closing', async () => (await backend?.up)?.close())
   rmSync(dir, { recursive: true, force: true })
-})
+}, 15_000)
 
 const clientFor = async (telegramId: number, origin: string, backendUrl: string): Promise<Client> => {
   const session = new MemorySessionStore()

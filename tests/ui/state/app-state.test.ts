@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { composeApp } from '../../../composition-root.ts'
-import { type CandleSocket, type LiveEvent, type ReconnectingSocket, ServerFailed, type SocketStatus } from '../../../core/index.ts'
+import { type CandleSocket, type LiveEvent, NetworkError, type ReconnectingSocket, ServerFailed, type SocketStatus } from '../../../core/index.ts'
 import { FarmingState } from '../../../ui/features/farming/farming-state.ts'
 import { HistoryState } from '../../../ui/features/history/history-state.ts'
 import { MaintenanceState } from '../../../ui/features/maintenance/maintenance-state.ts'
@@ -49,7 +49,26 @@ const recordingSocket = () => {
   }
 }
 
-const appOver = (h: ReturnType<typeof stateHarness>) => {
+/** Timers the test runs by hand: what the app scheduled, after how long, and whether it was cancelled. */
+const manualTimers = () => {
+  const timers: Array<{ ms: number; run: () => void; cancelled: boolean }> = []
+  return {
+    timers,
+    schedule: (run: () => void, ms: number) => {
+      const t = { ms, run, cancelled: false }
+      timers.push(t)
+      return () => void (t.cancelled = true)
+    },
+  }
+}
+
+/** What the server sends first once it has checked a socket's token (docs/api.md): from then on, events reach it. */
+const greeting = (balance: number): LiveEvent => ({
+  event: 'user:balance',
+  data: { balance_token: balance, task_balance: 0, referral_balance: 0, hold_bonus: 0, investment_bonus: 0 },
+})
+
+const appOver = (h: ReturnType<typeof stateHarness>, timers = manualTimers()) => {
   const main = recordingSocket()
   const candles = recordingSocket()
   const bonds = h.bonds()
@@ -60,6 +79,8 @@ const appOver = (h: ReturnType<typeof stateHarness>) => {
       clock: h.clock,
       config: { botUsername: 'axiom_bot', communityUrl: 'https://t.me/axiom' },
       uc: { ...h.uc, openLiveFeed: (onEvent, onStatus) => main.open(onEvent, onStatus) },
+      background: h.background,
+      schedule: timers.schedule,
     },
     {
       session,
@@ -77,7 +98,7 @@ const appOver = (h: ReturnType<typeof stateHarness>) => {
       errors: new ErrorFeedback(h.toasts, h.platform),
     },
   )
-  return { app, main, candles }
+  return { app, main, candles, timers: timers.timers }
 }
 
 describe('AppState', () => {
@@ -154,9 +175,72 @@ describe('AppState', () => {
     expect(app.s.bonds.mints).toEqual([])
     main.status('open')
     await new Promise((r) => setTimeout(r, 0))
+    // Open, but not yet subscribed by the server: a read now could miss what is made before it is.
+    expect(h.api.callsTo('mints')).toHaveLength(1)
+    expect(app.s.bonds.mints).toEqual([])
+    main.push(greeting(77))
+    await new Promise((r) => setTimeout(r, 0))
     app.stop()
+    expect(h.api.callsTo('mints')).toHaveLength(2)
     expect(app.s.bonds.mints.map((m) => [m.id, m.status])).toEqual([['9', 'active']])
     expect(app.s.session.user?.balance_token).toBe(77)
+  })
+
+  it('makes the reconnect refetch again after 1 s, 2 s, … while reads get no answer, without a toast or an emptied list', async () => {
+    const h = stateHarness()
+    h.api.mintList = [aMint({ id: 5, status: 'active' })]
+    const { app, main, timers } = appOver(h)
+    await app.start('')
+    main.status('open')
+    const settle = () => new Promise((r) => setTimeout(r, 0))
+
+    // The backend is back but still failing: a 500 on the mints, no answer to the user.
+    h.api.mintList = [aMint({ id: 5, status: 'active' }), aMint({ id: 9, status: 'active' })]
+    h.api.user = aUser({ balance_token: 77 })
+    h.api.failWith('mints', new ServerFailed({ msg: 'Bad gateway' }))
+    h.api.failWith('me', new NetworkError({}))
+    main.status('closed')
+    main.status('open')
+    main.push(greeting(77))
+    await settle()
+    expect(timers.map((t) => t.ms)).toEqual([1_000])
+    timers[0]!.run()
+    await settle()
+    expect(timers.map((t) => t.ms)).toEqual([1_000, 2_000])
+    // Nothing told, and the list is not emptied by the 500's fallback.
+    expect(toastTexts(h)).toEqual([])
+    expect(app.s.bonds.mints.map((m) => m.id)).toEqual(['5'])
+
+    h.api.recover('mints')
+    h.api.recover('me')
+    timers[1]!.run()
+    await settle()
+    app.stop()
+    expect(app.s.bonds.mints.map((m) => m.id).sort()).toEqual(['5', '9'])
+    expect(app.s.session.user?.balance_token).toBe(77)
+    expect(timers).toHaveLength(2)
+    expect(toastTexts(h)).toEqual([])
+  })
+
+  it('gives up the reconnect refetch when the socket drops again, and a read the user makes later is told as ever', async () => {
+    const h = stateHarness()
+    const { app, main, timers } = appOver(h)
+    await app.start('')
+    main.status('open')
+    const settle = () => new Promise((r) => setTimeout(r, 0))
+    h.api.failWith('mints', new ServerFailed({ msg: 'Bad gateway' }))
+    main.status('closed')
+    main.status('open')
+    main.push(greeting(77))
+    await settle()
+    expect(timers).toHaveLength(1)
+    main.status('closed')
+    expect(timers[0]!.cancelled).toBe(true)
+
+    // Outside a background refetch, the §8 policy is unchanged: a 500 is told and resolves empty.
+    await app.s.bonds.refresh()
+    app.stop()
+    expect(toastTexts(h)).toEqual(['Error: Bad gateway'])
   })
 
   it('refetches on becoming visible only when 10 s passed, and reopens the sockets', async () => {
