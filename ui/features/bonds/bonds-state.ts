@@ -15,10 +15,11 @@ import {
   type Stake,
   type StakeQuote,
   SECONDS_PER_DAY,
+  Submission,
   rewardAt,
   type UseCases,
 } from '../../../core/index.ts'
-import { newIdempotencyKey, refusalOf, runResult } from '../../state/run-effect.ts'
+import { refusalOf, runResult } from '../../state/run-effect.ts'
 import type { SecondTicker } from '../../state/second-ticker.ts'
 
 /** What the bonds view model calls. */
@@ -63,6 +64,9 @@ export class BondsState {
   /** List fetches in flight, and the live records that arrived while any was out. */
   private fetchesOut = 0
   private liveLog: Array<{ readonly kind: 'mint' | 'stake'; readonly record: Mint | Stake }> = []
+  /** The bond form and the stake button: a tap again after no answer reuses the key (`Submission`). */
+  private readonly bondForm = new Submission()
+  private readonly stakeForm = new Submission()
 
   constructor(
     private readonly uc: BondUseCases,
@@ -74,7 +78,20 @@ export class BondsState {
   ) {
     makeAutoObservable<
       this,
-      'uc' | 'ticker' | 'notifier' | 'haptic' | 'onFiguresMoved' | 'announced' | 'previewSeq' | 'stakeQuoteSeq' | 'farmingCallOut' | 'heldMints' | 'fetchesOut' | 'liveLog'
+      | 'uc'
+      | 'ticker'
+      | 'notifier'
+      | 'haptic'
+      | 'onFiguresMoved'
+      | 'announced'
+      | 'previewSeq'
+      | 'stakeQuoteSeq'
+      | 'farmingCallOut'
+      | 'heldMints'
+      | 'fetchesOut'
+      | 'liveLog'
+      | 'bondForm'
+      | 'stakeForm'
     >(this, {
       // Read every second (a pending bond or stake ages out after 3 minutes), but a new list only when
       // an item came or went: the rows of an unchanged list must not re-render on each tick.
@@ -87,6 +104,8 @@ export class BondsState {
       heldMints: false,
       fetchesOut: false,
       liveLog: false,
+      bondForm: false,
+      stakeForm: false,
       uc: false,
       ticker: false,
       notifier: false,
@@ -207,7 +226,9 @@ export class BondsState {
       created = true
       runInAction(() => (this.mints = keepNewestPending(mergeLiveRecord(this.mints, mint), this.ticker.now)))
     }
-    const r = await runResult(this.uc.buyBond({ amount, days, idempotencyKey: newIdempotencyKey(), onPendingMint: showPending }))
+    const r = await runResult(
+      this.bondForm.send({ amount, days }, (idempotencyKey) => this.uc.buyBond({ amount, days, idempotencyKey, onPendingMint: showPending })),
+    )
     runInAction(() => {
       this.isSaving = false
       if (r._tag === 'Success') {
@@ -233,7 +254,7 @@ export class BondsState {
 
   async stake(mintId: Id): Promise<boolean> {
     return this.withBusy(mintId, async () => {
-      const r = await runResult(this.uc.stakeMint(mintId, { idempotencyKey: newIdempotencyKey() }))
+      const r = await runResult(this.stakeForm.send({ mintId: String(mintId) }, (idempotencyKey) => this.uc.stakeMint(mintId, { idempotencyKey })))
       if (r._tag === 'Success') {
         runInAction(() => (this.stakes = mergeLiveRecord(this.stakes, r.success)))
         this.onFiguresMoved()
