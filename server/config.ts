@@ -1,4 +1,5 @@
 import { tokens } from './money.ts'
+import { DEFAULT_RATE_LIMITS, type RateLimitConfig, type RateLimitStoreFactory } from './http/rate-limits.ts'
 
 /** Dev defaults: not secret, documented in docs/api.md so tests and the local stack can sign initData. */
 export const DEV_BOT_TOKEN = '7000000001:AXIOM-dev-bot-token-not-secret'
@@ -44,6 +45,12 @@ export interface ServerConfig {
   readonly dedupeWindowS: number
   /** The tonProof domain allow-list (wallet binding): `host:port` exactly, or a bare hostname on any port. */
   readonly tonProofDomains: ReadonlyArray<string>
+  /** Request limits per user or IP (server/http/rate-limits.ts); null turns them off. */
+  readonly rateLimits: RateLimitConfig | null
+  /** Where the limits count; null is the in-process store (one instance). */
+  readonly rateLimitStore: RateLimitStoreFactory | null
+  /** Behind a reverse proxy: take the client IP from X-Forwarded-For (else every client is the proxy's IP). */
+  readonly trustProxy: boolean
   readonly logger: boolean
 }
 
@@ -67,5 +74,8 @@ export const defaultConfig = (): ServerConfig => ({
   requestTimeoutMs: 30_000,
   dedupeWindowS: 5,
   tonProofDomains: DEFAULT_TON_PROOF_DOMAINS,
+  rateLimits: DEFAULT_RATE_LIMITS,
+  rateLimitStore: null,
+  trustProxy: false,
   logger: false,
 })

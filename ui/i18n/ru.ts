@@ -297,6 +297,7 @@ const RU_ERRORS: ErrorWords = {
   RequestRejected: (e) => `Ошибка: ${e.msg}`,
   InvalidInput: (e) => `Ошибка: ${e.msg}`,
   UnderMaintenance: () => 'Ошибка: ведутся технические работы',
+  TooManyRequests: (e) => `Ошибка: ${e.msg}`,
   PayloadTooLarge: () => 'Ошибка: файл слишком большой! Загрузите файл поменьше.',
   NetworkError: () => 'Ошибка: сеть недоступна! Код: ERR_NETWORK',
   Timeout: () => 'Ошибка: истекло время ожидания!',
