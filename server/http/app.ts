@@ -15,6 +15,7 @@ import { FILE_TOO_LARGE_MSG } from '../domain/errors.ts'
 import { domainAnswer } from './error-answers.ts'
 import { httpError, isHttpError, MAINTENANCE_MSG } from './errors.ts'
 import { rateLimiter } from './rate-limits.ts'
+import { answerBeforeUnreadBodies } from './unread-bodies.ts'
 import { answerClientError, answerFrameworkError, jsonBodyParser } from './wire-errors.ts'
 
 declare module 'fastify' {
@@ -54,6 +55,7 @@ export const buildApp = (ctx: ServerContext): FastifyInstance => {
     clientErrorHandler: answerClientError,
   })
   app.decorateRequest('userId', 0n)
+  answerBeforeUnreadBodies(app, ctx.config.bodyLimitBytes, 2 * ctx.config.bodyLimitBytes)
 
   app.addContentTypeParser('application/json', { parseAs: 'string' }, jsonBodyParser(app.getDefaultJsonParser('error', 'error')))
   // Any other content type reaches the routes as text, where it fails field validation with a 422;
