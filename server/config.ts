@@ -19,6 +19,12 @@ export const DEFAULT_TON_PROOF_DOMAINS: ReadonlyArray<string> = ['localhost', '1
 /** The treasury the client pays bonds to (a raw address on workchain 0). */
 export const DEV_TREASURY_ADDRESS = '0:7a1c0b4e2f0d6a3a9c5e8b1d4f7a2c6e9b3d5f8a1c4e7b2d6f9a3c5e8b1d4f7a'
 
+/**
+ * What a new account may do with its welcome balance: 'locked' (the default) lets it fund bonds and
+ * links but never be sold; 'withdrawable' makes it ordinary tokens.
+ */
+export type WelcomePolicy = 'locked' | 'withdrawable'
+
 export interface ServerConfig {
   readonly port: number
   readonly host: string
@@ -28,6 +34,7 @@ export interface ServerConfig {
   readonly priceTickMs: number
   readonly priceSeed: number
   readonly welcomeBalanceNano: bigint
+  readonly welcomePolicy: WelcomePolicy
   readonly treasuryAddress: string
   /** Seconds a Telegram initData stays acceptable after its auth_date. */
   readonly initDataMaxAgeS: number
@@ -63,6 +70,7 @@ export const defaultConfig = (): ServerConfig => ({
   priceTickMs: DEFAULT_PRICE_TICK_MS,
   priceSeed: DEFAULT_PRICE_SEED,
   welcomeBalanceNano: tokens(DEFAULT_WELCOME_TOKENS),
+  welcomePolicy: 'locked',
   treasuryAddress: DEV_TREASURY_ADDRESS,
   initDataMaxAgeS: 86_400,
   accessTokenTtlS: 15 * 60,

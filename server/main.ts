@@ -5,12 +5,12 @@
  *   node --import tsx server/main.ts
  */
 import { pathToFileURL } from 'node:url'
-import { DEFAULT_DB_PATH, DEFAULT_HOST, DEFAULT_PORT, DEFAULT_PRICE_TICK_MS, DEV_BOT_TOKEN, DEV_JWT_SECRET, DEV_TREASURY_ADDRESS } from './config.ts'
+import { type WelcomePolicy, DEFAULT_DB_PATH, DEFAULT_HOST, DEFAULT_PORT, DEFAULT_PRICE_TICK_MS, DEV_BOT_TOKEN, DEV_JWT_SECRET, DEV_TREASURY_ADDRESS } from './config.ts'
 import { DEFAULT_RATE_LIMITS, type RateLimitConfig, type RateRule } from './http/rate-limits.ts'
 import { requireNano } from './money.ts'
 import { startServer, type StartOptions } from './start-server.ts'
 
-export { DEFAULT_DB_PATH, DEV_BOT_TOKEN, DEV_JWT_SECRET } from './config.ts'
+export { DEFAULT_DB_PATH, DEV_BOT_TOKEN, DEV_JWT_SECRET, type WelcomePolicy } from './config.ts'
 /** Request limits and the seam for a store several instances share. */
 export {
   DEFAULT_RATE_LIMITS,
@@ -55,6 +55,12 @@ const rateLimitsFromEnv = (env: NodeJS.ProcessEnv): { rateLimits?: RateLimitConf
   return Object.keys(rules).length > 0 ? { rateLimits: { ...DEFAULT_RATE_LIMITS, ...rules } } : {}
 }
 
+const welcomePolicyOf = (v: string): WelcomePolicy => {
+  const p = v.trim().toLowerCase()
+  if (p !== 'locked' && p !== 'withdrawable') throw new Error('AXIOM_WELCOME_POLICY must be locked or withdrawable')
+  return p
+}
+
 /** The server's options from the environment (see docs/api.md, "Environment"). */
 export const optionsFromEnv = (env: NodeJS.ProcessEnv = process.env): StartOptions => ({
   port: env.PORT ? Number(env.PORT) : DEFAULT_PORT,
@@ -71,6 +77,7 @@ export const optionsFromEnv = (env: NodeJS.ProcessEnv = process.env): StartOptio
   ...(env.AXIOM_REQUEST_TIMEOUT_MS !== undefined ? { requestTimeoutMs: positiveMs('AXIOM_REQUEST_TIMEOUT_MS', env.AXIOM_REQUEST_TIMEOUT_MS) } : {}),
   ...rateLimitsFromEnv(env),
   ...(env.AXIOM_TRUST_PROXY === '1' ? { trustProxy: true } : {}),
+  ...(env.AXIOM_WELCOME_POLICY !== undefined ? { welcomePolicy: welcomePolicyOf(env.AXIOM_WELCOME_POLICY) } : {}),
   ...(env.AXIOM_WELCOME_BALANCE !== undefined
     ? { welcomeBalanceNano: requireNano('AXIOM_WELCOME_BALANCE', env.AXIOM_WELCOME_BALANCE, { allowZero: true }) }
     : {}),
