@@ -208,6 +208,8 @@ const play = async (list: Op[], check: (users: bigint[]) => void) => {
     if (res) expect(res.status, JSON.stringify(res.body)).toBeLessThan(500)
     if (res?.status === 200) happened.add(o.kind)
     check(users)
+    // The locked part is a part of the main balance, never more.
+    expect(sum('SELECT COUNT(*) AS v FROM users WHERE locked_nano > balance_token')).toBe(0n)
   }
   // Every term ends, every open link is cancelled, and everyone sells all they can.
   t.clock.advance(400 * 86_400)
