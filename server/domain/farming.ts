@@ -80,7 +80,8 @@ export const createLink = (ctx: ServerContext, userId: bigint, input: FarmingInp
       ctx.now(),
     )
     const id = BigInt(info.lastInsertRowid)
-    moveBalance(ctx, userId, column, -fund, 'farming_fund', `Farming link #${id} funded`)
+    const locked = moveBalance(ctx, userId, column, -fund, 'farming_fund', `Farming link #${id} funded`)
+    if (locked > 0n) run(ctx.db, 'UPDATE farming_links SET locked_nano = ? WHERE id = ?', locked, id)
     return getRow<LinkRow>(ctx.db, 'SELECT * FROM farming_links WHERE id = ?', id)!
   })
 
@@ -92,9 +93,10 @@ export const cancelLink = (ctx: ServerContext, userId: bigint, linkId: bigint): 
     const status = str(row, 'status')
     if (status !== 'active') throw new NotCancellable('link', status)
     const unused = big(row, 'count_activations') - big(row, 'used_activations')
-    run(ctx.db, `UPDATE farming_links SET status = 'revoked' WHERE id = ?`, linkId)
+    run(ctx.db, `UPDATE farming_links SET status = 'revoked', locked_nano = 0 WHERE id = ?`, linkId)
     const column = sourceColumn(bool(row, 'from_ref_balance'), bool(row, 'from_task_balance'))
-    moveBalance(ctx, userId, column, unused * big(row, 'amount'), 'farming_refund', `Farming link #${linkId} revoked, unused part refunded`)
+    const refund = unused * big(row, 'amount')
+    moveBalance(ctx, userId, column, refund, 'farming_refund', `Farming link #${linkId} revoked, unused part refunded`, big(row, 'locked_nano'))
     return getRow<LinkRow>(ctx.db, 'SELECT * FROM farming_links WHERE id = ?', linkId)!
   })
 
@@ -131,6 +133,13 @@ export const activateLink = (ctx: ServerContext, userId: bigint, code: string): 
     const amount = big(link, 'amount')
     const terms = bondTerms(ctx, userId, amount, days, big(link, 'daily_reward'))
     const mintId = insertMint(ctx, userId, terms, 'active', 'farming', linkId)
+    // The bond's principal takes the link's locked tokens first, and carries them: they come back locked.
+    const linkLocked = big(link, 'locked_nano')
+    const locked = linkLocked < amount ? linkLocked : amount
+    if (locked > 0n) {
+      run(ctx.db, 'UPDATE mints SET locked_nano = ? WHERE id = ?', locked, mintId)
+      run(ctx.db, 'UPDATE farming_links SET locked_nano = locked_nano - ? WHERE id = ?', locked, linkId)
+    }
     const used = big(link, 'used_activations') + 1n
     run(
       ctx.db,

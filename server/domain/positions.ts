@@ -44,7 +44,7 @@ export const settlePosition = (ctx: ServerContext, table: PositionTable, row: Ro
       )
       if (done.changes === 0) return
       const kind = KIND[table]
-      moveBalance(ctx, userId, 'balance_token', big(row, 'total_amount'), kind.principal, `${kind.label} #${id} principal returned`)
+      moveBalance(ctx, userId, 'balance_token', big(row, 'total_amount'), kind.principal, `${kind.label} #${id} principal returned`, big(row, 'locked_nano'))
       moveBalance(ctx, userId, 'balance_token', big(row, 'max_reward'), kind.reward, `${kind.label} #${id} reward`)
       if (table === 'mints') queueMint(ctx, userId, id)
       else queueStake(ctx, userId, id)

@@ -78,6 +78,7 @@ export const createStake = (ctx: ServerContext, userId: bigint, mintId: bigint):
       big(mint, 'tariff_days'),
     )
     const stakeId = BigInt(info.lastInsertRowid)
+    if (big(mint, 'locked_nano') > 0n) run(ctx.db, 'UPDATE stakes SET locked_nano = ? WHERE id = ?', big(mint, 'locked_nano'), stakeId)
     queueMint(ctx, userId, mintId)
     queueStake(ctx, userId, stakeId)
     return getRow<StakeRow>(ctx.db, 'SELECT * FROM stakes WHERE id = ?', stakeId)!

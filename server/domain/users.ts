@@ -38,8 +38,9 @@ export const registerUser = (ctx: ServerContext, tg: TelegramUser, refCode: stri
       ctx.now(),
     )
     const userId = BigInt(info.lastInsertRowid)
-    if (ctx.config.welcomeBalanceNano > 0n)
-      moveBalance(ctx, userId, 'balance_token', ctx.config.welcomeBalanceNano, 'welcome', 'Welcome balance')
+    const welcome = ctx.config.welcomeBalanceNano
+    if (welcome > 0n)
+      moveBalance(ctx, userId, 'balance_token', welcome, 'welcome', 'Welcome balance', ctx.config.welcomePolicy === 'locked' ? welcome : 0n)
     return userId
   })
 

@@ -3,6 +3,7 @@ import fc from 'fast-check'
 import WebSocket from 'ws'
 import { DEV_BOT_TOKEN, startServer, type RunningServer, type StartOptions } from '../../server/main.ts'
 import { signInitDataFor } from '../support/init-data.ts'
+import { RELAXED_RATE_LIMITS } from '../support/relaxed-limits.ts'
 
 // Fixed seed: the generated cases are the same on every run (set FC_SEED to explore others).
 fc.configureGlobal({ seed: Number(process.env.FC_SEED ?? 20_260_101) })
@@ -128,7 +129,10 @@ export const openSocket = (url: string, path: string): Promise<WebSocket> =>
     ws.once('error', reject)
   })
 
-/** A server on a random port with an in-memory database and a clock the test moves. */
+/**
+ * A server on a random port with an in-memory database and a clock the test moves. Its request limits
+ * are relaxed (tests/support/relaxed-limits.ts) unless `options.rateLimits` says otherwise.
+ */
 export const startTestServer = async (options: StartOptions = {}): Promise<TestServer> => {
   const clock: TestClock = {
     now: T0,
@@ -136,7 +140,7 @@ export const startTestServer = async (options: StartOptions = {}): Promise<TestS
       this.now += seconds
     },
   }
-  const server = await startServer({ port: 0, dbPath: ':memory:', priceTickMs: 50, now: () => clock.now, ...options })
+  const server = await startServer({ port: 0, dbPath: ':memory:', priceTickMs: 50, now: () => clock.now, rateLimits: RELAXED_RATE_LIMITS, ...options })
   const url = server.url
   const login = async (telegramId: number, refCode: string | null = null): Promise<Session> => {
     const res = await call(url, 'POST', '/auth/register', {
