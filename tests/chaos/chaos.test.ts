@@ -33,6 +33,7 @@ import { RecordingNotifier } from '../core/fakes/recording-notifier.ts'
 import { ScriptedWallet } from '../core/fakes/scripted-wallet.ts'
 import { seededUnit, startChaosProxy, type ChaosProxy } from '../support/chaos-proxy.ts'
 import { signInitDataFor } from '../support/init-data.ts'
+import { RELAXED_RATE_LIMITS } from '../support/relaxed-limits.ts'
 
 const SEED = Number(process.env.CHAOS_SEED ?? 20_261_123)
 const OPERATIONS = 200
@@ -45,7 +46,9 @@ const dir = mkdtempSync(join(tmpdir(), 'axiom-chaos-'))
 const dbPath = join(dir, 'axiom.db')
 
 /** The one place the backend's options are set: every start and restart uses them. */
-const serverOptions = (port: number): StartOptions => ({ port, host: '127.0.0.1', dbPath, priceTickMs: 1_000 })
+// Four scripted users making 200 operations in seconds are a script to the rate limiter: relaxed
+// limits keep it in the path without throttling the run (tests/server/rate-limits.test.ts has its own).
+const serverOptions = (port: number): StartOptions => ({ port, host: '127.0.0.1', dbPath, priceTickMs: 1_000, rateLimits: RELAXED_RATE_LIMITS })
 
 /** The backend, restarted in place: same database file, same port. */
 class Backend {

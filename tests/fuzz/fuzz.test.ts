@@ -13,6 +13,7 @@ import fc from 'fast-check'
 import { afterAll, describe, expect, it } from 'vitest'
 import { DEV_BOT_TOKEN, DEV_JWT_SECRET, startServer, type RunningServer, type StartOptions } from '../../server/main.ts'
 import { signInitDataFor } from '../support/init-data.ts'
+import { RELAXED_RATE_LIMITS } from '../support/relaxed-limits.ts'
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_123)
 const REQUESTS = 5_200
@@ -20,7 +21,7 @@ const T0 = 1_780_000_000
 const ADDRESS = 'EQB6HAtOLw1qOpxeix1Peixumz1fihxOey1vmjxeix1PerQ7'
 
 /** The one place the backend's options are set. A fixed clock: the settle job moves nothing between snapshots. */
-const serverOptions: StartOptions = { port: 0, host: '127.0.0.1', dbPath: ':memory:', priceTickMs: 60_000, now: () => T0, welcomeBalanceNano: 0n }
+const serverOptions: StartOptions = { port: 0, host: '127.0.0.1', dbPath: ':memory:', priceTickMs: 60_000, now: () => T0, welcomeBalanceNano: 0n, rateLimits: RELAXED_RATE_LIMITS }
 
 let server: RunningServer | null = null
 afterAll(async () => {
