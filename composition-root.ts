@@ -7,6 +7,7 @@
 import 'reflect-metadata'
 import { Container } from 'inversify'
 import {
+  BackgroundReads,
   type AxiomApi,
   type ChainReader,
   type Clock,
@@ -61,6 +62,7 @@ export const TOKENS = {
   chain: token<ChainReader>('chain'),
   api: token<AxiomApi>('api'),
   useCases: token<UseCases>('use-cases'),
+  background: token<BackgroundReads>('background-reads'),
   toasts: token<ToastQueue>('toasts'),
   ticker: token<SecondTicker>('ticker'),
   errors: token<ErrorFeedback>('errors'),
@@ -93,6 +95,7 @@ export const composeCore = (ports: PortBindings, options: CoreOptions = {}): Con
   c.bind(TOKENS.wallet).toConstantValue(ports.wallet)
   c.bind(TOKENS.chain).toConstantValue(ports.chain)
   c.bind(TOKENS.toasts).toDynamicValue(() => new ToastQueue())
+  c.bind(TOKENS.background).toDynamicValue(() => new BackgroundReads())
   if (ports.notifier) c.bind(TOKENS.notifier).toConstantValue(ports.notifier)
   else c.bind(TOKENS.notifier).toDynamicValue((ctx) => resolver(ctx).get(TOKENS.toasts))
   c.bind(TOKENS.api).toDynamicValue(() =>
@@ -106,6 +109,7 @@ export const composeCore = (ports: PortBindings, options: CoreOptions = {}): Con
     return withErrorPolicy(useCases(core), {
       notifier: core.notifier,
       platform: ports.platform,
+      background: r.get(TOKENS.background),
       ...(maintenance ? { onUnderMaintenance: maintenance } : {}),
     })
   })
@@ -142,7 +146,7 @@ export const composeApp = (ports: PortBindings, config: AppConfig): AppState => 
   bind(TOKENS.wallet_, (r) => new WalletState(uc(r)))
   bind(TOKENS.app, (r) =>
     new AppState(
-      { platform: r.get(TOKENS.platform), clock: r.get(TOKENS.clock), config, uc: uc(r) },
+      { platform: r.get(TOKENS.platform), clock: r.get(TOKENS.clock), config, uc: uc(r), background: r.get(TOKENS.background) },
       {
         session: r.get(TOKENS.session_),
         maintenance: r.get(TOKENS.maintenance),

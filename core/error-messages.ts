@@ -25,6 +25,7 @@ export const ERROR_MESSAGES: Messages = {
   ServerFailed: (e) => `Error: ${e.msg}`,
   Unauthorized: (e) => e.msg,
   RequestRejected: (e) => `Error: ${e.msg}`,
+  TooManyRequests: (e) => `Error: ${e.msg}`,
   PayloadTooLarge: () => 'Error: File size is too large! Upload a smaller file.',
   UnderMaintenance: () => `Error: ${MAINTENANCE_MSG}`,
   NetworkError: () => 'Error: Network Error! Code: ERR_NETWORK',

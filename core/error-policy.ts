@@ -5,6 +5,7 @@ import type { AppError } from './errors.ts'
 import type { Notifier } from './ports/notifier.port.ts'
 import type { Platform } from './ports/platform.port.ts'
 import type { UseCases } from './use-cases/index.ts'
+import { isUnanswered } from './unanswered.ts'
 
 /** Where the §8 policy tells the user of an error. */
 export interface ErrorPolicyDeps {
@@ -13,6 +14,43 @@ export interface ErrorPolicyDeps {
   readonly platform?: Pick<Platform, 'haptic' | 'close'>
   /** A call found the backend under maintenance: the app shows its maintenance page instead of a toast. */
   readonly onUnderMaintenance?: () => void
+  /** Refetches nobody asked for: while one is out, a read that gets no answer is not told (see `BackgroundReads`). */
+  readonly background?: BackgroundReads
+}
+
+/**
+ * Refetches the app makes on its own (the one that follows a socket reconnect): the user did not ask,
+ * and the app tries again until it succeeds. While one is out, a read (a use case with a §8 fallback)
+ * that gets no answer (network error, timeout, 500) is neither told nor replaced by its fallback: it
+ * fails, the view model keeps what it shows, and `run` answers false so that the caller tries again.
+ * Refusals, 401s and maintenance are told as ever. The mark is per app, not per call: a read the user
+ * starts while a background refetch is out is quiet too, and counted as the refetch's.
+ */
+export class BackgroundReads {
+  private out = 0
+  private missed = 0
+
+  /** Runs `refetch` quietly; answers whether every read in it came back. */
+  async run(refetch: () => Promise<unknown>): Promise<boolean> {
+    this.out++
+    const before = this.missed
+    try {
+      await refetch()
+    } finally {
+      this.out--
+    }
+    return this.missed === before
+  }
+
+  /** Whether a background refetch is out. */
+  get active(): boolean {
+    return this.out > 0
+  }
+
+  /** A read got no answer while a background refetch was out. */
+  miss(): void {
+    this.missed++
+  }
 }
 
 /** Every error gives the error haptic (spec §8); one shown in place, beside its field, gets it alone. */
@@ -91,10 +129,18 @@ export const withErrorPolicy = <U extends object = UseCases>(
     const guard = (...args: unknown[]) => {
       const result: unknown = (useCase as (...a: unknown[]) => unknown)(...args)
       if (!Effect.isEffect(result)) return result
+      const isRead = name in fallbacks
+      // Decided when the call starts, so that a refetch that ends meanwhile does not make it loud.
+      const quiet = isRead && deps.background?.active === true
       const reported = (result as Effect.Effect<unknown, AppError>).pipe(
-        Effect.tapError((e) => Effect.sync(() => (isAnsweredInPlace(name, e) ? undefined : report(e)))),
+        Effect.tapError((e) =>
+          Effect.sync(() => {
+            if (quiet && isUnanswered(e)) return deps.background?.miss()
+            if (!isAnsweredInPlace(name, e)) report(e)
+          }),
+        ),
       )
-      return name in fallbacks
+      return isRead && !quiet
         ? reported.pipe(Effect.catchTag('ServerFailed', () => Effect.succeed(fallbacks[name])))
         : reported
     }

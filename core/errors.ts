@@ -12,6 +12,12 @@ export class RequestRejected extends Data.TaggedError('RequestRejected')<{
   readonly msg: string
 }> {}
 
+/**
+ * HTTP 429: the client sent too many requests; the server's msg says when to try again ("Too many
+ * requests, try again in 12 s"), and the user reads it as a toast.
+ */
+export class TooManyRequests extends Data.TaggedError('TooManyRequests')<{ readonly msg: string }> {}
+
 /** HTTP 413 (spec §8). */
 export class PayloadTooLarge extends Data.TaggedError('PayloadTooLarge')<{}> {}
 
@@ -77,6 +83,7 @@ export type ApiError =
   | ServerFailed
   | Unauthorized
   | RequestRejected
+  | TooManyRequests
   | PayloadTooLarge
   | UnderMaintenance
   | NetworkError
@@ -100,6 +107,7 @@ const API_ERROR_TAGS: ReadonlySet<string> = new Set<ApiError['_tag']>([
   'ServerFailed',
   'Unauthorized',
   'RequestRejected',
+  'TooManyRequests',
   'PayloadTooLarge',
   'UnderMaintenance',
   'NetworkError',

@@ -74,7 +74,7 @@ export {
   userMessage,
 } from './error-messages.ts'
 export { ENGLISH_NOTICES, noticeDurationMs, noticeText, renderNotice, type NoticeTable } from './notices.ts'
-export { errorHaptic, reportError, SERVER_FAILURE_FALLBACKS, ANSWERED_IN_PLACE, isAnsweredInPlace, withErrorPolicy, type ErrorPolicyDeps, type Fallbacks } from './error-policy.ts'
+export { BackgroundReads, errorHaptic, reportError, SERVER_FAILURE_FALLBACKS, ANSWERED_IN_PLACE, isAnsweredInPlace, withErrorPolicy, type ErrorPolicyDeps, type Fallbacks } from './error-policy.ts'
 
 // Ports
 export type * from './ports/axiom-api.port.ts'
@@ -122,3 +122,5 @@ export {
 export { type SaleRequest } from './use-cases/sell-tokens.ts'
 export { INVITE_TEXT } from './use-cases/invite-friends.ts'
 export { type ConnectWalletDeps } from './use-cases/connect-wallet.ts'
+export { isUnanswered, UNANSWERED_TAGS } from './unanswered.ts'
+export { newIdempotencyKey, Submission } from './submission.ts'

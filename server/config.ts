@@ -1,4 +1,5 @@
 import { tokens } from './money.ts'
+import { DEFAULT_RATE_LIMITS, type RateLimitConfig, type RateLimitStoreFactory } from './http/rate-limits.ts'
 
 /** Dev defaults: not secret, documented in docs/api.md so tests and the local stack can sign initData. */
 export const DEV_BOT_TOKEN = '7000000001:AXIOM-dev-bot-token-not-secret'
@@ -18,6 +19,12 @@ export const DEFAULT_TON_PROOF_DOMAINS: ReadonlyArray<string> = ['localhost', '1
 /** The treasury the client pays bonds to (a raw address on workchain 0). */
 export const DEV_TREASURY_ADDRESS = '0:7a1c0b4e2f0d6a3a9c5e8b1d4f7a2c6e9b3d5f8a1c4e7b2d6f9a3c5e8b1d4f7a'
 
+/**
+ * What a new account may do with its welcome balance: 'locked' (the default) lets it fund bonds and
+ * links but never be sold; 'withdrawable' makes it ordinary tokens.
+ */
+export type WelcomePolicy = 'locked' | 'withdrawable'
+
 export interface ServerConfig {
   readonly port: number
   readonly host: string
@@ -27,6 +34,7 @@ export interface ServerConfig {
   readonly priceTickMs: number
   readonly priceSeed: number
   readonly welcomeBalanceNano: bigint
+  readonly welcomePolicy: WelcomePolicy
   readonly treasuryAddress: string
   /** Seconds a Telegram initData stays acceptable after its auth_date. */
   readonly initDataMaxAgeS: number
@@ -49,6 +57,12 @@ export interface ServerConfig {
    * payout loop): how long a dead holder's work waits for another instance.
    */
   readonly leaseRetryMs: number
+  /** Request limits per user or IP (server/http/rate-limits.ts); null turns them off. */
+  readonly rateLimits: RateLimitConfig | null
+  /** Where the limits count; null is the in-process store (one instance). */
+  readonly rateLimitStore: RateLimitStoreFactory | null
+  /** Behind a reverse proxy: take the client IP from X-Forwarded-For (else every client is the proxy's IP). */
+  readonly trustProxy: boolean
   readonly logger: boolean
 }
 
@@ -61,6 +75,7 @@ export const defaultConfig = (): ServerConfig => ({
   priceTickMs: DEFAULT_PRICE_TICK_MS,
   priceSeed: DEFAULT_PRICE_SEED,
   welcomeBalanceNano: tokens(DEFAULT_WELCOME_TOKENS),
+  welcomePolicy: 'locked',
   treasuryAddress: DEV_TREASURY_ADDRESS,
   initDataMaxAgeS: 86_400,
   accessTokenTtlS: 15 * 60,
@@ -73,5 +88,8 @@ export const defaultConfig = (): ServerConfig => ({
   dedupeWindowS: 5,
   tonProofDomains: DEFAULT_TON_PROOF_DOMAINS,
   leaseRetryMs: 1_000,
+  rateLimits: DEFAULT_RATE_LIMITS,
+  rateLimitStore: null,
+  trustProxy: false,
   logger: false,
 })

@@ -5,11 +5,21 @@
  *   node --import tsx server/main.ts
  */
 import { pathToFileURL } from 'node:url'
-import { DEFAULT_DB_PATH, DEFAULT_HOST, DEFAULT_PORT, DEFAULT_PRICE_TICK_MS, DEV_BOT_TOKEN, DEV_JWT_SECRET, DEV_TREASURY_ADDRESS } from './config.ts'
+import { type WelcomePolicy, DEFAULT_DB_PATH, DEFAULT_HOST, DEFAULT_PORT, DEFAULT_PRICE_TICK_MS, DEV_BOT_TOKEN, DEV_JWT_SECRET, DEV_TREASURY_ADDRESS } from './config.ts'
+import { DEFAULT_RATE_LIMITS, type RateLimitConfig, type RateRule } from './http/rate-limits.ts'
 import { requireNano } from './money.ts'
 import { startServer, type StartOptions } from './start-server.ts'
 
-export { DEFAULT_DB_PATH, DEV_BOT_TOKEN, DEV_JWT_SECRET } from './config.ts'
+export { DEFAULT_DB_PATH, DEV_BOT_TOKEN, DEV_JWT_SECRET, type WelcomePolicy } from './config.ts'
+/** Request limits and the seam for a store several instances share. */
+export {
+  DEFAULT_RATE_LIMITS,
+  type RateCount,
+  type RateLimitConfig,
+  type RateLimitStore,
+  type RateLimitStoreFactory,
+  type RateRule,
+} from './http/rate-limits.ts'
 export { startServer, type RunningServer, type StartOptions } from './start-server.ts'
 export type { Lease } from './cluster.ts'
 /** What the hooks of RunningServer take and throw. */
@@ -28,6 +38,30 @@ const positiveMs = (name: string, v: string): number => {
   return n
 }
 
+const RATE_RULES = ['general', 'register', 'create', 'withdraw', 'upload'] as const
+
+/** `AXIOM_RATE_LIMITS=off` turns the limits off; `AXIOM_RATE_LIMIT_<RULE>=<max>/<seconds>` sets one rule. */
+const rateLimitsFromEnv = (env: NodeJS.ProcessEnv): { rateLimits?: RateLimitConfig | null } => {
+  const switchedOff = env.AXIOM_RATE_LIMITS?.trim().toLowerCase()
+  if (switchedOff === 'off' || switchedOff === '0') return { rateLimits: null }
+  const rules: Partial<Record<(typeof RATE_RULES)[number], RateRule>> = {}
+  for (const rule of RATE_RULES) {
+    const name = `AXIOM_RATE_LIMIT_${rule.toUpperCase()}`
+    const v = env[name]
+    if (v === undefined || v.trim() === '') continue
+    const m = /^\s*(\d{1,9})\s*\/\s*(\d{1,9})\s*$/.exec(v)
+    if (!m || Number(m[1]) < 1 || Number(m[2]) < 1) throw new Error(`${name} must be <max requests>/<seconds>, such as 30/60`)
+    rules[rule] = { max: Number(m[1]), windowS: Number(m[2]) }
+  }
+  return Object.keys(rules).length > 0 ? { rateLimits: { ...DEFAULT_RATE_LIMITS, ...rules } } : {}
+}
+
+const welcomePolicyOf = (v: string): WelcomePolicy => {
+  const p = v.trim().toLowerCase()
+  if (p !== 'locked' && p !== 'withdrawable') throw new Error('AXIOM_WELCOME_POLICY must be locked or withdrawable')
+  return p
+}
+
 /** The server's options from the environment (see docs/api.md, "Environment"). */
 export const optionsFromEnv = (env: NodeJS.ProcessEnv = process.env): StartOptions => ({
   port: env.PORT ? Number(env.PORT) : DEFAULT_PORT,
@@ -43,6 +77,9 @@ export const optionsFromEnv = (env: NodeJS.ProcessEnv = process.env): StartOptio
     : {}),
   ...(env.AXIOM_LEASE_RETRY_MS !== undefined ? { leaseRetryMs: positiveMs('AXIOM_LEASE_RETRY_MS', env.AXIOM_LEASE_RETRY_MS) } : {}),
   ...(env.AXIOM_REQUEST_TIMEOUT_MS !== undefined ? { requestTimeoutMs: positiveMs('AXIOM_REQUEST_TIMEOUT_MS', env.AXIOM_REQUEST_TIMEOUT_MS) } : {}),
+  ...rateLimitsFromEnv(env),
+  ...(env.AXIOM_TRUST_PROXY === '1' ? { trustProxy: true } : {}),
+  ...(env.AXIOM_WELCOME_POLICY !== undefined ? { welcomePolicy: welcomePolicyOf(env.AXIOM_WELCOME_POLICY) } : {}),
   ...(env.AXIOM_WELCOME_BALANCE !== undefined
     ? { welcomeBalanceNano: requireNano('AXIOM_WELCOME_BALANCE', env.AXIOM_WELCOME_BALANCE, { allowZero: true }) }
     : {}),

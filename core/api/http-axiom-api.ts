@@ -22,6 +22,7 @@ import {
   MalformedResponse,
   NetworkError,
   PayloadTooLarge,
+  TooManyRequests,
   RequestRejected,
   ServerFailed,
   Timeout,
@@ -65,6 +66,7 @@ export const errorForStatus = (res: HttpResponse): ApiError => {
   const msg = messageOf(res.body, res.status)
   if (res.status === 401 || res.status === 403) return new Unauthorized({ status: res.status, msg })
   if (res.status === 413) return new PayloadTooLarge()
+  if (res.status === 429) return new TooManyRequests({ msg })
   if (res.status === 503 && msg === MAINTENANCE_MSG) return new UnderMaintenance()
   if (res.status >= 500) return new ServerFailed({ msg })
   return new RequestRejected({ status: res.status, msg })

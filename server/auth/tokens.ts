@@ -16,8 +16,9 @@ const keyOf = (ctx: ServerContext) => {
 
 const hashOf = (token: string) => createHash('sha256').update(token).digest('hex')
 
-export const issueAccessToken = (ctx: ServerContext, userId: bigint): Promise<string> =>
-  new SignJWT({ typ: 'access' })
+/** An access token of `userId`, naming the refresh `family` of its session (claim `fam`). */
+export const issueAccessToken = (ctx: ServerContext, userId: bigint, family: string): Promise<string> =>
+  new SignJWT({ typ: 'access', fam: family })
     .setProtectedHeader({ alg: 'HS256' })
     .setSubject(userId.toString())
     .setIssuedAt(ctx.now())
@@ -27,7 +28,14 @@ export const issueAccessToken = (ctx: ServerContext, userId: bigint): Promise<st
 export interface Verified {
   readonly userId: bigint
   readonly exp: number
+  readonly family: string
 }
+
+export const SESSION_REVOKED_MSG = 'Session was revoked'
+
+/** Was the session's refresh family revoked (a spent refresh token was presented)? One indexed lookup. */
+const familyRevoked = async (ctx: ServerContext, family: string): Promise<boolean> =>
+  (await getRow(ctx.db, 'SELECT 1 AS r FROM refresh_tokens WHERE family = ? AND revoked = 1 LIMIT 1', family)) !== undefined
 
 /** Tokens already verified, per server: the signature of a given string never changes, only its age. */
 const verifiedCache = new WeakMap<ServerContext, Map<string, Verified>>()
@@ -37,27 +45,35 @@ const CACHE_SIZE = 10_000
 export const verifyAccessToken = async (ctx: ServerContext, token: string): Promise<bigint> =>
   (await verifyAccessTokenClaims(ctx, token)).userId
 
-/** The access token's user and expiry (unix seconds); throws 401 like verifyAccessToken. */
+/**
+ * The access token's user and expiry (unix seconds); throws 401 like verifyAccessToken. A token whose
+ * refresh family was revoked stops working at once, not at its expiry.
+ */
 export const verifyAccessTokenClaims = async (ctx: ServerContext, token: string): Promise<Verified> => {
   let cache = verifiedCache.get(ctx)
   if (!cache) verifiedCache.set(ctx, (cache = new Map()))
   const hit = cache.get(token)
   if (hit) {
-    if (hit.exp > ctx.now()) return hit
-    cache.delete(token)
-    throw httpError(401, 'Token expired')
+    if (hit.exp <= ctx.now()) {
+      cache.delete(token)
+      throw httpError(401, 'Token expired')
+    }
+    if (await familyRevoked(ctx, hit.family)) throw httpError(401, SESSION_REVOKED_MSG)
+    return hit
   }
   let verified: Verified
   try {
     const { payload } = await jwtVerify(token, keyOf(ctx), { algorithms: ['HS256'], currentDate: new Date(ctx.now() * 1000) })
-    if (payload.typ !== 'access' || typeof payload.sub !== 'string' || !/^\d{1,18}$/.test(payload.sub) || typeof payload.exp !== 'number')
+    const { typ, sub, exp, fam } = payload
+    if (typ !== 'access' || typeof sub !== 'string' || !/^\d{1,18}$/.test(sub) || typeof exp !== 'number' || typeof fam !== 'string')
       throw new Error('claims')
-    verified = { userId: BigInt(payload.sub), exp: payload.exp }
+    verified = { userId: BigInt(sub), exp, family: fam }
   } catch (e) {
     const expired = (e as { code?: string }).code === 'ERR_JWT_EXPIRED'
     throw httpError(401, expired ? 'Token expired' : 'Invalid token')
   }
   if (!(await getRow(ctx.db, 'SELECT id FROM users WHERE id = ?', verified.userId))) throw httpError(401, 'Invalid token')
+  if (await familyRevoked(ctx, verified.family)) throw httpError(401, SESSION_REVOKED_MSG)
   if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!)
   cache.set(token, verified)
   return verified
@@ -78,8 +94,9 @@ const storeRefresh = async (ctx: ServerContext, userId: bigint, family: string):
 }
 
 export const issueTokenPair = async (ctx: ServerContext, userId: bigint) => {
-  const refresh = await inTx(ctx, (tx) => storeRefresh(tx, userId, randomUUID()))
-  return { token: await issueAccessToken(ctx, userId), refresh }
+  const family = randomUUID()
+  const refresh = await inTx(ctx, (tx) => storeRefresh(tx, userId, family))
+  return { token: await issueAccessToken(ctx, userId, family), refresh }
 }
 
 /**
@@ -88,7 +105,7 @@ export const issueTokenPair = async (ctx: ServerContext, userId: bigint) => {
  */
 export const rotateRefresh = async (ctx: ServerContext, presented: unknown) => {
   if (typeof presented !== 'string' || presented === '' || presented.length > 200) throw httpError(401, 'Invalid refresh token')
-  const outcome = await inTx(ctx, async (ctx): Promise<{ error: string } | { userId: bigint; refresh: string }> => {
+  const outcome = await inTx(ctx, async (ctx): Promise<{ error: string } | { userId: bigint; family: string; refresh: string }> => {
     const row = await getRow(ctx.db, 'SELECT * FROM refresh_tokens WHERE hash = ?', hashOf(presented))
     if (!row) return { error: 'Invalid refresh token' }
     const family = str(row, 'family')
@@ -99,8 +116,8 @@ export const rotateRefresh = async (ctx: ServerContext, presented: unknown) => {
     if (big(row, 'expires_at') <= BigInt(ctx.now())) return { error: 'Refresh token expired' }
     await run(ctx.db, 'UPDATE refresh_tokens SET used_at = ? WHERE hash = ?', ctx.now(), hashOf(presented))
     const userId = big(row, 'user_id')
-    return { userId, refresh: await storeRefresh(ctx, userId, family) }
+    return { userId, family, refresh: await storeRefresh(ctx, userId, family) }
   })
   if ('error' in outcome) throw httpError(401, outcome.error)
-  return { token: await issueAccessToken(ctx, outcome.userId), refresh: outcome.refresh }
+  return { token: await issueAccessToken(ctx, outcome.userId, outcome.family), refresh: outcome.refresh }
 }

@@ -147,6 +147,15 @@ export const MIGRATIONS: ReadonlyArray<string> = [
   CREATE UNIQUE INDEX users_wallet_address ON users(wallet_address);
   CREATE TABLE ton_proof_spent (payload TEXT PRIMARY KEY, expires_at INTEGER NOT NULL);
   `,
+  // 3: locked tokens (the welcome balance under the 'locked' policy): usable for bonds, never sold.
+  // locked_nano is the part of balance_token, of a link's unused fund, or of a bond's or stake's
+  // principal that is locked; it follows the tokens and comes back locked.
+  `
+  ALTER TABLE users ADD COLUMN locked_nano INTEGER NOT NULL DEFAULT 0 CHECK (locked_nano >= 0);
+  ALTER TABLE farming_links ADD COLUMN locked_nano INTEGER NOT NULL DEFAULT 0 CHECK (locked_nano >= 0);
+  ALTER TABLE mints ADD COLUMN locked_nano INTEGER NOT NULL DEFAULT 0 CHECK (locked_nano >= 0);
+  ALTER TABLE stakes ADD COLUMN locked_nano INTEGER NOT NULL DEFAULT 0 CHECK (locked_nano >= 0);
+  `,
 ]
 
 export const SCHEMA_VERSION = MIGRATIONS.length

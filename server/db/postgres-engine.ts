@@ -119,6 +119,7 @@ export const redacted = (url: string): string => {
 export const openPostgres = async (url: string, options: PostgresOptions = {}): Promise<Engine> => {
   const max = options.poolSize ?? (process.env.AXIOM_PG_POOL ? Number(process.env.AXIOM_PG_POOL) : 10)
   const pool = new pg.Pool({ connectionString: url, max, types })
+  let closed = false
   // An idle connection the server drops is replaced on the next query; it must not crash the process.
   pool.on('error', () => undefined)
   await migrate(pool)
@@ -146,7 +147,9 @@ export const openPostgres = async (url: string, options: PostgresOptions = {}): 
       }
     },
     close: async () => {
-      if (!pool.ended) await pool.end()
+      if (closed) return
+      closed = true
+      await pool.end()
     },
   }
 }

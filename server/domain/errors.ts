@@ -38,6 +38,14 @@ export class InsufficientBalance extends fact('InsufficientBalance', (detail?: s
   detail ? `${INSUFFICIENT_BALANCE_MSG}: ${detail}` : INSUFFICIENT_BALANCE_MSG,
 ) {}
 
+export const WELCOME_LOCKED_MSG = 'Welcome tokens can be used for bonds but cannot be sold'
+
+/** A sale beyond the unlocked part of balance_token: the rest are welcome tokens, for bonds only. */
+export class WelcomeTokensLocked extends fact(
+  'WelcomeTokensLocked',
+  (sellable: string) => `${WELCOME_LOCKED_MSG}: you can sell up to ${sellable} AXIOM from your main balance`,
+) {}
+
 /** A credit would take a balance past the largest amount the ledger holds. */
 export class BalanceLimitExceeded extends fact('BalanceLimitExceeded', () => 'The balance would exceed the largest amount the ledger holds') {}
 
@@ -77,6 +85,7 @@ export type DomainFact =
   | UnknownSessionUser
   | UnknownTelegramUser
   | InsufficientBalance
+  | WelcomeTokensLocked
   | BalanceLimitExceeded
   | BondNotPending
   | Underpaid

@@ -79,7 +79,8 @@ export const createLink = (ctx: ServerContext, userId: bigint, input: FarmingInp
       input.isForMe ? 1 : 0,
       ctx.now(),
     )
-    await moveBalance(ctx, userId, column, -fund, 'farming_fund', `Farming link #${id} funded`)
+    const locked = await moveBalance(ctx, userId, column, -fund, 'farming_fund', `Farming link #${id} funded`)
+    if (locked > 0n) await run(ctx.db, 'UPDATE farming_links SET locked_nano = ? WHERE id = ?', locked, id)
     return (await getRow<LinkRow>(ctx.db, 'SELECT * FROM farming_links WHERE id = ?', id))!
   })
 
@@ -91,9 +92,10 @@ export const cancelLink = (ctx: ServerContext, userId: bigint, linkId: bigint): 
     const status = str(row, 'status')
     if (status !== 'active') throw new NotCancellable('link', status)
     const unused = big(row, 'count_activations') - big(row, 'used_activations')
-    await run(ctx.db, `UPDATE farming_links SET status = 'revoked' WHERE id = ?`, linkId)
+    await run(ctx.db, `UPDATE farming_links SET status = 'revoked', locked_nano = 0 WHERE id = ?`, linkId)
     const column = sourceColumn(bool(row, 'from_ref_balance'), bool(row, 'from_task_balance'))
-    await moveBalance(ctx, userId, column, unused * big(row, 'amount'), 'farming_refund', `Farming link #${linkId} revoked, unused part refunded`)
+    const refund = unused * big(row, 'amount')
+    await moveBalance(ctx, userId, column, refund, 'farming_refund', `Farming link #${linkId} revoked, unused part refunded`, big(row, 'locked_nano'))
     return (await getRow<LinkRow>(ctx.db, 'SELECT * FROM farming_links WHERE id = ?', linkId))!
   })
 
@@ -130,6 +132,13 @@ export const activateLink = (ctx: ServerContext, userId: bigint, code: string): 
     const amount = big(link, 'amount')
     const terms = await bondTerms(ctx, userId, amount, days, big(link, 'daily_reward'))
     const mintId = await insertMint(ctx, userId, terms, 'active', 'farming', linkId)
+    // The bond's principal takes the link's locked tokens first, and carries them: they come back locked.
+    const linkLocked = big(link, 'locked_nano')
+    const locked = linkLocked < amount ? linkLocked : amount
+    if (locked > 0n) {
+      await run(ctx.db, 'UPDATE mints SET locked_nano = ? WHERE id = ?', locked, mintId)
+      await run(ctx.db, 'UPDATE farming_links SET locked_nano = locked_nano - ? WHERE id = ?', locked, linkId)
+    }
     const used = big(link, 'used_activations') + 1n
     await run(
       ctx.db,

@@ -1,7 +1,7 @@
 import { getRow, run, big } from '../db/sql.ts'
-import { BalanceLimitExceeded, InsufficientBalance, NotFound } from './errors.ts'
+import { BalanceLimitExceeded, InsufficientBalance, NotFound, WelcomeTokensLocked } from './errors.ts'
 import { inTx, type ServerContext } from '../context.ts'
-import { SQLITE_MAX_INTEGER } from '../money.ts'
+import { formatNano, SQLITE_MAX_INTEGER } from '../money.ts'
 import { queueBalance } from './user-events.ts'
 
 export const BALANCE_COLUMNS = ['balance_token', 'task_balance', 'referral_balance'] as const
@@ -16,6 +16,10 @@ export const EXTERNAL_CREDIT_TYPES = ['welcome', 'admin_credit', 'referral_rewar
 /**
  * Changes one balance by `delta` and writes the operation row for it, in the caller's transaction.
  * A debit beyond the balance is refused with 400 and changes nothing.
+ *
+ * Locked tokens (users.locked_nano, a part of balance_token): a credit adds its `locked` part to
+ * them; a debit for bonds or links spends them first (the free tokens stay free) and returns how many
+ * it spent, for the caller to carry on the link; a sale ('withdraw') may take only the unlocked part.
  */
 export const moveBalance = (
   ctx: ServerContext,
@@ -24,15 +28,19 @@ export const moveBalance = (
   delta: bigint,
   type: string,
   description: string,
-): Promise<void> =>
+  locked = 0n,
+): Promise<bigint> =>
   inTx(ctx, async (ctx) => {
-    if (delta === 0n) return
-    const row = await getRow(ctx.db, `SELECT ${column} AS v FROM users WHERE id = ?`, userId)
+    if (delta === 0n) return 0n
+    const row = await getRow(ctx.db, `SELECT ${column} AS v, locked_nano FROM users WHERE id = ?`, userId)
     if (!row) throw new NotFound('User')
     const after = big(row, 'v') + delta
     if (after < 0n) throw new InsufficientBalance()
     if (after > SQLITE_MAX_INTEGER) throw new BalanceLimitExceeded()
-    await run(ctx.db, `UPDATE users SET ${column} = ${column} + ? WHERE id = ?`, delta, userId)
+    const held = column === 'balance_token' ? big(row, 'locked_nano') : 0n
+    if (delta < 0n && held > 0n && type === 'withdraw' && after < held) throw new WelcomeTokensLocked(formatNano(big(row, 'v') - held))
+    const lockedChange = delta > 0n ? (column === 'balance_token' ? locked : 0n) : type === 'withdraw' ? 0n : -(held < -delta ? held : -delta)
+    await run(ctx.db, `UPDATE users SET ${column} = ${column} + ?, locked_nano = locked_nano + ? WHERE id = ?`, delta, lockedChange, userId)
     await run(
       ctx.db,
       'INSERT INTO operations (user_id, type, balance, amount, created_at, description) VALUES (?, ?, ?, ?, ?, ?)',
@@ -44,4 +52,5 @@ export const moveBalance = (
       description,
     )
     queueBalance(ctx, userId)
+    return lockedChange < 0n ? -lockedChange : 0n
   })

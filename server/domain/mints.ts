@@ -197,7 +197,9 @@ export const cancelMint = (ctx: ServerContext, userId: bigint, mintId: bigint): 
       const total = big(row, 'total_amount')
       const penalty = percentOfUp(total, CANCEL_PENALTY)
       await run(ctx.db, `UPDATE mints SET status = 'canceled', penalty = ?, last_updated_at = ? WHERE id = ?`, penalty, ctx.now(), mintId)
-      await moveBalance(ctx, userId, 'balance_token', total - penalty, 'bond_cancel', `Bond #${mintId} cancelled, 10% penalty kept`)
+      // The penalty takes the locked part first, as any spending does; the rest comes back locked.
+      const locked = big(row, 'locked_nano') > penalty ? big(row, 'locked_nano') - penalty : 0n
+      await moveBalance(ctx, userId, 'balance_token', total - penalty, 'bond_cancel', `Bond #${mintId} cancelled, 10% penalty kept`, locked)
     } else {
       throw new NotCancellable('bond', status)
     }

@@ -44,7 +44,7 @@ export const settlePosition = async (ctx: ServerContext, table: PositionTable, r
       )
       if (done.changes === 0) return
       const kind = KIND[table]
-      await moveBalance(ctx, userId, 'balance_token', big(row, 'total_amount'), kind.principal, `${kind.label} #${id} principal returned`)
+      await moveBalance(ctx, userId, 'balance_token', big(row, 'total_amount'), kind.principal, `${kind.label} #${id} principal returned`, big(row, 'locked_nano'))
       await moveBalance(ctx, userId, 'balance_token', big(row, 'max_reward'), kind.reward, `${kind.label} #${id} reward`)
       if (table === 'mints') queueMint(ctx, userId, id)
       else queueStake(ctx, userId, id)

@@ -24,6 +24,8 @@ type PositionRow<S extends string> = {
   readonly max_reward: bigint
   readonly amount_ton: bigint
   readonly tariff_days: bigint
+  /** The part of total_amount that is locked (comes back to balance_token locked). */
+  readonly locked_nano: bigint
 }
 
 export type MintRow = PositionRow<MintStatus> & {
@@ -53,6 +55,8 @@ export type UserRow = {
   readonly wallet_address: string | null
   readonly wallet_network: string | null
   readonly wallet_bound_at: bigint | null
+  /** The part of balance_token usable for bonds but not for sale (welcome tokens under the 'locked' policy). */
+  readonly locked_nano: bigint
 }
 
 export type LinkRow = {
@@ -70,6 +74,8 @@ export type LinkRow = {
   readonly is_for_me: bigint
   readonly status: 'active' | 'reached' | 'revoked'
   readonly created_at: bigint
+  /** The part of the unused fund that is locked; activations take it first. */
+  readonly locked_nano: bigint
 }
 
 /** `sending`: stand-ins/chain/payouts.ts may have the payout on its way. */

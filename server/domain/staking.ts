@@ -77,6 +77,7 @@ export const createStake = (ctx: ServerContext, userId: bigint, mintId: bigint):
       big(mint, 'amount_ton'),
       big(mint, 'tariff_days'),
     )
+    if (big(mint, 'locked_nano') > 0n) await run(ctx.db, 'UPDATE stakes SET locked_nano = ? WHERE id = ?', big(mint, 'locked_nano'), stakeId)
     queueMint(ctx, userId, mintId)
     queueStake(ctx, userId, stakeId)
     return (await getRow<StakeRow>(ctx.db, 'SELECT * FROM stakes WHERE id = ?', stakeId))!

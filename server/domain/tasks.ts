@@ -123,7 +123,7 @@ export const validateTask = (ctx: ServerContext, userId: bigint, taskId: number,
 
 export const claimTask = (ctx: ServerContext, userId: bigint, taskId: number) => {
   const task = taskById(taskId)
-  return step(ctx, userId, task, 'VALIDATED', 'CLAIMED', (tx) =>
-    moveBalance(tx, userId, 'task_balance', task.reward, 'task_reward', `Task: ${task.title}`),
-  )
+  return step(ctx, userId, task, 'VALIDATED', 'CLAIMED', async (tx) => {
+    await moveBalance(tx, userId, 'task_balance', task.reward, 'task_reward', `Task: ${task.title}`)
+  })
 }

@@ -37,8 +37,9 @@ export const registerUser = (ctx: ServerContext, tg: TelegramUser, refCode: stri
       referrer ? big(referrer, 'id') : null,
       ctx.now(),
     )
-    if (ctx.config.welcomeBalanceNano > 0n)
-      await moveBalance(ctx, userId, 'balance_token', ctx.config.welcomeBalanceNano, 'welcome', 'Welcome balance')
+    const welcome = ctx.config.welcomeBalanceNano
+    if (welcome > 0n)
+      await moveBalance(ctx, userId, 'balance_token', welcome, 'welcome', 'Welcome balance', ctx.config.welcomePolicy === 'locked' ? welcome : 0n)
     return userId
   })
 

@@ -14,6 +14,8 @@ import { withdrawRoutes } from '../routes/withdraw-routes.ts'
 import { FILE_TOO_LARGE_MSG } from '../domain/errors.ts'
 import { domainAnswer } from './error-answers.ts'
 import { httpError, isHttpError, MAINTENANCE_MSG } from './errors.ts'
+import { rateLimiter } from './rate-limits.ts'
+import { answerBeforeUnreadBodies } from './unread-bodies.ts'
 import { answerClientError, answerFrameworkError, jsonBodyParser } from './wire-errors.ts'
 
 declare module 'fastify' {
@@ -38,6 +40,7 @@ export const buildApp = (ctx: ServerContext): FastifyInstance => {
   const app = Fastify({
     logger: ctx.config.logger,
     bodyLimit: ctx.config.bodyLimitBytes,
+    trustProxy: ctx.config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true },
     // A request (headers and body) must arrive within requestTimeoutMs of its first byte, or of the
     // connection when it sends none, else 408; Node checks the deadline on an interval. A keep-alive
@@ -52,6 +55,7 @@ export const buildApp = (ctx: ServerContext): FastifyInstance => {
     clientErrorHandler: answerClientError,
   })
   app.decorateRequest('userId', 0n)
+  answerBeforeUnreadBodies(app, ctx.config.bodyLimitBytes, 2 * ctx.config.bodyLimitBytes)
 
   app.addContentTypeParser('application/json', { parseAs: 'string' }, jsonBodyParser(app.getDefaultJsonParser('error', 'error')))
   // Any other content type reaches the routes as text, where it fails field validation with a 422;
@@ -71,6 +75,7 @@ export const buildApp = (ctx: ServerContext): FastifyInstance => {
     return reply.code(500).send({ msg: 'Internal server error' })
   })
   app.setNotFoundHandler((_req, reply) => reply.code(404).send({ msg: 'Not found' }))
+  const limit = rateLimiter(app, ctx.config.rateLimits, ctx.config.rateLimitStore)
 
   // For a load balancer or an orchestrator: /health says the process answers; /ready that it can
   // serve, its database answering (503 otherwise, so traffic goes to another instance).
@@ -86,12 +91,21 @@ export const buildApp = (ctx: ServerContext): FastifyInstance => {
 
   app.register(
     async (api) => {
-      api.addHook('onRequest', async (req) => {
+      // Before the body is read: maintenance, then who is asking, then the limits (per user when
+      // signed in, else per IP; a request whose token is refused counts against its IP).
+      api.addHook('onRequest', async (req, reply) => {
         const path = req.routeOptions.url ?? ''
-        if (path === MAINTENANCE_PATH || path === '/api/maintenance') return
+        if (path === MAINTENANCE_PATH || path === '/api/maintenance') return limit(req, reply)
         if (await isMaintenanceOn(ctx.db)) throw httpError(503, MAINTENANCE_MSG)
-        if (PUBLIC_PATHS.has(path) || req.routeOptions.url === undefined) return
-        req.userId = await verifyAccessToken(ctx, bearerOf(req.headers.authorization))
+        if (!PUBLIC_PATHS.has(path) && req.routeOptions.url !== undefined) {
+          try {
+            req.userId = await verifyAccessToken(ctx, bearerOf(req.headers.authorization))
+          } catch (e) {
+            await limit(req, reply)
+            throw e
+          }
+        }
+        await limit(req, reply)
       })
       for (const routes of [authRoutes, userRoutes, walletRoutes, mintRoutes, stakingRoutes, farmingRoutes, withdrawRoutes, taskRoutes, marketRoutes])
         routes(api, ctx)

@@ -6,6 +6,7 @@ const STATUS: Record<DomainFact['_tag'], number> = {
   UnknownSessionUser: 401,
   UnknownTelegramUser: 404,
   InsufficientBalance: 400,
+  WelcomeTokensLocked: 400,
   BalanceLimitExceeded: 422,
   BondNotPending: 409,
   Underpaid: 400,

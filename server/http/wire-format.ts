@@ -84,6 +84,8 @@ export const balanceWire = (user: UserRow) => ({
   referral_balance: formatNano(user.referral_balance),
   hold_bonus: formatPercent(user.hold_bonus),
   investment_bonus: formatPercent(user.investment_bonus),
+  /** The part of balance_token that can fund bonds but cannot be sold (welcome tokens). */
+  locked_balance: formatNano(user.locked_nano),
 })
 
 /** `GET /user/me`, with the platform's collective bonus (1e4 scale). */

@@ -18,6 +18,8 @@ const restarted: PayoutProcessor[] = []
 beforeAll(async () => {
   s = await startStack()
   user = await s.ts.login(6001)
+  // Welcome tokens are not for sale: the sales sell tokens of the user's own.
+  await s.ts.server.admin.credit(6001, '500')
 })
 afterEach(() => {
   for (const p of restarted.splice(0)) p.stop()
@@ -143,6 +145,7 @@ describe('start-up of the local TON stack', () => {
     const first = await startTestServer({ dbPath, treasuryAddress: localTreasuryAddress() })
     first.clock.now = Math.floor(Date.now() / 1000)
     const seller = await first.login(6101)
+    await first.server.admin.credit(6101, '5')
     const created = await seller.call('POST', '/withdraw/create', { body: { token_amount: '5', address: s.ton.chain.devWallet(2).friendly } })
     expect(created.status).toBe(200)
     const id = BigInt(created.body.id)

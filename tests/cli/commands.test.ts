@@ -258,13 +258,15 @@ describe('farming', () => {
 describe('sell, transfer, history', () => {
   it('sells to an address and shows it in both histories', async () => {
     const u = await loggedIn()
+    // Welcome tokens are for bonds only; what is sold is tokens of the user's own.
+    await stack.server.admin.credit(u.id, '10')
     const s = await u.run(['sell', '5.5', '--to', SOME_ADDRESS, '--json'])
     expect(s.code, s.stderr).toBe(0)
     expect(s.json()).toMatchObject({ status: 'pending', token_amount: 5.5, fee: 0.165, address: SOME_ADDRESS })
     const w = (await u.run(['history', '--withdrawals', '--json'])).json()
     expect(w).toMatchObject({ total: 1, page: 1, pages: 1, items: [{ token_amount: 5.5 }] })
     const ops = (await u.run(['history', '--json'])).json()
-    expect(ops.items.map((o: { type: string }) => o.type)).toEqual(['withdraw', 'welcome'])
+    expect(ops.items.map((o: { type: string }) => o.type)).toEqual(['withdraw', 'admin_credit', 'welcome'])
     const human = await u.run(['history'])
     expect(human.stdout).toMatch(/withdraw\s+-5\.50/)
     expect(human.stdout).toContain('page 1 of 1')

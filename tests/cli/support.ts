@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { run } from '../../cli/run.ts'
 import { startServer, type RunningServer, type StartOptions } from '../../server/main.ts'
+import { RELAXED_RATE_LIMITS } from '../support/relaxed-limits.ts'
 
 /** Collects what the CLI writes; `isTTY` false, as when piped. */
 export class Sink {
@@ -60,7 +61,7 @@ export interface CliStack {
 }
 
 export const startCliStack = async (options: { server?: StartOptions; env?: Record<string, string> } = {}): Promise<CliStack> => {
-  const server = await startServer({ port: 0, dbPath: ':memory:', priceTickMs: 200, ...(options.server ?? {}) })
+  const server = await startServer({ port: 0, dbPath: ':memory:', priceTickMs: 200, rateLimits: RELAXED_RATE_LIMITS, ...(options.server ?? {}) })
   const homes: string[] = []
   return {
     server,

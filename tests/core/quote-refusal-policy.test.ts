@@ -52,6 +52,15 @@ describe("the §8 policy leaves a quote's refusal to be shown in place", () => {
     expect(h.notifier.texts).toEqual(['Error: database is down'])
   })
 
+  it.each(QUOTES)('$name refused for too many requests (429) is a toast: the user must know to wait', async (q) => {
+    const { h, uc } = policed()
+    h.http.on(q.route, answer(429, 'Too many requests, try again in 3 s'))
+
+    expect(await failure(q.call(uc))).toMatchObject({ _tag: 'TooManyRequests' })
+    expect(h.notifier.texts).toEqual(['Error: Too many requests, try again in 3 s'])
+    expect(h.platform.haptics).toEqual(['error'])
+  })
+
   it('a refused write is still a toast: only the quotes are answered in place', async () => {
     const { h, uc } = policed()
     h.http.on('POST /mint/create', answer(422, 'amount must be at least 1'))

@@ -127,6 +127,8 @@ describe('the sale preview', () => {
     const user = nextUser()
     await makeMember(stack, user)
     await stack.server.admin.credit(user, '50', 'referral_balance')
+    // The welcome tokens are not for sale: tokens of the user's own are.
+    await stack.server.admin.credit(user, '50')
     const { app, page, errors } = await launch(stack, { user })
     const quotes: string[] = []
     page.on('request', (r) => {

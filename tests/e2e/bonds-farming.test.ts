@@ -1,6 +1,6 @@
 import type { FrameLocator } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
-import { amountOf, expectContains, expectText, expectToast, frameEval, nextUser, text } from './helpers.ts'
+import { amountOf, expectContains, expectText, expectToast, frameEval, nextUser, text, toastTexts } from './helpers.ts'
 import { activeBond, api, launch, makeMember, useStack } from './stack.ts'
 
 /** Bonds and stakes (without the wallet UI: bonds are created and paid through the API), and farming links. */
@@ -116,6 +116,44 @@ describe('farming links', () => {
     await modal.waitFor({ state: 'detached' })
     return code
   }
+
+  it('a tap again after the answer was lost makes one link, not two', async () => {
+    const a = nextUser()
+    await makeMember(stack, a, 'Author')
+    await stack.server.admin.credit(a, '30', 'referral_balance')
+    const { app, page } = await launch(stack, { user: a })
+    await expectText(app.getByTestId('balance-referral-amount'), '30.00')
+    await app.getByTestId('tab-referral').click()
+    await app.getByTestId('link-referral-rebond').click()
+    await app.getByTestId('farming-plan-10').click()
+    await app.getByTestId('farming-single').click()
+    await app.getByTestId('farming-to-share').click()
+    await app.getByTestId('farming-amount').fill('5')
+    await app.getByTestId('farming-preview').waitFor()
+
+    // The backend creates the link, but its answer never reaches the phone.
+    stack.proxy.fail('/farming/create', { kind: 'lose-answer' })
+    try {
+      await app.getByTestId('farming-create').click()
+      // Behind the app host's proxy a lost answer arrives as a gateway error: the outcome is unknown.
+      await expect.poll(() => toastTexts(app, 'error'), { timeout: 30_000 }).toHaveLength(1)
+    } finally {
+      stack.proxy.clear()
+    }
+    const afterLoss = await api<{ items: unknown[] }>(stack, a, 'GET', '/farming/')
+    expect(afterLoss.items).toHaveLength(1)
+
+    // The user taps again: the same submission, so the backend answers with the link it made.
+    await app.getByTestId('farming-create').click()
+    await app.getByTestId('farming-links-modal').waitFor()
+    await expectContains(app.getByTestId('farming-links-modal'), '5.00 AXIOM for 10 days')
+    const links = await api<{ items: Array<{ activation_code: string }> }>(stack, a, 'GET', '/farming/')
+    expect(links.items).toHaveLength(1)
+    expect(await text(app.getByTestId('farming-link-code'))).toBe(links.items[0]!.activation_code)
+    await app.getByTestId('modal-close').click()
+    await expectText(app.getByTestId('farming-amount-available'), 'Available: 25.00')
+    await page.close()
+  })
 
   it('a shared link activates once for another user, shows REACHED when used and REVOKED when cancelled', async () => {
     const a = nextUser()

@@ -12,11 +12,16 @@ const mainBalance = async (app: FrameLocator) => amountOf(await text(app.getByTe
 describe('sell', () => {
   it('validates the address, previews fee and net, and one double-clicked confirm makes one sale', async () => {
     const user = nextUser()
+    // The welcome 100 funds bonds but is not for sale; the operator's 20 is the user's own.
+    await api(stack, user, 'GET', '/user/me')
+    await stack.server.admin.credit(user, '20')
     const { app, page, errors } = await launch(stack, { user })
     await app.getByTestId('screen-dashboard').waitFor()
-    await expect.poll(() => mainBalance(app)).toBe(100)
+    await expect.poll(() => mainBalance(app)).toBe(120)
     await app.getByTestId('link-sell').click()
     await app.getByTestId('screen-sell').waitFor()
+    await expectText(app.getByTestId('sell-amount-available'), 'Available: 20.00')
+    await expectText(app.getByTestId('sell-locked'), '100.00 AXIOM of welcome tokens can be used for bonds but cannot be sold.')
 
     await app.getByTestId('sell-amount').fill('10')
     await app.getByTestId('sell-address').fill('not-an-address')
@@ -49,7 +54,7 @@ describe('sell', () => {
     expect(history.total).toBe(1)
     expect(history.items[0]!.token_amount).toBe('10')
     await app.getByTestId('tab-dashboard').click()
-    await expect.poll(() => mainBalance(app)).toBe(90)
+    await expect.poll(() => mainBalance(app)).toBe(110)
     expect(errors).toEqual([])
     await page.close()
   })

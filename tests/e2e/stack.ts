@@ -14,6 +14,7 @@ import { DEV_WALLET_DEFAULT_NETWORK } from '../../stand-ins/ton-connect/dev-wall
 import { launchChromium } from '../support/chromium.ts'
 import { type FaultProxy, startFaultProxy } from '../support/fault-proxy.ts'
 import { signInitDataFor } from '../support/init-data.ts'
+import { RELAXED_RATE_LIMITS } from '../support/relaxed-limits.ts'
 
 /**
  * The whole product for a browser test: the reference backend (in-memory), a fault proxy in front
@@ -72,6 +73,8 @@ export const startStack = async (o: { ton?: boolean } = {}): Promise<Stack> => {
     port: 0,
     dbPath: await stackDb(),
     priceTickMs: 500,
+    // One IP (the fault proxy's) for every user of the whole suite: the defaults would throttle it.
+    rateLimits: RELAXED_RATE_LIMITS,
     ...(o.ton ? { treasuryAddress: localTreasuryAddress() } : {}),
   })
   const ton = o.ton ? await attachLocalTon(server, { port: 0, autoApprove: 'approve', heartbeatMs: 1_000 }) : null

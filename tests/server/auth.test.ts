@@ -69,7 +69,7 @@ describe('bearer tokens', () => {
     expect((await t.call('GET', '/user/me', { token: forged })).status).toBe(401)
     const none = `${Buffer.from('{"alg":"none"}').toString('base64url')}.${Buffer.from('{"sub":"1","typ":"access"}').toString('base64url')}.`
     expect((await t.call('GET', '/user/me', { token: none })).status).toBe(401)
-    const ghost = await new SignJWT({ typ: 'access' })
+    const ghost = await new SignJWT({ typ: 'access', fam: '00000000-0000-4000-8000-000000000000' })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject('999999')
       .setExpirationTime(t.clock.now + 600)
@@ -89,6 +89,35 @@ describe('refresh tokens', () => {
     expect(reuse).toMatchObject({ status: 401, body: { msg: 'Refresh token was already used' } })
     // The thief's reuse also kills the legitimate holder's newer token.
     expect((await t.call('POST', '/auth/refresh', { body: { refresh_token: first.body.refresh } })).status).toBe(401)
+  })
+
+  it('a revoked family cuts its access tokens off at once, not 15 minutes later; other sessions go on', async () => {
+    const victim = await t.login(2303)
+    const elsewhere = await t.login(2303)
+    const rotated = await t.call('POST', '/auth/refresh', { body: { refresh_token: victim.refresh } })
+    const fresh = rotated.body.token as string
+    expect((await t.call('GET', '/user/me', { token: fresh })).status).toBe(200)
+    expect((await victim.call('GET', '/user/me')).status).toBe(200)
+    // The stolen refresh token is presented again: the family is revoked.
+    expect((await t.call('POST', '/auth/refresh', { body: { refresh_token: victim.refresh } })).status).toBe(401)
+    const revoked = { status: 401, body: { msg: 'Session was revoked' } }
+    expect(await victim.call('GET', '/user/me')).toMatchObject(revoked)
+    expect(await t.call('GET', '/user/me', { token: fresh })).toMatchObject(revoked)
+    expect(await t.call('POST', '/mint/create', { token: fresh, body: { amount: 5, days: 30 } })).toMatchObject(revoked)
+    // The same user's other session (its own family) is untouched.
+    expect((await elsewhere.call('GET', '/user/me')).status).toBe(200)
+  })
+
+  it('an access token without its session family (claim fam) is refused', async () => {
+    await t.login(2304)
+    const userId = (await t.server.ctx.db.one<{ id: bigint }>('SELECT id FROM users WHERE telegram_id = 2304'))!.id
+    const familyless = await new SignJWT({ typ: 'access' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(String(userId))
+      .setIssuedAt(t.clock.now)
+      .setExpirationTime(t.clock.now + 600)
+      .sign(new TextEncoder().encode(DEV_JWT_SECRET))
+    expect(await t.call('GET', '/user/me', { token: familyless })).toMatchObject({ status: 401, body: { msg: 'Invalid token' } })
   })
 
   it('refuses unknown and malformed refresh tokens', async () => {

@@ -8,8 +8,8 @@ let user: Session
 beforeAll(async () => {
   t = await startTestServer()
   user = await t.login(8801)
-  // The welcome credit is operation 1; eleven more make 12 operations.
-  for (let i = 1; i <= 11; i++) await t.server.admin.credit(8801, String(i), 'balance_token')
+  // The welcome credit is operation 1; eleven more make 12 operations (and 88 tokens to sell: welcome tokens are not sold).
+  for (let i = 1; i <= 11; i++) await t.server.admin.credit(8801, String(i + 2), 'balance_token')
   for (let i = 0; i < 12; i++) {
     const res = await user.call('POST', '/withdraw/create', { body: { from_ref_balance: false, token_amount: 1 + i, address: SOME_ADDRESS } })
     expect(res.status, JSON.stringify(res.body)).toBe(200)

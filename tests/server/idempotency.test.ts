@@ -9,7 +9,7 @@ afterAll(() => t.close())
 
 const count = async (table: string) => Number((await t.server.ctx.db.one<{ n: bigint }>(`SELECT COUNT(*) AS n FROM ${table}`))!.n)
 
-/** Every create, with a body that succeeds for a user holding the welcome balance and a funded referral balance. */
+/** Every create, with a body that succeeds for a user holding the welcome balance and funded main and referral balances. */
 const creates = (s: Session, mintId: number) => [
   { path: '/mint/create', body: { amount: 5, days: 10 }, table: 'mints' },
   { path: '/withdraw/create', body: { from_ref_balance: false, token_amount: 2, address: SOME_ADDRESS }, table: 'withdrawals' },
@@ -25,6 +25,7 @@ const creates = (s: Session, mintId: number) => [
 const freshUser = async (id: number) => {
   const s = await t.login(id)
   await t.server.admin.credit(id, '50', 'referral_balance')
+  await t.server.admin.credit(id, '50', 'balance_token')
   const mint = (await s.call('POST', '/mint/create', { body: { amount: 3, days: 30 } })).body.mint.id as number
   await t.server.markMintPaid(mint)
   return { s, mint }

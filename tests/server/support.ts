@@ -6,6 +6,7 @@ import { inject } from 'vitest'
 import WebSocket from 'ws'
 import { DEV_BOT_TOKEN, startServer, type RunningServer, type StartOptions } from '../../server/main.ts'
 import { signInitDataFor } from '../support/init-data.ts'
+import { RELAXED_RATE_LIMITS } from '../support/relaxed-limits.ts'
 
 // Fixed seed: the generated cases are the same on every run (set FC_SEED to explore others).
 fc.configureGlobal({ seed: Number(process.env.FC_SEED ?? 20_260_101) })
@@ -159,7 +160,11 @@ export const testDatabase = async (dbPath = ':memory:'): Promise<string> => {
   return url.toString()
 }
 
-/** A server on a random port with an in-memory database (a schema of its own on PostgreSQL) and a clock the test moves. */
+/**
+ * A server on a random port with an in-memory database (a schema of its own on PostgreSQL) and a clock
+ * the test moves. Its request limits are relaxed (tests/support/relaxed-limits.ts) unless
+ * `options.rateLimits` says otherwise.
+ */
 export const startTestServer = async (options: StartOptions = {}): Promise<TestServer> => {
   const clock: TestClock = {
     now: T0,
@@ -168,7 +173,7 @@ export const startTestServer = async (options: StartOptions = {}): Promise<TestS
     },
   }
   const dbPath = await testDatabase(options.dbPath ?? ':memory:')
-  const server = await startServer({ port: 0, priceTickMs: 50, now: () => clock.now, ...options, dbPath })
+  const server = await startServer({ port: 0, priceTickMs: 50, now: () => clock.now, rateLimits: RELAXED_RATE_LIMITS, ...options, dbPath })
   const url = server.url
   const login = async (telegramId: number, refCode: string | null = null): Promise<Session> => {
     const res = await call(url, 'POST', '/auth/register', {

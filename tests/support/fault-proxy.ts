@@ -5,6 +5,8 @@ export type Fault =
   | { readonly kind: 'status'; readonly status: number; readonly msg: string }
   | { readonly kind: 'delay'; readonly ms: number }
   | { readonly kind: 'drop' }
+  /** The call reaches the backend and is carried out, but its answer never reaches the client. */
+  | { readonly kind: 'lose-answer' }
 
 /**
  * An HTTP proxy in front of the reference backend that can break chosen calls the way real
@@ -42,6 +44,15 @@ export const startFaultProxy = async (target: string): Promise<FaultProxy> => {
     const fault = faultFor(req.url ?? '/')
     if (!fault) return forward(req, res)
     if (fault.kind === 'drop') return req.socket.destroy()
+    if (fault.kind === 'lose-answer') {
+      const out = request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (up) => {
+        up.resume()
+        up.on('end', () => req.socket.destroy())
+      })
+      out.on('error', () => req.socket.destroy())
+      req.pipe(out)
+      return
+    }
     if (fault.kind === 'delay') {
       const timer = setTimeout(() => forward(req, res), fault.ms)
       res.on('close', () => clearTimeout(timer))

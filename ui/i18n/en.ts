@@ -273,6 +273,7 @@ export const en = {
   'sell.tonAmount': 'In TON',
   'sell.submit': 'Sell',
   'sell.selling': 'Selling…',
+  'sell.locked': '{amount} AXIOM of welcome tokens can be used for bonds but cannot be sold.',
 
   'sellModal.title': 'Confirm the sale',
   'sellModal.amount': 'Amount',

@@ -1,6 +1,7 @@
 import { makeAutoObservable, runInAction, when } from 'mobx'
 import {
   APP_BACKGROUND_COLOR,
+  BackgroundReads,
   type Clock,
   farmCodeFromQuery,
   farmCodeOf,
@@ -37,6 +38,18 @@ export interface AppDeps {
   readonly clock: Clock
   readonly uc: Pick<UseCases, 'openLiveFeed'>
   readonly config: AppConfig
+  /** Marks the refetch after a reconnect as the app's own (quiet, retried); the use cases' policy reads it. */
+  readonly background?: BackgroundReads
+  /** Runs `run` after `ms`; answers how to cancel it. Tests bring their own. */
+  readonly schedule?: (run: () => void, ms: number) => () => void
+}
+
+/** The reconnect refetch tries again after 1 s, 2 s, 4 s, … and never waits longer than this. */
+export const RECONNECT_REFETCH_BACKOFF_MS = { first: 1_000, max: 30_000 } as const
+
+const scheduleWithTimer = (run: () => void, ms: number) => {
+  const t = setTimeout(run, ms)
+  return () => clearTimeout(t)
 }
 
 export interface AppStates {
@@ -66,13 +79,24 @@ export class AppState {
   private mainSocket: ReconnectingSocket | null = null
   private unsubscribeVisibility: (() => void) | null = null
   private cancelFarmCheck: (() => void) | null = null
+  /** Bumped when the socket leaves 'open' or the app stops: a reconnect refetch of an older round gives up. */
+  private reconnectRound = 0
+  private cancelRetry: (() => void) | null = null
+  private readonly background: BackgroundReads
 
   constructor(
     private readonly deps: AppDeps,
     readonly s: AppStates,
   ) {
-    makeAutoObservable<this, 'deps' | 'lastRefetchMs' | 'mainSocket' | 'unsubscribeVisibility' | 'cancelFarmCheck'>(this, {
+    this.background = deps.background ?? new BackgroundReads()
+    makeAutoObservable<
+      this,
+      'deps' | 'lastRefetchMs' | 'mainSocket' | 'unsubscribeVisibility' | 'cancelFarmCheck' | 'reconnectRound' | 'cancelRetry' | 'background'
+    >(this, {
       deps: false,
+      reconnectRound: false,
+      cancelRetry: false,
+      background: false,
       s: false,
       lastRefetchMs: false,
       mainSocket: false,
@@ -150,6 +174,7 @@ export class AppState {
   }
 
   stop(): void {
+    this.endReconnectRefetch()
     this.mainSocket?.close()
     this.s.market.closeLive()
     this.unsubscribeVisibility?.()
@@ -158,12 +183,61 @@ export class AppState {
     this.s.maintenance.stopPolling()
   }
 
+  /**
+   * The main socket. Events sent while it was down are not sent again (the server greets a socket
+   * with the balance only), so when it opens again after a drop the user and the lists are refetched.
+   * Not as soon as it opens: the server subscribes the socket once it has checked the token, and then
+   * greets it (`user:balance` first, docs/api.md). A refetch read before that could miss a record
+   * made in between, whose event went to nobody; one made after the greeting cannot.
+   */
   private openSockets(): void {
+    let wasOpen = false
+    let awaitingGreeting = false
     this.mainSocket = this.deps.uc.openLiveFeed(
-      (e) => this.dispatch(e),
-      (status) => runInAction(() => (this.socketStatus = status)),
+      (e) => {
+        this.dispatch(e)
+        if (!awaitingGreeting) return
+        awaitingGreeting = false
+        this.reconnectRefetch()
+      },
+      (status) => {
+        runInAction(() => (this.socketStatus = status))
+        if (status !== 'open') {
+          awaitingGreeting = false
+          return this.endReconnectRefetch()
+        }
+        if (wasOpen) awaitingGreeting = true
+        wasOpen = true
+      },
     )
     this.s.market.openLive()
+  }
+
+  /**
+   * The refetch after a reconnect, made quietly (`BackgroundReads`): a read that gets no answer is not
+   * told and does not empty its list. Until every read came back it is made again after 1 s, 2 s,
+   * 4 s, … (at most 30 s apart), for as long as the socket stays open: a backend that just restarted
+   * or a gateway error must not leave the app behind until the next drop or return into view.
+   */
+  private reconnectRefetch(): void {
+    this.endReconnectRefetch()
+    const round = this.reconnectRound
+    const schedule = this.deps.schedule ?? scheduleWithTimer
+    const attempt = async (waitMs: number): Promise<void> => {
+      const complete = await this.background.run(() => this.refetchAll())
+      if (complete || round !== this.reconnectRound) return
+      this.cancelRetry = schedule(() => {
+        this.cancelRetry = null
+        if (round === this.reconnectRound) void attempt(Math.min(waitMs * 2, RECONNECT_REFETCH_BACKOFF_MS.max))
+      }, waitMs)
+    }
+    void attempt(RECONNECT_REFETCH_BACKOFF_MS.first)
+  }
+
+  private endReconnectRefetch(): void {
+    this.reconnectRound++
+    this.cancelRetry?.()
+    this.cancelRetry = null
   }
 
   /**

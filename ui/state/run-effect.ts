@@ -4,9 +4,6 @@ import { Effect, type Result } from 'effect'
 export const runResult = <A, E>(effect: Effect.Effect<A, E>): Promise<Result.Result<A, E>> =>
   Effect.runPromise(Effect.result(effect))
 
-/** A fresh idempotency key for one user intent (a form submission). */
-export const newIdempotencyKey = (): string => globalThis.crypto.randomUUID()
-
 /** The server's words when it refused a request (400/404/422), which a quote's screen shows in place. */
 export const refusalOf = <A, E>(r: Result.Result<A, E>): string | null => {
   if (r._tag !== 'Failure') return null

@@ -18,6 +18,8 @@ export const UserData = Schema.Struct({
   investment_bonus: Percent,
   collective_bonus: Percent,
   ref_code: Schema.String,
+  /** The part of balance_token usable for bonds but not for sale (welcome tokens); absent means none. */
+  locked_balance: Schema.optional(Amount),
   /** The wallet bound to the user by tonProof (friendly form); null (or absent) until one is. */
   wallet_address: Schema.optional(Schema.NullOr(Schema.String)),
 })
@@ -30,6 +32,7 @@ export const BalanceUpdate = Schema.Struct({
   referral_balance: Amount,
   hold_bonus: Percent,
   investment_bonus: Percent,
+  locked_balance: Schema.optional(Amount),
 })
 export type BalanceUpdate = typeof BalanceUpdate.Type
 

@@ -161,6 +161,16 @@ describe('the client returns typed errors, and the §8 policy tells them', () =>
     expect(h.notifier.texts).toEqual(['Error: days must be one of 30, 60, 90'])
   })
 
+  it('429 is TooManyRequests, and the user reads the server\'s msg as a toast', async () => {
+    const h = httpApiHarness()
+    h.http.on(route(createMint), answer(429, 'Too many requests, try again in 12 s'))
+
+    const error = await failure(createMint.call(h.api))
+
+    expect(error).toMatchObject({ _tag: 'TooManyRequests', msg: 'Too many requests, try again in 12 s' })
+    expect(felt(h)).toEqual({ toasts: ['Error: Too many requests, try again in 12 s'], haptics: ['error'] })
+  })
+
   it('413 tells the user the file is too large', async () => {
     const h = httpApiHarness()
     h.http.on('POST /task/validate', answer(413, 'Request Entity Too Large'))

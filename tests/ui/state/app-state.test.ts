@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { composeApp } from '../../../composition-root.ts'
-import { type CandleSocket, type LiveEvent, type ReconnectingSocket, ServerFailed } from '../../../core/index.ts'
+import { type CandleSocket, type LiveEvent, NetworkError, type ReconnectingSocket, ServerFailed, type SocketStatus } from '../../../core/index.ts'
 import { FarmingState } from '../../../ui/features/farming/farming-state.ts'
 import { HistoryState } from '../../../ui/features/history/history-state.ts'
 import { MaintenanceState } from '../../../ui/features/maintenance/maintenance-state.ts'
@@ -26,6 +26,7 @@ import { stateHarness, toastTexts } from './harness.ts'
 const recordingSocket = () => {
   const calls: string[] = []
   let emit: (e: LiveEvent) => void = () => {}
+  let status: (s: SocketStatus) => void = () => {}
   const socket: CandleSocket = {
     send: (t) => calls.push(`send ${t}`),
     ensureOpen: () => calls.push('ensureOpen'),
@@ -37,15 +38,37 @@ const recordingSocket = () => {
     calls,
     socket,
     push: (e: LiveEvent) => emit(e),
-    open: (onEvent: (e: LiveEvent) => void): ReconnectingSocket => {
+    /** The socket's status moves (the reconnecting socket reports each change). */
+    status: (s: SocketStatus) => status(s),
+    open: (onEvent: (e: LiveEvent) => void, onStatus?: (s: SocketStatus) => void): ReconnectingSocket => {
       emit = onEvent
+      if (onStatus) status = onStatus
       calls.push('open')
       return socket
     },
   }
 }
 
-const appOver = (h: ReturnType<typeof stateHarness>) => {
+/** Timers the test runs by hand: what the app scheduled, after how long, and whether it was cancelled. */
+const manualTimers = () => {
+  const timers: Array<{ ms: number; run: () => void; cancelled: boolean }> = []
+  return {
+    timers,
+    schedule: (run: () => void, ms: number) => {
+      const t = { ms, run, cancelled: false }
+      timers.push(t)
+      return () => void (t.cancelled = true)
+    },
+  }
+}
+
+/** What the server sends first once it has checked a socket's token (docs/api.md): from then on, events reach it. */
+const greeting = (balance: number): LiveEvent => ({
+  event: 'user:balance',
+  data: { balance_token: balance, task_balance: 0, referral_balance: 0, hold_bonus: 0, investment_bonus: 0 },
+})
+
+const appOver = (h: ReturnType<typeof stateHarness>, timers = manualTimers()) => {
   const main = recordingSocket()
   const candles = recordingSocket()
   const bonds = h.bonds()
@@ -55,7 +78,9 @@ const appOver = (h: ReturnType<typeof stateHarness>) => {
       platform: h.platform,
       clock: h.clock,
       config: { botUsername: 'axiom_bot', communityUrl: 'https://t.me/axiom' },
-      uc: { ...h.uc, openLiveFeed: (onEvent) => main.open(onEvent) },
+      uc: { ...h.uc, openLiveFeed: (onEvent, onStatus) => main.open(onEvent, onStatus) },
+      background: h.background,
+      schedule: timers.schedule,
     },
     {
       session,
@@ -73,7 +98,7 @@ const appOver = (h: ReturnType<typeof stateHarness>) => {
       errors: new ErrorFeedback(h.toasts, h.platform),
     },
   )
-  return { app, main, candles }
+  return { app, main, candles, timers: timers.timers }
 }
 
 describe('AppState', () => {
@@ -130,6 +155,92 @@ describe('AppState', () => {
     expect(app.s.market.price?.price).toBe(0.5)
     expect(app.s.bonds.mints[0]?.id).toBe('77')
     expect(toastTexts(h)).toContain('New Bond created')
+  })
+
+  it('refetches the user and the lists when the main socket is back after a drop, not on its first open', async () => {
+    const h = stateHarness()
+    const { app, main } = appOver(h)
+    await app.start('')
+    main.status('connecting')
+    main.status('open')
+    await new Promise((r) => setTimeout(r, 0))
+    expect(app.socketStatus).toBe('open')
+    expect(app.s.bonds.mints).toEqual([])
+
+    // While the socket was down, a bond became active and the balance moved: no event will tell.
+    h.api.mintList = [aMint({ id: 9, status: 'active' })]
+    h.api.user = aUser({ balance_token: 77 })
+    main.status('closed')
+    main.status('connecting')
+    expect(app.s.bonds.mints).toEqual([])
+    main.status('open')
+    await new Promise((r) => setTimeout(r, 0))
+    // Open, but not yet subscribed by the server: a read now could miss what is made before it is.
+    expect(h.api.callsTo('mints')).toHaveLength(1)
+    expect(app.s.bonds.mints).toEqual([])
+    main.push(greeting(77))
+    await new Promise((r) => setTimeout(r, 0))
+    app.stop()
+    expect(h.api.callsTo('mints')).toHaveLength(2)
+    expect(app.s.bonds.mints.map((m) => [m.id, m.status])).toEqual([['9', 'active']])
+    expect(app.s.session.user?.balance_token).toBe(77)
+  })
+
+  it('makes the reconnect refetch again after 1 s, 2 s, … while reads get no answer, without a toast or an emptied list', async () => {
+    const h = stateHarness()
+    h.api.mintList = [aMint({ id: 5, status: 'active' })]
+    const { app, main, timers } = appOver(h)
+    await app.start('')
+    main.status('open')
+    const settle = () => new Promise((r) => setTimeout(r, 0))
+
+    // The backend is back but still failing: a 500 on the mints, no answer to the user.
+    h.api.mintList = [aMint({ id: 5, status: 'active' }), aMint({ id: 9, status: 'active' })]
+    h.api.user = aUser({ balance_token: 77 })
+    h.api.failWith('mints', new ServerFailed({ msg: 'Bad gateway' }))
+    h.api.failWith('me', new NetworkError({}))
+    main.status('closed')
+    main.status('open')
+    main.push(greeting(77))
+    await settle()
+    expect(timers.map((t) => t.ms)).toEqual([1_000])
+    timers[0]!.run()
+    await settle()
+    expect(timers.map((t) => t.ms)).toEqual([1_000, 2_000])
+    // Nothing told, and the list is not emptied by the 500's fallback.
+    expect(toastTexts(h)).toEqual([])
+    expect(app.s.bonds.mints.map((m) => m.id)).toEqual(['5'])
+
+    h.api.recover('mints')
+    h.api.recover('me')
+    timers[1]!.run()
+    await settle()
+    app.stop()
+    expect(app.s.bonds.mints.map((m) => m.id).sort()).toEqual(['5', '9'])
+    expect(app.s.session.user?.balance_token).toBe(77)
+    expect(timers).toHaveLength(2)
+    expect(toastTexts(h)).toEqual([])
+  })
+
+  it('gives up the reconnect refetch when the socket drops again, and a read the user makes later is told as ever', async () => {
+    const h = stateHarness()
+    const { app, main, timers } = appOver(h)
+    await app.start('')
+    main.status('open')
+    const settle = () => new Promise((r) => setTimeout(r, 0))
+    h.api.failWith('mints', new ServerFailed({ msg: 'Bad gateway' }))
+    main.status('closed')
+    main.status('open')
+    main.push(greeting(77))
+    await settle()
+    expect(timers).toHaveLength(1)
+    main.status('closed')
+    expect(timers[0]!.cancelled).toBe(true)
+
+    // Outside a background refetch, the §8 policy is unchanged: a 500 is told and resolves empty.
+    await app.s.bonds.refresh()
+    app.stop()
+    expect(toastTexts(h)).toEqual(['Error: Bad gateway'])
   })
 
   it('refetches on becoming visible only when 10 s passed, and reopens the sockets', async () => {

@@ -36,6 +36,33 @@ describe('BondsState', () => {
     expect(bonds.mints.map((m) => m.status)).toEqual(['active'])
   }, 60_000)
 
+  it('a refetch that was read before a live bond arrived does not take the bond back', async () => {
+    const h = stateHarness()
+    let answer = () => {}
+    const held = new Promise<void>((r) => (answer = r))
+    // The server reads the lists now; the answer reaches the app only later.
+    const late = <A, E>(e: Effect.Effect<A, E>) => Effect.flatMap(e, (a) => Effect.promise(() => held.then(() => a)))
+    const bonds = new BondsState(
+      { ...h.uc, loadMints: () => late(h.uc.loadMints()), loadStakes: () => late(h.uc.loadStakes()) },
+      h.ticker,
+      h.toasts,
+    )
+    const refreshing = bonds.refresh()
+    const now = Math.floor(h.clock.nowMs() / 1000)
+    bonds.applyLiveMint(aMint({ id: 5, status: 'pending', created_at: now }))
+    bonds.applyLiveStake(aStake({ id: 6, status: 'active' }))
+    answer()
+    await refreshing
+    expect(bonds.mints.map((m) => [m.id, m.status])).toEqual([['5', 'pending']])
+    expect(bonds.stakes.map((s) => [s.id, s.status])).toEqual([['6', 'active']])
+
+    // Once nothing is in flight, a refetch is the server's list as it is.
+    h.api.mintList = [aMint({ id: 5, status: 'canceled', created_at: now })]
+    await new BondsState(h.uc, h.ticker, h.toasts).refresh()
+    await bonds.refreshMints()
+    expect(bonds.mints.map((m) => [m.id, m.status])).toEqual([['5', 'canceled']])
+  })
+
   it('sends an idempotency key with each purchase', async () => {
     const h = stateHarness()
     h.chain.changeAfterReads(1, h.wallet.account()!.address, 1n)

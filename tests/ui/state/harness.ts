@@ -1,4 +1,4 @@
-import { noticeText, useCases, withErrorPolicy } from '../../../core/index.ts'
+import { BackgroundReads, noticeText, useCases, withErrorPolicy } from '../../../core/index.ts'
 import { BondsState } from '../../../ui/features/bonds/bonds-state.ts'
 import { SecondTicker } from '../../../ui/state/second-ticker.ts'
 import { ToastQueue } from '../../../ui/state/toast-queue.ts'
@@ -25,10 +25,11 @@ export const stateHarness = (nowMs = 1_700_000_100_000) => {
   const copied: string[] = []
   const clipboard = { writeText: async (text: string) => (copied.push(text), true) }
   const ports = { api, clock, storage, platform, session, notifier: toasts, wallet, chain, sockets, clipboard }
-  const uc = withErrorPolicy(useCases(ports), { notifier: toasts, platform })
+  const background = new BackgroundReads()
+  const uc = withErrorPolicy(useCases(ports), { notifier: toasts, platform, background })
   const ticker = new SecondTicker(clock)
   const bonds = () => new BondsState(uc, ticker, toasts, (k) => platform.haptic(k))
-  return { api, clock, storage, session, platform, toasts, wallet, chain, sockets, copied, ports, uc, ticker, bonds }
+  return { api, clock, storage, session, platform, toasts, wallet, chain, sockets, copied, ports, uc, ticker, bonds, background }
 }
 
 /** The toasts on screen, in English. */

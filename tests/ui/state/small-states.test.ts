@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest'
-import { makeHttpAxiomApi, noticeText, toId } from '../../../core/index.ts'
+import { describe, expect, it, vi } from 'vitest'
+import { makeHttpAxiomApi, NetworkError, noticeText, RequestRejected, toId } from '../../../core/index.ts'
 import { FarmingState } from '../../../ui/features/farming/farming-state.ts'
 import { HistoryState } from '../../../ui/features/history/history-state.ts'
 import { ReferralsState } from '../../../ui/features/referrals/referrals-state.ts'
@@ -41,6 +41,32 @@ describe('TasksState', () => {
     expect(tasks.badge).toBe(0)
     expect(claimed).toBe(1)
     expect(h.api.calls.map((c) => c.method)).toEqual(['tasks', 'startTask', 'validateTask', 'claimTask'])
+  })
+
+  it('after a claim whose answer never came, shows where the task stands instead of leaving Claim to tap into a refusal', async () => {
+    const h = stateHarness()
+    h.api.taskList = [aTask({ task_id: 1, status: 'VALIDATED' })]
+    let balanceReloads = 0
+    const tasks = new TasksState(h.uc, { refresh: async () => (balanceReloads++, null) })
+    await tasks.refresh()
+    // The server claims the task, but its answer is lost on the way.
+    h.api.taskList = [aTask({ task_id: 1, status: 'CLAIMED' })]
+    h.api.failWith('claimTask', new NetworkError({ cause: 'connection reset after the request was sent' }))
+    expect(await tasks.advance(tasks.tasks[0]!)).toBeNull()
+    await vi.waitFor(() => expect(tasks.tasks[0]?.status).toBe('CLAIMED'))
+    expect(tasks.badge).toBe(0)
+    expect(balanceReloads).toBe(1)
+  })
+
+  it('after a refusal, does not ask again (the answer is definite)', async () => {
+    const h = stateHarness()
+    h.api.taskList = [aTask({ task_id: 1, status: 'VALIDATED' })]
+    const tasks = new TasksState(h.uc, { refresh: async () => null })
+    await tasks.refresh()
+    h.api.failWith('claimTask', new RequestRejected({ status: 400, msg: 'The task is already claimed' }))
+    await tasks.advance(tasks.tasks[0]!)
+    await new Promise((r) => setTimeout(r, 10))
+    expect(h.api.callsTo('tasks')).toHaveLength(1)
   })
 })
 

@@ -15,10 +15,11 @@ import {
   type Stake,
   type StakeQuote,
   SECONDS_PER_DAY,
+  Submission,
   rewardAt,
   type UseCases,
 } from '../../../core/index.ts'
-import { newIdempotencyKey, refusalOf, runResult } from '../../state/run-effect.ts'
+import { refusalOf, runResult } from '../../state/run-effect.ts'
 import type { SecondTicker } from '../../state/second-ticker.ts'
 
 /** What the bonds view model calls. */
@@ -60,6 +61,12 @@ export class BondsState {
   private heldMints: Mint[] = []
   /** Ids of live records already announced: each bond or stake gets its toast once. */
   private readonly announced = new Set<string>()
+  /** List fetches in flight, and the live records that arrived while any was out. */
+  private fetchesOut = 0
+  private liveLog: Array<{ readonly kind: 'mint' | 'stake'; readonly record: Mint | Stake }> = []
+  /** The bond form and the stake button: a tap again after no answer reuses the key (`Submission`). */
+  private readonly bondForm = new Submission()
+  private readonly stakeForm = new Submission()
 
   constructor(
     private readonly uc: BondUseCases,
@@ -71,7 +78,20 @@ export class BondsState {
   ) {
     makeAutoObservable<
       this,
-      'uc' | 'ticker' | 'notifier' | 'haptic' | 'onFiguresMoved' | 'announced' | 'previewSeq' | 'stakeQuoteSeq' | 'farmingCallOut' | 'heldMints'
+      | 'uc'
+      | 'ticker'
+      | 'notifier'
+      | 'haptic'
+      | 'onFiguresMoved'
+      | 'announced'
+      | 'previewSeq'
+      | 'stakeQuoteSeq'
+      | 'farmingCallOut'
+      | 'heldMints'
+      | 'fetchesOut'
+      | 'liveLog'
+      | 'bondForm'
+      | 'stakeForm'
     >(this, {
       // Read every second (a pending bond or stake ages out after 3 minutes), but a new list only when
       // an item came or went: the rows of an unchanged list must not re-render on each tick.
@@ -82,6 +102,10 @@ export class BondsState {
       announced: false,
       farmingCallOut: false,
       heldMints: false,
+      fetchesOut: false,
+      liveLog: false,
+      bondForm: false,
+      stakeForm: false,
       uc: false,
       ticker: false,
       notifier: false,
@@ -92,6 +116,7 @@ export class BondsState {
 
   async refresh(): Promise<void> {
     this.isFetching = true
+    const since = this.fetchBegins()
     const [plans, mints, stakes] = await Promise.all([
       runResult(this.uc.loadBondPlans()),
       runResult(this.uc.loadMints()),
@@ -99,17 +124,43 @@ export class BondsState {
     ])
     runInAction(() => {
       if (plans._tag === 'Success') this.plans = plans.success
-      if (mints._tag === 'Success') this.mints = mints.success
-      if (stakes._tag === 'Success') this.stakes = stakes.success
+      if (mints._tag === 'Success') this.mints = this.withLiveSince(since, 'mint', mints.success)
+      if (stakes._tag === 'Success') this.stakes = this.withLiveSince(since, 'stake', stakes.success)
+      this.fetchEnds()
       this.isFetching = false
     })
   }
 
   async refreshMints(): Promise<void> {
+    const since = this.fetchBegins()
     const mints = await runResult(this.uc.loadMints())
     runInAction(() => {
-      if (mints._tag === 'Success') this.mints = mints.success
+      if (mints._tag === 'Success') this.mints = this.withLiveSince(since, 'mint', mints.success)
+      this.fetchEnds()
     })
+  }
+
+  /**
+   * A list fetched while live records arrived was read before some of them: those records are
+   * merged again over the answer, so that a refetch never takes back what the socket told.
+   */
+  private fetchBegins(): number {
+    this.fetchesOut++
+    return this.liveLog.length
+  }
+
+  private fetchEnds(): void {
+    if (--this.fetchesOut === 0) this.liveLog = []
+  }
+
+  private withLiveSince<R extends Mint | Stake>(since: number, kind: 'mint' | 'stake', list: R[]): R[] {
+    const live = this.liveLog.slice(since).filter((e) => e.kind === kind)
+    if (!live.length) return list
+    return keepNewestPending(live.reduce((merged, e) => mergeLiveRecord(merged, e.record as R), list), this.ticker.now)
+  }
+
+  private logLive(kind: 'mint' | 'stake', record: Mint | Stake): void {
+    if (this.fetchesOut > 0) this.liveLog.push({ kind, record })
   }
 
   /** Quotes a bond; an answer that arrives after a newer request is dropped. */
@@ -175,7 +226,9 @@ export class BondsState {
       created = true
       runInAction(() => (this.mints = keepNewestPending(mergeLiveRecord(this.mints, mint), this.ticker.now)))
     }
-    const r = await runResult(this.uc.buyBond({ amount, days, idempotencyKey: newIdempotencyKey(), onPendingMint: showPending }))
+    const r = await runResult(
+      this.bondForm.send({ amount, days }, (idempotencyKey) => this.uc.buyBond({ amount, days, idempotencyKey, onPendingMint: showPending })),
+    )
     runInAction(() => {
       this.isSaving = false
       if (r._tag === 'Success') {
@@ -201,7 +254,7 @@ export class BondsState {
 
   async stake(mintId: Id): Promise<boolean> {
     return this.withBusy(mintId, async () => {
-      const r = await runResult(this.uc.stakeMint(mintId, { idempotencyKey: newIdempotencyKey() }))
+      const r = await runResult(this.stakeForm.send({ mintId: String(mintId) }, (idempotencyKey) => this.uc.stakeMint(mintId, { idempotencyKey })))
       if (r._tag === 'Success') {
         runInAction(() => (this.stakes = mergeLiveRecord(this.stakes, r.success)))
         this.onFiguresMoved()
@@ -213,6 +266,7 @@ export class BondsState {
 
   /** A live `user:mint` event (spec §4). */
   applyLiveMint(mint: Mint): void {
+    this.logLive('mint', mint)
     this.mints = keepNewestPending(mergeLiveRecord(this.mints, mint), this.ticker.now)
     if (mint.status === 'active') this.onFiguresMoved()
     // The server pushes the bond an activation brings while it answers: until the answer says
@@ -232,6 +286,7 @@ export class BondsState {
 
   /** A live `user:staking` event: merged, announced, and the mints refetched (spec §4). */
   applyLiveStake(stake: Stake): void {
+    this.logLive('stake', stake)
     this.stakes = keepNewestPending(mergeLiveRecord(this.stakes, stake), this.ticker.now)
     if (stake.status === 'active') this.onFiguresMoved()
     const notice = liveRecordNotice('stake', stake.status, false)

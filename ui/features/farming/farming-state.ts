@@ -1,4 +1,5 @@
 import { makeAutoObservable, runInAction } from 'mobx'
+import { Submission } from '../../../core/index.ts'
 import type {
   FarmingActivation,
   FarmingLink,
@@ -9,7 +10,7 @@ import type {
   Id,
   UseCases,
 } from '../../../core/index.ts'
-import { newIdempotencyKey, refusalOf, runResult } from '../../state/run-effect.ts'
+import { refusalOf, runResult } from '../../state/run-effect.ts'
 import type { BondsState } from '../bonds/bonds-state.ts'
 
 /** What the farming view model calls. */
@@ -37,6 +38,8 @@ export class FarmingState {
   quoteKey: string | null = null
   private previewSeq = 0
   private plansSeq = 0
+  /** The link form: a tap again after no answer reuses the key (`Submission`). */
+  private readonly linkForm = new Submission()
   /** The activation modal's content, shown until dismissed. */
   activation: FarmingActivation | null = null
   isSaving = false
@@ -47,7 +50,8 @@ export class FarmingState {
     private readonly uc: FarmingUseCases,
     private readonly bonds: FarmingBonds,
   ) {
-    makeAutoObservable<this, 'uc' | 'bonds' | 'previewSeq' | 'plansSeq'>(this, {
+    makeAutoObservable<this, 'uc' | 'bonds' | 'previewSeq' | 'plansSeq' | 'linkForm'>(this, {
+      linkForm: false,
       uc: false,
       bonds: false,
       previewSeq: false,
@@ -108,7 +112,8 @@ export class FarmingState {
   async create(request: Omit<FarmingLinkRequest, 'source'>): Promise<FarmingLink | null> {
     if (this.isSaving) return null
     this.isSaving = true
-    const r = await runResult(this.uc.createFarmingLink({ ...request, source: this.source }, { idempotencyKey: newIdempotencyKey() }))
+    const full = { ...request, source: this.source }
+    const r = await runResult(this.linkForm.send(full, (idempotencyKey) => this.uc.createFarmingLink(full, { idempotencyKey })))
     runInAction(() => {
       this.isSaving = false
       if (r._tag === 'Success') {

@@ -42,7 +42,10 @@ export const SellScreen = observer(function SellScreen({ fromReferral }: { reado
   const t = useT()
   const addressId = useId()
   const [from, setFrom] = useState<From>(fromReferral ? 'referral' : 'main')
-  const balance = from === 'referral' ? session.user?.referral_balance : session.user?.balance_token
+  // The main balance's locked part (welcome tokens) funds bonds but is never sold: the most to sell is the rest.
+  const locked = from === 'main' ? (session.user?.locked_balance ?? 0) : 0
+  const held = from === 'referral' ? session.user?.referral_balance : session.user?.balance_token
+  const balance = held === undefined ? undefined : Math.max(0, held - locked)
   const amount = useAmountField(balance ?? 0)
   const [address, setAddress] = useState('')
   const [addressTouched, setAddressTouched] = useState(false)
@@ -76,6 +79,11 @@ export const SellScreen = observer(function SellScreen({ fromReferral }: { reado
           />
         </Section>
         <InputAmount field={amount} label={t('sell.amount')} max={balance ?? 0} testId="sell-amount" />
+        {locked > 0 ? (
+          <p className="muted" data-testid="sell-locked">
+            {t('sell.locked', { amount: formatAmount(locked, 2) })}
+          </p>
+        ) : null}
         <div className={`field${addressError ? ' has-error' : ''}`}>
           <div className="field__top">
             <label className="field__label" htmlFor={addressId}>

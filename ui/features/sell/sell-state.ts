@@ -1,6 +1,6 @@
 import { makeAutoObservable, runInAction } from 'mobx'
-import { isTonAddress, type SaleRequest, type TransferResult, type UseCases, type Withdrawal, type WithdrawQuote } from '../../../core/index.ts'
-import { newIdempotencyKey, refusalOf, runResult } from '../../state/run-effect.ts'
+import { isTonAddress, type SaleRequest, Submission, type TransferResult, type UseCases, type Withdrawal, type WithdrawQuote } from '../../../core/index.ts'
+import { refusalOf, runResult } from '../../state/run-effect.ts'
 import type { SessionState } from '../../state/session-state.ts'
 
 /** What the sell view model calls. */
@@ -14,6 +14,9 @@ export class SellState {
   /** The amount `quote` (or `quoteRefusal`) was computed for. */
   quoteAmount: number | null = null
   private previewSeq = 0
+  /** The sale and transfer forms: a tap again after no answer reuses the key (`Submission`). */
+  private readonly saleForm = new Submission()
+  private readonly transferForm = new Submission()
   /** A sale or a transfer is in flight: one money movement at a time, a second press does nothing. */
   isSaving = false
   lastSale: Withdrawal | null = null
@@ -23,7 +26,9 @@ export class SellState {
     /** A sale or a transfer moves balances: they are reloaded. */
     private readonly balances: Pick<SessionState, 'refresh'>,
   ) {
-    makeAutoObservable<this, 'uc' | 'balances' | 'previewSeq'>(this, {
+    makeAutoObservable<this, 'uc' | 'balances' | 'previewSeq' | 'saleForm' | 'transferForm'>(this, {
+      saleForm: false,
+      transferForm: false,
       previewSeq: false,
       uc: false,
       balances: false,
@@ -68,7 +73,7 @@ export class SellState {
   async sell(request: SaleRequest): Promise<Withdrawal | null> {
     if (this.isSaving) return null
     this.isSaving = true
-    const r = await runResult(this.uc.sellTokens(request, { idempotencyKey: newIdempotencyKey() }))
+    const r = await runResult(this.saleForm.send(request, (idempotencyKey) => this.uc.sellTokens(request, { idempotencyKey })))
     runInAction(() => {
       this.isSaving = false
       if (r._tag === 'Success') this.lastSale = r.success
@@ -80,7 +85,7 @@ export class SellState {
   async transfer(amount: number): Promise<TransferResult | null> {
     if (this.isSaving) return null
     this.isSaving = true
-    const r = await runResult(this.uc.transferReferralBalance(amount, { idempotencyKey: newIdempotencyKey() }))
+    const r = await runResult(this.transferForm.send({ amount }, (idempotencyKey) => this.uc.transferReferralBalance(amount, { idempotencyKey })))
     runInAction(() => (this.isSaving = false))
     if (r._tag === 'Success') void this.balances.refresh()
     return r._tag === 'Success' ? r.success : null

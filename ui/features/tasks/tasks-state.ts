@@ -1,5 +1,5 @@
 import { makeAutoObservable, runInAction } from 'mobx'
-import { countActiveTasks, type Id, type Task, type TaskValidation, type UseCases } from '../../../core/index.ts'
+import { countActiveTasks, type Id, isUnanswered, type Task, type TaskValidation, type UseCases } from '../../../core/index.ts'
 import { runResult } from '../../state/run-effect.ts'
 import type { SessionState } from '../../state/session-state.ts'
 
@@ -46,6 +46,9 @@ export class TasksState {
       if (r._tag === 'Success') this.tasks = this.tasks.map((t) => (t.task_id === key ? { ...t, ...r.success } : t))
     })
     if (r._tag === 'Success' && r.success.status === 'CLAIMED') void this.balances.refresh()
+    // No answer (network error, timeout, 5xx): the step may have gone through. The list and the
+    // balances are asked again, so the user sees where the task stands instead of tapping into a refusal.
+    if (r._tag === 'Failure' && isUnanswered(r.failure)) void Promise.all([this.refresh(), this.balances.refresh()])
     return r._tag === 'Success' ? r.success : null
   }
 }

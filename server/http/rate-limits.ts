@@ -1,0 +1,133 @@
+import rateLimit, { type FastifyRateLimitStoreCtor } from '@fastify/rate-limit'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { httpError } from './errors.ts'
+
+/** At most `max` requests per `windowS` seconds (a fixed window that starts with the first one). */
+export interface RateRule {
+  readonly max: number
+  readonly windowS: number
+}
+
+/**
+ * The limits, each counted per client: the signed-in user (by id) when the request carries a valid
+ * access token, else its IP. A request counts against `general` and against its class's rule.
+ */
+export interface RateLimitConfig {
+  /** Every /api request. */
+  readonly general: RateRule
+  /** POST /auth/register (by IP: nobody is signed in yet). */
+  readonly register: RateRule
+  /** Creates and cancels: bonds, stakes, farming links (re-bonding), link activations. */
+  readonly create: RateRule
+  /** Money leaving: sales (withdrawals) and transfers from the referral balance. */
+  readonly withdraw: RateRule
+  /** Uploads: a task's validation with its photo. */
+  readonly upload: RateRule
+  /** How many clients the in-process store remembers per rule (least recently seen are forgotten first). */
+  readonly clients: number
+}
+
+export type RateClass = Exclude<keyof RateLimitConfig, 'general' | 'clients'>
+
+/**
+ * Defaults for a real mini app: a person tapping fast never reaches them (a bond or a sale needs a
+ * wallet confirmation or a form each time; the app makes about ten calls on opening), a script does.
+ * Registration is by IP, and many phones share one carrier IP, so it allows 30 openings a minute.
+ */
+export const DEFAULT_RATE_LIMITS: RateLimitConfig = {
+  general: { max: 300, windowS: 60 },
+  register: { max: 30, windowS: 60 },
+  create: { max: 20, windowS: 60 },
+  withdraw: { max: 10, windowS: 60 },
+  upload: { max: 10, windowS: 60 },
+  clients: 50_000,
+}
+
+/** The class of each limited route (method and route path as Fastify knows it). */
+export const RATE_CLASSES: Readonly<Record<string, RateClass>> = {
+  'POST /api/auth/register': 'register',
+  'POST /api/mint/create': 'create',
+  'POST /api/mint/:id/cancel': 'create',
+  'POST /api/staking/create': 'create',
+  'POST /api/farming/create': 'create',
+  'POST /api/farming/:id/cancel': 'create',
+  'GET /api/farming/activation-status': 'create',
+  'POST /api/withdraw/create': 'withdraw',
+  'POST /api/withdraw/transfer-from-referral-balance': 'withdraw',
+  'POST /api/task/validate': 'upload',
+}
+
+/** One more hit of a key, and what it comes to: the hits in the key's current window and the ms left of it. */
+export interface RateCount {
+  readonly current: number
+  readonly ttlMs: number
+}
+
+/**
+ * Where the counts live. The in-process store is the default; several instances behind one address
+ * share a store of their own (PostgreSQL, Redis) through this, with no change to the routes.
+ */
+export interface RateLimitStore {
+  /** Counts one hit of `key`; a key's window of `windowMs` starts with its first hit. */
+  incr(key: string, windowMs: number): Promise<RateCount> | RateCount
+}
+
+/** Makes the store for one rule (`rule` names it, and its keys are that rule's alone). */
+export type RateLimitStoreFactory = (rule: keyof Omit<RateLimitConfig, 'clients'>) => RateLimitStore
+
+export const tooManyMsg = (retryAfterS: number) => `Too many requests, try again in ${retryAfterS} s`
+
+type PluginIncr = (key: string, cb: (err: Error | null, res?: { current: number; ttl: number }) => void, timeWindow: number) => void
+
+/** Our stores as the plugin's store protocol: a root whose `child` (one per limiter) is the rule's store. */
+const pluginStoreOf = (factory: RateLimitStoreFactory): FastifyRateLimitStoreCtor =>
+  class {
+    child(params: { readonly ruleName: Parameters<RateLimitStoreFactory>[0] }) {
+      const store = factory(params.ruleName)
+      const incr: PluginIncr = (key, cb, timeWindow) => {
+        Promise.resolve()
+          .then(() => store.incr(key, timeWindow))
+          .then((r) => cb(null, { current: r.current, ttl: r.ttlMs }), (e: Error) => cb(e))
+      }
+      return { incr, child: () => ({ incr }) }
+    }
+    incr(): never {
+      throw new Error('the root rate-limit store is never counted on')
+    }
+  } as unknown as FastifyRateLimitStoreCtor
+
+type Check = (req: FastifyRequest, reply: FastifyReply) => Promise<void>
+
+/**
+ * Registers @fastify/rate-limit (no automatic hooks) and returns the check the /api hook runs after
+ * authentication: the general rule, then the route's class rule; an exceeded one answers 429 with
+ * `{ msg }` and Retry-After, and the route never runs. With `config` null nothing is limited.
+ */
+export const rateLimiter = (app: FastifyInstance, config: RateLimitConfig | null, storeFactory: RateLimitStoreFactory | null): Check => {
+  if (!config) return async () => {}
+  const rules = ['general', 'register', 'create', 'withdraw', 'upload'] as const
+  type Limiter = (req: FastifyRequest) => Promise<{ isExceeded?: boolean; ttlInSeconds?: number }>
+  const limiters = new Map<string, Limiter>()
+  const clientOf = (req: FastifyRequest) => (req.userId !== 0n ? `user:${req.userId}` : `ip:${req.ip}`)
+  app.register(rateLimit, { global: false, ...(storeFactory ? { store: pluginStoreOf(storeFactory) } : {}) })
+  app.after(() => {
+    const create = (app as unknown as { createRateLimit(o: object): Limiter }).createRateLimit
+    for (const rule of rules) {
+      const { max, windowS } = config[rule]
+      // Each limiter gets a store of its own from the root's child(): the plugin's LRU of `clients` keys, or the factory's.
+      const keyGenerator = (req: FastifyRequest) => `${rule}:${clientOf(req)}`
+      limiters.set(rule, create({ max, timeWindow: windowS * 1000, keyGenerator, cache: config.clients, ruleName: rule }))
+    }
+  })
+  return async (req, reply) => {
+    const cls = RATE_CLASSES[`${req.method} ${req.routeOptions.url ?? ''}`]
+    for (const rule of cls ? (['general', cls] as const) : (['general'] as const)) {
+      const r = await limiters.get(rule)!(req)
+      if (r.isExceeded) {
+        const after = Math.max(1, r.ttlInSeconds ?? 1)
+        reply.header('retry-after', String(after))
+        throw httpError(429, tooManyMsg(after))
+      }
+    }
+  }
+}
