@@ -16,6 +16,7 @@ import { recordTonProofRequesters } from './domain/wallets.ts'
 import { noQueue } from './events.ts'
 import { buildApp } from './http/app.ts'
 import { pruneIdempotency } from './http/idempotency.ts'
+import { pruneRateLimitHits } from './db/rate-limit-table.ts'
 import { priceWire } from './http/wire-format.ts'
 import { handleCandleSocket, pushCandles } from './sockets/candle-socket.ts'
 import { createHub, liveEvents, type SocketHub } from './sockets/hub.ts'
@@ -134,6 +135,7 @@ export const startServer = async (options: StartOptions = {}): Promise<RunningSe
         await settleUser(ctx, null)
         await expireUnpaidBonds(ctx)
         await pruneIdempotency(ctx)
+        if (engine.dialect === 'postgres') await pruneRateLimitHits(engine)
       })()
         .catch((e: unknown) => app.log.error(e))
         .finally(() => {

@@ -15,6 +15,7 @@ import { FILE_TOO_LARGE_MSG } from '../domain/errors.ts'
 import { domainAnswer } from './error-answers.ts'
 import { httpError, isHttpError, MAINTENANCE_MSG } from './errors.ts'
 import { rateLimiter } from './rate-limits.ts'
+import { databaseRateLimitStore } from '../db/rate-limit-table.ts'
 import { answerBeforeUnreadBodies } from './unread-bodies.ts'
 import { answerClientError, answerFrameworkError, jsonBodyParser } from './wire-errors.ts'
 
@@ -75,7 +76,9 @@ export const buildApp = (ctx: ServerContext): FastifyInstance => {
     return reply.code(500).send({ msg: 'Internal server error' })
   })
   app.setNotFoundHandler((_req, reply) => reply.code(404).send({ msg: 'Not found' }))
-  const limit = rateLimiter(app, ctx.config.rateLimits, ctx.config.rateLimitStore)
+  // On PostgreSQL the instances count in the database, so a client's budget is one across them.
+  const store = ctx.config.rateLimitStore ?? (ctx.engine.dialect === 'postgres' ? databaseRateLimitStore(ctx.engine) : null)
+  const limit = rateLimiter(app, ctx.config.rateLimits, store)
 
   // For a load balancer or an orchestrator: /health says the process answers; /ready that it can
   // serve, its database answering (503 otherwise, so traffic goes to another instance).
