@@ -5,7 +5,7 @@ import { EXTERNAL_CREDIT_TYPES, BALANCE_COLUMNS, moveBalance, type BalanceColumn
 import { expireUnpaidBonds, markMintPaid } from './domain/mints.ts'
 import { settleUser } from './domain/positions.ts'
 import { writeSetting } from './domain/settings.ts'
-import { queueCollectiveBonus } from './domain/user-events.ts'
+import { queueCollectiveBonus, queueSetting } from './domain/user-events.ts'
 import { InvalidInput, UnknownTelegramUser } from './domain/errors.ts'
 import { formatNano, parseFixed, PERCENT_DECIMALS, requireNano } from './money.ts'
 
@@ -32,7 +32,11 @@ export const createAdmin = (ctx: ServerContext) => {
   }
 
   return {
-    setMaintenance: (on: boolean) => writeSetting(ctx.db, 'maintenance', on ? 'on' : 'off'),
+    setMaintenance: (on: boolean) =>
+      inTx(ctx, async (ctx) => {
+        await writeSetting(ctx.db, 'maintenance', on ? 'on' : 'off')
+        queueSetting(ctx, 'maintenance')
+      }),
 
     setMember: async (telegramId: string | number | bigint, member = true) => {
       const user = await userByTelegram(telegramId)

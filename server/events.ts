@@ -26,6 +26,10 @@ export type Change =
   | { readonly kind: 'mint'; readonly userId: bigint; readonly id: bigint }
   | { readonly kind: 'stake'; readonly userId: bigint; readonly id: bigint }
   | { readonly kind: 'collective'; readonly value: bigint }
+  /** A session's refresh family was revoked: its access tokens stop working on every instance. */
+  | { readonly kind: 'revoked'; readonly family: string }
+  /** A setting changed (maintenance): every instance forgets what it kept of the settings. */
+  | { readonly kind: 'setting'; readonly key: string }
 
 /** One transaction's changes; the same key queued twice is sent once. */
 export interface EventQueue {
@@ -80,6 +84,10 @@ export const changeFromJson = (o: Record<string, unknown>): Change | null => {
       const value = id('value')
       return value === null ? null : { kind: 'collective', value }
     }
+    case 'revoked':
+      return typeof o.family === 'string' && o.family.length > 0 && o.family.length <= 100 ? { kind: 'revoked', family: o.family } : null
+    case 'setting':
+      return typeof o.key === 'string' && o.key.length > 0 && o.key.length <= 100 ? { kind: 'setting', key: o.key } : null
     default:
       return null
   }

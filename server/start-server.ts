@@ -12,6 +12,8 @@ import { settleUser } from './domain/positions.ts'
 import { createPriceFeed } from './domain/price-walk.ts'
 import { salePayouts, type SalePayouts } from './domain/sale-payouts.ts'
 import { readChange } from './domain/user-events.ts'
+import { forgetSettings } from './domain/settings.ts'
+import { noteFamilyRevoked } from './auth/tokens.ts'
 import { recordTonProofRequesters } from './domain/wallets.ts'
 import { noQueue } from './events.ts'
 import { buildApp } from './http/app.ts'
@@ -95,6 +97,8 @@ export const startServer = async (options: StartOptions = {}): Promise<RunningSe
       return
     }
     for (const change of m.changes) {
+      if (change.kind === 'revoked') noteFamilyRevoked(ctx, change.family)
+      if (change.kind === 'setting' || change.kind === 'collective') forgetSettings(engine)
       const e = await readChange(engine, change)
       if (!e) continue
       if (e.userId === null) sink.broadcast(e.event)

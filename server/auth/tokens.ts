@@ -3,6 +3,7 @@ import { jwtVerify, SignJWT } from 'jose'
 import { big, getRow, run, str } from '../db/sql.ts'
 import { inTx, type ServerContext } from '../context.ts'
 import { httpError } from '../http/errors.ts'
+import { queueRevokedFamily } from '../domain/user-events.ts'
 
 const keys = new WeakMap<ServerContext, Uint8Array>()
 const keyOf = (ctx: ServerContext) => {
@@ -33,9 +34,51 @@ export interface Verified {
 
 export const SESSION_REVOKED_MSG = 'Session was revoked'
 
-/** Was the session's refresh family revoked (a spent refresh token was presented)? One indexed lookup. */
-const familyRevoked = async (ctx: ServerContext, family: string): Promise<boolean> =>
-  (await getRow(ctx.db, 'SELECT 1 AS r FROM refresh_tokens WHERE family = ? AND revoked = 1 LIMIT 1', family)) !== undefined
+/**
+ * What this instance knows of session families: the revoked ones (for good), and the ones found not
+ * revoked (for FAMILY_KEPT_MS). A revocation is announced to every instance (a `revoked` change,
+ * server/start-server.ts), which marks it here at once; the time limit covers an announcement missed
+ * while a PostgreSQL listening connection reconnected. So a request costs no query for it.
+ */
+interface Families {
+  readonly revoked: Set<string>
+  readonly valid: Map<string, number>
+}
+const families = new WeakMap<ServerContext, Families>()
+const FAMILY_KEPT_MS = 30_000
+const KEPT_FAMILIES = 10_000
+const familiesOf = (ctx: ServerContext): Families => {
+  let f = families.get(ctx)
+  if (!f) families.set(ctx, (f = { revoked: new Set(), valid: new Map() }))
+  return f
+}
+
+/** A family was revoked (here or on another instance): its access tokens stop working on this one. */
+export const noteFamilyRevoked = (ctx: ServerContext, family: string): void => {
+  const f = familiesOf(ctx)
+  f.valid.delete(family)
+  if (f.revoked.size >= KEPT_FAMILIES) f.revoked.delete(f.revoked.values().next().value!)
+  f.revoked.add(family)
+}
+
+const keepValid = (ctx: ServerContext, family: string) => {
+  const f = familiesOf(ctx)
+  if (f.revoked.has(family)) return
+  if (f.valid.size >= KEPT_FAMILIES) f.valid.delete(f.valid.keys().next().value!)
+  f.valid.set(family, Date.now())
+}
+
+/** Was the session's refresh family revoked (a spent refresh token was presented)? */
+const familyRevoked = async (ctx: ServerContext, family: string): Promise<boolean> => {
+  const f = familiesOf(ctx)
+  if (f.revoked.has(family)) return true
+  const at = f.valid.get(family)
+  if (at !== undefined && Date.now() - at < FAMILY_KEPT_MS) return false
+  const revoked = (await getRow(ctx.db, 'SELECT 1 AS r FROM refresh_tokens WHERE family = ? AND revoked = 1 LIMIT 1', family)) !== undefined
+  if (revoked) noteFamilyRevoked(ctx, family)
+  else keepValid(ctx, family)
+  return revoked
+}
 
 /** Tokens already verified, per server: the signature of a given string never changes, only its age. */
 const verifiedCache = new WeakMap<ServerContext, Map<string, Verified>>()
@@ -72,8 +115,19 @@ export const verifyAccessTokenClaims = async (ctx: ServerContext, token: string)
     const expired = (e as { code?: string }).code === 'ERR_JWT_EXPIRED'
     throw httpError(401, expired ? 'Token expired' : 'Invalid token')
   }
-  if (!(await getRow(ctx.db, 'SELECT id FROM users WHERE id = ?', verified.userId))) throw httpError(401, 'Invalid token')
-  if (await familyRevoked(ctx, verified.family)) throw httpError(401, SESSION_REVOKED_MSG)
+  // The user and the family in one round trip.
+  const found = await getRow(
+    ctx.db,
+    'SELECT id, (SELECT COUNT(*) FROM refresh_tokens WHERE family = ? AND revoked = 1) AS revoked FROM users WHERE id = ?',
+    verified.family,
+    verified.userId,
+  )
+  if (!found) throw httpError(401, 'Invalid token')
+  if (familiesOf(ctx).revoked.has(verified.family) || big(found, 'revoked') > 0n) {
+    noteFamilyRevoked(ctx, verified.family)
+    throw httpError(401, SESSION_REVOKED_MSG)
+  }
+  keepValid(ctx, verified.family)
   if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!)
   cache.set(token, verified)
   return verified
@@ -111,6 +165,7 @@ export const rotateRefresh = async (ctx: ServerContext, presented: unknown) => {
     const family = str(row, 'family')
     if (row.used_at !== null || big(row, 'revoked') !== 0n) {
       await run(ctx.db, 'UPDATE refresh_tokens SET revoked = 1 WHERE family = ?', family)
+      queueRevokedFamily(ctx, family)
       return { error: 'Refresh token was already used' }
     }
     if (big(row, 'expires_at') <= BigInt(ctx.now())) return { error: 'Refresh token expired' }

@@ -54,7 +54,7 @@ export const bondTerms = async (ctx: ServerContext, userId: bigint, amount: bigi
   const user = await userRow(ctx, userId)
   const hold = big(user, 'hold_bonus')
   const investment = big(user, 'investment_bonus')
-  const collective = await collectiveBonus(ctx.db)
+  const collective = await collectiveBonus(ctx)
   return {
     total: amount,
     daily,

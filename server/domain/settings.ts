@@ -1,4 +1,5 @@
-import type { Db } from '../db/engine.ts'
+import type { Db, Engine } from '../db/engine.ts'
+import type { ServerContext } from '../context.ts'
 import { getRow, run } from '../db/sql.ts'
 
 /** The collective bonus every new bond gets, in percent scaled by 1e4 (0.1 %). */
@@ -13,10 +14,41 @@ export const writeSetting = async (db: Db, key: string, value: string): Promise<
   await run(db, 'INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value', key, value)
 }
 
-/** Read on every request, so a flip by the admin CLI in another process is seen at once. */
-export const isMaintenanceOn = async (db: Db): Promise<boolean> => (await readSetting(db, 'maintenance')) === 'on'
+/**
+ * The settings an instance keeps in memory, on PostgreSQL only: every change (the admin CLI's too)
+ * is announced to every instance (a `setting` or `collective` change), which forgets them. As a
+ * listening connection that reconnects may have missed an announcement, nothing is kept longer than
+ * SETTINGS_KEPT_MS. On SQLite they are read each time: the admin CLI writes the file from another
+ * process, which no bus reaches.
+ */
+const kept = new WeakMap<Engine, { generation: number; values: Map<string, { value: string | null; at: number }> }>()
+export const SETTINGS_KEPT_MS = 5_000
 
-export const collectiveBonus = async (db: Db): Promise<bigint> => {
-  const v = await readSetting(db, 'collective_bonus')
+const setting = async (ctx: ServerContext, key: string): Promise<string | null> => {
+  // Inside a transaction, the transaction's own view.
+  if (ctx.engine.dialect !== 'postgres' || ctx.db !== ctx.engine) return readSetting(ctx.db, key)
+  let cache = kept.get(ctx.engine)
+  if (!cache) kept.set(ctx.engine, (cache = { generation: 0, values: new Map() }))
+  const hit = cache.values.get(key)
+  if (hit && Date.now() - hit.at < SETTINGS_KEPT_MS) return hit.value
+  const generation = cache.generation
+  const value = await readSetting(ctx.db, key)
+  // A change announced while this read was under way wins: the value read may be the old one.
+  if (cache.generation === generation) cache.values.set(key, { value, at: Date.now() })
+  return value
+}
+
+/** A setting changed somewhere: this instance reads the settings again. */
+export const forgetSettings = (engine: Engine): void => {
+  const cache = kept.get(engine)
+  if (!cache) return
+  cache.generation++
+  cache.values.clear()
+}
+
+export const isMaintenanceOn = async (ctx: ServerContext): Promise<boolean> => (await setting(ctx, 'maintenance')) === 'on'
+
+export const collectiveBonus = async (ctx: ServerContext): Promise<bigint> => {
+  const v = await setting(ctx, 'collective_bonus')
   return v === null ? DEFAULT_COLLECTIVE_BONUS : BigInt(v)
 }

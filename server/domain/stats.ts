@@ -29,7 +29,7 @@ export const financialStats = async (ctx: ServerContext): Promise<FinancialStats
     totalRewardsPaid: await sum(`SELECT COALESCE(SUM(amount), 0) AS v FROM operations WHERE type IN ('bond_reward', 'stake_reward')`),
     totalWithdrawn: await sum(`SELECT COALESCE(SUM(token_amount), 0) AS v FROM withdrawals`),
     totalTonRaised: await sum(`SELECT COALESCE(SUM(paid_nano), 0) AS v FROM mints WHERE paid_nano IS NOT NULL`),
-    collectiveBonus: await collectiveBonus(ctx.db),
+    collectiveBonus: await collectiveBonus(ctx),
     price: ctx.price.priceAt(ctx.now()),
   }
 }

@@ -17,6 +17,8 @@ export const queueStake = (ctx: ServerContext, userId: bigint, stakeId: bigint):
 
 /** `global:collective_bonus` to every socket. */
 export const queueCollectiveBonus = (ctx: ServerContext, value: bigint): void => ctx.events.push('collective', { kind: 'collective', value })
+export const queueSetting = (ctx: ServerContext, key: string): void => ctx.events.push(`setting:${key}`, { kind: 'setting', key })
+export const queueRevokedFamily = (ctx: ServerContext, family: string): void => ctx.events.push(`revoked:${family}`, { kind: 'revoked', family })
 
 /** The live event a committed change makes, read from `db`, and whom it is for (null: everyone); null when its row is gone. */
 export const readChange = async (db: Db, c: Change): Promise<{ readonly userId: bigint | null; readonly event: LiveEvent } | null> => {
@@ -35,5 +37,8 @@ export const readChange = async (db: Db, c: Change): Promise<{ readonly userId: 
     }
     case 'collective':
       return { userId: null, event: { event: 'global:collective_bonus', collectiveBonus: c.value } }
+    case 'revoked':
+    case 'setting':
+      return null
   }
 }

@@ -99,7 +99,7 @@ export const buildApp = (ctx: ServerContext): FastifyInstance => {
       api.addHook('onRequest', async (req, reply) => {
         const path = req.routeOptions.url ?? ''
         if (path === MAINTENANCE_PATH || path === '/api/maintenance') return limit(req, reply)
-        if (await isMaintenanceOn(ctx.db)) throw httpError(503, MAINTENANCE_MSG)
+        if (await isMaintenanceOn(ctx)) throw httpError(503, MAINTENANCE_MSG)
         if (!PUBLIC_PATHS.has(path) && req.routeOptions.url !== undefined) {
           try {
             req.userId = await verifyAccessToken(ctx, bearerOf(req.headers.authorization))

@@ -14,7 +14,7 @@ const LATEST = 4_102_444_800 // 2100-01-01
 export const isCandleInterval = (v: unknown): v is CandleInterval => (CANDLE_INTERVALS as ReadonlyArray<unknown>).includes(v)
 
 export const marketRoutes = (app: FastifyInstance, ctx: ServerContext) => {
-  app.get('/maintenance/', async () => ({ detail: (await isMaintenanceOn(ctx.db)) ? MAINTENANCE_ON_DETAIL : MAINTENANCE_OFF_DETAIL }))
+  app.get('/maintenance/', async () => ({ detail: (await isMaintenanceOn(ctx)) ? MAINTENANCE_ON_DETAIL : MAINTENANCE_OFF_DETAIL }))
 
   app.get('/price/current-price', async () => priceWire(ctx.price.current(ctx.now())))
 

@@ -9,7 +9,7 @@ import { referralWire, userWire } from '../http/wire-format.ts'
 export const userRoutes = (app: FastifyInstance, ctx: ServerContext) => {
   app.get('/user/me', async (req) => {
     await settleUser(ctx, req.userId)
-    const [user, bonus] = await Promise.all([userRow(ctx, req.userId), collectiveBonus(ctx.db)])
+    const [user, bonus] = await Promise.all([userRow(ctx, req.userId), collectiveBonus(ctx)])
     return userWire(user, bonus)
   })
 

@@ -41,7 +41,7 @@ export const handleMainSocket = (ctx: ServerContext, hub: SocketHub, ws: WebSock
       hub.add(id, ws)
       ws.send(envelope('user:balance', balanceWire(user)))
       ws.send(envelope('price_update', priceWire(ctx.price.current(ctx.now()))))
-      ws.send(envelope('global:collective_bonus', collectiveBonusWire(await collectiveBonus(ctx.db))))
+      ws.send(envelope('global:collective_bonus', collectiveBonusWire(await collectiveBonus(ctx))))
     } catch (e) {
       ws.close(BAD_TOKEN_CLOSE, e instanceof Error ? e.message : 'Invalid token')
     }

@@ -26,6 +26,16 @@ const login = async (url: string, telegramId: number) => {
   return res.body.token as string
 }
 
+/** Polls `probe` until it gives `want` (an announcement between instances takes milliseconds). */
+const until = async <T>(probe: () => Promise<T>, want: T, ms = 3_000): Promise<T> => {
+  const end = Date.now() + ms
+  for (;;) {
+    const got = await probe()
+    if (got === want || Date.now() > end) return got
+    await new Promise((r) => setTimeout(r, 25))
+  }
+}
+
 const count = async (s: RunningServer, sql: string) => Number((await s.ctx.db.one<{ n: bigint }>(sql))!.n)
 
 describe('two instances on one PostgreSQL', () => {
@@ -98,5 +108,40 @@ describe('two instances on one PostgreSQL', () => {
     expect(both.map((r) => r.status)).toEqual([200, 200])
     expect(both[1]!.body).toEqual(both[0]!.body)
     expect(await count(a, 'SELECT COUNT(*) AS n FROM mints')).toBe(2)
+  })
+
+  it('maintenance switched on one instance answers 503 on the other, and switched off there, 200 again on the first', async () => {
+    const [a, b] = await pair()
+    const token = await login(a.url, 71_401)
+    const me = (base: string) => async () => (await call(base, 'GET', '/user/me', { token })).status
+    // Both have read the settings already.
+    expect(await me(a.url)()).toBe(200)
+    expect(await me(b.url)()).toBe(200)
+    await a.admin.setMaintenance(true)
+    expect(await until(me(b.url), 503)).toBe(503)
+    expect((await call(b.url, 'GET', '/user/me', { token })).body.msg).toMatch(/maintenance/i)
+    await b.admin.setMaintenance(false)
+    expect(await until(me(a.url), 200)).toBe(200)
+  })
+
+  it('a collective bonus set on one instance is in the other’s /user/me', async () => {
+    const [a, b] = await pair()
+    const token = await login(b.url, 71_501)
+    const bonus = async () => (await call(b.url, 'GET', '/user/me', { token })).body.collective_bonus as string
+    expect(await bonus()).toBe('0.1')
+    await a.admin.setCollectiveBonus('0.35')
+    expect(await until(bonus, '0.35')).toBe('0.35')
+  })
+
+  it('a refresh token presented twice on one instance cuts the session’s access token off on the other', async () => {
+    const [a, b] = await pair()
+    const res = await call(a.url, 'POST', '/auth/register', { body: { init_data: signInitData({ id: 71_601 }, Math.floor(Date.now() / 1000)) } })
+    const { token, refresh } = res.body as { token: string; refresh: string }
+    expect((await call(b.url, 'GET', '/user/me', { token })).status).toBe(200)
+    expect((await call(a.url, 'POST', '/auth/refresh', { body: { refresh_token: refresh } })).status).toBe(200)
+    expect((await call(a.url, 'POST', '/auth/refresh', { body: { refresh_token: refresh } })).status).toBe(401)
+    const onB = async () => (await call(b.url, 'GET', '/user/me', { token })).status
+    expect(await until(onB, 401)).toBe(401)
+    expect((await call(b.url, 'GET', '/user/me', { token })).body.msg).toBe('Session was revoked')
   })
 })
