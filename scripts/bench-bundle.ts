@@ -22,7 +22,7 @@ import { launchUrl, seedActiveBonds, startBenchStack } from './bench-ticker.ts'
 
 const BUDGET_INITIAL_KIB = 150
 const BUDGET_TOTAL_KIB = 450
-const DASHBOARD_MODULE = /ui\/screens\/dashboard\/dashboard-screen\.tsx$/
+const DASHBOARD_MODULE = /ui\/features\/dashboard\/dashboard-screen\.tsx$/
 
 type Chunk = Rolldown.OutputChunk
 const kib = (bytes: number) => bytes / 1024

@@ -1,16 +1,23 @@
 /**
  * The browser entry. The page already shows the loader (index.html); the app boots in steps, each
  * in its own task rather than one long one (a long task holds the page's input and paint):
+ * 0. this entry reads Telegram's launch parameters from the URL and starts the maintenance check
+ *    and, for a returning user (an auth_token cookie), `GET /user/me`, while the rest downloads
+ *    (adapters/browser/early-boot.ts; the core is handed those answers when it asks for them);
  * 1. `start-app.ts` is evaluated (adapters, core, view models); in the next task it builds the app,
- *    and in the one after it starts it: the maintenance check goes out, then sign-in;
+ *    and in the one after it starts it: the maintenance check, then sign-in;
  * 2. `render-app.tsx` (React and the screens) is evaluated while those requests are out, and renders.
+ * The Telegram SDK and the wallet widget load after the first screen has painted.
  * A step that cannot load (its download failed) shows the failed screen with "Try again".
  */
 // The page's own styles: the loader in index.html is drawn with them before any step has run.
 import './styles/base.css'
 import './styles/components.css'
+import { earlyBoot } from '../adapters/browser/early-boot.ts'
 import { showBootFailure } from './boot-failure.ts'
 import type { StartedApp } from './start-app.ts'
+
+const early = earlyBoot(import.meta.env.VITE_API_ORIGIN || '')
 
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0))
 
@@ -20,7 +27,7 @@ let running: StartedApp | null = null
 const boot = async () => {
   const { composeBrowserApp } = await import('./start-app.ts')
   await nextTask()
-  const composed = composeBrowserApp()
+  const composed = composeBrowserApp(early)
   await nextTask()
   running = composed.start()
   const { renderApp } = await import('./render-app.tsx')
@@ -31,5 +38,5 @@ const boot = async () => {
 boot().catch((error: unknown) => {
   console.error('AXIOM could not start', error)
   running?.app.stop()
-  showBootFailure(document.getElementById('root')!)
+  showBootFailure(document.getElementById('root')!, early.launch.initDataUnsafe.user?.language_code ?? '')
 })
