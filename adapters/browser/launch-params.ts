@@ -24,11 +24,13 @@ export const UNKNOWN_PLATFORM = 'unknown'
 /** The storage the parameters are kept in: sessionStorage, or a fake. */
 export type ParamsStorage = Pick<Storage, 'getItem' | 'setItem'>
 
+/** `+` is a space; a value that does not decode is kept (with its `+` already made `%20`, as the SDK does). */
 const urlSafeDecode = (text: string): string => {
+  const spaced = text.replace(/\+/g, '%20')
   try {
-    return decodeURIComponent(text.replace(/\+/g, '%20'))
+    return decodeURIComponent(spaced)
   } catch {
-    return text
+    return spaced
   }
 }
 
