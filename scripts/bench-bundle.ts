@@ -1,6 +1,6 @@
 /**
  * `npm run bench:bundle`: the gzip size (level 9) of the JS loaded before the dashboard paints
- * (budget ≤ 150 KiB) and of all the app's JS (budget ≤ 450 KiB), on the production build.
+ * (budget ≤ 170 KiB) and of all the app's JS (budget ≤ 420 KiB), on the production build.
  *
  * "Before the dashboard paints" is taken as the union of two sets, so neither can hide a chunk:
  *  - static: the entry chunk, the boot steps it imports dynamically, and everything those import
@@ -20,8 +20,8 @@ import { build, type Plugin, type Rolldown } from 'vite'
 import { launchChromium } from '../tests/support/chromium.ts'
 import { launchUrl, seedActiveBonds, startBenchStack } from './bench-ticker.ts'
 
-const BUDGET_INITIAL_KIB = 150
-const BUDGET_TOTAL_KIB = 450
+const BUDGET_INITIAL_KIB = 170
+const BUDGET_TOTAL_KIB = 420
 const DASHBOARD_MODULE = /ui\/features\/dashboard\/dashboard-screen\.tsx$/
 
 type Chunk = Rolldown.OutputChunk
