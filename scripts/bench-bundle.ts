@@ -9,6 +9,8 @@
  *  - observed: the JS files Chromium had requested by the moment the dashboard screen appeared in
  *    the DOM, launching the app for a seeded user with a signed Telegram launch hash against the
  *    reference backend (so startup-time dynamic imports count too).
+ * The Russian catalogue (ui/i18n/ru.ts), which the entry loads only for a Russian-speaking user, is
+ * printed apart with the initial figure for such a user.
  * Pass --static to skip the browser run.
  */
 import { rmSync } from 'node:fs'
@@ -23,6 +25,8 @@ import { launchUrl, seedActiveBonds, startBenchStack } from './bench-ticker.ts'
 const BUDGET_INITIAL_KIB = 170
 const BUDGET_TOTAL_KIB = 420
 const DASHBOARD_MODULE = /ui\/features\/dashboard\/dashboard-screen\.tsx$/
+const BOOT_STEP = /\/ui\/(start-app\.ts|render-app\.tsx)$/
+const CATALOGUE_MODULE = /\/ui\/i18n\/ru\.ts$/
 
 type Chunk = Rolldown.OutputChunk
 const kib = (bytes: number) => bytes / 1024
@@ -114,7 +118,11 @@ const main = async () => {
     const dashboard = [...chunks.values()].filter((c) => c.isDynamicEntry && c.facadeModuleId && DASHBOARD_MODULE.test(c.facadeModuleId))
     if (dashboard.length !== 1) throw new Error('could not find the dashboard route chunk')
     // The entry (ui/main.ts) boots through its own dynamic imports: start-app, then render-app.
-    const boot = entries.flatMap((e) => chunks.get(e)?.dynamicImports ?? [])
+    // Its other dynamic import, the Russian catalogue, loads only for a Russian speaker (printed apart;
+    // the browser check launches an English-speaking user).
+    const isBootStep = (name: string) => BOOT_STEP.test(chunks.get(name)?.facadeModuleId ?? '')
+    const boot = entries.flatMap((e) => chunks.get(e)?.dynamicImports ?? []).filter(isBootStep)
+    const catalogues = [...chunks.values()].filter((c) => c.facadeModuleId && CATALOGUE_MODULE.test(c.facadeModuleId)).map((c) => c.fileName)
     const staticSet = closure(chunks, [...entries, ...boot, dashboard[0]!.fileName])
     const observed = staticOnly ? new Set<string>() : await observedBeforeDashboard(outDir)
     const unknown = [...observed].filter((f) => !chunks.has(f))
@@ -128,6 +136,11 @@ const main = async () => {
     for (const name of [...initial].sort((a, b) => gz.get(b)! - gz.get(a)!)) {
       const how = staticSet.has(name) ? (observed.has(name) || staticOnly ? '' : ' (static only)') : ' (observed only)'
       console.log(`    ${fmt(gz.get(name)!).padStart(10)}  ${name}${how}  [${contents(chunks.get(name)!)}]`)
+    }
+    for (const name of catalogues) {
+      const extra = closure(chunks, [name])
+      const more = [...extra].filter((n) => !initial.has(n))
+      console.log(`  a Russian speaker also loads before the dashboard: ${more.map((n) => `${n} ${fmt(gz.get(n)!)}`).join(', ')} (initial JS for them: ${fmt(initialBytes + sum(more))})`)
     }
     const later = [...chunks.keys()].filter((n) => !initial.has(n)).sort((a, b) => gz.get(b)! - gz.get(a)!)
     console.log(`  loaded later (${later.length} chunks): ${later.slice(0, 8).map((n) => `${n} ${fmt(gz.get(n)!)}`).join(', ')}${later.length > 8 ? ', …' : ''}`)

@@ -7,6 +7,7 @@
  * 1. `start-app.ts` is evaluated (adapters, core, view models); in the next task it builds the app,
  *    and in the one after it starts it: the maintenance check, then sign-in;
  * 2. `render-app.tsx` (React and the screens) is evaluated while those requests are out, and renders.
+ * A Russian speaker's message catalogue loads from the entry, beside step 1, and is in place before 2.
  * The Telegram SDK and the wallet widget load after the first screen has painted.
  * A step that cannot load (its download failed) shows the failed screen with "Try again".
  */
@@ -15,9 +16,14 @@ import './styles/base.css'
 import './styles/components.css'
 import { earlyBoot } from '../adapters/browser/early-boot.ts'
 import { showBootFailure } from './boot-failure.ts'
+import { languageFor, loadCatalogue } from './i18n/catalogues.ts'
 import type { StartedApp } from './start-app.ts'
 
 const early = earlyBoot(import.meta.env.VITE_API_ORIGIN || '')
+const languageCode = early.launch.initDataUnsafe.user?.language_code ?? ''
+// A Russian speaker's catalogue downloads beside the boot steps; English is already here. If it
+// cannot load, the app speaks English rather than not start.
+const catalogue = loadCatalogue(languageFor(languageCode)).catch((error: unknown) => console.error('AXIOM: the catalogue did not load', error))
 
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0))
 
@@ -31,6 +37,7 @@ const boot = async () => {
   await nextTask()
   running = composed.start()
   const { renderApp } = await import('./render-app.tsx')
+  await catalogue
   await nextTask()
   renderApp(running)
 }
@@ -38,5 +45,5 @@ const boot = async () => {
 boot().catch((error: unknown) => {
   console.error('AXIOM could not start', error)
   running?.app.stop()
-  showBootFailure(document.getElementById('root')!, early.launch.initDataUnsafe.user?.language_code ?? '')
+  void catalogue.then(() => showBootFailure(document.getElementById('root')!, languageCode))
 })
