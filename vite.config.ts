@@ -98,8 +98,13 @@ export default defineConfig({
   envDir: '..',
   plugins: [react(), tonConnectManifest(), preloadBootSteps(), cacheHeaders()],
   resolve: {
-    // Only the exports @ton/core uses, not @ton/crypto's word lists (adapters/ton/ton-crypto-for-browser.ts).
-    alias: [{ find: /^@ton\/crypto$/, replacement: fileURLToPath(new URL('./adapters/ton/ton-crypto-for-browser.ts', import.meta.url)) }],
+    alias: [
+      // Only the exports @ton/core uses, not @ton/crypto's word lists (adapters/ton/ton-crypto-for-browser.ts).
+      { find: /^@ton\/crypto$/, replacement: fileURLToPath(new URL('./adapters/ton/ton-crypto-for-browser.ts', import.meta.url)) },
+      // Of jsSHA, the browser build needs SHA-256 only (@ton/crypto's sha256_sync, for cell hashes):
+      // the package's own SHA-256 build, not its all-variants index (SHA-1, SHA-3, …; 2.6 KiB gz less).
+      { find: /^jssha$/, replacement: fileURLToPath(new URL('./node_modules/jssha/dist/sha256.js', import.meta.url)) },
+    ],
   },
   server: {
     host: '127.0.0.1',
