@@ -11,7 +11,8 @@
  *    reference backend (so startup-time dynamic imports count too).
  * The Russian catalogue (ui/i18n/ru.ts), which the entry loads only for a Russian-speaking user, is
  * printed apart with the initial figure for such a user.
- * Pass --static to skip the browser run.
+ * Pass --static to skip the browser run, --modules for where the bytes go, by package and module
+ * (source-map attribution, scripts/bundle-breakdown.ts).
  */
 import { rmSync } from 'node:fs'
 import { gzipSync } from 'node:zlib'
@@ -20,6 +21,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { build, type Plugin, type Rolldown } from 'vite'
 import { launchChromium } from '../tests/support/chromium.ts'
+import { chunkShares, packageOf, top } from './bundle-breakdown.ts'
 import { launchUrl, seedActiveBonds, startBenchStack } from './bench-ticker.ts'
 
 const BUDGET_INITIAL_KIB = 170
@@ -107,10 +109,12 @@ const observedBeforeDashboard = async (outDir: string): Promise<Set<string>> => 
 
 const main = async () => {
   const staticOnly = process.argv.includes('--static')
+  const modules = process.argv.includes('--modules')
   const outDir = mkdtempSync(join(tmpdir(), 'axiom-bench-bundle-'))
   try {
     const { plugin, chunks } = collect()
-    await build({ configFile: 'vite.config.ts', logLevel: 'warn', plugins: [plugin], build: { outDir, emptyOutDir: true } })
+    // --modules: hidden source maps (no comment in the code, so the chunks measure the same).
+    await build({ configFile: 'vite.config.ts', logLevel: 'warn', plugins: [plugin], build: { outDir, emptyOutDir: true, ...(modules ? { sourcemap: 'hidden' as const } : {}) } })
     const gz = new Map([...chunks].map(([name, c]) => [name, gzipSync(c.code, { level: 9 }).length]))
     const sum = (names: Iterable<string>) => [...names].reduce((n, name) => n + (gz.get(name) ?? 0), 0)
 
@@ -145,6 +149,16 @@ const main = async () => {
     const later = [...chunks.keys()].filter((n) => !initial.has(n)).sort((a, b) => gz.get(b)! - gz.get(a)!)
     console.log(`  loaded later (${later.length} chunks): ${later.slice(0, 8).map((n) => `${n} ${fmt(gz.get(n)!)}`).join(', ')}${later.length > 8 ? ', …' : ''}`)
     if (!staticOnly) console.log(`  browser check: ${observed.size} JS files requested before the dashboard appeared`)
+    if (modules) {
+      const shares = [...chunks.keys()].flatMap((name) => chunkShares(outDir, name, gz.get(name)!))
+      const before = shares.filter((s) => initial.has(s.chunk))
+      console.log('  before the dashboard paints, by package or app folder:')
+      top(before, (s) => packageOf(s.module), 25).forEach((l) => console.log(`  ${l}`))
+      console.log('  before the dashboard paints, the largest modules:')
+      top(before, (s) => s.module, 30).forEach((l) => console.log(`  ${l}`))
+      console.log('  all JS, by package or app folder:')
+      top(shares, (s) => packageOf(s.module), 25).forEach((l) => console.log(`  ${l}`))
+    }
     const okInitial = kib(initialBytes) <= BUDGET_INITIAL_KIB
     const okTotal = kib(totalBytes) <= BUDGET_TOTAL_KIB
     console.log(`  initial JS: ${fmt(initialBytes)} (budget ≤ ${BUDGET_INITIAL_KIB} KiB) ${okInitial ? 'PASS' : 'FAIL'}`)
