@@ -1,4 +1,6 @@
-import { type Notice, type NoticeTable, renderNotice } from '../../core/index.ts'
+// Not through core/index.ts: this module is in the entry, which must not wait for the core's chunk.
+import { type NoticeTable, renderNotice } from '../../core/notices.ts'
+import type { Notice } from '../../core/ports/notifier.port.ts'
 import { en, enNotices, type MessageKey, type Messages } from './en.ts'
 
 /**
