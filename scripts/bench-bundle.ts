@@ -146,6 +146,9 @@ const main = async () => {
       const more = [...extra].filter((n) => !initial.has(n))
       console.log(`  a Russian speaker also loads before the dashboard: ${more.map((n) => `${n} ${fmt(gz.get(n)!)}`).join(', ')} (initial JS for them: ${fmt(initialBytes + sum(more))})`)
     }
+    // The entry starts the maintenance check and /user/me: a static import would hold it until that chunk arrived.
+    const entryWaits = entries.flatMap((e) => chunks.get(e)?.imports ?? [])
+    console.log(`  the entry waits for: ${entryWaits.length ? entryWaits.map((n) => `${n} ${fmt(gz.get(n)!)}`).join(', ') : 'no other chunk (it runs as soon as it has downloaded)'}`)
     const later = [...chunks.keys()].filter((n) => !initial.has(n)).sort((a, b) => gz.get(b)! - gz.get(a)!)
     console.log(`  loaded later (${later.length} chunks): ${later.slice(0, 8).map((n) => `${n} ${fmt(gz.get(n)!)}`).join(', ')}${later.length > 8 ? ', …' : ''}`)
     if (!staticOnly) console.log(`  browser check: ${observed.size} JS files requested before the dashboard appeared`)
