@@ -104,6 +104,8 @@ export default defineConfig({
       // Of jsSHA, the browser build needs SHA-256 only (@ton/crypto's sha256_sync, for cell hashes):
       // the package's own SHA-256 build, not its all-variants index (SHA-1, SHA-3, …; 2.6 KiB gz less).
       { find: /^jssha$/, replacement: fileURLToPath(new URL('./node_modules/jssha/dist/sha256.js', import.meta.url)) },
+      // wouter's useSyncExternalStore shim, for React before 18: React's own hook.
+      { find: /^use-sync-external-store\/shim(\/index\.js)?$/, replacement: fileURLToPath(new URL('./ui/lib/use-sync-external-store.ts', import.meta.url)) },
     ],
   },
   server: {
