@@ -4,7 +4,9 @@
  * token per view model. Its caller is the browser entry, ui/start-app.ts (`composeApp`); the CLI
  * composes the core's `useCases` itself, in cli/context.ts, and tests call `composeCore`.
  */
-import 'reflect-metadata'
+// The Reflect metadata API inversify needs, over the browser's own Map and WeakMap ("lite": the
+// full polyfill also ships Map/Set/WeakMap shims no supported client needs).
+import 'reflect-metadata/lite'
 import { Container } from 'inversify'
 import {
   BackgroundReads,

@@ -38,6 +38,24 @@ const tonConnectManifest = (): Plugin => {
 }
 
 /**
+ * How the built app is cached, as its host must serve it: the hashed files under /assets/ never
+ * change, so a returning user's browser takes them from its cache without asking
+ * (`immutable`, a year); the page itself is asked for every time (`no-cache`, answered 304 when
+ * unchanged), so a new build reaches users at once. `vite preview` (the benches, the e2e tests)
+ * sends no Cache-Control at all, which leaves the browser to guess and revalidate each file.
+ */
+const cacheHeaders = (): Plugin => ({
+  name: 'axiom-cache-headers',
+  configurePreviewServer: (server) =>
+    void server.middlewares.use((req, res, next) => {
+      const path = req.url?.split('?')[0] ?? ''
+      if (path.startsWith('/assets/')) res.setHeader('Cache-Control', 'public, max-age=31536000, immutable')
+      else if (!Object.keys(proxy).some((prefix) => path.startsWith(prefix))) res.setHeader('Cache-Control', 'no-cache')
+      next()
+    }),
+})
+
+/**
  * The entry (ui/main.ts) boots through two dynamic imports, evaluated one after the other. The built
  * page names both steps' chunks as `modulepreload` (and their styles as `preload`), so they download
  * together with the entry (a preload fetches without evaluating) instead of the second step waiting
@@ -78,10 +96,17 @@ const preloadBootSteps = (): Plugin => {
 export default defineConfig({
   root: 'ui',
   envDir: '..',
-  plugins: [react(), tonConnectManifest(), preloadBootSteps()],
+  plugins: [react(), tonConnectManifest(), preloadBootSteps(), cacheHeaders()],
   resolve: {
-    // Only the exports @ton/core uses, not @ton/crypto's word lists (adapters/ton/ton-crypto-for-browser.ts).
-    alias: [{ find: /^@ton\/crypto$/, replacement: fileURLToPath(new URL('./adapters/ton/ton-crypto-for-browser.ts', import.meta.url)) }],
+    alias: [
+      // Only the exports @ton/core uses, not @ton/crypto's word lists (adapters/ton/ton-crypto-for-browser.ts).
+      { find: /^@ton\/crypto$/, replacement: fileURLToPath(new URL('./adapters/ton/ton-crypto-for-browser.ts', import.meta.url)) },
+      // Of jsSHA, the browser build needs SHA-256 only (@ton/crypto's sha256_sync, for cell hashes):
+      // the package's own SHA-256 build, not its all-variants index (SHA-1, SHA-3, …; 2.6 KiB gz less).
+      { find: /^jssha$/, replacement: fileURLToPath(new URL('./node_modules/jssha/dist/sha256.js', import.meta.url)) },
+      // wouter's useSyncExternalStore shim, for React before 18: React's own hook.
+      { find: /^use-sync-external-store\/shim(\/index\.js)?$/, replacement: fileURLToPath(new URL('./ui/lib/use-sync-external-store.ts', import.meta.url)) },
+    ],
   },
   server: {
     host: '127.0.0.1',

@@ -1,6 +1,6 @@
 /**
  * `npm run bench:bundle`: the gzip size (level 9) of the JS loaded before the dashboard paints
- * (budget ≤ 150 KiB) and of all the app's JS (budget ≤ 450 KiB), on the production build.
+ * (budget ≤ 170 KiB) and of all the app's JS (budget ≤ 420 KiB), on the production build.
  *
  * "Before the dashboard paints" is taken as the union of two sets, so neither can hide a chunk:
  *  - static: the entry chunk, the boot steps it imports dynamically, and everything those import
@@ -9,7 +9,10 @@
  *  - observed: the JS files Chromium had requested by the moment the dashboard screen appeared in
  *    the DOM, launching the app for a seeded user with a signed Telegram launch hash against the
  *    reference backend (so startup-time dynamic imports count too).
- * Pass --static to skip the browser run.
+ * The Russian catalogue (ui/i18n/ru.ts), which the entry loads only for a Russian-speaking user, is
+ * printed apart with the initial figure for such a user.
+ * Pass --static to skip the browser run, --modules for where the bytes go, by package and module
+ * (source-map attribution, scripts/bundle-breakdown.ts).
  */
 import { rmSync } from 'node:fs'
 import { gzipSync } from 'node:zlib'
@@ -18,11 +21,14 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { build, type Plugin, type Rolldown } from 'vite'
 import { launchChromium } from '../tests/support/chromium.ts'
+import { chunkShares, packageOf, top } from './bundle-breakdown.ts'
 import { launchUrl, seedActiveBonds, startBenchStack } from './bench-ticker.ts'
 
-const BUDGET_INITIAL_KIB = 150
-const BUDGET_TOTAL_KIB = 450
-const DASHBOARD_MODULE = /ui\/screens\/dashboard\/dashboard-screen\.tsx$/
+const BUDGET_INITIAL_KIB = 170
+const BUDGET_TOTAL_KIB = 420
+const DASHBOARD_MODULE = /ui\/features\/dashboard\/dashboard-screen\.tsx$/
+const BOOT_STEP = /\/ui\/(start-app\.ts|render-app\.tsx)$/
+const CATALOGUE_MODULE = /\/ui\/i18n\/ru\.ts$/
 
 type Chunk = Rolldown.OutputChunk
 const kib = (bytes: number) => bytes / 1024
@@ -103,10 +109,12 @@ const observedBeforeDashboard = async (outDir: string): Promise<Set<string>> => 
 
 const main = async () => {
   const staticOnly = process.argv.includes('--static')
+  const modules = process.argv.includes('--modules')
   const outDir = mkdtempSync(join(tmpdir(), 'axiom-bench-bundle-'))
   try {
     const { plugin, chunks } = collect()
-    await build({ configFile: 'vite.config.ts', logLevel: 'warn', plugins: [plugin], build: { outDir, emptyOutDir: true } })
+    // --modules: hidden source maps (no comment in the code, so the chunks measure the same).
+    await build({ configFile: 'vite.config.ts', logLevel: 'warn', plugins: [plugin], build: { outDir, emptyOutDir: true, ...(modules ? { sourcemap: 'hidden' as const } : {}) } })
     const gz = new Map([...chunks].map(([name, c]) => [name, gzipSync(c.code, { level: 9 }).length]))
     const sum = (names: Iterable<string>) => [...names].reduce((n, name) => n + (gz.get(name) ?? 0), 0)
 
@@ -114,7 +122,11 @@ const main = async () => {
     const dashboard = [...chunks.values()].filter((c) => c.isDynamicEntry && c.facadeModuleId && DASHBOARD_MODULE.test(c.facadeModuleId))
     if (dashboard.length !== 1) throw new Error('could not find the dashboard route chunk')
     // The entry (ui/main.ts) boots through its own dynamic imports: start-app, then render-app.
-    const boot = entries.flatMap((e) => chunks.get(e)?.dynamicImports ?? [])
+    // Its other dynamic import, the Russian catalogue, loads only for a Russian speaker (printed apart;
+    // the browser check launches an English-speaking user).
+    const isBootStep = (name: string) => BOOT_STEP.test(chunks.get(name)?.facadeModuleId ?? '')
+    const boot = entries.flatMap((e) => chunks.get(e)?.dynamicImports ?? []).filter(isBootStep)
+    const catalogues = [...chunks.values()].filter((c) => c.facadeModuleId && CATALOGUE_MODULE.test(c.facadeModuleId)).map((c) => c.fileName)
     const staticSet = closure(chunks, [...entries, ...boot, dashboard[0]!.fileName])
     const observed = staticOnly ? new Set<string>() : await observedBeforeDashboard(outDir)
     const unknown = [...observed].filter((f) => !chunks.has(f))
@@ -129,9 +141,27 @@ const main = async () => {
       const how = staticSet.has(name) ? (observed.has(name) || staticOnly ? '' : ' (static only)') : ' (observed only)'
       console.log(`    ${fmt(gz.get(name)!).padStart(10)}  ${name}${how}  [${contents(chunks.get(name)!)}]`)
     }
+    for (const name of catalogues) {
+      const extra = closure(chunks, [name])
+      const more = [...extra].filter((n) => !initial.has(n))
+      console.log(`  a Russian speaker also loads before the dashboard: ${more.map((n) => `${n} ${fmt(gz.get(n)!)}`).join(', ')} (initial JS for them: ${fmt(initialBytes + sum(more))})`)
+    }
+    // The entry starts the maintenance check and /user/me: a static import would hold it until that chunk arrived.
+    const entryWaits = entries.flatMap((e) => chunks.get(e)?.imports ?? [])
+    console.log(`  the entry waits for: ${entryWaits.length ? entryWaits.map((n) => `${n} ${fmt(gz.get(n)!)}`).join(', ') : 'no other chunk (it runs as soon as it has downloaded)'}`)
     const later = [...chunks.keys()].filter((n) => !initial.has(n)).sort((a, b) => gz.get(b)! - gz.get(a)!)
     console.log(`  loaded later (${later.length} chunks): ${later.slice(0, 8).map((n) => `${n} ${fmt(gz.get(n)!)}`).join(', ')}${later.length > 8 ? ', …' : ''}`)
     if (!staticOnly) console.log(`  browser check: ${observed.size} JS files requested before the dashboard appeared`)
+    if (modules) {
+      const shares = [...chunks.keys()].flatMap((name) => chunkShares(outDir, name, gz.get(name)!))
+      const before = shares.filter((s) => initial.has(s.chunk))
+      console.log('  before the dashboard paints, by package or app folder:')
+      top(before, (s) => packageOf(s.module), 25).forEach((l) => console.log(`  ${l}`))
+      console.log('  before the dashboard paints, the largest modules:')
+      top(before, (s) => s.module, 30).forEach((l) => console.log(`  ${l}`))
+      console.log('  all JS, by package or app folder:')
+      top(shares, (s) => packageOf(s.module), 25).forEach((l) => console.log(`  ${l}`))
+    }
     const okInitial = kib(initialBytes) <= BUDGET_INITIAL_KIB
     const okTotal = kib(totalBytes) <= BUDGET_TOTAL_KIB
     console.log(`  initial JS: ${fmt(initialBytes)} (budget ≤ ${BUDGET_INITIAL_KIB} KiB) ${okInitial ? 'PASS' : 'FAIL'}`)

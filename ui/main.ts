@@ -1,16 +1,29 @@
 /**
  * The browser entry. The page already shows the loader (index.html); the app boots in steps, each
  * in its own task rather than one long one (a long task holds the page's input and paint):
+ * 0. this entry reads Telegram's launch parameters from the URL and starts the maintenance check
+ *    and, for a returning user (an auth_token cookie), `GET /user/me`, while the rest downloads
+ *    (adapters/browser/early-boot.ts; the core is handed those answers when it asks for them);
  * 1. `start-app.ts` is evaluated (adapters, core, view models); in the next task it builds the app,
- *    and in the one after it starts it: the maintenance check goes out, then sign-in;
+ *    and in the one after it starts it: the maintenance check, then sign-in;
  * 2. `render-app.tsx` (React and the screens) is evaluated while those requests are out, and renders.
+ * A Russian speaker's message catalogue loads from the entry, beside step 1, and is in place before 2.
+ * The Telegram SDK and the wallet widget load after the first screen has painted.
  * A step that cannot load (its download failed) shows the failed screen with "Try again".
  */
 // The page's own styles: the loader in index.html is drawn with them before any step has run.
 import './styles/base.css'
 import './styles/components.css'
+import { earlyBoot } from '../adapters/browser/early-boot.ts'
 import { showBootFailure } from './boot-failure.ts'
+import { languageFor, loadCatalogue } from './i18n/catalogues.ts'
 import type { StartedApp } from './start-app.ts'
+
+const early = earlyBoot(import.meta.env.VITE_API_ORIGIN || '')
+const languageCode = early.launch.initDataUnsafe.user?.language_code ?? ''
+// A Russian speaker's catalogue downloads beside the boot steps; English is already here. If it
+// cannot load, the app speaks English rather than not start.
+const catalogue = loadCatalogue(languageFor(languageCode)).catch((error: unknown) => console.error('AXIOM: the catalogue did not load', error))
 
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0))
 
@@ -20,10 +33,11 @@ let running: StartedApp | null = null
 const boot = async () => {
   const { composeBrowserApp } = await import('./start-app.ts')
   await nextTask()
-  const composed = composeBrowserApp()
+  const composed = composeBrowserApp(early)
   await nextTask()
   running = composed.start()
   const { renderApp } = await import('./render-app.tsx')
+  await catalogue
   await nextTask()
   renderApp(running)
 }
@@ -31,5 +45,5 @@ const boot = async () => {
 boot().catch((error: unknown) => {
   console.error('AXIOM could not start', error)
   running?.app.stop()
-  showBootFailure(document.getElementById('root')!)
+  void catalogue.then(() => showBootFailure(document.getElementById('root')!, languageCode))
 })

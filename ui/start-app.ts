@@ -1,9 +1,12 @@
 /**
- * The first step of the browser boot: the one ui/ file that meets the adapters, to hand them to the
- * composition root. It builds the app, and `start()` starts it (the maintenance check, then sign-in);
- * React is not needed for that and is evaluated by the second step while the requests are out.
+ * The first step of the browser boot: the ui/ file that meets the adapters, to hand them to the
+ * composition root (the entry only starts the early requests). It builds the app over what the
+ * entry already has (the launch parameters, the maintenance check and /user/me on their way), and
+ * `start()` starts it (the maintenance check, then sign-in); React is not needed for that and is
+ * evaluated by the second step while the requests are out.
  */
 import { browserPorts } from '../adapters/browser/browser-ports.ts'
+import type { EarlyBoot } from '../adapters/browser/early-boot.ts'
 import { composeApp } from '../composition-root.ts'
 import { miniAppLink, type Platform } from '../core/index.ts'
 import { loadDashboard } from './app/dashboard-loader.ts'
@@ -22,7 +25,7 @@ export interface ComposedApp extends StartedApp {
   start(): StartedApp
 }
 
-export const composeBrowserApp = (): ComposedApp => {
+export const composeBrowserApp = (early: EarlyBoot): ComposedApp => {
   const env = import.meta.env
   const config: UiConfig = {
     botUsername: env.VITE_BOT_USERNAME || 'axiom_dev_bot',
@@ -30,6 +33,8 @@ export const composeBrowserApp = (): ComposedApp => {
     communityUrl: env.VITE_COMMUNITY_URL || 'https://t.me/axiom_community',
   }
   /** Absolute URL of a configured endpoint, which may be given relative to this page. */
+  let endStart = () => undefined as void
+  const startEnded = new Promise<void>((resolve) => (endStart = resolve))
   const absolute = (url: string) => new URL(url, location.origin).toString().replace(/\/$/, '')
 
   const ports = browserPorts({
@@ -41,6 +46,10 @@ export const composeBrowserApp = (): ComposedApp => {
     twaReturnUrl: miniAppLink(config) as `https://${string}`,
     // The wallet widget (restored at start-up) loads only once the first screen has painted.
     widgetGate: () => firstScreenPainted(),
+    launch: early.launch,
+    prefetched: early.answers,
+    // So does the Telegram SDK, or as soon as the start ended on a full screen (maintenance, failed).
+    sdkGate: () => Promise.race([firstScreenPainted(), startEnded]),
   })
   const app = composeApp(ports, config)
   const started: StartedApp = { app, platform: ports.platform, config }
@@ -48,7 +57,7 @@ export const composeBrowserApp = (): ComposedApp => {
     ...started,
     start: () => {
       if (location.pathname === '/') void loadDashboard()
-      void app.start(location.search)
+      app.start(location.search).then((phase) => phase !== 'ready' && endStart(), endStart)
       return started
     },
   }

@@ -1,5 +1,5 @@
 import type { PortBindings } from '../../core/index.ts'
-import { FetchHttpTransport } from '../shared/fetch-http-transport.ts'
+import { FetchHttpTransport, type PrefetchedAnswers } from '../shared/fetch-http-transport.ts'
 import { SystemClock } from '../shared/system-clock.ts'
 import { NavigatorClipboard } from './navigator-clipboard.ts'
 import { loadTonPayloads } from '../ton/load-ton-modules.ts'
@@ -7,8 +7,10 @@ import { V4ApiChainReader } from '../ton/v4-api-chain-reader.ts'
 import { pinnedTonConnectUi, TON_CONNECT_CONNECTION_KEY, TonConnectWallet, tonConnectUiOptions } from '../ton/ton-connect-wallet.ts'
 import { CookieSessionStore } from './cookie-session-store.ts'
 import { LocalStorageKeyValueStore } from './local-storage-key-value-store.ts'
+import { DeferredWebApp } from './deferred-web-app.ts'
+import { type LaunchParams, pageLaunchParams } from './launch-params.ts'
 import { TelegramPlatform } from './telegram-platform.ts'
-import { telegramWebApp } from './telegram-web-app.ts'
+import { loadTelegramWebApp } from './telegram-web-app.ts'
 import { WebSocketFactory } from './websocket-factory.ts'
 
 export interface BrowserEnv {
@@ -28,15 +30,37 @@ export interface BrowserEnv {
    * painted", so the widget's ~120 KiB gz never delays the dashboard. Default: at once.
    */
   readonly widgetGate?: () => Promise<void>
+  /** The launch parameters the entry read from the URL (default: read them now). */
+  readonly launch?: LaunchParams
+  /** Answers the entry started before the core loaded (adapters/browser/early-requests.ts). */
+  readonly prefetched?: PrefetchedAnswers
+  /**
+   * Resolves when @twa-dev/sdk may download; the entry passes "the first screen has painted". Until
+   * it has loaded, platform calls are kept and replayed (adapters/browser/deferred-web-app.ts).
+   * Default: at once.
+   */
+  readonly sdkGate?: () => Promise<void>
+}
+
+/** Telegram's WebApp from the launch parameters now, and from @twa-dev/sdk once `gate` opens and it has loaded. */
+const telegramWebApp = (launch: LaunchParams, gate: () => Promise<void>): DeferredWebApp => {
+  const webApp = new DeferredWebApp(launch)
+  gate()
+    .then(loadTelegramWebApp)
+    .then(
+      (sdk) => webApp.attach(sdk),
+      (error: unknown) => console.error('AXIOM could not load the Telegram SDK', error),
+    )
+  return webApp
 }
 
 /** The browser's adapters for every port. The wallet widget and the chain client load on first use. */
 export const browserPorts = (env: BrowserEnv): PortBindings => {
-  const platform = new TelegramPlatform(telegramWebApp)
+  const platform = new TelegramPlatform(telegramWebApp(env.launch ?? pageLaunchParams(), env.sdkGate ?? (() => Promise.resolve())))
   // The wallet widget speaks the app's language: Russian for Russian-speaking users, else English.
   const language = /^ru/i.test(platform.launch()?.languageCode ?? '') ? 'ru' : 'en'
   return {
-    http: new FetchHttpTransport({ origin: env.apiOrigin }),
+    http: new FetchHttpTransport({ origin: env.apiOrigin, ...(env.prefetched ? { prefetched: env.prefetched } : {}) }),
     sockets: new WebSocketFactory(env.apiOrigin ? { origin: env.apiOrigin } : {}),
     session: new CookieSessionStore(),
     storage: new LocalStorageKeyValueStore(),

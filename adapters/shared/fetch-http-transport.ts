@@ -1,31 +1,24 @@
 import { Effect } from 'effect'
-import { API_BASE_PATH } from '../../core/domain/constants.ts'
 import { NetworkError } from '../../core/errors.ts'
 import type { HttpRequest, HttpResponse, HttpTransport } from '../../core/ports/http-transport.port.ts'
+import { apiBase, fetchAnswer } from './fetch-answer.ts'
+
+/**
+ * Answers that were asked for before the core was there (the browser entry starts them with the
+ * page). `take` hands over the answer to exactly this request, at most once; null means "not
+ * prefetched: send it". A taken promise that resolves to null had no usable answer, and the
+ * request is sent after all.
+ */
+export interface PrefetchedAnswers {
+  take(request: HttpRequest): Promise<HttpResponse | null> | null
+}
 
 export interface FetchHttpTransportOptions {
   /** The API host, such as 'https://api.example.com'; '' (the default) means the page's own origin. */
   readonly origin?: string
   readonly fetch?: typeof globalThis.fetch
-}
-
-const queryString = (query: HttpRequest['query']): string => {
-  if (!query) return ''
-  const params = new URLSearchParams()
-  for (const [key, value] of Object.entries(query)) {
-    if (value !== undefined) params.append(key, String(value))
-  }
-  const text = params.toString()
-  return text ? `?${text}` : ''
-}
-
-const parseBody = (text: string): unknown => {
-  if (text.trim() === '') return null
-  try {
-    return JSON.parse(text)
-  } catch {
-    return null
-  }
+  /** Answers already on their way; the first request that matches one gets it instead of a new request. */
+  readonly prefetched?: PrefetchedAnswers
 }
 
 /**
@@ -35,28 +28,20 @@ const parseBody = (text: string): unknown => {
 export class FetchHttpTransport implements HttpTransport {
   private readonly base: string
   private readonly fetch: typeof globalThis.fetch
+  private readonly prefetched: PrefetchedAnswers | null
 
   constructor(options: FetchHttpTransportOptions = {}) {
-    this.base = (options.origin ?? '').replace(/\/+$/, '') + API_BASE_PATH
+    this.base = apiBase(options.origin)
     this.fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init))
+    this.prefetched = options.prefetched ?? null
   }
 
   send(request: HttpRequest): Effect.Effect<HttpResponse, NetworkError> {
-    const url = this.base + request.path + queryString(request.query)
-    const headers: Record<string, string> = { Accept: 'application/json' }
-    const sendsBody = request.method !== 'GET' && request.body !== undefined
-    if (sendsBody) headers['Content-Type'] = 'application/json'
-    if (request.bearer) headers.Authorization = `Bearer ${request.bearer}`
-    if (request.idempotencyKey) headers['Idempotency-Key'] = request.idempotencyKey
     return Effect.tryPromise({
       try: async (signal) => {
-        const res = await this.fetch(url, {
-          method: request.method,
-          headers,
-          body: sendsBody ? JSON.stringify(request.body) : undefined,
-          signal,
-        })
-        return { status: res.status, body: parseBody(await res.text()) }
+        const early = this.prefetched?.take(request)
+        const answer = early ? await early : null
+        return answer ?? (await fetchAnswer(this.fetch, this.base, request, signal))
       },
       catch: (cause) => new NetworkError({ cause }),
     })

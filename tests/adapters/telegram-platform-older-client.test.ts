@@ -11,7 +11,7 @@ let TelegramPlatform: typeof TelegramPlatformClass
 beforeAll(async () => {
   vi.spyOn(console, 'log').mockImplementation(() => {})
   vi.spyOn(console, 'warn').mockImplementation(() => {})
-  const { telegramWebApp } = await import('../../adapters/browser/telegram-web-app.ts')
+  const telegramWebApp = await (await import('../../adapters/browser/telegram-web-app.ts')).loadTelegramWebApp()
   ;({ TelegramPlatform } = await import('../../adapters/browser/telegram-platform.ts'))
   platform = new TelegramPlatform(telegramWebApp)
 })

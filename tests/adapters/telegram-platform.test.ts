@@ -11,7 +11,7 @@ let platform: TelegramPlatformClass
 
 beforeAll(async () => {
   vi.spyOn(console, 'log').mockImplementation(() => {})
-  const { telegramWebApp } = await import('../../adapters/browser/telegram-web-app.ts')
+  const telegramWebApp = await (await import('../../adapters/browser/telegram-web-app.ts')).loadTelegramWebApp()
   const { TelegramPlatform } = await import('../../adapters/browser/telegram-platform.ts')
   platform = new TelegramPlatform(telegramWebApp, {
     location: { reload: () => navigations.push('reload'), replace: (url) => navigations.push(`replace ${url}`) },

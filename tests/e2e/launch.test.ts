@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { frameEval, nextUser } from './helpers.ts'
+import { amountOf, errorHaptics, frameEval, nextUser } from './helpers.ts'
 import { api, launch, useStack } from './stack.ts'
 
 const stack = useStack()
@@ -58,5 +58,49 @@ describe('the referral link', () => {
     await b.app.getByTestId('community-modal').waitFor()
     await page.close()
     expect(registrations).toEqual([{ init_data: expect.stringContaining('start_param=farm_K7Q2M9XW4P'), ref_code: null }])
+  })
+})
+
+describe('a returning user', () => {
+  it('opens straight on their dashboard: one /user/me (started with the page) and no registration, then the back button and haptics work once the Telegram SDK has loaded', async () => {
+    const user = nextUser()
+    const first = await launch(stack, { user, name: 'Rita' })
+    await first.app.getByTestId('screen-dashboard').waitFor()
+    await expect.poll(() => first.app.getByTestId('balance-main-amount').innerText()).toMatch(/\d/)
+    const before = amountOf(await first.app.getByTestId('balance-main-amount').innerText())
+    stack.server.admin.credit(user, '321.5')
+
+    // Telegram opens the app again in the same browser: its cookies and local storage are still there.
+    const { page } = first
+    const signIn: string[] = []
+    const onRequest = (r: { url(): string; method(): string }) => {
+      const path = new URL(r.url()).pathname
+      if (/^\/api\/(user\/me|auth\/|maintenance\/)/.test(path)) signIn.push(`${r.method()} ${path}`)
+    }
+    page.on('request', onRequest)
+    const { app, errors } = await launch(stack, { user, page, member: false })
+    await app.getByTestId('screen-dashboard').waitFor()
+    // The balance as the backend holds it now, not a copy kept from the first visit.
+    await expect.poll(async () => amountOf(await app.getByTestId('balance-main-amount').innerText())).toBeCloseTo(before + 321.5, 6)
+    page.off('request', onRequest)
+    expect(signIn.filter((r) => r !== 'GET /api/maintenance/')).toEqual(['GET /api/user/me'])
+    expect(signIn.filter((r) => r === 'GET /api/maintenance/')).toHaveLength(1)
+
+    // The SDK loads after the dashboard painted; the host's back button and the error haptic then reach Telegram.
+    const back = page.getByTestId('host-back')
+    await app.getByTestId('tab-referral').click()
+    await app.getByTestId('screen-referral').waitFor()
+    await expect.poll(() => back.isVisible()).toBe(true)
+    await frameEval(app, () => {
+      navigator.clipboard.writeText = () => Promise.reject(new DOMException('Write permission denied.', 'NotAllowedError'))
+    })
+    const haptics = await errorHaptics(page)
+    await app.getByTestId('copy-referral-link').click()
+    await expect.poll(() => errorHaptics(page)).toBe(haptics + 1)
+    await back.click()
+    await app.getByTestId('screen-dashboard').waitFor()
+    await expect.poll(() => back.isVisible()).toBe(false)
+    expect(errors).toEqual([])
+    await page.close()
   })
 })

@@ -5,6 +5,10 @@ import { expectContains, expectText, frameEval, nextUser, tabLabels, text } from
 /** The app's frame: tabs, routes, the host's back button, maintenance, the community gate and the Russian UI. */
 const stack = useStack()
 
+/** The tabs drawn highlighted (the `is-active` style), by test id. */
+const highlightedTabs = (app: Parameters<typeof tabLabels>[0]) =>
+  app.locator('.bottom-nav .tab.is-active').evaluateAll((tabs) => tabs.map((t) => t.getAttribute('data-testid')))
+
 describe('navigation', () => {
   it('every tab shows its screen, with the host back button everywhere but the dashboard', async () => {
     const { app, page, errors } = await launch(stack, { user: nextUser() })
@@ -12,6 +16,7 @@ describe('navigation', () => {
     const back = page.getByTestId('host-back')
     await expect.poll(() => back.isVisible()).toBe(false)
     expect(await tabLabels(app)).toEqual(['Bond AXIOM', 'Staking', 'Dashboard', 'Referral', 'Tasks'])
+    expect(await highlightedTabs(app)).toEqual(['tab-dashboard'])
 
     const tabs: Array<[string, string]> = [
       ['tab-bond', 'screen-bond'],
@@ -23,10 +28,12 @@ describe('navigation', () => {
       await app.getByTestId(tab).click()
       await app.getByTestId(screen).waitFor()
       await expect.poll(() => back.isVisible(), { message: `host back on ${screen}` }).toBe(true)
+      expect(await highlightedTabs(app)).toEqual([tab])
     }
     await app.getByTestId('tab-dashboard').click()
     await app.getByTestId('screen-dashboard').waitFor()
     await expect.poll(() => back.isVisible()).toBe(false)
+    expect(await highlightedTabs(app)).toEqual(['tab-dashboard'])
     expect(errors).toEqual([])
     await page.close()
   })
@@ -46,6 +53,7 @@ describe('navigation', () => {
       await app.getByTestId(link).click()
       await app.getByTestId(screen).waitFor()
       expect(await path()).toBe(route)
+      expect(await highlightedTabs(app)).toEqual([])
       await expect.poll(() => back.isVisible()).toBe(true)
       await back.click()
       await app.getByTestId('screen-dashboard').waitFor()
@@ -65,6 +73,8 @@ describe('navigation', () => {
       await app.getByTestId(link).click()
       await app.getByTestId(screen).waitFor()
       expect(await path()).toBe(route)
+      // A child route keeps its tab highlighted.
+      expect(await highlightedTabs(app)).toEqual(['tab-referral'])
       await back.click()
       await app.getByTestId('screen-referral').waitFor()
       expect(await path()).toBe('/referral')
@@ -112,6 +122,21 @@ describe('navigation', () => {
     await app.getByTestId('screen-dashboard').waitFor()
     expect(await frameEval(app, () => location.pathname)).toBe('/')
     await expect.poll(() => back.isVisible()).toBe(false)
+    expect(errors).toEqual([])
+    await page.close()
+  })
+
+  it('an unknown path says the page does not exist and leads home; a trailing slash is the same route', async () => {
+    const { app, page, errors } = await launch(stack, { user: nextUser(), path: '/nowhere/at-all' })
+    await expectContains(app.getByTestId('not-found'), 'This page does not exist')
+    expect(await highlightedTabs(app)).toEqual([])
+    await app.getByTestId('not-found-home').click()
+    await app.getByTestId('screen-dashboard').waitFor()
+    expect(await frameEval(app, () => location.pathname)).toBe('/')
+    // A route with a trailing slash is the same route.
+    await frameEval(app, () => history.pushState({ idx: 1 }, '', '/tasks/?from=test'))
+    await app.getByTestId('screen-tasks').waitFor()
+    expect(await highlightedTabs(app)).toEqual(['tab-tasks'])
     expect(errors).toEqual([])
     await page.close()
   })

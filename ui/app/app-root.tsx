@@ -1,7 +1,7 @@
 import { observer } from 'mobx-react-lite'
 import { reaction } from 'mobx'
 import { startTransition, useEffect, useState } from 'react'
-import { BrowserRouter, useRoutes } from 'react-router'
+import { Router as WouterRouter } from 'wouter'
 import { Toasts } from '../components/toasts.tsx'
 import { MaintenanceScreen } from '../features/maintenance/maintenance-screen.tsx'
 import { useLanguage } from '../i18n/use-t.ts'
@@ -10,18 +10,15 @@ import { AppContext } from './contexts.ts'
 import { FailedScreen } from './failed-screen.tsx'
 import { LoaderScreen } from './loader-screen.tsx'
 import { OutsidePlatformScreen } from './outside-platform-screen.tsx'
-import { routes } from './routes.tsx'
+import { useAppLocation } from './navigation.ts'
+import { AppRoutes } from './routes.tsx'
 
-/** The routes as elements. The declarative router is enough (no route loads data) and half the size of the data router. */
-function Routes() {
-  return useRoutes(routes)
-}
-
+/** The routes on the browser's history, with the app's own navigation (ui/app/navigation.ts). */
 function Router() {
   return (
-    <BrowserRouter>
-      <Routes />
-    </BrowserRouter>
+    <WouterRouter hook={useAppLocation}>
+      <AppRoutes />
+    </WouterRouter>
   )
 }
 

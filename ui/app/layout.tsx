@@ -1,6 +1,5 @@
 import { observer } from 'mobx-react-lite'
-import { Suspense, useEffect } from 'react'
-import { Outlet } from 'react-router'
+import { type ReactNode, Suspense, useEffect } from 'react'
 import { BottomNav } from '../components/bottom-nav.tsx'
 import { Spinner } from '../components/spinner.tsx'
 import { Toasts } from '../components/toasts.tsx'
@@ -34,7 +33,7 @@ const CommunityGate = observer(function CommunityGate() {
 })
 
 /** The frame of every route: the top bar, the screen, the tabs, toasts and the app-wide modals. */
-export function Layout() {
+export function Layout({ children }: { readonly children: ReactNode }) {
   useBackButton()
   useScrollToTop()
   return (
@@ -42,7 +41,7 @@ export function Layout() {
       <TopBar />
       <main className="screen" id="main">
         <Suspense fallback={<ScreenFallback />}>
-          <Outlet />
+          {children}
           <ScreenPainted />
         </Suspense>
       </main>

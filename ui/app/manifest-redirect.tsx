@@ -1,7 +1,8 @@
-import { useEffect } from 'react'
-import { Link, useLocation } from 'react-router'
+import { useEffect, useState } from 'react'
+import { Link } from 'wouter'
 import { useT } from '../i18n/use-t.ts'
 import { TONCONNECT_MANIFEST_PATH } from '../lib/links.ts'
+import { reachedByNavigation } from './navigation.ts'
 
 /**
  * `/tonconnect-manifest.json` is a file, not a screen (spec §2): reached by in-app navigation it
@@ -10,8 +11,7 @@ import { TONCONNECT_MANIFEST_PATH } from '../lib/links.ts'
  */
 export function ManifestRedirect() {
   const t = useT()
-  const location = useLocation()
-  const navigated = location.key !== 'default'
+  const [navigated] = useState(reachedByNavigation)
   useEffect(() => {
     if (navigated) window.location.replace(TONCONNECT_MANIFEST_PATH)
   }, [navigated])

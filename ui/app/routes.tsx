@@ -1,5 +1,5 @@
 import { lazy } from 'react'
-import type { RouteObject } from 'react-router'
+import { Route, Switch } from 'wouter'
 import { loadDashboard } from './dashboard-loader.ts'
 import { Layout } from './layout.tsx'
 import { ManifestRedirect, NotFound } from './manifest-redirect.tsx'
@@ -17,45 +17,42 @@ const StakingScreen = lazy(() => import('../features/bonds/staking-screen.tsx').
 const SelectMintScreen = lazy(() => import('../features/bonds/select-mint-screen.tsx').then((m) => ({ default: m.SelectMintScreen })))
 
 /**
- * The routes of spec §2, by name:
- * dashboard, history, dashboard_farming, dashboard_sell, mint, referral (referral_farming,
- * referral_sell), tasks (tasks_farming, tasks_sell), staking (select-mint).
+ * The routes of spec §2, by name: dashboard, history, dashboard_farming, dashboard_sell, mint,
+ * referral (referral_farming, referral_sell), tasks (tasks_farming, tasks_sell), staking
+ * (select-mint). Full paths, the first match wins; every route renders inside the layout.
  */
-export const routes: RouteObject[] = [
-  {
-    path: '/',
-    element: <Layout />,
-    children: [
-      { index: true, id: 'dashboard', element: <DashboardScreen /> },
-      { path: 'history', id: 'history', element: <HistoryScreen /> },
-      { path: 're-bonding', id: 'dashboard_farming', element: <FarmingScreen source="main" /> },
-      { path: 'sell', id: 'dashboard_sell', element: <SellScreen fromReferral={false} /> },
-      { path: 'bond', id: 'mint', element: <BondScreen /> },
-      {
-        path: 'referral',
-        children: [
-          { index: true, id: 'referral', element: <ReferralScreen /> },
-          { path: 're-bonding', id: 'referral_farming', element: <FarmingScreen source="referral" /> },
-          { path: 'sell', id: 'referral_sell', element: <SellScreen fromReferral /> },
-        ],
-      },
-      {
-        path: 'tasks',
-        children: [
-          { index: true, id: 'tasks', element: <TasksScreen /> },
-          { path: 're-bonding', id: 'tasks_farming', element: <FarmingScreen source="task" /> },
-          { path: 'sell', id: 'tasks_sell', element: <SellScreen fromReferral={false} /> },
-        ],
-      },
-      {
-        path: 'staking',
-        children: [
-          { index: true, id: 'staking', element: <StakingScreen /> },
-          { path: 'select', id: 'select-mint', element: <SelectMintScreen /> },
-        ],
-      },
-      { path: 'tonconnect-manifest.json', element: <ManifestRedirect /> },
-      { path: '*', element: <NotFound /> },
-    ],
-  },
-]
+export function AppRoutes() {
+  return (
+    <Layout>
+      <Switch>
+        <Route path="/" component={DashboardScreen} />
+        <Route path="/history" component={HistoryScreen} />
+        <Route path="/re-bonding">
+          <FarmingScreen source="main" />
+        </Route>
+        <Route path="/sell">
+          <SellScreen fromReferral={false} />
+        </Route>
+        <Route path="/bond" component={BondScreen} />
+        <Route path="/referral" component={ReferralScreen} />
+        <Route path="/referral/re-bonding">
+          <FarmingScreen source="referral" />
+        </Route>
+        <Route path="/referral/sell">
+          <SellScreen fromReferral />
+        </Route>
+        <Route path="/tasks" component={TasksScreen} />
+        <Route path="/tasks/re-bonding">
+          <FarmingScreen source="task" />
+        </Route>
+        <Route path="/tasks/sell">
+          <SellScreen fromReferral={false} />
+        </Route>
+        <Route path="/staking" component={StakingScreen} />
+        <Route path="/staking/select" component={SelectMintScreen} />
+        <Route path="/tonconnect-manifest.json" component={ManifestRedirect} />
+        <Route component={NotFound} />
+      </Switch>
+    </Layout>
+  )
+}

@@ -1,6 +1,7 @@
 import { observer } from 'mobx-react-lite'
 import type { ReactNode } from 'react'
-import { NavLink } from 'react-router'
+import { Link } from 'wouter'
+import { usePathname } from '../app/navigation.ts'
 import { useStates } from '../app/contexts.ts'
 import { type MessageKey, useT } from '../i18n/use-t.ts'
 import { BondIcon, DashboardIcon, ReferralIcon, StakingIcon, TasksIcon } from './icons.tsx'
@@ -39,19 +40,30 @@ const TasksBadge = observer(function TasksBadge() {
   ) : null
 })
 
+/** A tab is active on its route and, unless it is `end`, on the routes under it (/referral/sell: Referral). */
+const isActive = (tab: Tab, pathname: string): boolean =>
+  pathname === tab.to || (!tab.end && pathname.startsWith(`${tab.to}/`))
+
 /** The five tabs (spec §2), with the '+N' referral badge and the unclaimed-tasks count. */
 export function BottomNav() {
   const t = useT()
+  const pathname = usePathname()
   return (
     <nav className="bottom-nav" aria-label={t('nav.label')}>
       {TABS.map((tab) => (
-        <NavLink key={tab.to} to={tab.to} end={tab.end} className={({ isActive }) => `tab${isActive ? ' is-active' : ''}`} data-testid={tab.testId}>
+        <Link
+          key={tab.to}
+          to={tab.to}
+          className={isActive(tab, pathname) ? 'tab is-active' : 'tab'}
+          aria-current={isActive(tab, pathname) ? 'page' : undefined}
+          data-testid={tab.testId}
+        >
           <span className="tab__icon">
             {tab.icon}
             {tab.testId === 'tab-referral' ? <ReferralBadge /> : tab.testId === 'tab-tasks' ? <TasksBadge /> : null}
           </span>
           <span className="tab__label">{t(tab.label)}</span>
-        </NavLink>
+        </Link>
       ))}
     </nav>
   )

@@ -1,5 +1,6 @@
 import { observer } from 'mobx-react-lite'
-import { Link, useLocation } from 'react-router'
+import { Link } from 'wouter'
+import { usePathname } from '../app/navigation.ts'
 import { referralLink } from '../../core/index.ts'
 import { useStates, useUiConfig } from '../app/contexts.ts'
 import { useCopy } from '../hooks/use-copy.ts'
@@ -35,7 +36,7 @@ const ReferralActions = observer(function ReferralActions() {
 })
 
 export function TopBar() {
-  const { pathname } = useLocation()
+  const pathname = usePathname()
   const t = useT()
   return (
     <header className="top-bar">

@@ -1,4 +1,6 @@
-import { ENGLISH_NOTICES, type NoticeTable } from '../../core/index.ts'
+// From its own module, not core/index.ts: the entry holds this catalogue, and the barrel would make
+// the entry wait for the whole core (and effect) to download before it can run.
+import { ENGLISH_NOTICES, type NoticeTable } from '../../core/notices.ts'
 
 /** English: every user-visible string. Where the spec gives a string, it is the spec's exactly. */
 export const en = {

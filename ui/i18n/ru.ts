@@ -1,4 +1,7 @@
-import { type AppError, type NoticeTable, userMessage } from '../../core/index.ts'
+// Not through core/index.ts, like en.ts: a Russian speaker's catalogue must not wait for the core's chunk.
+import { userMessage } from '../../core/error-messages.ts'
+import type { AppError } from '../../core/errors.ts'
+import type { NoticeTable } from '../../core/notices.ts'
 import type { Messages } from './en.ts'
 
 /** Russian: the type requires every English key. */

@@ -1,8 +1,8 @@
 import { observer } from 'mobx-react-lite'
 import { type FormEvent, useState } from 'react'
-import { useNavigate } from 'react-router'
 import { dailyPercent, formatAmount, perDayRate } from '../../../core/index.ts'
 import { useStates } from '../../app/contexts.ts'
+import { useNavigate } from '../../app/navigation.ts'
 import { Button } from '../../components/button.tsx'
 import { DayChips } from '../../components/chips.tsx'
 import { EmptyState } from '../../components/empty-state.tsx'
@@ -86,7 +86,7 @@ export const BondScreen = observer(function BondScreen() {
     const r = await bonds.buy(amount.value, days)
     if (r) {
       amount.reset()
-      void navigate('/')
+      navigate('/')
     }
   }
 

@@ -1,8 +1,9 @@
 import { observer } from 'mobx-react-lite'
 import { useEffect, useState } from 'react'
-import { Link, useNavigate, useSearchParams } from 'react-router'
+import { Link, useSearchParams } from 'wouter'
 import { dailyPercent, formatAmount, type Mint, perDayRate } from '../../../core/index.ts'
 import { useStates } from '../../app/contexts.ts'
+import { useNavigate } from '../../app/navigation.ts'
 import { Button } from '../../components/button.tsx'
 import { EmptyState } from '../../components/empty-state.tsx'
 import { BondIcon } from '../../components/icons.tsx'
@@ -86,7 +87,7 @@ export const SelectMintScreen = observer(function SelectMintScreen() {
   const confirm = async () => {
     if (!mint || !bonds.canStake(mint.id)) return
     const ok = await bonds.stake(mint.id)
-    if (ok) void navigate('/staking', { replace: true })
+    if (ok) navigate('/staking', { replace: true })
   }
 
   return (

@@ -1,5 +1,5 @@
 import { observer } from 'mobx-react-lite'
-import { Link } from 'react-router'
+import { Link } from 'wouter'
 import { useStates } from '../../app/contexts.ts'
 import { EmptyState } from '../../components/empty-state.tsx'
 import { PlusIcon, StakingIcon } from '../../components/icons.tsx'

@@ -1,4 +1,4 @@
-import { Link } from 'react-router'
+import { Link } from 'wouter'
 import { HistoryIcon, RebondIcon, SellIcon } from '../../components/icons.tsx'
 import { Section } from '../../components/section.tsx'
 import { useT } from '../../i18n/use-t.ts'

@@ -1,6 +1,6 @@
 import { observer } from 'mobx-react-lite'
 import { useEffect, useState } from 'react'
-import { Link } from 'react-router'
+import { Link } from 'wouter'
 import { displayedLevel, formatAmount, referralLink } from '../../../core/index.ts'
 import { useStates, useUiConfig } from '../../app/contexts.ts'
 import { Button } from '../../components/button.tsx'

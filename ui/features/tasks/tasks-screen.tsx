@@ -1,6 +1,6 @@
 import { observer } from 'mobx-react-lite'
 import { useState } from 'react'
-import { Link } from 'react-router'
+import { Link } from 'wouter'
 import { formatAmount, nextTaskStep, type Task, type TaskStep } from '../../../core/index.ts'
 import { useLinkOpener, useStates } from '../../app/contexts.ts'
 import { Button } from '../../components/button.tsx'

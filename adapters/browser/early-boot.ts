@@ -1,0 +1,37 @@
+import { STORAGE_KEYS } from '../../core/ports/key-value-store.port.ts'
+import { apiBase } from '../shared/fetch-answer.ts'
+import { CookieSessionStore } from './cookie-session-store.ts'
+import { type EarlyAnswers, startEarlyRequests } from './early-requests.ts'
+import { type LaunchParams, pageLaunchParams } from './launch-params.ts'
+
+/** What the browser entry learns and starts before the rest of the app has downloaded. */
+export interface EarlyBoot {
+  /** Telegram's launch parameters, read from the URL (no SDK). */
+  readonly launch: LaunchParams
+  /** The maintenance check and, for a returning user, /user/me, already on their way. */
+  readonly answers: EarlyAnswers
+}
+
+const storedUser = (): string | null => {
+  try {
+    return globalThis.localStorage.getItem(STORAGE_KEYS.user)
+  } catch {
+    return null
+  }
+}
+
+/**
+ * The first thing the entry runs: reads the launch parameters and starts the requests that do not
+ * need the core. Small on purpose (no effect, no SDK): it is in the entry chunk.
+ */
+export const earlyBoot = (apiOrigin: string): EarlyBoot => {
+  const launch = pageLaunchParams()
+  const answers = startEarlyRequests({
+    fetch: (input, init) => globalThis.fetch(input, init),
+    base: apiBase(apiOrigin),
+    launch,
+    authToken: new CookieSessionStore().get('auth_token'),
+    storedUserId: storedUser(),
+  })
+  return { launch, answers }
+}

@@ -1,0 +1,81 @@
+import type { HttpRequest, HttpResponse } from '../../core/ports/http-transport.port.ts'
+import { fetchAnswer } from '../shared/fetch-answer.ts'
+import type { PrefetchedAnswers } from '../shared/fetch-http-transport.ts'
+import type { LaunchParams } from './launch-params.ts'
+
+/** The maintenance check, exactly as the core asks for it (no authorisation). */
+export const MAINTENANCE_REQUEST: HttpRequest = { method: 'GET', path: '/maintenance/' }
+/** The signed-in user, exactly as the core asks for it with the auth_token cookie's token. */
+export const meRequest = (bearer: string): HttpRequest => ({ method: 'GET', path: '/user/me', bearer })
+
+const SERVICE_UNAVAILABLE = 503
+
+const keyOf = (request: HttpRequest): string | null => {
+  if (request.method !== 'GET' || request.body !== undefined || request.idempotencyKey) return null
+  if (request.query && Object.values(request.query).some((v) => v !== undefined)) return null
+  return `${request.path}\n${request.bearer ?? ''}`
+}
+
+/**
+ * GET answers started ahead of the core, each handed over once, to the first request that is
+ * exactly the same call (path, no query, the same bearer token). An answer that did not come (no
+ * network) or came as 503 is not handed over: the request is then sent anew, so a /user/me refused
+ * because maintenance began, or ended, in between is simply dropped and the core sees the backend
+ * as it is now. Every other status is handed over as it came: a 401 goes through the core's
+ * refresh and re-registration exactly as if the core had asked.
+ */
+export class EarlyAnswers implements PrefetchedAnswers {
+  private readonly pending = new Map<string, Promise<HttpResponse | null>>()
+
+  /** Starts `request` with `send` and keeps its answer for the first matching `take`. */
+  start(request: HttpRequest, send: (request: HttpRequest) => Promise<HttpResponse>): void {
+    const key = keyOf(request)
+    if (key === null || this.pending.has(key)) return
+    const answer = send(request).then(
+      (res) => (res.status === SERVICE_UNAVAILABLE ? null : res),
+      () => null,
+    )
+    this.pending.set(key, answer)
+  }
+
+  take(request: HttpRequest): Promise<HttpResponse | null> | null {
+    const key = keyOf(request)
+    const answer = key === null ? undefined : this.pending.get(key)
+    if (answer === undefined || key === null) return null
+    this.pending.delete(key)
+    return answer
+  }
+
+  /** What is still waiting to be taken, as `path` (for tests and diagnostics). */
+  get waiting(): string[] {
+    return [...this.pending.keys()].map((k) => k.split('\n')[0]!)
+  }
+}
+
+export interface EarlyRequestsOptions {
+  readonly fetch: typeof globalThis.fetch
+  /** The API's base URL (adapters/shared/fetch-answer.ts `apiBase`). */
+  readonly base: string
+  readonly launch: LaunchParams
+  /** The auth_token cookie's token, if any. */
+  readonly authToken: string | null
+  /** The Telegram user id the app stored on its last sign-in in this browser, if any. */
+  readonly storedUserId: string | null
+}
+
+/**
+ * The requests that start with the page (spec §4 order kept): the maintenance check always, and
+ * `GET /user/me` when there is an auth_token cookie, the app is launched from Telegram, and the
+ * launching user is the one who signed in last (a different user wipes the session instead, so
+ * their token is not even sent). Registration is not started here: it is a POST, and it waits for
+ * the maintenance answer in the core.
+ */
+export const startEarlyRequests = (o: EarlyRequestsOptions): EarlyAnswers => {
+  const answers = new EarlyAnswers()
+  const send = (request: HttpRequest) => fetchAnswer(o.fetch, o.base, request)
+  answers.start(MAINTENANCE_REQUEST, send)
+  const launchUser = o.launch.initDataUnsafe.user?.id
+  const sameUser = o.storedUserId === null || launchUser === undefined || o.storedUserId === String(launchUser)
+  if (o.authToken && o.launch.initData && sameUser) answers.start(meRequest(o.authToken), send)
+  return answers
+}

@@ -1,0 +1,246 @@
+import { describe, expect, it } from 'vitest'
+import { startEarlyRequests } from '../../adapters/browser/early-requests.ts'
+import { type LaunchParams, launchParamsOf, parseQueryString } from '../../adapters/browser/launch-params.ts'
+import { apiBase } from '../../adapters/shared/fetch-answer.ts'
+import { FetchHttpTransport } from '../../adapters/shared/fetch-http-transport.ts'
+import { composeApp } from '../../composition-root.ts'
+import { FakeChainReader } from '../core/fakes/fake-chain-reader.ts'
+import { FakePlatform, launchData } from '../core/fakes/fake-platform.ts'
+import { FakeSocketFactory } from '../core/fakes/fake-socket-factory.ts'
+import { FixedClock } from '../core/fakes/fixed-clock.ts'
+import { MemoryKeyValueStore, MemorySessionStore } from '../core/fakes/memory-stores.ts'
+import { aUser } from '../core/fakes/records.ts'
+import { ScriptedWallet } from '../core/fakes/scripted-wallet.ts'
+import { signInitDataFor } from '../support/init-data.ts'
+
+const BOT = '123456:TEST-early'
+const USER = 42
+const initData = signInitDataFor({ id: USER, first_name: 'Ann' }, 1_763_900_000, BOT)
+const telegram: LaunchParams = launchParamsOf(parseQueryString(`tgWebAppData=${encodeURIComponent(initData)}&tgWebAppVersion=8.0&tgWebAppPlatform=ios`))
+const outside: LaunchParams = launchParamsOf({})
+
+interface Seen {
+  readonly call: string
+  readonly auth: string | null
+}
+type Reply = { status: number; body?: unknown } | Promise<{ status: number; body?: unknown }>
+
+/**
+ * A backend behind `fetch`, answering from a table by `METHOD /path` (the API base stripped); a
+ * reply may be held (a promise). Every request is recorded, in the order it was sent.
+ */
+const backend = (table: Record<string, (auth: string | null) => Reply>) => {
+  const seen: Seen[] = []
+  const fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new URL(String(input), 'http://app.local')
+    const call = `${init?.method ?? 'GET'} ${url.pathname.replace(/^\/api/, '')}`
+    const auth = new Headers(init?.headers).get('authorization')
+    seen.push({ call, auth })
+    const reply = await (table[call]?.(auth) ?? { status: 404, body: { msg: 'Not Found' } })
+    return new Response(reply.body === undefined ? '' : JSON.stringify(reply.body), { status: reply.status })
+  }) as typeof globalThis.fetch
+  /** The sign-in's requests (the lists that follow it left out). */
+  const signIn = () => seen.filter((s) => /^(GET \/maintenance\/|GET \/user\/me|POST \/auth\/)/.test(s.call))
+  return { fetch, seen, signIn, calls: (call: string) => seen.filter((s) => s.call === call) }
+}
+
+const maintenanceOff = () => ({ status: 200, body: { detail: 'Maintenance mode is disabled' } })
+const maintenanceOn = () => ({ status: 200, body: { detail: 'Maintenance mode is enabled' } })
+const underMaintenance = () => ({ status: 503, body: { detail: 'We are under maintenance' } })
+
+/** A held answer the test releases. */
+const held = () => {
+  let release: (reply: { status: number; body?: unknown }) => void = () => {}
+  const reply = new Promise<{ status: number; body?: unknown }>((resolve) => (release = resolve))
+  return { reply, release: (r: { status: number; body?: unknown }) => release(r) }
+}
+
+/** The entry's early requests, then the app composed over a transport that consults them, as in the browser. */
+const boot = (
+  server: ReturnType<typeof backend>,
+  o: { cookie?: string | null; refresh?: string; storedUser?: string | null; launch?: LaunchParams } = {},
+) => {
+  const launch = o.launch ?? telegram
+  const session = new MemorySessionStore({
+    ...(o.cookie ? { auth_token: o.cookie } : {}),
+    ...(o.refresh ? { refresh_token: o.refresh } : {}),
+  })
+  const storage = new MemoryKeyValueStore()
+  if (o.storedUser) storage.set('user', o.storedUser)
+  const answers = startEarlyRequests({
+    fetch: server.fetch,
+    base: apiBase(''),
+    launch,
+    authToken: session.get('auth_token'),
+    storedUserId: storage.get('user'),
+  })
+  const platform = new FakePlatform(launch.initData ? launchData({ initData: launch.initData, userId: String(USER) }) : null)
+  const app = composeApp(
+    {
+      http: new FetchHttpTransport({ fetch: server.fetch, prefetched: answers }),
+      sockets: new FakeSocketFactory(),
+      session,
+      storage,
+      clock: new FixedClock(),
+      platform,
+      wallet: new ScriptedWallet(),
+      chain: new FakeChainReader(),
+    },
+    { botUsername: 'axiom_bot', communityUrl: 'https://t.me/axiom' },
+  )
+  return { app, answers, session, platform }
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0))
+
+describe('the requests the entry starts with the page', () => {
+  it('a returning user: the maintenance check (no authorisation) and /user/me with the cookie token; nothing else, never a POST', () => {
+    const server = backend({})
+    startEarlyRequests({ fetch: server.fetch, base: '/api', launch: telegram, authToken: 'token-1', storedUserId: String(USER) })
+    expect(server.seen).toEqual([
+      { call: 'GET /maintenance/', auth: null },
+      { call: 'GET /user/me', auth: 'Bearer token-1' },
+    ])
+  })
+
+  it('only the maintenance check for a first visit (no cookie), outside Telegram, or when another Telegram user launches', () => {
+    for (const o of [
+      { authToken: null, storedUserId: null, launch: telegram },
+      { authToken: 'token-1', storedUserId: null, launch: outside },
+      { authToken: 'token-1', storedUserId: '7', launch: telegram },
+    ]) {
+      const server = backend({})
+      startEarlyRequests({ fetch: server.fetch, base: '/api', ...o })
+      expect(server.seen.map((s) => s.call)).toEqual(['GET /maintenance/'])
+    }
+  })
+})
+
+describe('the core is handed the early answers', () => {
+  it('a returning user signs in on the two early answers alone: no second maintenance check, no second /user/me', async () => {
+    const server = backend({ 'GET /maintenance/': maintenanceOff, 'GET /user/me': () => ({ status: 200, body: aUser({ balance_token: 1234.5 }) }) })
+    const { app, answers } = boot(server, { cookie: 'token-1', storedUser: String(USER) })
+    await app.start('')
+    expect(app.phase).toBe('ready')
+    expect(app.s.session.user?.balance_token).toBe(1234.5)
+    expect(server.calls('GET /maintenance/')).toHaveLength(1)
+    expect(server.calls('GET /user/me')).toHaveLength(1)
+    expect(answers.waiting).toEqual([])
+    app.stop()
+  })
+
+  it('an early answer is used once: the next /user/me goes to the backend', async () => {
+    let balance = 10
+    const server = backend({ 'GET /maintenance/': maintenanceOff, 'GET /user/me': () => ({ status: 200, body: aUser({ balance_token: balance }) }) })
+    const { app } = boot(server, { cookie: 'token-1' })
+    await app.start('')
+    balance = 20
+    await app.s.session.refresh()
+    expect(app.s.session.user?.balance_token).toBe(20)
+    expect(server.calls('GET /user/me')).toHaveLength(2)
+    app.stop()
+  })
+
+  it('a 401 on the early /user/me refreshes the token and asks again, exactly as if the core had asked', async () => {
+    const server = backend({
+      'GET /maintenance/': maintenanceOff,
+      'GET /user/me': (auth) => (auth === 'Bearer token-2' ? { status: 200, body: aUser({ balance_token: 7 }) } : { status: 401, body: { detail: 'Token expired' } }),
+      'POST /auth/refresh': () => ({ status: 200, body: { token: 'token-2', refresh: 'refresh-2' } }),
+    })
+    const { app, session } = boot(server, { cookie: 'token-1', refresh: 'refresh-1' })
+    await app.start('')
+    expect(app.phase).toBe('ready')
+    expect(app.s.session.user?.balance_token).toBe(7)
+    expect(server.signIn().map((s) => `${s.call} ${s.auth ?? ''}`.trim())).toEqual([
+      'GET /maintenance/',
+      'GET /user/me Bearer token-1',
+      'POST /auth/refresh',
+      'GET /user/me Bearer token-2',
+    ])
+    expect(session.get('auth_token')).toBe('token-2')
+    app.stop()
+  })
+
+  it('a 401 whose refresh is refused goes on to register with the init data', async () => {
+    const server = backend({
+      'GET /maintenance/': maintenanceOff,
+      'GET /user/me': (auth) => (auth === 'Bearer token-new' ? { status: 200, body: aUser() } : { status: 401, body: { detail: 'Token expired' } }),
+      'POST /auth/refresh': () => ({ status: 401, body: { detail: 'Invalid refresh token' } }),
+      'POST /auth/register': () => ({ status: 200, body: { token: 'token-new', refresh: 'refresh-new' } }),
+    })
+    const { app } = boot(server, { cookie: 'token-old', refresh: 'refresh-old' })
+    await app.start('')
+    expect(app.phase).toBe('ready')
+    expect(server.signIn().map((s) => s.call)).toEqual([
+      'GET /maintenance/',
+      'GET /user/me',
+      'POST /auth/refresh',
+      'POST /auth/register',
+      'GET /user/me',
+    ])
+    app.stop()
+  })
+
+  it('under maintenance the early /user/me (503) is dropped: the maintenance page, no toast, no other request', async () => {
+    const server = backend({ 'GET /maintenance/': maintenanceOn, 'GET /user/me': underMaintenance })
+    const { app, platform } = boot(server, { cookie: 'token-1' })
+    expect(await app.start('')).toBe('maintenance')
+    await settle()
+    expect(server.seen.map((s) => s.call)).toEqual(['GET /maintenance/', 'GET /user/me'])
+    expect(app.s.toasts.toasts).toEqual([])
+    expect(platform.haptics).toEqual([])
+    app.stop()
+  })
+
+  it('a 503 /user/me from just before maintenance ended is dropped too: the core asks the backend anew', async () => {
+    let maintenance = true
+    const server = backend({
+      'GET /maintenance/': maintenanceOff,
+      'GET /user/me': () => (maintenance ? underMaintenance() : { status: 200, body: aUser({ balance_token: 3 }) }),
+    })
+    const { app } = boot(server, { cookie: 'token-1' })
+    maintenance = false
+    await app.start('')
+    expect(app.phase).toBe('ready')
+    expect(app.s.session.user?.balance_token).toBe(3)
+    expect(app.s.maintenance.underMaintenance).toBe(false)
+    expect(server.calls('GET /user/me')).toHaveLength(2)
+    app.stop()
+  })
+
+  it('a first visit registers only once the early maintenance check has answered', async () => {
+    const check = held()
+    const server = backend({
+      'GET /maintenance/': () => check.reply,
+      'POST /auth/register': () => ({ status: 200, body: { token: 'token-1', refresh: 'refresh-1' } }),
+      'GET /user/me': () => ({ status: 200, body: aUser() }),
+    })
+    const { app } = boot(server)
+    const started = app.start('')
+    for (let i = 0; i < 5; i++) await settle()
+    expect(server.seen.map((s) => s.call)).toEqual(['GET /maintenance/'])
+    check.release(maintenanceOff())
+    await started
+    expect(server.signIn().map((s) => s.call)).toEqual(['GET /maintenance/', 'POST /auth/register', 'GET /user/me'])
+    app.stop()
+  })
+
+  it('a first visit under maintenance never registers', async () => {
+    const server = backend({ 'GET /maintenance/': maintenanceOn })
+    const { app } = boot(server)
+    expect(await app.start('')).toBe('maintenance')
+    await settle()
+    expect(server.seen.map((s) => s.call)).toEqual(['GET /maintenance/'])
+    app.stop()
+  })
+
+  it('a request that is not exactly the prefetched call is sent as itself', async () => {
+    const server = backend({ 'GET /maintenance/': maintenanceOff, 'GET /user/me': (auth) => ({ status: 200, body: aUser({ ref_code: auth ?? '' }) }) })
+    const { app, session, answers } = boot(server, { cookie: 'token-1' })
+    session.set('auth_token', 'token-rotated')
+    await app.s.session.refresh()
+    expect(app.s.session.user?.ref_code).toBe('Bearer token-rotated')
+    expect(answers.waiting).toEqual(['/maintenance/', '/user/me'])
+    app.stop()
+  })
+})
