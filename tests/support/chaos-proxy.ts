@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
 import type { Duplex } from 'node:stream'
+import { relayUpgrade } from './upgrade-relay.ts'
 
 /**
  * A loopback HTTP proxy in front of the reference backend that breaks a seeded share of the calls
@@ -101,27 +102,16 @@ export const startChaosProxy = async (o: ChaosOptions): Promise<ChaosProxy> => {
 
   server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname
-    socket.on('error', () => socket.destroy())
-    const out = request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers })
-    out.on('upgrade', (upRes, upSocket, upHead) => {
-      const lines = [`HTTP/1.1 ${upRes.statusCode} ${upRes.statusMessage}`]
-      for (let i = 0; i < upRes.rawHeaders.length; i += 2) lines.push(`${upRes.rawHeaders[i]}: ${upRes.rawHeaders[i + 1]}`)
-      socket.write(`${lines.join('\r\n')}\r\n\r\n`)
-      if (upHead.length) socket.write(upHead)
-      if (head.length) upSocket.write(head)
-      upSocket.pipe(socket).pipe(upSocket)
-      sockets.set(socket, path)
+    relayUpgrade(upstream, req, socket, head, (client, backend) => {
+      sockets.set(client, path)
       const drop = () => {
-        sockets.delete(socket)
-        socket.destroy()
-        upSocket.destroy()
+        sockets.delete(client)
+        client.destroy()
+        backend.destroy()
       }
-      socket.on('close', drop)
-      upSocket.on('close', drop)
-      upSocket.on('error', drop)
+      client.on('close', drop)
+      backend.on('close', drop)
     })
-    out.on('error', () => socket.destroy())
-    out.end()
   })
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))

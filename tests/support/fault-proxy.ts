@@ -1,5 +1,6 @@
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { relayUpgrade } from './upgrade-relay.ts'
 
 export type Fault =
   | { readonly kind: 'status'; readonly status: number; readonly msg: string }
@@ -61,21 +62,7 @@ export const startFaultProxy = async (target: string): Promise<FaultProxy> => {
     res.writeHead(fault.status, { 'content-type': 'application/json' })
     res.end(JSON.stringify({ msg: fault.msg }))
   })
-  server.on('upgrade', (req, socket, head) => {
-    const out = request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers })
-    out.on('upgrade', (upRes, upSocket, upHead) => {
-      const lines = [`HTTP/1.1 ${upRes.statusCode} ${upRes.statusMessage}`]
-      for (let i = 0; i < upRes.rawHeaders.length; i += 2) lines.push(`${upRes.rawHeaders[i]}: ${upRes.rawHeaders[i + 1]}`)
-      socket.write(`${lines.join('\r\n')}\r\n\r\n`)
-      if (upHead.length) socket.write(upHead)
-      if (head.length) upSocket.write(head)
-      upSocket.pipe(socket).pipe(upSocket)
-      socket.on('error', () => upSocket.destroy())
-      upSocket.on('error', () => socket.destroy())
-    })
-    out.on('error', () => socket.destroy())
-    out.end()
-  })
+  server.on('upgrade', (req, socket, head) => relayUpgrade(upstream, req, socket, head))
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const { port } = server.address() as AddressInfo
   return {
