@@ -158,7 +158,7 @@ const main = async () => {
       console.log('  before the dashboard paints, by package or app folder:')
       top(before, (s) => packageOf(s.module), 25).forEach((l) => console.log(`  ${l}`))
       console.log('  before the dashboard paints, the largest modules:')
-      top(before, (s) => s.module, 30).forEach((l) => console.log(`  ${l}`))
+      top(before, (s) => s.module, Number(process.env.BUNDLE_TOP ?? 30)).forEach((l) => console.log(`  ${l}`))
       console.log('  all JS, by package or app folder:')
       top(shares, (s) => packageOf(s.module), 25).forEach((l) => console.log(`  ${l}`))
     }

@@ -1,11 +1,33 @@
 import { observer } from 'mobx-react-lite'
+import { lazy, Suspense } from 'react'
 import { CANDLE_INTERVALS, type CandleInterval, formatAmount } from '../../../core/index.ts'
 import { useStates } from '../../app/contexts.ts'
+import { firstScreenPainted } from '../../app/first-paint.ts'
 import { Segmented } from '../../components/segmented.tsx'
-import { Skeleton } from '../../components/spinner.tsx'
+import { Skeleton, Spinner } from '../../components/spinner.tsx'
 import { useT } from '../../i18n/use-t.ts'
 import { changeTone, formatSignedPercent } from '../../lib/format.ts'
-import { CandleChart } from './candle-chart.tsx'
+
+/**
+ * The chart draws after the balances: its code (and lightweight-charts after it) is fetched once the
+ * first screen has painted, so it takes neither bytes nor main-thread time from the first paint.
+ */
+const CandleChart = lazy(() =>
+  firstScreenPainted()
+    .then(() => import('./candle-chart.tsx'))
+    .then((m) => ({ default: m.CandleChart })),
+)
+
+/** The chart's frame while its code loads: the same box, so nothing moves when it arrives. */
+function ChartPlaceholder() {
+  return (
+    <div className="chart">
+      <div className="chart__overlay">
+        <Spinner size={24} />
+      </div>
+    </div>
+  )
+}
 
 function Change({ label, value, testId }: { readonly label: string; readonly value: number; readonly testId: string }) {
   return (
@@ -56,7 +78,9 @@ export function PriceCard() {
     <div className="card price-card" data-testid="price-card">
       <PriceLine />
       <IntervalTabs />
-      <CandleChart />
+      <Suspense fallback={<ChartPlaceholder />}>
+        <CandleChart />
+      </Suspense>
     </div>
   )
 }
