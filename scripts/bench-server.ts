@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process'
 import { cpus, loadavg } from 'node:os'
 import { performance } from 'node:perf_hooks'
 import autocannon from 'autocannon'
@@ -6,6 +5,7 @@ import Fastify from 'fastify'
 import WebSocket from 'ws'
 import { DEFAULT_RATE_LIMITS, DEV_BOT_TOKEN, startServer } from '../server/main.ts'
 import { buildLaunch } from '../stand-ins/telegram-host/launch.ts'
+import { spawnBackend } from '../tests/support/backend-process.ts'
 import { startLocalPostgres } from '../tests/support/postgres.ts'
 
 /**
@@ -145,18 +145,10 @@ if (BENCH_PG !== 'off') {
 
   // Scale-out: instances in processes of their own, loaded together, against one of them alone.
   const child = async () => {
-    const proc = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-      env: { ...process.env, AXIOM_DB: pgUrl, PORT: '0', HOST: '127.0.0.1', PRICE_TICK_MS: '3600000', ...(COUNTING_LIMITS ? { AXIOM_RATE_LIMIT_GENERAL: '999999999/60' } : { AXIOM_RATE_LIMITS: 'off' }) },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    })
-    const url = await new Promise<string>((resolve, reject) => {
-      let out = ''
-      proc.stdout!.on('data', (d: Buffer) => {
-        out += d.toString()
-        const m = /on (http:\/\/\S+)\/api/.exec(out)
-        if (m) resolve(m[1]!)
-      })
-      proc.once('exit', (code) => reject(new Error(`backend exited with ${code}`)))
+    const { url, proc } = await spawnBackend({
+      AXIOM_DB: pgUrl,
+      PRICE_TICK_MS: '3600000',
+      ...(COUNTING_LIMITS ? { AXIOM_RATE_LIMIT_GENERAL: '999999999/60' } : { AXIOM_RATE_LIMITS: 'off' }),
     })
     return { url, stop: () => proc.kill('SIGTERM') }
   }

@@ -1,6 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { afterAll, describe, expect, it } from 'vitest'
 import { DEV_BOT_TOKEN, runAdminCommand, startServer, type RunningServer } from '../../server/main.ts'
+import { spawnBackend } from '../support/backend-process.ts'
 import { call, openSocket, collect, signInitData, testDatabase, type LiveSocket } from '../server/support.ts'
 
 /**
@@ -44,21 +45,9 @@ const waitFor = async (what: string, ok: () => boolean, ms = 5_000) => {
 
 /** A backend in a process of its own (server/main.ts), to be killed. */
 const child = async (db: string): Promise<{ url: string; proc: ChildProcess }> => {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    env: { ...process.env, AXIOM_DB: db, PORT: '0', HOST: '127.0.0.1', AXIOM_LEASE_RETRY_MS: String(RETRY_MS), PRICE_TICK_MS: '50', BOT_TOKEN: DEV_BOT_TOKEN },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  })
-  open.push({ close: async () => void proc.kill('SIGKILL') })
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = ''
-    proc.stdout!.on('data', (d: Buffer) => {
-      out += d.toString()
-      const m = /on (http:\/\/\S+)\/api/.exec(out)
-      if (m) resolve(m[1]!)
-    })
-    proc.once('exit', (code) => reject(new Error(`backend exited with ${code}: ${out}`)))
-  })
-  return { url, proc }
+  const started = await spawnBackend({ AXIOM_DB: db, AXIOM_LEASE_RETRY_MS: String(RETRY_MS), PRICE_TICK_MS: '50', BOT_TOKEN: DEV_BOT_TOKEN })
+  open.push({ close: async () => void started.proc.kill('SIGKILL') })
+  return started
 }
 
 describe('two backends on one PostgreSQL', () => {
