@@ -30,10 +30,16 @@ export const startFaultProxy = async (target: string): Promise<FaultProxy> => {
     for (const [prefix, fault] of faults) if (path.startsWith(prefix)) return fault
     return null
   }
-  const forward = (req: IncomingMessage, res: ServerResponse) => {
+  /** Sends the call on to the backend; with `loseAnswer` the backend acts but its answer is dropped. */
+  const forward = (req: IncomingMessage, res: ServerResponse, loseAnswer = false) => {
     const out = request(
       { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
       (up) => {
+        if (loseAnswer) {
+          up.resume()
+          up.on('end', () => req.socket.destroy())
+          return
+        }
         res.writeHead(up.statusCode ?? 502, up.headers)
         up.pipe(res)
       },
@@ -45,15 +51,7 @@ export const startFaultProxy = async (target: string): Promise<FaultProxy> => {
     const fault = faultFor(req.url ?? '/')
     if (!fault) return forward(req, res)
     if (fault.kind === 'drop') return req.socket.destroy()
-    if (fault.kind === 'lose-answer') {
-      const out = request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (up) => {
-        up.resume()
-        up.on('end', () => req.socket.destroy())
-      })
-      out.on('error', () => req.socket.destroy())
-      req.pipe(out)
-      return
-    }
+    if (fault.kind === 'lose-answer') return forward(req, res, true)
     if (fault.kind === 'delay') {
       const timer = setTimeout(() => forward(req, res), fault.ms)
       res.on('close', () => clearTimeout(timer))
