@@ -19,7 +19,7 @@
  * run's full report there, for the long tasks and the network waterfall behind the figures).
  */
 import * as chromeLauncher from 'chrome-launcher'
-import { readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import lighthouse from 'lighthouse'
 import { launchUrl, seedActiveBonds, startBenchStack } from './bench-ticker.ts'
 
@@ -64,7 +64,10 @@ const measure = async (url: string, port: number, view: View, index: number): Pr
   })
   if (!result) throw new Error('lighthouse returned nothing')
   const lhr = result.lhr
-  if (process.env.LH_REPORT) writeFileSync(`${process.env.LH_REPORT}/lighthouse-${view}-${index + 1}.json`, JSON.stringify(lhr))
+  if (process.env.LH_REPORT) {
+    mkdirSync(process.env.LH_REPORT, { recursive: true })
+    writeFileSync(`${process.env.LH_REPORT}/lighthouse-${view}-${index + 1}.json`, JSON.stringify(lhr))
+  }
   const num = (id: string) => lhr.audits[id]?.numericValue ?? NaN
   type Node = { snippet?: string; selector?: string }
   const lcpItems = (lhr.audits['largest-contentful-paint-element']?.details as { items?: Array<{ items?: Array<{ node?: Node }> }> } | undefined)?.items
