@@ -57,10 +57,10 @@ const benchWalletsList = [
 ]
 
 /** Builds the app for production into a temporary directory. */
-export const buildApp = async (): Promise<string> => {
+export const buildApp = async (o: { sourcemap?: boolean } = {}): Promise<string> => {
   const outDir = mkdtempSync(join(tmpdir(), 'axiom-bench-dist-'))
   process.env.VITE_TON_WALLETS_LIST = `/${BENCH_WALLETS_LIST}`
-  await build({ configFile: 'vite.config.ts', logLevel: 'warn', build: { outDir, emptyOutDir: true } })
+  await build({ configFile: 'vite.config.ts', logLevel: 'warn', build: { outDir, emptyOutDir: true, ...(o.sourcemap ? { sourcemap: 'hidden' as const } : {}) } })
   writeFileSync(join(outDir, BENCH_WALLETS_LIST), JSON.stringify(benchWalletsList))
   return outDir
 }
