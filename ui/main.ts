@@ -17,6 +17,7 @@ import './styles/components.css'
 import { earlyBoot } from '../adapters/browser/early-boot.ts'
 import { showBootFailure } from './boot-failure.ts'
 import { languageFor, loadCatalogue } from './i18n/catalogues.ts'
+import { nextTask } from './lib/next-task.ts'
 import type { StartedApp } from './start-app.ts'
 
 const early = earlyBoot(import.meta.env.VITE_API_ORIGIN || '')
@@ -24,8 +25,6 @@ const languageCode = early.launch.initDataUnsafe.user?.language_code ?? ''
 // A Russian speaker's catalogue downloads beside the boot steps; English is already here. If it
 // cannot load, the app speaks English rather than not start.
 const catalogue = loadCatalogue(languageFor(languageCode)).catch((error: unknown) => console.error('AXIOM: the catalogue did not load', error))
-
-const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0))
 
 /** The started app, once there is one: a failed render stops it rather than leave it running unseen. */
 let running: StartedApp | null = null

@@ -5,7 +5,9 @@ import { useEffect, useRef, useState } from 'react'
 import { type Candle, formatAmount } from '../../../core/index.ts'
 import { useStates } from '../../app/contexts.ts'
 import { Spinner } from '../../components/spinner.tsx'
-import { useT } from '../../i18n/use-t.ts'
+import { useLanguage, useT } from '../../i18n/use-t.ts'
+import { nextTask } from '../../lib/next-task.ts'
+import { tickMarkFormatter } from './tick-marks.ts'
 
 const toBar = (c: Candle) => ({ time: c.time as UTCTimestamp, open: c.open, high: c.high, low: c.low, close: c.close })
 
@@ -26,6 +28,7 @@ const cssVar = (el: Element, name: string, fallback: string): string =>
 export const CandleChart = observer(function CandleChart() {
   const { market } = useStates()
   const t = useT()
+  const language = useLanguage()
   const host = useRef<HTMLDivElement>(null)
   const [loaded, setLoaded] = useState(false)
 
@@ -33,7 +36,13 @@ export const CandleChart = observer(function CandleChart() {
     let disposed = false
     let chart: IChartApi | null = null
     const disposers: Array<() => void> = []
-    void import('lightweight-charts').then(({ createChart, CandlestickSeries, ColorType }) => {
+    // In steps, each in its own task (the library's evaluation, the axis' date formats, the chart, the
+    // series and its data), so the first draw does not hold the page in one long task.
+    const build = async () => {
+      const { createChart, CandlestickSeries, ColorType } = await import('lightweight-charts')
+      await nextTask()
+      const formatTickMark = tickMarkFormatter(language)
+      await nextTask()
       const el = host.current
       if (disposed || !el) return
       const text = cssVar(el, '--hint', '#7d8b99')
@@ -43,10 +52,13 @@ export const CandleChart = observer(function CandleChart() {
         layout: { background: { type: ColorType.Solid, color: 'transparent' }, textColor: text, fontFamily: getComputedStyle(el).fontFamily },
         grid: { vertLines: { color: grid }, horzLines: { color: grid } },
         rightPriceScale: { borderVisible: false },
-        timeScale: { borderVisible: false, timeVisible: true, secondsVisible: false },
+        localization: { locale: language },
+        timeScale: { borderVisible: false, timeVisible: true, secondsVisible: false, tickMarkFormatter: formatTickMark },
         crosshair: { horzLine: { labelBackgroundColor: '#2481cc' }, vertLine: { labelBackgroundColor: '#2481cc' } },
         handleScale: { axisPressedMouseMove: false },
       })
+      await nextTask()
+      if (disposed) return
       const series = chart.addSeries(CandlestickSeries, {
         upColor: '#26a65b',
         downColor: '#e5484d',
@@ -79,13 +91,14 @@ export const CandleChart = observer(function CandleChart() {
         ),
       )
       setLoaded(true)
-    })
+    }
+    void build()
     return () => {
       disposed = true
       for (const d of disposers) d()
       chart?.remove()
     }
-  }, [market])
+  }, [market, language])
 
   const empty = market.candles.length === 0 && !market.isFetching
   return (
