@@ -1,4 +1,5 @@
 import { Link } from 'wouter'
+import { AfterFirstPaint } from '../../components/after-first-paint.tsx'
 import { HistoryIcon, RebondIcon, SellIcon } from '../../components/icons.tsx'
 import { Section } from '../../components/section.tsx'
 import { useT } from '../../i18n/use-t.ts'
@@ -30,7 +31,10 @@ function QuickActions() {
   )
 }
 
-/** The dashboard (route '/'): balances, today's earnings, the price and chart, the platform's stats, and the bonds. */
+/**
+ * The dashboard (route '/'): balances, today's earnings, the price and chart, the platform's stats, and
+ * the bonds (the last two once the first screen has painted).
+ */
 export function DashboardScreen() {
   const t = useT()
   return (
@@ -38,10 +42,13 @@ export function DashboardScreen() {
       <BalanceCards />
       <QuickActions />
       <PriceCard />
-      <FinancialStatsCard />
-      <Section title={t('dashboard.bonds')}>
-        <MintsList />
-      </Section>
+      {/* Below the first view: after the balances and the price have painted. */}
+      <AfterFirstPaint>
+        <FinancialStatsCard />
+        <Section title={t('dashboard.bonds')}>
+          <MintsList />
+        </Section>
+      </AfterFirstPaint>
     </div>
   )
 }
