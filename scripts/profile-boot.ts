@@ -86,6 +86,9 @@ const main = async () => {
       // What runs after the balances (the chart, the SDK, the wallet widget) counts too.
       await page.waitForTimeout(AFTER_MS)
       const { profile } = (await cdp.send('Profiler.stop')) as { profile: Profile }
+      const marks = await page.evaluate(() =>
+        performance.getEntriesByType('mark').filter((m) => m.name.startsWith('axiom:')).map((m) => `${m.name.slice(6)} ${Math.round(m.startTime)}`),
+      )
       const longTasks = (await page.evaluate(() => (window as unknown as { __longTasks: Array<[number, number]> }).__longTasks)) ?? []
       if (process.env.PROFILE_OUT) writeFileSync(process.env.PROFILE_OUT, JSON.stringify(profile))
 
@@ -130,6 +133,7 @@ const main = async () => {
       })
       const top = (m: Map<string, number>, n: number) => [...m].sort((a, b) => b[1] - a[1]).slice(0, n)
       console.log(`run ${run + 1}: balance visible after ${paintedMs} ms, profiled ${AFTER_MS} ms more (wall clock, 4x CPU, no network throttling); JS self time ${total.toFixed(0)} ms`)
+      console.log(`  boot steps (ms): ${marks.join(', ')}`)
       console.log(`  long tasks [start, ms]: ${longTasks.map(([s, d]) => `[${s}, ${d}]`).join(' ')}`)
       console.log('  busy stretches over 40 ms (start ms, length ms: where the time went):')
       for (const r of busyRuns.filter((r) => r.ms > 40))

@@ -29,16 +29,24 @@ const catalogue = loadCatalogue(languageFor(languageCode)).catch((error: unknown
 /** The started app, once there is one: a failed render stops it rather than leave it running unseen. */
 let running: StartedApp | null = null
 
+/** A boot step's end on the page's performance timeline (`axiom:<step>`), for profiles and traces. */
+const mark = (step: string) => performance.mark(`axiom:${step}`)
+
 const boot = async () => {
   const { composeBrowserApp } = await import('./start-app.ts')
+  mark('start-app-evaluated')
   await nextTask()
   const composed = composeBrowserApp(early)
+  mark('composed')
   await nextTask()
   running = composed.start()
+  mark('started')
   const { renderApp } = await import('./render-app.tsx')
+  mark('render-app-evaluated')
   await catalogue
   await nextTask()
   renderApp(running)
+  mark('render-scheduled')
 }
 
 boot().catch((error: unknown) => {

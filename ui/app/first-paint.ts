@@ -12,7 +12,10 @@ const painted = new Promise<void>((resolve) => {
 export const markFirstScreenPainted = (): void => {
   // Passive effects run after the browser painted the commit; a macrotask more lets that paint
   // finish. (Not requestAnimationFrame: Chromium withholds frames from an iframe it throttles.)
-  setTimeout(signal, 0)
+  setTimeout(() => {
+    performance.mark('axiom:first-screen-painted')
+    signal()
+  }, 0)
 }
 
 /** The first screen has painted, or `timeoutMs` passed (so nothing waits forever). */
