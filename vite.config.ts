@@ -56,11 +56,13 @@ const cacheHeaders = (): Plugin => ({
 })
 
 /**
- * The entry (ui/main.ts) boots through two dynamic imports, evaluated one after the other. The built
- * page names both steps' chunks as `modulepreload` (and their styles as `preload`), so they download
- * together with the entry (a preload fetches without evaluating) instead of the second step waiting
- * for the first to run.
+ * The entry (ui/main.ts) boots through two dynamic imports, evaluated one after the other, and the
+ * app opens on the dashboard, a lazy screen. The built page names the chunks of all three (and their
+ * imports) as `modulepreload`, and their styles as `preload`, so they download together with the
+ * entry (a preload fetches without evaluating) instead of each waiting for the step before it to run.
  */
+const BOOT_STEPS = /\/ui\/(start-app\.ts|render-app\.tsx|features\/dashboard\/dashboard-screen\.tsx)$/
+
 const preloadBootSteps = (): Plugin => {
   let base = '/'
   return {
@@ -72,8 +74,8 @@ const preloadBootSteps = (): Plugin => {
       handler(html, ctx) {
         const chunks = Object.values(ctx.bundle ?? {}).filter((c) => c.type === 'chunk')
         const byName = new Map(chunks.map((c) => [c.fileName, c]))
-        const steps = chunks.filter((c) => /\/ui\/(start-app\.ts|render-app\.tsx)$/.test(c.facadeModuleId ?? ''))
-        if (steps.length !== 2) throw new Error('the boot steps (ui/start-app.ts, ui/render-app.tsx) are missing from the build')
+        const steps = chunks.filter((c) => BOOT_STEPS.test(c.facadeModuleId ?? ''))
+        if (steps.length !== 3) throw new Error('the boot steps (ui/start-app.ts, ui/render-app.tsx, the dashboard screen) are missing from the build')
         const files = new Set<string>()
         const css = new Set<string>()
         const visit = (name: string) => {

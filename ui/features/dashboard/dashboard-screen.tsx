@@ -1,13 +1,25 @@
+import { lazy, Suspense } from 'react'
 import { Link } from 'wouter'
-import { AfterFirstPaint } from '../../components/after-first-paint.tsx'
+import { firstScreenPainted } from '../../app/first-paint.ts'
 import { HistoryIcon, RebondIcon, SellIcon } from '../../components/icons.tsx'
-import { Section } from '../../components/section.tsx'
 import { useT } from '../../i18n/use-t.ts'
-import { MintsList } from '../bonds/mints-list.tsx'
 import '../../styles/dashboard.css'
+import { nextTask } from '../../lib/next-task.ts'
 import { PriceCard } from '../market/price-card.tsx'
 import { BalanceCards } from './balance-cards.tsx'
-import { FinancialStatsCard } from './financial-stats-card.tsx'
+
+/**
+ * The stats card and the bonds list load and render once the balances and the price have painted:
+ * their code is not in the JS before the first paint, and the first commit, its layout and its
+ * paint carry only what the user reads first. They appear below it, so nothing on screen moves;
+ * later visits of the dashboard render them at once.
+ */
+const DashboardBelowFold = lazy(() =>
+  firstScreenPainted()
+    .then(nextTask)
+    .then(() => import('./dashboard-below-fold.tsx'))
+    .then((m) => ({ default: m.DashboardBelowFold })),
+)
 
 const QUICK_ACTIONS = [
   { to: '/re-bonding', testId: 'link-rebond', Icon: RebondIcon, label: 'dashboard.rebond' },
@@ -36,19 +48,14 @@ function QuickActions() {
  * the bonds (the last two once the first screen has painted).
  */
 export function DashboardScreen() {
-  const t = useT()
   return (
     <div className="screen-stack" data-testid="screen-dashboard">
       <BalanceCards />
       <QuickActions />
       <PriceCard />
-      {/* Below the first view: after the balances and the price have painted. */}
-      <AfterFirstPaint>
-        <FinancialStatsCard />
-        <Section title={t('dashboard.bonds')}>
-          <MintsList />
-        </Section>
-      </AfterFirstPaint>
+      <Suspense fallback={null}>
+        <DashboardBelowFold />
+      </Suspense>
     </div>
   )
 }
