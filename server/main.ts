@@ -24,6 +24,7 @@ export { startServer, type RunningServer, type StartOptions } from './start-serv
 export type { Lease } from './cluster.ts'
 /** What the hooks of RunningServer take and throw. */
 export type { BondPayment } from './domain/mints.ts'
+export { CursorMoved, type ChainCursor, type CursorStep } from './domain/chain-cursor.ts'
 export type { MintRow } from './domain/rows.ts'
 export type { SaleDue } from './domain/sale-payouts.ts'
 export { BondNotPending, UnknownTelegramUser } from './domain/errors.ts'
