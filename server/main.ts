@@ -24,9 +24,10 @@ export { startServer, type RunningServer, type StartOptions } from './start-serv
 export type { Lease } from './cluster.ts'
 /** What the hooks of RunningServer take and throw. */
 export type { BondPayment } from './domain/mints.ts'
+export { CursorMoved, type ChainCursor, type CursorStep } from './domain/chain-cursor.ts'
 export type { MintRow } from './domain/rows.ts'
 export type { SaleDue } from './domain/sale-payouts.ts'
-export { BondNotPending, UnknownTelegramUser } from './domain/errors.ts'
+export { BondNotPending, DomainError, UnknownTelegramUser } from './domain/errors.ts'
 /** The operator's commands on a database file (`npm run admin`), for a stand-in in another process. */
 export { runAdminCommand } from './admin.ts'
 /** The tonProof protocol: the message a wallet signs, and a payload/check service of its own. */

@@ -7,6 +7,7 @@ import { defaultConfig, type ServerConfig } from './config.ts'
 import type { ServerContext } from './context.ts'
 import type { Lease } from './cluster.ts'
 import { openCluster, openEngine } from './db/open-engine.ts'
+import { advanceChainCursor, creditBondPayment, readChainCursor, type ChainCursor, type CursorStep } from './domain/chain-cursor.ts'
 import { bondPayment, expireUnpaidBonds, markMintPaid, type BondPayment } from './domain/mints.ts'
 import { settleUser } from './domain/positions.ts'
 import { createPriceFeed } from './domain/price-walk.ts'
@@ -48,6 +49,19 @@ export interface RunningServer {
    * NotFound, BondNotPending (already paid or cancelled), or Underpaid.
    */
   markMintPaid(mintId: bigint | number, paidNano?: bigint): ReturnType<typeof markMintPaid>
+  /** How far the chain watcher `name` has handled its account's transactions, or null (nothing yet). */
+  readChainCursor(name: string): Promise<ChainCursor | null>
+  /**
+   * Compare-and-set of a chain watcher's cursor: from `expected` (null: none stored) to `next`.
+   * Throws CursorMoved, writing nothing, when the stored cursor is not `expected`.
+   */
+  advanceChainCursor(name: string, expected: ChainCursor | null, next: ChainCursor): Promise<void>
+  /**
+   * A bond's payment seen by a chain watcher: moves its cursor (`step`, as advanceChainCursor) and
+   * marks the bond paid (as markMintPaid) in one transaction: both commit or neither. Throws
+   * CursorMoved, or what markMintPaid throws.
+   */
+  creditBondPayment(mintId: bigint, paidNano: bigint, step: CursorStep): ReturnType<typeof markMintPaid>
   /** The sales whose TON is still to be sent, and their payout states (what a payout processor drives). */
   readonly payouts: SalePayouts
   /**
@@ -59,7 +73,7 @@ export interface RunningServer {
   /**
    * The lease `name` among the instances on one PostgreSQL (one holder at a time; another takes it
    * within leaseRetryMs when the holder dies); on SQLite, always held. What a chain watcher or payout
-   * loop checks before it acts, so that several instances run one of each.
+   * loop checks before it acts, so that several instances run one of each (`chain-watcher`, `payouts`).
    */
   lease(name: string): Promise<Lease>
   /** Whether this instance drives the price (holds the `price` lease); the others relay its ticks. */
@@ -175,6 +189,9 @@ export const startServer = async (options: StartOptions = {}): Promise<RunningSe
     now: ctx.now,
     bondPayment: (mintId) => bondPayment(ctx, mintId),
     markMintPaid: (mintId, paidNano) => markMintPaid(ctx, BigInt(mintId), paidNano),
+    readChainCursor: (name) => readChainCursor(ctx, name),
+    advanceChainCursor: (name, expected, next) => advanceChainCursor(ctx, { name, expected, next }),
+    creditBondPayment: (mintId, paidNano, step) => creditBondPayment(ctx, mintId, paidNano, step),
     payouts: salePayouts(ctx),
     tonProofRequesters: () => recordTonProofRequesters(ctx),
     lease: (name) => cluster.lease(name),

@@ -17,7 +17,16 @@ export const DEFAULT_LOCAL_TON_PORT = 8788
 /** What attachLocalTon needs of the reference backend: the hooks of its programmatic entry (server/main.ts). */
 export type BackendHandle = Pick<
   RunningServer,
-  'url' | 'treasuryAddress' | 'now' | 'bondPayment' | 'markMintPaid' | 'payouts' | 'tonProofRequesters' | 'lease'
+  | 'url'
+  | 'treasuryAddress'
+  | 'now'
+  | 'bondPayment'
+  | 'readChainCursor'
+  | 'advanceChainCursor'
+  | 'creditBondPayment'
+  | 'payouts'
+  | 'tonProofRequesters'
+  | 'lease'
 >
 
 export interface LocalTonOptions {
@@ -70,7 +79,8 @@ const json = (v: unknown) => JSON.parse(JSON.stringify(v, (_k, x) => (typeof x =
 /**
  * Starts the offline TON stand-ins next to a running reference backend, on their own port (the
  * backend's Fastify is already listening, and Fastify takes no routes after listen): the
- * @ton/sandbox chain with its v4 API, the payment watcher (→ backend.markMintPaid), the sale payout
+ * @ton/sandbox chain with its v4 API, the payment watcher (→ backend.creditBondPayment, under the
+ * backend's `chain-watcher` lease, from its persisted cursor), the sale payout
  * processor, the TON Connect bridge, the dev wallet and the tonProof routes.
  * The backend must use the local treasury: startServer({ treasuryAddress: localTreasuryAddress() }).
  */
@@ -113,8 +123,11 @@ export const attachLocalTon = async (backend: BackendHandle, options: LocalTonOp
     allowedDomains: options.tonProofDomains ?? ['localhost', '127.0.0.1', ...envDomains],
     now: backend.now,
   })
-  const watcher = createPaymentWatcher(chain, backend, { ...(options.refunds !== undefined ? { refunds: options.refunds } : {}) })
-  // One payout loop among the backend's instances (on SQLite there is one instance: always held).
+  // One watcher and one payout loop among the backend's instances (on SQLite there is one instance: always held).
+  const watcher = createPaymentWatcher(chain, backend, {
+    lease: await backend.lease('chain-watcher'),
+    ...(options.refunds !== undefined ? { refunds: options.refunds } : {}),
+  })
   const payouts = createPayoutProcessor(chain, backend, { intervalMs: options.payoutIntervalMs ?? 1000, lease: await backend.lease('payouts') })
 
   registerV4Routes(server, chain)

@@ -162,6 +162,11 @@ export const MIGRATIONS: ReadonlyArray<string> = [
   CREATE TABLE rate_limit_hits (key TEXT PRIMARY KEY, hits INTEGER NOT NULL, reset_at INTEGER NOT NULL);
   CREATE INDEX rate_limit_hits_reset ON rate_limit_hits(reset_at);
   `,
+  // 5: how far a chain watcher has handled the treasury's transactions (server/domain/chain-cursor.ts):
+  // the logical time and hash of the last one, moved in the same transaction as what it did.
+  `
+  CREATE TABLE chain_cursor (name TEXT PRIMARY KEY, lt INTEGER NOT NULL, tx_hash TEXT NOT NULL, updated_at INTEGER NOT NULL);
+  `,
 ]
 
 /** Tables whose rows may be lost in a crash: PostgreSQL keeps them out of its write-ahead log. */

@@ -1,6 +1,6 @@
 import { Address } from '@ton/core'
 import { BOND_PAYMENT_COMMENT } from '../../core/domain/bond-payment.ts'
-import { BondNotPending, type RunningServer } from '../../server/main.ts'
+import { BondNotPending, CursorMoved, DomainError, type ChainCursor, type Lease, type RunningServer } from '../../server/main.ts'
 import { commentCell, readComment, type ChainTx, type LocalChain } from './local-chain.ts'
 
 /** What the watcher did with one payment into the treasury. */
@@ -20,7 +20,7 @@ export interface PaymentRecord {
   readonly outcome: 'activated' | 'refunded' | 'ignored' | 'kept'
   /** Why the payment was refused (refunded, or kept when below the refund minimum). */
   readonly reason?: 'underpaid' | 'expired' | 'duplicate' | 'not_pending' | 'unknown_bond' | 'refused'
-  /** The server's message when markMintPaid refused, why a refused payment was kept, or a refund that failed to send. */
+  /** The server's message when creditBondPayment refused, why a refused payment was kept, or a refund that failed to send. */
   readonly detail?: string
   /** Paid above the quoted amount_ton (kept with the bond; paid_nano records the full amount). */
   readonly overpaidNano?: bigint
@@ -36,41 +36,90 @@ export interface PaymentRecord {
  */
 export const MIN_REFUND_NANO = 10_000_000n
 
+/** The name of the treasury watcher's cursor in the backend (RunningServer.readChainCursor). */
+export const TREASURY_CURSOR = 'treasury'
+
 export interface PaymentWatcherOptions {
+  /**
+   * The lease of the watcher among the backend's instances (RunningServer.lease('chain-watcher')):
+   * only its holder handles payments; each time it takes the lease it catches up from the cursor.
+   * Required: a watcher that handled payments on every instance would pay bonds' refunds twice.
+   */
+  readonly lease: Lease
+  /** The cursor's name in the backend (default TREASURY_CURSOR). */
+  readonly cursor?: string
   /** Send refunds back to the payer (default true). Off: the payment is only recorded. */
   readonly refunds?: boolean
   /** Refused payments below this many nanotons are kept, not refunded (default MIN_REFUND_NANO). */
   readonly minRefundNano?: bigint
+  /** After an error of the backend (not CursorMoved), the next try comes this many ms later (default 1000). */
+  readonly retryMs?: number
   readonly onRecord?: (r: PaymentRecord) => void
 }
 
 export interface PaymentWatcher {
+  /** What this watcher handled (an instance that never held the lease has none). */
   readonly records: ReadonlyArray<PaymentRecord>
-  /** Resolves when every refund queued so far has been sent. */
+  /** Resolves when every transaction seen so far is handled and every refund queued so far sent. */
   idle(): Promise<void>
   stop(): void
 }
 
 /** What the watcher needs of the backend (RunningServer fits). */
-export type MintPayee = Pick<RunningServer, 'now' | 'bondPayment' | 'markMintPaid'>
+export type MintPayee = Pick<RunningServer, 'now' | 'bondPayment' | 'readChainCursor' | 'advanceChainCursor' | 'creditBondPayment'>
+
+const hashOf = (t: ChainTx): string => t.tx.hash().toString('hex')
 
 /**
  * Watches every transaction into the treasury and matches it to a pending bond by its comment
  * `axiom:mint:<id>` and amount (docs/local-stack.md, "The watcher's rules"):
- * - exact or higher amount on a pending bond within its validity (`payBy`) → markMintPaid(id, amount);
+ * - exact or higher amount on a pending bond within its validity (`payBy`) → creditBondPayment(id, amount);
  * - less than amount_ton, after payBy, for a bond that is no longer
- *   pending (a second payment), an unknown bond, or any refusal by markMintPaid → the whole amount
+ *   pending (a second payment), an unknown bond, or a refusal by the backend (a DomainError) → the whole amount
  *   is refunded to the sender with the comment `axiom:refund:<id>:<reason>`, unless it is below
  *   MIN_REFUND_NANO: then it is kept and recorded as `kept` (a refund would cost the treasury more
  *   than it returns);
- * - no bond comment → kept (a plain top-up of the treasury), recorded as ignored.
+ * - no bond comment → kept (a plain top-up of the treasury), recorded as ignored;
+ * - the backend fails (any other error) → nothing is decided: the payment is tried again from the
+ *   cursor `retryMs` later.
+ *
+ * One watcher among the backend's instances: only the holder of `options.lease` handles anything.
+ * The backend keeps a cursor (the logical time and hash of the last treasury transaction handled),
+ * and every transaction moves it, in chain order, by compare-and-set: an activation in the same
+ * database transaction as the credit (creditBondPayment), any other outcome before its refund is
+ * queued, so a crash after the move loses at most that refund and never sends it twice. Each time
+ * the watcher takes the lease (at start, or from an instance that went) it reads the cursor and
+ * handles every treasury transaction after it, then the live ones: the same loop serves both, from
+ * the cursor to the end of the chain's log, so none is skipped or handled twice. When the cursor is
+ * not where this watcher left it (CursorMoved), it has not handled that transaction (nor refunded
+ * it): without the lease (another instance took over), it stops and waits to take the lease again;
+ * with it (the instance it took over from finished a transaction it had begun), it reads the cursor
+ * again and goes on from there. A cursor whose transaction this chain does not hold (a
+ * database kept across restarts of the local chain, which starts empty each time) counts as the
+ * start: every transaction of this chain is new.
  */
-export const createPaymentWatcher = (chain: LocalChain, server: MintPayee, options: PaymentWatcherOptions = {}): PaymentWatcher => {
+export const createPaymentWatcher = (chain: LocalChain, server: MintPayee, options: PaymentWatcherOptions): PaymentWatcher => {
   const records: PaymentRecord[] = []
   const refunds = options.refunds ?? true
   const minRefund = options.minRefundNano ?? MIN_REFUND_NANO
-  let pending: Promise<unknown> = Promise.resolve()
+  const lease = options.lease
+  const name = options.cursor ?? TREASURY_CURSOR
+  const retryMs = options.retryMs ?? 1000
   const treasury = chain.treasury.wallet.address
+  let pending: Promise<unknown> = Promise.resolve()
+  let stopped = false
+  /** Handling: the lease was taken and the cursor has not moved under this watcher since. */
+  let active = false
+  /** Where this watcher holds the stored cursor to be; undefined: read it before handling anything. */
+  let cursor: ChainCursor | null | undefined
+  /** The index, in the treasury's transactions, of the first one after `cursor`. */
+  let nextIndex = 0
+  let kickQueued = false
+  let retry: ReturnType<typeof setTimeout> | null = null
+
+  const enqueue = (job: () => Promise<void>) => {
+    pending = pending.then(job).catch((e: unknown) => console.error('[local-ton] payment watcher:', e))
+  }
 
   const record = (r: PaymentRecord) => {
     records.push(r)
@@ -78,33 +127,35 @@ export const createPaymentWatcher = (chain: LocalChain, server: MintPayee, optio
     return r
   }
 
-  const refund = (to: Address, amount: bigint, mintId: bigint | null, reason: NonNullable<PaymentRecord['reason']>) => {
+  const refund = async (to: Address, amount: bigint, mintId: bigint | null, reason: NonNullable<PaymentRecord['reason']>) => {
     if (!refunds) return
-    // Queued outside the transaction listener: the chain runs one message tree at a time.
-    pending = pending.then(async () => {
-      try {
-        await chain.transfer(chain.treasury, [{ to, value: amount, body: commentCell(`axiom:refund:${mintId ?? 'unknown'}:${reason}`) }])
-      } catch (e) {
-        console.error(`[local-ton] refund of ${amount} to ${to.toRawString()} failed:`, e)
-      }
-    })
+    try {
+      await chain.transfer(chain.treasury, [{ to, value: amount, body: commentCell(`axiom:refund:${mintId ?? 'unknown'}:${reason}`) }])
+    } catch (e) {
+      console.error(`[local-ton] refund of ${amount} to ${to.toRawString()} failed:`, e)
+    }
   }
 
-  const handle = async (t: ChainTx): Promise<void> => {
-    if (!t.address.equals(treasury)) return
+  /** Handles one treasury transaction, moving the cursor from `from` to `to`; throws CursorMoved or a backend error. */
+  const handle = async (t: ChainTx, from: ChainCursor | null, to: ChainCursor): Promise<void> => {
+    const advance = () => server.advanceChainCursor(name, from, to)
     const msg = t.tx.inMessage
-    if (!msg || msg.info.type !== 'internal' || msg.info.bounced) return
-    const from = msg.info.src
+    // The treasury's own sends (refunds, payouts) and bounces: nothing to match, but handled all the same.
+    if (!msg || msg.info.type !== 'internal' || msg.info.bounced) return advance()
+    const sender = msg.info.src
     const amount = msg.info.value.coins
     const comment = readComment(msg.body)
-    const base = { at: server.now(), txHash: t.tx.hash().toString('hex'), from: from.toRawString(), amountNano: amount, comment }
+    const base = { at: server.now(), txHash: to.txHash, from: sender.toRawString(), amountNano: amount, comment }
     const m = comment ? BOND_PAYMENT_COMMENT.exec(comment.trim()) : null
     if (!m) {
+      await advance()
       record({ ...base, mintId: null, outcome: 'ignored' })
       return
     }
     const mintId = BigInt(m[1]!)
-    const refused = (reason: NonNullable<PaymentRecord['reason']>, detail?: string) => {
+    // The cursor moves first: a crash after it loses this refund, never sends it twice.
+    const refused = async (reason: NonNullable<PaymentRecord['reason']>, detail?: string) => {
+      await advance()
       if (amount < minRefund) {
         const why = `${amount} nanoton is below the refund minimum of ${minRefund}: kept, not refunded`
         console.warn(`[local-ton] payment ${base.txHash} from ${base.from} (${comment}, ${reason}): ${why}`)
@@ -112,7 +163,7 @@ export const createPaymentWatcher = (chain: LocalChain, server: MintPayee, optio
         return
       }
       record({ ...base, mintId, outcome: 'refunded', reason, ...(detail ? { detail } : {}) })
-      refund(from, amount, mintId, reason)
+      await refund(sender, amount, mintId, reason)
     }
     const bond = await server.bondPayment(mintId)
     if (!bond) return refused('unknown_bond')
@@ -121,20 +172,97 @@ export const createPaymentWatcher = (chain: LocalChain, server: MintPayee, optio
     const expected = bond.amountNano
     if (amount < expected) return refused('underpaid', `paid ${amount}, expected ${expected}`)
     try {
-      await server.markMintPaid(mintId, amount)
+      await server.creditBondPayment(mintId, amount, { name, expected: from, next: to })
     } catch (e) {
       if (e instanceof BondNotPending) return refused('duplicate', e.message)
-      return refused('refused', e instanceof Error ? e.message : String(e))
+      if (e instanceof DomainError) return refused('refused', e.message)
+      // CursorMoved, or the backend failed (its database unreachable): not a refusal, nothing refunded.
+      throw e
     }
     record({ ...base, mintId, outcome: 'activated', ...(amount > expected ? { overpaidNano: amount - expected } : {}) })
   }
 
-  // Payments are handled one at a time, in chain order, each after the backend answered the last.
+  /** After an error of the backend: the loop runs again in retryMs, from the cursor it reads again. */
+  const retryLater = () => {
+    if (retry || stopped) return
+    retry = setTimeout(() => {
+      retry = null
+      kick()
+    }, retryMs)
+    retry.unref()
+  }
+
+  /** Handles, in chain order, every treasury transaction after the cursor, up to the end of the log. */
+  const drain = async (): Promise<void> => {
+    for (;;) {
+      if (stopped || !active) return
+      if (!lease.held()) {
+        // Another instance may hold it now: it catches up from the stored cursor; so will this one when it takes it back.
+        active = false
+        return
+      }
+      const txs = chain.transactionsOf(treasury)
+      if (cursor === undefined) {
+        try {
+          cursor = await server.readChainCursor(name)
+        } catch (e) {
+          console.error(`[local-ton] chain cursor ${name} not read (tried again):`, e)
+          return retryLater()
+        }
+        const at = cursor ? txs.findIndex((t) => hashOf(t) === cursor!.txHash) : -1
+        if (cursor && at < 0) console.warn(`[local-ton] chain cursor ${name} (${cursor.lt}:${cursor.txHash}) is not on this chain: handling it from its start`)
+        nextIndex = at + 1
+        continue
+      }
+      const t = txs[nextIndex]
+      if (!t) return
+      const to: ChainCursor = { lt: t.tx.lt, txHash: hashOf(t) }
+      try {
+        await handle(t, cursor, to)
+      } catch (e) {
+        cursor = undefined
+        if (e instanceof CursorMoved) {
+          if (lease.held()) {
+            // The lease is ours: the mover was the instance that held it before, finishing the
+            // transaction it had begun before it went. Caught up again from where it left the cursor.
+            console.warn(`[local-ton] payment watcher: ${e.message}; catching up from the stored cursor`)
+            continue
+          }
+          console.warn(`[local-ton] payment watcher stops: ${e.message}; it catches up again when it takes the lease`)
+          active = false
+          return
+        }
+        console.error(`[local-ton] payment ${to.txHash} not handled (tried again from the cursor):`, e)
+        return retryLater()
+      }
+      cursor = to
+      nextIndex += 1
+    }
+  }
+
+  /** Queues one pass of the loop, unless one is queued and not yet begun (it will see the new transactions). */
+  const kick = () => {
+    if (kickQueued) return
+    kickQueued = true
+    enqueue(async () => {
+      kickQueued = false
+      await drain()
+    })
+  }
+
+  // Live transactions: handled only while this instance holds the lease and its cursor is its own.
   const off = chain.onTransactions((txs) => {
-    for (const t of txs)
-      pending = pending.then(() =>
-        handle(t).catch((e: unknown) => console.error(`[local-ton] payment ${t.tx.hash().toString('hex')} not handled:`, e)),
-      )
+    if (stopped || !active || !lease.held()) return
+    if (txs.some((t) => t.address.equals(treasury))) kick()
+  })
+  // At once when this instance holds the lease (always on SQLite), else each time it takes it over.
+  lease.onAcquired(() => {
+    if (stopped) return
+    enqueue(async () => {
+      active = true
+      cursor = undefined
+      await drain()
+    })
   })
 
   return {
@@ -146,6 +274,12 @@ export const createPaymentWatcher = (chain: LocalChain, server: MintPayee, optio
         await seen
       } while (seen !== pending)
     },
-    stop: off,
+    stop: () => {
+      stopped = true
+      active = false
+      if (retry) clearTimeout(retry)
+      retry = null
+      off()
+    },
   }
 }
