@@ -7,7 +7,7 @@ import { useStates } from '../../app/contexts.ts'
 import { Spinner } from '../../components/spinner.tsx'
 import { useLanguage, useT } from '../../i18n/use-t.ts'
 import { nextTask } from '../../lib/next-task.ts'
-import { tickMarkFormatter } from './tick-marks.ts'
+import { crosshairTimeFormatter, tickMarkFormatter } from './chart-time-labels.ts'
 
 const toBar = (c: Candle) => ({ time: c.time as UTCTimestamp, open: c.open, high: c.high, low: c.low, close: c.close })
 
@@ -36,12 +36,10 @@ export const CandleChart = observer(function CandleChart() {
     let disposed = false
     let chart: IChartApi | null = null
     const disposers: Array<() => void> = []
-    // In steps, each in its own task (the library's evaluation, the axis' date formats, the chart, the
-    // series and its data), so the first draw does not hold the page in one long task.
+    // In steps, each in its own task (the library's evaluation, the chart, the series and its data),
+    // so the first draw does not hold the page in one long task.
     const build = async () => {
       const { createChart, CandlestickSeries, ColorType } = await import('lightweight-charts')
-      await nextTask()
-      const formatTickMark = tickMarkFormatter(language)
       await nextTask()
       const el = host.current
       if (disposed || !el) return
@@ -52,8 +50,8 @@ export const CandleChart = observer(function CandleChart() {
         layout: { background: { type: ColorType.Solid, color: 'transparent' }, textColor: text, fontFamily: getComputedStyle(el).fontFamily },
         grid: { vertLines: { color: grid }, horzLines: { color: grid } },
         rightPriceScale: { borderVisible: false },
-        localization: { locale: language },
-        timeScale: { borderVisible: false, timeVisible: true, secondsVisible: false, tickMarkFormatter: formatTickMark },
+        localization: { locale: language, timeFormatter: crosshairTimeFormatter(language) },
+        timeScale: { borderVisible: false, timeVisible: true, secondsVisible: false, tickMarkFormatter: tickMarkFormatter(language) },
         crosshair: { horzLine: { labelBackgroundColor: '#2481cc' }, vertLine: { labelBackgroundColor: '#2481cc' } },
         handleScale: { axisPressedMouseMove: false },
       })

@@ -1,4 +1,4 @@
-import { makeAutoObservable, runInAction } from 'mobx'
+import { makeAutoObservable, observableShallow, runInAction } from 'mobx'
 import {
   type Candle,
   type CandleInterval,
@@ -38,6 +38,9 @@ export class MarketState {
   constructor(private readonly uc: MarketUseCases) {
     makeAutoObservable<this, 'uc' | 'candleSocket' | 'statsInFlight' | 'statsAskedAgain'>(this, {
       uc: false,
+      // The array is observed, its candles are plain values (replaced, never changed in place):
+      // a deep array would make 120 observable objects for every chart load.
+      candles: observableShallow,
       candleSocket: false,
       statsInFlight: false,
       statsAskedAgain: false,
