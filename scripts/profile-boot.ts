@@ -85,6 +85,8 @@ const main = async () => {
       const paintedMs = Date.now() - t0
       // What runs after the balances (the chart, the SDK, the wallet widget) counts too.
       await page.waitForTimeout(AFTER_MS)
+      // The page's clock at the profile's end, to place the page's long tasks on the profile's clock.
+      const pageNow = (await page.evaluate(() => performance.now())) as number
       const { profile } = (await cdp.send('Profiler.stop')) as { profile: Profile }
       const marks = await page.evaluate(() =>
         performance.getEntriesByType('mark').filter((m) => m.name.startsWith('axiom:')).map((m) => `${m.name.slice(6)} ${Math.round(m.startTime)}`),
@@ -135,6 +137,34 @@ const main = async () => {
       console.log(`run ${run + 1}: balance visible after ${paintedMs} ms, profiled ${AFTER_MS} ms more (wall clock, 4x CPU, no network throttling); JS self time ${total.toFixed(0)} ms`)
       console.log(`  boot steps (ms): ${marks.join(', ')}`)
       console.log(`  long tasks [start, ms]: ${longTasks.map(([s, d]) => `[${s}, ${d}]`).join(' ')}`)
+      // Each long task: the functions it spent its time in, inclusive (outermost first), through
+      // the source maps. The page's clock is placed on the profile's by their ends.
+      const parentOf = new Map<number, number>()
+      for (const n of profile.nodes) for (const c of n.children ?? []) parentOf.set(c, n.id)
+      const offsetMs = profile.endTime / 1000 - pageNow
+      const sampleTimes: number[] = []
+      let clock = profile.startTime
+      for (const dt of profile.timeDeltas) sampleTimes.push((clock += dt) / 1000 - offsetMs)
+      console.log('  long tasks, by function (inclusive ms, app and library frames):')
+      for (const [start, duration] of longTasks) {
+        const inclusive = new Map<string, number>()
+        profile.samples.forEach((id, i) => {
+          const t = sampleTimes[i]!
+          if (t < start || t > start + duration) return
+          const dt = (profile.timeDeltas[i] ?? 0) / 1000
+          const seen = new Set<string>()
+          for (let cur: number | undefined = id; cur !== undefined; cur = parentOf.get(cur)) {
+            const f = byId.get(cur)!.callFrame
+            const mapped = mapPosition(f.url, f.lineNumber, f.columnNumber)
+            if (!mapped) continue
+            const key = `${mapped.name ?? f.functionName ?? '?'} (${mapped.module.replace(/^(node_modules|work\/main)\//, '').replace(/^.*\/([^/]+\/[^/]+)$/, '$1')})`
+            if (seen.has(key)) continue
+            seen.add(key)
+            inclusive.set(key, (inclusive.get(key) ?? 0) + dt)
+          }
+        })
+        console.log(`    [${start}, ${duration}] ${top(inclusive, 10).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', ')}`)
+      }
       console.log('  busy stretches over 40 ms (start ms, length ms: where the time went):')
       for (const r of busyRuns.filter((r) => r.ms > 40))
         console.log(`    [${r.start.toFixed(0)}, ${r.ms.toFixed(0)}] ${top(r.modules, 6).map(([k, v]) => `${k.replace(/^(node_modules|work\/main)\//, '')} ${v.toFixed(0)}`).join(', ')}`)
