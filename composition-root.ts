@@ -35,7 +35,7 @@ import { ReferralsState } from './ui/features/referrals/referrals-state.ts'
 import { SellState } from './ui/features/sell/sell-state.ts'
 import { TasksState } from './ui/features/tasks/tasks-state.ts'
 import { WalletState } from './ui/features/wallet/wallet-state.ts'
-import { AppState, type AppConfig } from './ui/state/app-state.ts'
+import { AppState, type AppConfig, type AppDeps } from './ui/state/app-state.ts'
 import { ErrorFeedback } from './ui/state/error-feedback.ts'
 import { SecondTicker } from './ui/state/second-ticker.ts'
 import { SessionState } from './ui/state/session-state.ts'
@@ -119,7 +119,7 @@ export const composeCore = (ports: PortBindings, options: CoreOptions = {}): Con
 }
 
 /** The mini app: the core plus its MobX view models, ready for the React tree. */
-export const composeApp = (ports: PortBindings, config: AppConfig): AppState => {
+export const composeApp = (ports: PortBindings, config: AppConfig, options: Pick<AppDeps, 'yieldTask'> = {}): AppState => {
   const c = composeCore(ports)
   const bind = <T>(id: Token<T>, make: (r: Resolver) => T) => c.bind(id).toDynamicValue((ctx) => make(resolver(ctx)))
   const uc = (r: Resolver) => r.get(TOKENS.useCases)
@@ -148,7 +148,7 @@ export const composeApp = (ports: PortBindings, config: AppConfig): AppState => 
   bind(TOKENS.wallet_, (r) => new WalletState(uc(r)))
   bind(TOKENS.app, (r) =>
     new AppState(
-      { platform: r.get(TOKENS.platform), clock: r.get(TOKENS.clock), config, uc: uc(r), background: r.get(TOKENS.background) },
+      { platform: r.get(TOKENS.platform), clock: r.get(TOKENS.clock), config, uc: uc(r), background: r.get(TOKENS.background), ...options },
       {
         session: r.get(TOKENS.session_),
         maintenance: r.get(TOKENS.maintenance),

@@ -12,6 +12,7 @@ import { miniAppLink, type Platform } from '../core/index.ts'
 import { loadDashboard } from './app/dashboard-loader.ts'
 import { firstScreenPainted } from './app/first-paint.ts'
 import type { UiConfig } from './app/contexts.ts'
+import { nextTask } from './lib/next-task.ts'
 import type { AppState } from './state/app-state.ts'
 
 export interface StartedApp {
@@ -51,7 +52,7 @@ export const composeBrowserApp = (early: EarlyBoot): ComposedApp => {
     // So does the Telegram SDK, or as soon as the start ended on a full screen (maintenance, failed).
     sdkGate: () => Promise.race([firstScreenPainted(), startEnded]),
   })
-  const app = composeApp(ports, config)
+  const app = composeApp(ports, config, { yieldTask: nextTask })
   const started: StartedApp = { app, platform: ports.platform, config }
   return {
     ...started,

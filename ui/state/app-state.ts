@@ -42,6 +42,12 @@ export interface AppDeps {
   readonly background?: BackgroundReads
   /** Runs `run` after `ms`; answers how to cancel it. Tests bring their own. */
   readonly schedule?: (run: () => void, ms: number) => () => void
+  /**
+   * Resolves in a later task (in the browser, ui/lib/next-task.ts): the start's steps after sign-in
+   * (each list request and its decoding, the sockets) are a few milliseconds of main thread each,
+   * and together one long task while the dashboard renders. Without it they run one after another.
+   */
+  readonly yieldTask?: () => Promise<void>
 }
 
 /** The reconnect refetch tries again after 1 s, 2 s, 4 s, … and never waits longer than this. */
@@ -120,16 +126,20 @@ export class AppState {
     if (signedIn === 'reloading') return this.phase
     if (signedIn !== 'signed-in') return this.setPhase('failed')
 
-    // Signing in loaded the user: the dashboard can show the balances while the lists arrive.
+    // Signing in loaded the user: the dashboard can show the balances while the lists arrive. Its
+    // own lists are asked first; each step after that in a task of its own.
+    const step = this.deps.yieldTask ?? (() => Promise.resolve())
     this.lastRefetchMs = this.deps.clock.nowMs()
-    const lists = this.refetchLists()
     this.s.ticker.start()
+    this.setPhase('ready')
+    const lists = this.refetchLists(step)
+    await step()
     this.openSockets()
+    await step()
     void this.s.wallet.restore()
     this.unsubscribeVisibility = platform.onVisibilityChange((visible) => {
       if (visible) void this.onVisible()
     })
-    this.setPhase('ready')
     await lists
 
     const code = farmCodeFromQuery(search) ?? farmCodeOf(parseStartParam(platform.launch()?.startParam))
@@ -142,9 +152,18 @@ export class AppState {
     await Promise.all([this.s.session.refresh(), this.refetchLists()])
   }
 
-  private async refetchLists(): Promise<void> {
-    const { bonds, farming, tasks, referrals, market } = this.s
-    await Promise.all([bonds.refresh(), farming.refresh(), tasks.refresh(), referrals.refresh(), market.refresh()])
+  /** Every list again, the dashboard's first; with `step`, each request is sent in a task of its own. */
+  private async refetchLists(step?: () => Promise<void>): Promise<void> {
+    const { bonds, market, farming, tasks, referrals } = this.s
+    const loads: Array<Promise<void>> = []
+    for (const list of [bonds, market, farming, tasks, referrals]) {
+      const load = list.refresh()
+      // Told by Promise.all below; not an unhandled rejection while the next step waits.
+      load.catch(() => undefined)
+      loads.push(load)
+      if (step) await step()
+    }
+    await Promise.all(loads)
   }
 
   /** Back in view: refetch if 10 s passed since the last refetch, and reopen closed sockets (spec §4). */

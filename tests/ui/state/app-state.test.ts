@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { composeApp } from '../../../composition-root.ts'
 import { type CandleSocket, type LiveEvent, NetworkError, type ReconnectingSocket, ServerFailed, type SocketStatus } from '../../../core/index.ts'
 import { FarmingState } from '../../../ui/features/farming/farming-state.ts'
@@ -9,7 +9,7 @@ import { ReferralsState } from '../../../ui/features/referrals/referrals-state.t
 import { SellState } from '../../../ui/features/sell/sell-state.ts'
 import { TasksState } from '../../../ui/features/tasks/tasks-state.ts'
 import { WalletState } from '../../../ui/features/wallet/wallet-state.ts'
-import { AppState } from '../../../ui/state/app-state.ts'
+import { AppState, type AppDeps } from '../../../ui/state/app-state.ts'
 import { ErrorFeedback } from '../../../ui/state/error-feedback.ts'
 import { SessionState } from '../../../ui/state/session-state.ts'
 import { FakeChainReader } from '../../core/fakes/fake-chain-reader.ts'
@@ -68,7 +68,7 @@ const greeting = (balance: number): LiveEvent => ({
   data: { balance_token: balance, task_balance: 0, referral_balance: 0, hold_bonus: 0, investment_bonus: 0 },
 })
 
-const appOver = (h: ReturnType<typeof stateHarness>, timers = manualTimers()) => {
+const appOver = (h: ReturnType<typeof stateHarness>, timers = manualTimers(), extra: Pick<AppDeps, 'yieldTask'> = {}) => {
   const main = recordingSocket()
   const candles = recordingSocket()
   const bonds = h.bonds()
@@ -81,6 +81,7 @@ const appOver = (h: ReturnType<typeof stateHarness>, timers = manualTimers()) =>
       uc: { ...h.uc, openLiveFeed: (onEvent, onStatus) => main.open(onEvent, onStatus) },
       background: h.background,
       schedule: timers.schedule,
+      ...extra,
     },
     {
       session,
@@ -117,6 +118,34 @@ describe('AppState', () => {
     expect(main.calls[0]).toBe('open')
     expect(candles.calls[0]).toBe('open')
     expect(h.session.get('auth_token')).toBe('registered-token')
+  })
+
+  it('with a browser task between steps, is ready at once with the bonds asked, then asks one more thing per task: the price first', async () => {
+    const h = stateHarness()
+    h.api.mintList = [aMint({ id: 1 })]
+    const waiting: Array<() => void> = []
+    const { app, main } = appOver(h, manualTimers(), { yieldTask: () => new Promise<void>((resolve) => waiting.push(resolve)) })
+    const LISTS = ['mints', 'currentPrice', 'farmingLinks', 'tasks', 'referrals'] as const
+    const asked = () => [...LISTS.filter((m) => h.api.callsTo(m).length > 0), ...(main.calls.includes('open') ? ['socket'] : [])]
+    const settle = () => new Promise((r) => setTimeout(r, 20))
+
+    const started = app.start('')
+    await vi.waitFor(() => expect(app.phase).toBe('ready'))
+    await settle()
+    expect(asked()).toEqual(['mints'])
+    const seen: string[][] = [asked()]
+    while (waiting.length > 0) {
+      waiting.shift()!()
+      await settle()
+      seen.push(asked())
+    }
+    expect(await started).toBe('ready')
+    app.stop()
+    // Each task added at most one request (or the socket), the price second.
+    for (let i = 1; i < seen.length; i++) expect(seen[i]!.length - seen[i - 1]!.length).toBeLessThanOrEqual(1)
+    expect(seen.find((s) => s.length === 2)).toEqual(['mints', 'currentPrice'])
+    expect(seen.at(-1)!.sort()).toEqual(['currentPrice', 'farmingLinks', 'mints', 'referrals', 'socket', 'tasks'])
+    expect(app.s.bonds.mints).toHaveLength(1)
   })
 
   it('shows maintenance instead of signing in, and reloads when it ends', async () => {
