@@ -30,6 +30,8 @@ interface Profile {
 const RUNS = Number(process.env.PROFILE_RUNS ?? 1)
 const TOP = Number(process.env.PROFILE_TOP ?? 30)
 const AFTER_MS = Number(process.env.PROFILE_AFTER_MS ?? 4000)
+/** How many functions each long task lists (PROFILE_TASK_TOP, default 10). */
+const TASK_TOP = Number(process.env.PROFILE_TASK_TOP ?? 10)
 
 const shortUrl = (url: string) => url.replace(/^https?:\/\/[^/]+/, '') || '(native)'
 
@@ -163,7 +165,7 @@ const main = async () => {
             inclusive.set(key, (inclusive.get(key) ?? 0) + dt)
           }
         })
-        console.log(`    [${start}, ${duration}] ${top(inclusive, 10).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', ')}`)
+        console.log(`    [${start}, ${duration}] ${top(inclusive, TASK_TOP).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', ')}`)
       }
       console.log('  busy stretches over 40 ms (start ms, length ms: where the time went):')
       for (const r of busyRuns.filter((r) => r.ms > 40))
