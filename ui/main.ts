@@ -36,7 +36,7 @@ const boot = async () => {
   const { composeBrowserApp } = await import('./start-app.ts')
   mark('start-app-evaluated')
   await nextTask()
-  const composed = composeBrowserApp(early)
+  const composed = await composeBrowserApp(early)
   mark('composed')
   await nextTask()
   running = composed.start()

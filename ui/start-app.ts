@@ -7,7 +7,7 @@
  */
 import { browserPorts } from '../adapters/browser/browser-ports.ts'
 import type { EarlyBoot } from '../adapters/browser/early-boot.ts'
-import { composeApp } from '../composition-root.ts'
+import { composeStepwise } from '../composition-root.ts'
 import { miniAppLink, type Platform } from '../core/index.ts'
 import { loadDashboard } from './app/dashboard-loader.ts'
 import { firstScreenPainted } from './app/first-paint.ts'
@@ -26,7 +26,8 @@ export interface ComposedApp extends StartedApp {
   start(): StartedApp
 }
 
-export const composeBrowserApp = (early: EarlyBoot): ComposedApp => {
+/** Builds the app over several tasks (see `composeStepwise`). */
+export const composeBrowserApp = async (early: EarlyBoot): Promise<ComposedApp> => {
   const env = import.meta.env
   const config: UiConfig = {
     botUsername: env.VITE_BOT_USERNAME || 'axiom_dev_bot',
@@ -52,7 +53,7 @@ export const composeBrowserApp = (early: EarlyBoot): ComposedApp => {
     // So does the Telegram SDK, or as soon as the start ended on a full screen (maintenance, failed).
     sdkGate: () => Promise.race([firstScreenPainted(), startEnded]),
   })
-  const app = composeApp(ports, config, { yieldTask: nextTask })
+  const app = await composeStepwise(ports, config, { yieldTask: nextTask })
   const started: StartedApp = { app, platform: ports.platform, config }
   return {
     ...started,

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest'
-import { composeApp } from '../../../composition-root.ts'
+import { composeApp, composeStepwise } from '../../../composition-root.ts'
 import { type CandleSocket, type LiveEvent, NetworkError, type ReconnectingSocket, ServerFailed, type SocketStatus } from '../../../core/index.ts'
 import { FarmingState } from '../../../ui/features/farming/farming-state.ts'
 import { HistoryState } from '../../../ui/features/history/history-state.ts'
@@ -9,7 +9,8 @@ import { ReferralsState } from '../../../ui/features/referrals/referrals-state.t
 import { SellState } from '../../../ui/features/sell/sell-state.ts'
 import { TasksState } from '../../../ui/features/tasks/tasks-state.ts'
 import { WalletState } from '../../../ui/features/wallet/wallet-state.ts'
-import { AppState, type AppDeps } from '../../../ui/state/app-state.ts'
+import { type AppConfig, AppState, type AppDeps } from '../../../ui/state/app-state.ts'
+import type { PortBindings } from '../../../core/ports/core-ports.ts'
 import { ErrorFeedback } from '../../../ui/state/error-feedback.ts'
 import { SessionState } from '../../../ui/state/session-state.ts'
 import { FakeChainReader } from '../../core/fakes/fake-chain-reader.ts'
@@ -398,12 +399,26 @@ describe('AppState', () => {
   })
 })
 
-describe('the composed app meeting maintenance in a call', () => {
+/** composeApp makes the app at once (CLI, tests); the browser makes the same app over several tasks. */
+const COMPOSITIONS = [
+  ['made at once', (ports: PortBindings, config: AppConfig) => Promise.resolve(composeApp(ports, config))],
+  [
+    'made over several tasks',
+    async (ports: PortBindings, config: AppConfig) => {
+      let tasks = 0
+      const app = await composeStepwise(ports, config, { yieldTask: () => new Promise<void>((resolve) => setTimeout(() => resolve(void tasks++), 0)) })
+      expect(tasks).toBeGreaterThanOrEqual(3)
+      return app
+    },
+  ],
+] as const
+
+describe.each(COMPOSITIONS)('the composed app (%s) meeting maintenance in a call', (_, compose) => {
   /** The app as the browser entry composes it, over a scripted HTTP backend. */
-  const composed = () => {
+  const composed = async () => {
     const http = new FakeHttpTransport()
     const platform = new FakePlatform()
-    const app = composeApp(
+    const app = await compose(
       {
         http,
         sockets: new FakeSocketFactory(),
@@ -420,7 +435,7 @@ describe('the composed app meeting maintenance in a call', () => {
   }
 
   it('a 503 "We are under maintenance" on an action shows the maintenance page at once, with no toast and no haptic; it reloads when maintenance ends', async () => {
-    const { app, http, platform } = composed()
+    const { app, http, platform } = await composed()
     http.on('POST /task/start', answer(503, 'We are under maintenance'))
     http.on('GET /maintenance/', ok({ detail: 'Maintenance mode is enabled' }), ok({ detail: 'Maintenance mode is disabled' }))
 
@@ -437,7 +452,7 @@ describe('the composed app meeting maintenance in a call', () => {
   })
 
   it('many calls in flight when maintenance begins: the page, and not one toast', async () => {
-    const { app, http } = composed()
+    const { app, http } = await composed()
     for (const route of ['GET /operations/history', 'GET /withdraw/history', 'GET /task/list', 'GET /mint/', 'GET /mint/all-plans', 'GET /staking/'])
       http.on(route, answer(503, 'We are under maintenance'))
 
