@@ -4,8 +4,9 @@
  * 0. this entry reads Telegram's launch parameters from the URL and starts the maintenance check
  *    and, for a returning user (an auth_token cookie), `GET /user/me`, while the rest downloads
  *    (adapters/browser/early-boot.ts; the core is handed those answers when it asks for them);
- * 1. `start-app.ts` is evaluated (adapters, core, view models); in the next task it builds the app,
- *    and in the one after it starts it: the maintenance check, then sign-in;
+ * 1. `start-app.ts` is evaluated (adapters, core, view models); in the next tasks it builds the app
+ *    (the use cases, then the view models a few at a time), and in the one after it starts it: the
+ *    maintenance check, then sign-in; once signed in, the lists and sockets one task at a time;
  * 2. `render-app.tsx` (React and the screens) is evaluated while those requests are out, and renders.
  * A Russian speaker's message catalogue loads from the entry, beside step 1, and is in place before 2.
  * The Telegram SDK and the wallet widget load after the first screen has painted.
