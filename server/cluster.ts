@@ -22,6 +22,11 @@ export interface Cluster {
   subscribe(handler: (message: BusMessage) => Promise<void> | void): void
   /** The lease `name`, after a first attempt to take it. */
   lease(name: string): Promise<Lease>
+  /**
+   * Called when messages may have been missed: the instance's listening connection was lost and is
+   * back (NOTIFY is not kept for a session that is gone). Never, for one process.
+   */
+  onGap(fn: () => void): void
   close(): Promise<void>
 }
 
@@ -34,6 +39,7 @@ export const localCluster = (): Cluster => {
     },
     subscribe: (h) => void handlers.push(h),
     lease: async () => ({ held: () => true, onAcquired: (fn) => fn() }),
+    onGap: () => undefined,
     close: async () => undefined,
   }
 }

@@ -14,7 +14,7 @@ import { createPriceFeed } from './domain/price-walk.ts'
 import { salePayouts, type SalePayouts } from './domain/sale-payouts.ts'
 import { readChange } from './domain/user-events.ts'
 import { forgetSettings } from './domain/settings.ts'
-import { noteFamilyRevoked } from './auth/tokens.ts'
+import { forgetValidFamilies, noteFamilyRevoked } from './auth/tokens.ts'
 import { recordTonProofRequesters } from './domain/wallets.ts'
 import { noQueue } from './events.ts'
 import { buildApp } from './http/app.ts'
@@ -22,7 +22,7 @@ import { pruneIdempotency } from './http/idempotency.ts'
 import { pruneRateLimitHits } from './db/rate-limit-table.ts'
 import { priceWire } from './http/wire-format.ts'
 import { handleCandleSocket, pushCandles } from './sockets/candle-socket.ts'
-import { createHub, liveEvents, type SocketHub } from './sockets/hub.ts'
+import { createHub, LIVE_GAP_CLOSE, liveEvents, type SocketHub } from './sockets/hub.ts'
 import { handleMainSocket } from './sockets/main-socket.ts'
 
 export interface StartOptions extends Partial<ServerConfig> {
@@ -118,6 +118,14 @@ export const startServer = async (options: StartOptions = {}): Promise<RunningSe
       if (e.userId === null) sink.broadcast(e.event)
       else sink.toUser(e.userId, e.event)
     }
+  })
+  // Announcements missed while the listening connection was down: what this instance keeps is read
+  // again, and its sockets are closed so their clients connect again and read the state anew (the
+  // app refetches the user and the lists when its main socket is back after a drop).
+  cluster.onGap(() => {
+    forgetSettings(engine)
+    forgetValidFamilies(ctx)
+    hub.closeAll(LIVE_GAP_CLOSE, 'Live events were interrupted: connect again')
   })
   // One instance drives the price walk; the others relay its ticks to their sockets.
   const priceLease = await cluster.lease('price')

@@ -61,6 +61,9 @@ export const noteFamilyRevoked = (ctx: ServerContext, family: string): void => {
   f.revoked.add(family)
 }
 
+/** Forgets which families were found valid (an announced revocation may have been missed): each is checked again. */
+export const forgetValidFamilies = (ctx: ServerContext): void => familiesOf(ctx).valid.clear()
+
 const keepValid = (ctx: ServerContext, family: string) => {
   const f = familiesOf(ctx)
   if (f.revoked.has(family)) return

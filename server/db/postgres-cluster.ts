@@ -52,6 +52,9 @@ interface LeaseState {
   readonly acquired: Array<() => void>
 }
 
+/** The `application_name` of each instance's listening connection (pg_stat_activity), by schema. */
+export const listenerName = (schema: string): string => `axiom-listener ${schema}`.slice(0, 63)
+
 /**
  * The cluster over PostgreSQL. One dedicated connection per instance LISTENs on the deployment's
  * channel and holds its leases as session advisory locks: when the instance dies, its connection
@@ -68,6 +71,9 @@ export const openPostgresCluster = async (url: string, engine: Engine, options: 
   let inbox: Promise<void> = Promise.resolve()
   let client: pg.Client | null = null
   let closed = false
+  /** A listening connection was lost since the last one began: its successor reports a gap. */
+  let lostOne = false
+  const gapHandlers: Array<() => void> = []
 
   const dispatch = (payload: string) => {
     const m = decode(payload)
@@ -86,13 +92,14 @@ export const openPostgresCluster = async (url: string, engine: Engine, options: 
   const lost = (c: pg.Client) => {
     if (client !== c) return
     client = null
+    lostOne = true
     for (const l of leases.values()) l.held = false
     c.end().catch(() => undefined)
   }
 
   const connect = async (): Promise<pg.Client> => {
     if (client) return client
-    const c = new pg.Client({ connectionString: url })
+    const c = new pg.Client({ connectionString: url, application_name: listenerName(schema) })
     c.on('notification', (n) => {
       if (n.channel === channel && n.payload) dispatch(n.payload)
     })
@@ -101,6 +108,16 @@ export const openPostgresCluster = async (url: string, engine: Engine, options: 
     await c.connect()
     await c.query(`LISTEN "${channel}"`)
     client = c
+    if (lostOne && !closed) {
+      lostOne = false
+      for (const fn of gapHandlers) {
+        try {
+          fn()
+        } catch (e) {
+          console.error('[axiom] gap handler failed:', e)
+        }
+      }
+    }
     return c
   }
 
@@ -151,6 +168,7 @@ export const openPostgresCluster = async (url: string, engine: Engine, options: 
         },
       }
     },
+    onGap: (fn) => void gapHandlers.push(fn),
     close: async () => {
       closed = true
       clearInterval(timer)

@@ -11,7 +11,15 @@ export interface SocketHub {
   remove(ws: WebSocket): void
   readonly candleSockets: Map<WebSocket, CandleInterval>
   mainCount(): number
+  /** Closes every socket (main and candle) with `code`: their clients connect again and read the state anew. */
+  closeAll(code: number, reason: string): void
 }
+
+/**
+ * The close code when this instance may have missed live events (1012, "service restart"): the
+ * client connects again, as after any drop, and reads the state anew.
+ */
+export const LIVE_GAP_CLOSE = 1012
 
 export const envelope = (event: string, data: unknown) => JSON.stringify({ event, data })
 
@@ -50,6 +58,9 @@ export const createHub = (): SocketHub => {
       for (const ws of userOf.keys()) sendText(ws, text)
     },
     mainCount: () => userOf.size,
+    closeAll(code, reason) {
+      for (const ws of [...userOf.keys(), ...this.candleSockets.keys()]) ws.close(code, reason)
+    },
   }
 }
 
