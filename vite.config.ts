@@ -87,7 +87,8 @@ const preloadBootSteps = (): Plugin => {
         steps.forEach((c) => visit(c.fileName))
         const link = (attrs: Record<string, string | boolean>) => ({ tag: 'link', attrs, injectTo: 'head' as const })
         return [
-          ...[...files].map((f) => link({ rel: 'modulepreload', crossorigin: true, href: base + f })),
+          // At low priority: the loader (the page's first paint) needs only the entry and its styles.
+          ...[...files].map((f) => link({ rel: 'modulepreload', crossorigin: true, fetchpriority: 'low', href: base + f })),
           ...[...css].filter((f) => !html.includes(f)).map((f) => link({ rel: 'preload', as: 'style', href: base + f })),
         ]
       },

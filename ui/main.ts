@@ -4,7 +4,7 @@
  * 0. this entry reads Telegram's launch parameters from the URL and starts the maintenance check
  *    and, for a returning user (an auth_token cookie), `GET /user/me`, while the rest downloads
  *    (adapters/browser/early-boot.ts; the core is handed those answers when it asks for them);
- * 1. `start-app.ts` is evaluated (adapters, core, view models); in the next tasks it builds the app
+ * 1. once the loader has painted, `start-app.ts` is evaluated (adapters, core, view models); in the next tasks it builds the app
  *    (the use cases, then the view models a few at a time), and in the one after it starts it: the
  *    maintenance check, then sign-in; once signed in, the lists and sockets one task at a time;
  * 2. `render-app.tsx` (React and the screens) is evaluated while those requests are out, and renders.
@@ -33,7 +33,20 @@ let running: StartedApp | null = null
 /** A boot step's end on the page's performance timeline (`axiom:<step>`), for profiles and traces. */
 const mark = (step: string) => performance.mark(`axiom:${step}`)
 
+/**
+ * Resolves once the page has painted the loader (a frame, then a task), or after 100 ms when the
+ * browser withholds frames (a hidden or throttled frame): the boot's work then runs behind a page
+ * that already shows something, while the steps' chunks keep downloading.
+ */
+const loaderPainted = () =>
+  Promise.race([
+    new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))),
+    new Promise<void>((resolve) => setTimeout(resolve, 100)),
+  ])
+
 const boot = async () => {
+  await loaderPainted()
+  mark('loader-painted')
   const { composeBrowserApp } = await import('./start-app.ts')
   mark('start-app-evaluated')
   await nextTask()
