@@ -47,6 +47,11 @@ const loaderPainted = () =>
 const boot = async () => {
   await loaderPainted()
   mark('loader-painted')
+  // The libraries the first step shares with the dashboard (effect, mobx, the core) evaluate in a
+  // task of their own, before the step's own modules.
+  await import('./app/dashboard-loader.ts')
+  mark('shared-evaluated')
+  await nextTask()
   const { composeBrowserApp } = await import('./start-app.ts')
   mark('start-app-evaluated')
   await nextTask()
