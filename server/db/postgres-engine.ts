@@ -4,9 +4,10 @@ import { MIGRATIONS, postgresStep } from './migrations.ts'
 
 /** PostgreSQL's integer types (int8, int2, int4, numeric): read as bigint, never through a double. */
 const INTEGER_OIDS = new Set([20, 21, 23, 1700])
+const asBigInt = (v: string) => BigInt(v)
 const types = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    INTEGER_OIDS.has(oid) ? (v: string) => BigInt(v) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    INTEGER_OIDS.has(oid) ? asBigInt : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 }
 
 /** `?` placeholders (the SQL both engines share) as PostgreSQL's `$1, $2, …`; quoted text is left alone. */

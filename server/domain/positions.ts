@@ -3,7 +3,7 @@ import { inTx, type ServerContext } from '../context.ts'
 import { moveBalance } from './ledger.ts'
 import { earnedAfter, type RewardTerms } from './rewards.ts'
 import { queueMint, queueStake } from './user-events.ts'
-import type { MintRow, StakeRow, UserRow } from './rows.ts'
+import { ME_COLUMNS, type MeRow, type MintRow, type StakeRow } from './rows.ts'
 import { userRow } from './users.ts'
 import { UnknownSessionUser } from './errors.ts'
 
@@ -108,6 +108,7 @@ export const settleUser = async (ctx: ServerContext, userId: bigint | null): Pro
   for (const row of stakes) await settlePosition(ctx, 'stakes', row, now)
 }
 
+
 /**
  * The user's row after settling their bonds and stakes, for /user/me: the row and the active
  * positions come in one statement (the user's columns, each position's under `p_`); the row is read
@@ -115,18 +116,25 @@ export const settleUser = async (ctx: ServerContext, userId: bigint | null): Pro
  * complete opens no transaction.
  */
 const P = 'p_'
-const USER_WITH_ACTIVE = `SELECT u.*, p.* FROM users u LEFT JOIN (${activeOf(P)}) p ON p.${P}user_id = u.id
+const USER_WITH_ACTIVE = `SELECT ${ME_COLUMNS.map((c) => `u.${c}`).join(', ')}, p.* FROM users u
+  LEFT JOIN (${activeOf(P)}) p ON p.${P}user_id = u.id
   WHERE u.id = ? ORDER BY p.${P}kind, p.${P}id`
-export const settledUserRow = async (ctx: ServerContext, userId: bigint): Promise<UserRow> => {
+export const settledUserRow = async (ctx: ServerContext, userId: bigint): Promise<MeRow> => {
   const now = ctx.now()
   const rows = await allRows(ctx.db, USER_WITH_ACTIVE, userId, userId, userId)
-  if (rows.length === 0) throw new UnknownSessionUser()
+  const first = rows[0]
+  if (!first) throw new UnknownSessionUser()
+  const positions: Row[] = []
+  for (const r of rows) {
+    if (r[`${P}id`] === null) continue
+    const position: Row = { kind: r[`${P}kind`]! }
+    for (const c of SETTLE_COLUMNS) position[c] = r[`${P}${c}`] ?? null
+    positions.push(position)
+  }
+  if (await settleRows(ctx, positions, now)) return userRow(ctx, userId)
   const user: Record<string, Row[string]> = {}
-  for (const [k, v] of Object.entries(rows[0]!)) if (!k.startsWith(P)) user[k] = v
-  const positions = rows
-    .filter((r) => r[`${P}id`] !== null)
-    .map((r) => Object.fromEntries(['kind', ...SETTLE_COLUMNS].map((c) => [c, r[`${P}${c}`] ?? null])) as Row)
-  return (await settleRows(ctx, positions, now)) ? userRow(ctx, userId) : (user as UserRow)
+  for (const c of ME_COLUMNS) user[c] = first[c] ?? null
+  return user as MeRow
 }
 
 /** One page of a user's bonds or stakes, newest first, and how many there are. */
