@@ -84,6 +84,8 @@ export const batchedRateLimitStore = (db: Db, options: BatchOptions): BatchedSto
   const entries = new Map<string, Entry>()
   let timer: ReturnType<typeof setTimeout> | null = null
   let flushing: Promise<void> | null = null
+  /** The last flush's statement failed (the database did not answer). */
+  let failed = false
 
   const learn = (row: HitRow) => {
     const e = entries.get(row.key)
@@ -110,9 +112,11 @@ export const batchedRateLimitStore = (db: Db, options: BatchOptions): BatchedSto
       for (const [key, e] of part) params.push(key, e.sending, e.resetAt > at ? e.resetAt : at + e.windowMs)
       try {
         const rows = await db.all<HitRow>(addHits(part.length), ...params, at, at)
+        failed = false
         for (const [, e] of part) e.sending = 0
         for (const row of rows) learn(row)
       } catch {
+        failed = true
         // The table did not answer: the hits stay counted here and go with the next flush.
         for (const [, e] of part) {
           e.pending += e.sending
@@ -122,17 +126,25 @@ export const batchedRateLimitStore = (db: Db, options: BatchOptions): BatchedSto
     }
   }
 
+  /** A flush asked for while one is under way: it runs once after it, however many ask. */
+  let queued: Promise<void> | null = null
   const flush = (): Promise<void> => {
     if (timer) {
       clearTimeout(timer)
       timer = null
     }
-    // One flush at a time; a flush asked for during one runs after it.
-    const run: Promise<void> = (flushing ?? Promise.resolve()).then(sendAll).finally(() => {
-      if (flushing === run) flushing = null
+    if (queued) return queued
+    if (!flushing) {
+      flushing = sendAll().finally(() => (flushing = null))
+      return flushing
+    }
+    const next: Promise<void> = flushing.then(() => {
+      queued = null
+      flushing = sendAll().finally(() => (flushing = null))
+      return flushing
     })
-    flushing = run
-    return run
+    queued = next
+    return next
   }
 
   const schedule = () => {
@@ -175,9 +187,9 @@ export const batchedRateLimitStore = (db: Db, options: BatchOptions): BatchedSto
         const synced = entries.get(key)!
         return { current: synced.shared + synced.sending + synced.pending, ttlMs: Math.max(0, synced.resetAt - now()) }
       }
-      for (let tries = 0; e.pending + e.sending >= options.unseenMax; tries++) {
-        if (tries === 2) throw new Error('the request counts could not be sent to the database')
+      while (e.pending + e.sending >= options.unseenMax) {
         await flush()
+        if (failed) throw new Error('the request counts could not be sent to the database')
       }
       e.pending++
       if (e.pending >= options.unseenMax / 2) void flush()

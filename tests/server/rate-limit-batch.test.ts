@@ -64,6 +64,26 @@ describe('the general rule counted in batches', () => {
     expect(await inTable(key)).toBe(1)
   })
 
+  it('a flush the database refuses keeps the hits here; at the bound a hit fails, and the next flush sends them all', async () => {
+    let down = false
+    // The same database, whose batched writes fail while `down`.
+    const flaky: Db = { ...db, all: (text: string, ...p: unknown[]) => (down && /VALUES \(\?, \?, \?\)/.test(text) ? Promise.reject(new Error('no answer')) : db.all(text, ...p)) } as Db
+    const store = batchedRateLimitStore(flaky, { flushMs: 3_600_000, unseenMax: 6 })
+    const key = freshKey()
+    await store.incr(key, WINDOW)
+    down = true
+    const seen: number[] = []
+    for (let i = 0; i < 6; i++) seen.push((await store.incr(key, WINDOW)).current)
+    // Six unsent: the bound.
+    expect(seen).toEqual([2, 3, 4, 5, 6, 7])
+    await expect(store.incr(key, WINDOW)).rejects.toThrow(/could not be sent/)
+    expect(await inTable(key)).toBe(1)
+    down = false
+    expect((await store.incr(key, WINDOW)).current).toBe(8)
+    await store.flush()
+    expect(await inTable(key)).toBe(8)
+  })
+
   it('over two instances, any order of hits lets through the limit and at most unseenMax more', async () => {
     const MAX = 30
     const UNSEEN = 6
