@@ -1,4 +1,4 @@
-import type { RateLimitStore, RateLimitStoreFactory } from '../http/rate-limits.ts'
+import type { RateCount, RateLimitStore, RateLimitStoreFactory } from '../http/rate-limits.ts'
 import type { Db } from './engine.ts'
 
 type HitRow = { key: string; hits: bigint; reset_at: bigint }
@@ -175,28 +175,39 @@ export const batchedRateLimitStore = (db: Db, options: BatchOptions): BatchedSto
 
   return {
     flush,
-    incr: async (key, windowMs) => {
-      let e = entries.get(key)
-      if (e?.loading) {
-        await e.loading.catch(() => undefined)
-        e = entries.get(key)
-      }
-      if (!e || e.resetAt <= now()) {
-        // The hit itself, counted in the table.
-        await sync(key, windowMs, e)
-        const synced = entries.get(key)!
-        return { current: synced.shared + synced.sending + synced.pending, ttlMs: Math.max(0, synced.resetAt - now()) }
-      }
-      while (e.pending + e.sending >= options.unseenMax) {
-        await flush()
-        if (failed) throw new Error('the request counts could not be sent to the database')
-      }
-      e.pending++
-      if (e.pending >= options.unseenMax / 2) void flush()
-      else schedule()
+    incr: (key, windowMs) => {
+      const e = entries.get(key)
       const at = now()
-      return { current: e.shared + e.sending + e.pending, ttlMs: Math.max(0, e.resetAt - at) }
+      // The usual hit of a known client: counted here, with no promise.
+      if (e && !e.loading && e.resetAt > at && e.pending + e.sending < options.unseenMax) return countHere(e, at)
+      return slowIncr(key, windowMs)
     },
+  }
+
+  function countHere(e: Entry, at: number): RateCount {
+    e.pending++
+    if (e.pending >= options.unseenMax / 2) void flush()
+    else schedule()
+    return { current: e.shared + e.sending + e.pending, ttlMs: Math.max(0, e.resetAt - at) }
+  }
+
+  async function slowIncr(key: string, windowMs: number): Promise<RateCount> {
+    let e = entries.get(key)
+    if (e?.loading) {
+      await e.loading.catch(() => undefined)
+      e = entries.get(key)
+    }
+    if (!e || e.resetAt <= now()) {
+      // The hit itself, counted in the table.
+      await sync(key, windowMs, e)
+      const synced = entries.get(key)!
+      return { current: synced.shared + synced.sending + synced.pending, ttlMs: Math.max(0, synced.resetAt - now()) }
+    }
+    while (e.pending + e.sending >= options.unseenMax) {
+      await flush()
+      if (failed) throw new Error('the request counts could not be sent to the database')
+    }
+    return countHere(e, now())
   }
 }
 
