@@ -36,7 +36,7 @@ export const exactRateLimitStore = (db: Db, now: () => number = Date.now): RateL
   },
 })
 
-/** How the batched count flushes: every `flushMs`, or sooner when a key has `unseenMax / 2` hits the table has not seen. */
+/** How the batched count flushes: every `flushMs`, or sooner when a key has half of `unseenMax` (rounded down) hits the table has not seen. */
 export interface BatchOptions {
   readonly flushMs: number
   /** Hits of one key an instance may count before the table has seen them; the next one waits for the flush. */
@@ -186,7 +186,7 @@ export const batchedRateLimitStore = (db: Db, options: BatchOptions): BatchedSto
 
   function countHere(e: Entry, at: number): RateCount {
     e.pending++
-    if (e.pending >= options.unseenMax / 2) void flush()
+    if (e.pending >= Math.floor(options.unseenMax / 2)) void flush()
     else schedule()
     return { current: e.shared + e.sending + e.pending, ttlMs: Math.max(0, e.resetAt - at) }
   }
