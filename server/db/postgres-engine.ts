@@ -4,9 +4,10 @@ import { MIGRATIONS, postgresStep } from './migrations.ts'
 
 /** PostgreSQL's integer types (int8, int2, int4, numeric): read as bigint, never through a double. */
 const INTEGER_OIDS = new Set([20, 21, 23, 1700])
+const asBigInt = (v: string) => BigInt(v)
 const types = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    INTEGER_OIDS.has(oid) ? (v: string) => BigInt(v) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    INTEGER_OIDS.has(oid) ? asBigInt : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 }
 
 /** `?` placeholders (the SQL both engines share) as PostgreSQL's `$1, $2, …`; quoted text is left alone. */
@@ -49,7 +50,7 @@ const RETRYABLE = new Set(['40001', '40P01'])
 const MAX_ATTEMPTS = 60
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
-type Queryable = Pick<pg.Pool, 'query'> | pg.PoolClient
+type Queryable = { query<R extends Row>(q: pg.QueryConfig): Promise<pg.QueryResult<R>> }
 
 const over = (q: Queryable, inTransaction: boolean): Db => {
   const query = async <R extends Row>(text: string, params: unknown[]) =>
@@ -98,6 +99,52 @@ const migrate = async (pool: pg.Pool): Promise<void> => {
 export interface PostgresOptions {
   /** Connections in the pool (default 10, or AXIOM_PG_POOL). */
   readonly poolSize?: number
+  /** Pipelined connections for the statements outside transactions (default 2, or AXIOM_PG_PIPELINES; 0: the pool's). */
+  readonly pipelines?: number
+}
+
+/**
+ * Statements outside a transaction, sent pipelined (node-postgres `pipeline: true`) on a few
+ * connections of their own, round robin: a statement goes out without waiting for the ones before it
+ * on the connection, each with its own Sync (a failing one fails alone), so concurrent requests share
+ * the connections' reads and writes instead of one round trip each on a pooled connection. A
+ * connection that fails is dropped and opened again on the next statement. Transactions keep the pool:
+ * their statements must not interleave with others.
+ */
+const pipelinedConnections = (config: pg.ClientConfig, size: number) => {
+  const slots: Array<Promise<pg.Client> | null> = new Array(size).fill(null)
+  let next = 0
+  let closed = false
+  const open = (i: number): Promise<pg.Client> => {
+    const client = new pg.Client({ ...config, pipeline: true } as pg.ClientConfig)
+    const drop = () => {
+      if (slots[i] === ready) slots[i] = null
+    }
+    client.on('error', drop)
+    client.on('end', drop)
+    const ready = client.connect().then(
+      () => client,
+      (e: unknown) => {
+        drop()
+        throw e
+      },
+    )
+    slots[i] = ready
+    return ready
+  }
+  return {
+    query: async <R extends Row>(q: pg.QueryConfig): Promise<pg.QueryResult<R>> => {
+      if (closed) throw new Error('the database connections are closed')
+      const i = next
+      next = (next + 1) % size
+      const client = await (slots[i] ?? open(i))
+      return client.query<R>(q)
+    },
+    close: async () => {
+      closed = true
+      await Promise.all(slots.map((s) => s?.then((c) => c.end()).catch(() => undefined)))
+    },
+  }
 }
 
 /** Hides the password of a connection URL. */
@@ -112,18 +159,21 @@ export const redacted = (url: string): string => {
 }
 
 /**
- * PostgreSQL through node-postgres: a pool of connections; statements outside a transaction take any
- * free connection; a transaction takes one for itself, runs SERIALIZABLE, and is re-run from the start
+ * PostgreSQL through node-postgres: statements outside a transaction go out pipelined on a few
+ * connections (pipelinedConnections); a transaction takes a connection of the pool for itself, runs
+ * SERIALIZABLE, and is re-run from the start
  * (up to MAX_ATTEMPTS, with a growing random pause) when PostgreSQL reports a conflict.
  */
 export const openPostgres = async (url: string, options: PostgresOptions = {}): Promise<Engine> => {
   const max = options.poolSize ?? (process.env.AXIOM_PG_POOL ? Number(process.env.AXIOM_PG_POOL) : 10)
+  const pipelines = options.pipelines ?? (process.env.AXIOM_PG_PIPELINES ? Number(process.env.AXIOM_PG_PIPELINES) : 2)
   const pool = new pg.Pool({ connectionString: url, max, types })
   let closed = false
   // An idle connection the server drops is replaced on the next query; it must not crash the process.
   pool.on('error', () => undefined)
   await migrate(pool)
-  const direct = over(pool, false)
+  const piped = pipelines > 0 ? pipelinedConnections({ connectionString: url, types }, pipelines) : null
+  const direct = over(piped ?? pool, false)
   return {
     ...direct,
     where: redacted(url),
@@ -149,6 +199,7 @@ export const openPostgres = async (url: string, options: PostgresOptions = {}): 
     close: async () => {
       if (closed) return
       closed = true
+      await piped?.close()
       await pool.end()
     },
   }

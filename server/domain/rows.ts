@@ -59,6 +59,22 @@ export type UserRow = {
   readonly locked_nano: bigint
 }
 
+/** The user's columns /user/me answers with (server/http/wire-format.ts, userWire). */
+export const ME_COLUMNS = [
+  'turnover',
+  'community',
+  'balance_token',
+  'task_balance',
+  'referral_balance',
+  'hold_bonus',
+  'investment_bonus',
+  'locked_nano',
+  'ref_code',
+  'wallet_address',
+  'wallet_network',
+] as const
+export type MeRow = Pick<UserRow, (typeof ME_COLUMNS)[number]>
+
 export type LinkRow = {
   readonly id: bigint
   readonly user_id: bigint

@@ -77,7 +77,10 @@ export const buildApp = (ctx: ServerContext): FastifyInstance => {
   })
   app.setNotFoundHandler((_req, reply) => reply.code(404).send({ msg: 'Not found' }))
   // On PostgreSQL the instances count in the database, so a client's budget is one across them.
-  const store = ctx.config.rateLimitStore ?? (ctx.engine.dialect === 'postgres' ? databaseRateLimitStore(ctx.engine) : null)
+  // The general rule is counted here and flushed to the table every 250 ms (server/db/rate-limit-table.ts).
+  const shared = !ctx.config.rateLimitStore && ctx.engine.dialect === 'postgres' ? databaseRateLimitStore(ctx.engine) : null
+  if (shared) app.addHook('onClose', () => shared.flush())
+  const store = ctx.config.rateLimitStore ?? shared
   const limit = rateLimiter(app, ctx.config.rateLimits, store)
 
   // For a load balancer or an orchestrator: /health says the process answers; /ready that it can

@@ -1,4 +1,4 @@
-import rateLimit, { type FastifyRateLimitStoreCtor } from '@fastify/rate-limit'
+import rateLimit from '@fastify/rate-limit'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { httpError } from './errors.ts'
 
@@ -77,52 +77,50 @@ export type RateLimitStoreFactory = (rule: keyof Omit<RateLimitConfig, 'clients'
 
 export const tooManyMsg = (retryAfterS: number) => `Too many requests, try again in ${retryAfterS} s`
 
-type PluginIncr = (key: string, cb: (err: Error | null, res?: { current: number; ttl: number }) => void, timeWindow: number) => void
-
-/** Our stores as the plugin's store protocol: a root whose `child` (one per limiter) is the rule's store. */
-const pluginStoreOf = (factory: RateLimitStoreFactory): FastifyRateLimitStoreCtor =>
-  class {
-    child(params: { readonly ruleName: Parameters<RateLimitStoreFactory>[0] }) {
-      const store = factory(params.ruleName)
-      const incr: PluginIncr = (key, cb, timeWindow) => {
-        Promise.resolve()
-          .then(() => store.incr(key, timeWindow))
-          .then((r) => cb(null, { current: r.current, ttl: r.ttlMs }), (e: Error) => cb(e))
-      }
-      return { incr, child: () => ({ incr }) }
-    }
-    incr(): never {
-      throw new Error('the root rate-limit store is never counted on')
-    }
-  } as unknown as FastifyRateLimitStoreCtor
-
 type Check = (req: FastifyRequest, reply: FastifyReply) => Promise<void>
 
 /**
- * Registers @fastify/rate-limit (no automatic hooks) and returns the check the /api hook runs after
- * authentication: the general rule, then the route's class rule; an exceeded one answers 429 with
- * `{ msg }` and Retry-After, and the route never runs. With `config` null nothing is limited.
+ * Returns the check the /api hook runs after authentication, counting in @fastify/rate-limit's
+ * in-process store (registered with no automatic hooks) or, given a store factory, in its stores:
+ * the general rule, then the route's class rule; an exceeded one answers 429 with `{ msg }` and
+ * Retry-After, and the route never runs. With `config` null nothing is limited.
  */
 export const rateLimiter = (app: FastifyInstance, config: RateLimitConfig | null, storeFactory: RateLimitStoreFactory | null): Check => {
   if (!config) return async () => {}
   const rules = ['general', 'register', 'create', 'withdraw', 'upload'] as const
-  type Limiter = (req: FastifyRequest) => Promise<{ isExceeded?: boolean; ttlInSeconds?: number }>
+  type Verdict = { isExceeded?: boolean; ttlInSeconds?: number }
+  type Limiter = (req: FastifyRequest) => Promise<Verdict> | Verdict
   const limiters = new Map<string, Limiter>()
   const clientOf = (req: FastifyRequest) => (req.userId !== 0n ? `user:${req.userId}` : `ip:${req.ip}`)
-  app.register(rateLimit, { global: false, ...(storeFactory ? { store: pluginStoreOf(storeFactory) } : {}) })
-  app.after(() => {
-    const create = (app as unknown as { createRateLimit(o: object): Limiter }).createRateLimit
+  if (storeFactory) {
+    // Our own stores are asked directly (the plugin would only wrap them in callbacks and awaits): a
+    // store that answers at once (the general rule's batched count) costs the request no promise.
     for (const rule of rules) {
+      const store = storeFactory(rule)
       const { max, windowS } = config[rule]
-      // Each limiter gets a store of its own from the root's child(): the plugin's LRU of `clients` keys, or the factory's.
-      const keyGenerator = (req: FastifyRequest) => `${rule}:${clientOf(req)}`
-      limiters.set(rule, create({ max, timeWindow: windowS * 1000, keyGenerator, cache: config.clients, ruleName: rule }))
+      const verdict = (r: RateCount): Verdict => ({ isExceeded: r.current > max, ttlInSeconds: Math.ceil(r.ttlMs / 1000) })
+      limiters.set(rule, (req) => {
+        const r = store.incr(`${rule}:${clientOf(req)}`, windowS * 1000)
+        return r instanceof Promise ? r.then(verdict) : verdict(r)
+      })
     }
-  })
+  } else {
+    app.register(rateLimit, { global: false })
+    app.after(() => {
+      const create = (app as unknown as { createRateLimit(o: object): Limiter }).createRateLimit
+      for (const rule of rules) {
+        const { max, windowS } = config[rule]
+        // Each limiter gets a store of its own: the plugin's LRU of `clients` keys.
+        const keyGenerator = (req: FastifyRequest) => `${rule}:${clientOf(req)}`
+        limiters.set(rule, create({ max, timeWindow: windowS * 1000, keyGenerator, cache: config.clients, ruleName: rule }))
+      }
+    })
+  }
   return async (req, reply) => {
     const cls = RATE_CLASSES[`${req.method} ${req.routeOptions.url ?? ''}`]
     for (const rule of cls ? (['general', cls] as const) : (['general'] as const)) {
-      const r = await limiters.get(rule)!(req)
+      const pending = limiters.get(rule)!(req)
+      const r = pending instanceof Promise ? await pending : pending
       if (r.isExceeded) {
         const after = Math.max(1, r.ttlInSeconds ?? 1)
         reply.header('retry-after', String(after))

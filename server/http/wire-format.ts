@@ -3,7 +3,7 @@ import type { Activation } from '../domain/farming.ts'
 import type { BondTerms, CreatedMint } from '../domain/mints.ts'
 import type { Plan } from '../domain/plans.ts'
 import type { CandleNano, PriceNow } from '../domain/price-walk.ts'
-import type { LinkRow, MintRow, OperationRow, StakeRow, UserRow, WithdrawalRow } from '../domain/rows.ts'
+import type { LinkRow, MeRow, MintRow, OperationRow, StakeRow, UserRow, WithdrawalRow } from '../domain/rows.ts'
 import type { StakeQuote } from '../domain/staking.ts'
 import type { FinancialStats } from '../domain/stats.ts'
 import type { TaskProgress } from '../domain/tasks.ts'
@@ -78,7 +78,7 @@ export const stakeQuoteWire = (q: StakeQuote) => ({
   tariff_days: q.days,
 })
 
-export const balanceWire = (user: UserRow) => ({
+export const balanceWire = (user: MeRow) => ({
   balance_token: formatNano(user.balance_token),
   task_balance: formatNano(user.task_balance),
   referral_balance: formatNano(user.referral_balance),
@@ -89,7 +89,7 @@ export const balanceWire = (user: UserRow) => ({
 })
 
 /** `GET /user/me`, with the platform's collective bonus (1e4 scale). */
-export const userWire = (user: UserRow, collectiveBonus: bigint) => ({
+export const userWire = (user: MeRow, collectiveBonus: bigint) => ({
   ref: { level: tierOf(user.turnover).level - 1, turnover: formatNano(user.turnover) },
   community_participation: flag(user.community),
   ...balanceWire(user),

@@ -1,15 +1,14 @@
 import { randomBytes } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import type { ServerContext } from '../context.ts'
-import { settleUser } from '../domain/positions.ts'
-import { referralsOf, userRow } from '../domain/users.ts'
+import { settledUserRow } from '../domain/positions.ts'
+import { referralsOf } from '../domain/users.ts'
 import { collectiveBonus } from '../domain/settings.ts'
 import { referralWire, userWire } from '../http/wire-format.ts'
 
 export const userRoutes = (app: FastifyInstance, ctx: ServerContext) => {
   app.get('/user/me', async (req) => {
-    await settleUser(ctx, req.userId)
-    const [user, bonus] = await Promise.all([userRow(ctx, req.userId), collectiveBonus(ctx)])
+    const [user, bonus] = await Promise.all([settledUserRow(ctx, req.userId), collectiveBonus(ctx)])
     return userWire(user, bonus)
   })
 

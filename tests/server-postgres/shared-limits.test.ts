@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { DEFAULT_RATE_LIMITS, startServer, type RunningServer } from '../../server/main.ts'
+import { GENERAL_BATCH } from '../../server/db/rate-limit-table.ts'
 import { call, signInitData, testDatabase } from '../server/support.ts'
 
 /**
@@ -71,6 +72,26 @@ describe('two instances on one PostgreSQL', () => {
     expect(replies.filter((r) => r.status === 200)).toHaveLength(7)
     expect(replies.filter((r) => r.status === 429)).toHaveLength(17)
     expect(await count(a, 'SELECT COUNT(*) AS n FROM mints')).toBe(7)
+  })
+
+  it('the general rule, counted per instance and flushed to the table, lets a client through at most its batch more over two', async () => {
+    const rateLimits = { ...DEFAULT_RATE_LIMITS, general: { max: 40, windowS: 60 } }
+    const [a, b] = await pair({ rateLimits })
+    const token = await login(a.url, 71_051)
+    const statuses = await Promise.all(
+      Array.from({ length: 120 }, (_, i) => call(i % 2 === 0 ? a.url : b.url, 'GET', '/user/me', { token }).then((r) => r.status)),
+    )
+    const ok = statuses.filter((s) => s === 200).length
+    // The registration counted on `a` too (by IP, not by user): the user's budget is the whole 40.
+    expect(ok).toBeGreaterThanOrEqual(40)
+    expect(ok).toBeLessThanOrEqual(40 + GENERAL_BATCH.unseenMax)
+    expect(statuses.filter((s) => s !== 200).every((s) => s === 429)).toBe(true)
+    // Within the flush interval both instances' hits are in the shared table, and both refuse.
+    await new Promise((r) => setTimeout(r, GENERAL_BATCH.flushMs * 3))
+    const key = (await a.ctx.db.one<{ hits: bigint }>(`SELECT hits FROM rate_limit_hits WHERE key LIKE 'general:user:%'`))!
+    expect(Number(key.hits)).toBe(120)
+    expect((await call(a.url, 'GET', '/user/me', { token })).status).toBe(429)
+    expect((await call(b.url, 'GET', '/user/me', { token })).status).toBe(429)
   })
 
   it('an ended window is forgotten and the budget is whole again', async () => {

@@ -1,0 +1,112 @@
+import { afterAll, describe, expect, it } from 'vitest'
+import type { Engine } from '../../server/db/engine.ts'
+import { startTestServer, TEST_ENGINE, type Session, type TestServer } from './support.ts'
+
+/**
+ * GET /user/me settles the user's bonds and stakes before answering: a position whose term ended is
+ * paid out by this call alone, a running one has its reward brought up to date, and a call with
+ * nothing to write costs one statement and no transaction.
+ */
+const servers: TestServer[] = []
+afterAll(() => Promise.all(servers.map((t) => t.close())))
+const server = async (options: Parameters<typeof startTestServer>[0] = {}) => {
+  const t = await startTestServer(options)
+  servers.push(t)
+  return t
+}
+
+/** "12.5" as nano-units, read by hand (no float). */
+const nano = (s: string): bigint => {
+  const [whole, frac = ''] = s.split('.')
+  return BigInt(whole!) * 1_000_000_000n + BigInt(frac.padEnd(9, '0'))
+}
+
+const paidBond = async (t: TestServer, who: Session, amount: string, days = 30): Promise<number> => {
+  const res = await who.call('POST', '/mint/create', { body: { amount, days } })
+  expect(res.status).toBe(200)
+  const id = res.body.mint.id as number
+  await t.server.markMintPaid(id)
+  return id
+}
+
+describe('GET /user/me settles on read', () => {
+  it('a bond and a stake whose terms ended are paid out by /user/me alone, once', async () => {
+    const t = await server()
+    let me = await t.login(6001)
+    await paidBond(t, me, '100')
+    const staked = await paidBond(t, me, '200')
+    expect((await me.call('POST', '/staking/create', { body: { mint_id: staked } })).status).toBe(200)
+    const bond = (await me.call('GET', '/mint/')).body.items.find((m: { status: string }) => m.status === 'active')
+    const stake = (await me.call('GET', '/staking/')).body.items[0]
+    expect(stake.status).toBe('active')
+    const before = (await me.call('GET', '/user/me')).body
+
+    t.clock.advance(40 * 86_400)
+    me = await t.login(6001)
+    const after = await me.call('GET', '/user/me')
+    expect(after.status).toBe(200)
+    const paid = nano(bond.total_amount) + nano(bond.max_reward) + nano(stake.total_amount) + nano(stake.max_reward)
+    expect(nano(after.body.balance_token)).toBe(nano(before.balance_token) + paid)
+    // Everything else the answer says is what it said before.
+    expect({ ...after.body, balance_token: before.balance_token }).toEqual(before)
+    // Asked again: the same answer, nothing paid twice.
+    expect((await me.call('GET', '/user/me')).body).toEqual(after.body)
+    expect((await me.call('GET', '/mint/')).body.items.find((m: { id: number }) => m.id === bond.id).status).toBe('completed')
+    expect((await me.call('GET', '/staking/')).body.items[0].status).toBe('completed')
+  })
+
+  it('mid-term, /user/me stores the reward earned so far and moves no balance', async () => {
+    const t = await server()
+    let me = await t.login(6002)
+    const id = await paidBond(t, me, '300')
+    const before = (await me.call('GET', '/user/me')).body
+    t.clock.advance(3 * 86_400 + 17)
+    me = await t.login(6002)
+    expect((await me.call('GET', '/user/me')).body).toEqual(before)
+    const stored = await t.server.ctx.db.one<{ earned_reward: bigint; last_updated_at: bigint }>(
+      'SELECT earned_reward, last_updated_at FROM mints WHERE id = ?',
+      id,
+    )
+    expect(stored!.last_updated_at).toBe(BigInt(t.clock.now))
+    // What the list shows at the same moment (it settles too, and finds nothing left to change).
+    const listed = (await me.call('GET', '/mint/')).body.items.find((m: { id: number }) => m.id === id)
+    expect(stored!.earned_reward).toBe(nano(listed.earned_reward))
+    expect(stored!.earned_reward).toBeGreaterThan(0n)
+  })
+
+  it('with nothing to write, /user/me reads the user and the positions in one statement and opens no transaction', async () => {
+    // No price ticks (on PostgreSQL each is announced with a statement) while statements are counted.
+    const t = await server({ priceTickMs: 3_600_000 })
+    const me = await t.login(6003)
+    await paidBond(t, me, '50')
+    await paidBond(t, me, '60')
+    expect((await me.call('GET', '/user/me')).status).toBe(200)
+    // Counts what the server sends to its engine while one more /user/me is answered.
+    const engine = t.server.ctx.engine as { -readonly [K in keyof Engine]: Engine[K] }
+    const seen: string[] = []
+    let transactions = 0
+    const saved = { one: engine.one, all: engine.all, run: engine.run, insert: engine.insert, transaction: engine.transaction }
+    for (const m of ['one', 'all', 'run', 'insert'] as const) {
+      const real = saved[m] as (text: string, ...p: unknown[]) => Promise<unknown>
+      ;(engine as Record<string, unknown>)[m] = (text: string, ...p: unknown[]) => {
+        seen.push(text)
+        return real(text, ...p)
+      }
+    }
+    engine.transaction = (fn) => {
+      transactions++
+      return saved.transaction(fn)
+    }
+    try {
+      expect((await me.call('GET', '/user/me')).status).toBe(200)
+    } finally {
+      Object.assign(engine, saved)
+    }
+    expect(transactions).toBe(0)
+    // The request counts and, on SQLite, the settings (PostgreSQL keeps those in memory) aside.
+    const reads = seen.filter((s) => !/rate_limit_hits|FROM settings/.test(s))
+    expect(reads).toHaveLength(1)
+    expect(reads[0]).toMatch(/FROM users/)
+    if (TEST_ENGINE === 'postgres') expect(seen.filter((s) => /FROM settings|refresh_tokens/.test(s))).toEqual([])
+  })
+})
