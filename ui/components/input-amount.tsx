@@ -1,7 +1,6 @@
 import { useId, useMemo, useState } from 'react'
 import { type AmountInputResult, formatAmount, parseAmountInput, truncateDecimal } from '../../core/index.ts'
 import { useT } from '../i18n/use-t.ts'
-import '../styles/forms.css'
 
 export interface AmountField {
   readonly text: string

@@ -4,8 +4,6 @@ import { MODAL_ANIMATION_DESKTOP_MS, MODAL_ANIMATION_MOBILE_MS, UI_MOBILE_BREAKP
 import { useBodyScrollLock } from '../hooks/use-body-scroll-lock.ts'
 import { useT } from '../i18n/use-t.ts'
 import { CloseIcon } from './icons.tsx'
-import '../styles/forms.css'
-import '../styles/modal.css'
 
 /** Spec §9: 200 ms on mobile (≤ 440 px), 100 ms on larger screens. */
 const animationMs = (): number =>

@@ -14,7 +14,6 @@ import { Skeleton, Spinner } from '../../components/spinner.tsx'
 import { useDebouncedEffect } from '../../hooks/use-debounced-effect.ts'
 import { useT } from '../../i18n/use-t.ts'
 import { WalletChip } from '../wallet/wallet-chip.tsx'
-import '../../styles/forms.css'
 
 const BondPreview = observer(function BondPreview({ amount, days }: { readonly amount: number | null; readonly days: number | null }) {
   const { bonds } = useStates()

@@ -12,7 +12,6 @@ import { useDebouncedEffect } from '../../hooks/use-debounced-effect.ts'
 import { useT } from '../../i18n/use-t.ts'
 import { FarmingLinksList } from './farming-links-list.tsx'
 import { FarmingLinksModal } from './farming-links-modal.tsx'
-import '../../styles/forms.css'
 
 type Usage = 'single' | 'multi'
 type Audience = 'me' | 'share'

@@ -11,7 +11,6 @@ import { Segmented } from '../../components/segmented.tsx'
 import { useDebouncedEffect } from '../../hooks/use-debounced-effect.ts'
 import { useT } from '../../i18n/use-t.ts'
 import { type SaleDraft, SellModal } from './sell-modal.tsx'
-import '../../styles/forms.css'
 
 type From = 'main' | 'referral'
 
