@@ -57,17 +57,22 @@ export class CookieSessionStore implements SessionStore {
   }
 
   private read(key: SessionKey): string | null {
-    for (const pair of this.doc.cookie.split(';')) {
-      const eq = pair.indexOf('=')
-      if (eq < 0 || pair.slice(0, eq).trim() !== key) continue
-      const raw = pair.slice(eq + 1).trim()
-      if (raw === '') return null
-      try {
-        return decodeURIComponent(raw)
-      } catch {
-        return raw
-      }
-    }
-    return null
+    return readCookie(this.doc, key)
   }
+}
+
+/** One cookie's value (decoded), or null when it is not set or empty. */
+export const readCookie = (doc: Pick<CookieDocument, 'cookie'>, key: SessionKey): string | null => {
+  for (const pair of doc.cookie.split(';')) {
+    const eq = pair.indexOf('=')
+    if (eq < 0 || pair.slice(0, eq).trim() !== key) continue
+    const raw = pair.slice(eq + 1).trim()
+    if (raw === '') return null
+    try {
+      return decodeURIComponent(raw)
+    } catch {
+      return raw
+    }
+  }
+  return null
 }

@@ -1,6 +1,6 @@
 import { STORAGE_KEYS } from '../../core/ports/key-value-store.port.ts'
 import { apiBase } from '../shared/fetch-answer.ts'
-import { CookieSessionStore } from './cookie-session-store.ts'
+import { readCookie } from './cookie-session-store.ts'
 import { type EarlyAnswers, startEarlyRequests } from './early-requests.ts'
 import { type LaunchParams, pageLaunchParams } from './launch-params.ts'
 
@@ -30,7 +30,8 @@ export const earlyBoot = (apiOrigin: string): EarlyBoot => {
     fetch: (input, init) => globalThis.fetch(input, init),
     base: apiBase(apiOrigin),
     launch,
-    authToken: new CookieSessionStore().get('auth_token'),
+    // Read straight from the cookie (no session store: this runs inlined in the page).
+    authToken: readCookie(document, 'auth_token'),
     storedUserId: storedUser(),
   })
   return { launch, answers }
