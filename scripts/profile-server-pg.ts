@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process'
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -7,6 +6,7 @@ import pg from 'pg'
 import { DEV_BOT_TOKEN } from '../server/main.ts'
 import { buildLaunch } from '../stand-ins/telegram-host/launch.ts'
 import { startLocalPostgres } from '../tests/support/postgres.ts'
+import { spawnBackend } from '../tests/support/backend-process.ts'
 
 /**
  * Where the time of an authenticated GET /api/user/me on PostgreSQL goes: the backend in a process of
@@ -22,19 +22,10 @@ const local = process.env.BENCH_PG ? null : await startLocalPostgres()
 const pgUrl = local?.url ?? process.env.BENCH_PG!
 const profDir = mkdtempSync(join(tmpdir(), 'axiom-prof-'))
 
-const proc = spawn(process.execPath, [...(profiling ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : []), '--import', 'tsx', 'server/main.ts'], {
-  env: { ...process.env, PORT: '0', HOST: '127.0.0.1', AXIOM_DB: pgUrl, PRICE_TICK_MS: '3600000', AXIOM_RATE_LIMIT_GENERAL: '999999999/60' },
-  stdio: ['ignore', 'pipe', 'inherit'],
-})
-const url = await new Promise<string>((resolve, reject) => {
-  let out = ''
-  proc.stdout!.on('data', (d: Buffer) => {
-    out += d.toString()
-    const m = /on (http:\/\/\S+)\/api/.exec(out)
-    if (m) resolve(m[1]!)
-  })
-  proc.once('exit', (code) => reject(new Error(`backend exited with ${code}: ${out}`)))
-})
+const { url, proc } = await spawnBackend(
+  { AXIOM_DB: pgUrl, PRICE_TICK_MS: '3600000', AXIOM_RATE_LIMIT_GENERAL: '999999999/60' },
+  profiling ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [],
+)
 
 /** CPU seconds (user + system) of the backend and of every `postgres` process, from /proc. */
 const cpuSeconds = () => {
