@@ -16,8 +16,17 @@ export const userRow = async (ctx: ServerContext, userId: bigint): Promise<UserR
   return row
 }
 
-
-const newRefCode = () => randomBytes(6).toString('base64url')
+/**
+ * A referral code: 8 base64url characters that begin with a letter or digit. A code that began with
+ * "-" read as an option to a command line (`axiom login … --ref -x…`), and one that began with "_"
+ * was easy to lose in a start parameter; about 1 code in 32 did.
+ */
+export const newRefCode = (): string => {
+  for (;;) {
+    const code = randomBytes(6).toString('base64url')
+    if (/^[A-Za-z0-9]/.test(code)) return code
+  }
+}
 
 /**
  * Finds the user by Telegram id, or creates them: the referrer is linked only here, at first
