@@ -128,18 +128,21 @@ export class AppState {
 
     // Signing in loaded the user: the dashboard can show the balances while the lists arrive. Its
     // own lists are asked first; each step after that in a task of its own.
-    const step = this.deps.yieldTask ?? (() => Promise.resolve())
+    // Without yieldTask (the CLI, tests) the steps run one after another in this task, as they did.
+    const step = this.deps.yieldTask
     this.lastRefetchMs = this.deps.clock.nowMs()
+    // In the browser the dashboard renders while the rest arrives: ready at once.
+    if (step) this.setPhase('ready')
+    const lists = step ? this.refetchLists(step) : this.refetchLists()
     this.s.ticker.start()
-    this.setPhase('ready')
-    const lists = this.refetchLists(step)
-    await step()
+    if (step) await step()
     this.openSockets()
-    await step()
+    if (step) await step()
     void this.s.wallet.restore()
     this.unsubscribeVisibility = platform.onVisibilityChange((visible) => {
       if (visible) void this.onVisible()
     })
+    if (!step) this.setPhase('ready')
     await lists
 
     const code = farmCodeFromQuery(search) ?? farmCodeOf(parseStartParam(platform.launch()?.startParam))
