@@ -1,0 +1,177 @@
+/**
+ * `npm run profile:lcp`: why Lighthouse's LCP is what it is. Lighthouse's mobile LCP is not the
+ * time the page took; it is a simulation (Lantern) over the load's dependency graph: every request
+ * that ended before the observed LCP, the scripts' first evaluation, the first parse, layout and
+ * paint (and every layout, in the pessimistic half), with what each of them waited for, replayed at
+ * slow 4G and 4x CPU. The figure is the mean of the optimistic and the pessimistic graph's end.
+ *
+ * This loads the app as `bench:lighthouse` does (the same stack, a first then a repeat visit in one
+ * profile), keeps Lighthouse's artifacts, runs the same simulation and prints, for each view and
+ * each graph, its nodes in simulated order and the chain that ends last: the critical path, each
+ * step with its simulated start and end. PROFILE_VIEW=first|repeat prints one view only;
+ * PROFILE_NODES=all prints every node (default: the critical path and the 25 costliest nodes);
+ * PROFILE_KEEP=1 keeps Lighthouse's artifacts (the trace, the devtools log) and prints where.
+ */
+import * as chromeLauncher from 'chrome-launcher'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import lighthouse from 'lighthouse'
+// Lighthouse's own modules: the artifacts on disk, its default (mobile) settings and the simulation.
+import { loadArtifacts } from 'lighthouse/core/lib/asset-saver.js'
+import { defaultSettings } from 'lighthouse/core/config/constants.js'
+import { LanternLargestContentfulPaint } from 'lighthouse/core/computed/metrics/lantern-largest-contentful-paint.js'
+import { ProcessedNavigation } from 'lighthouse/core/computed/processed-navigation.js'
+import { launchUrl, seedActiveBonds, startBenchStack } from './bench-ticker.ts'
+
+type View = 'first' | 'repeat'
+const chromePath = process.env.CHROME_PATH ?? '/usr/bin/chromium'
+const only = process.env.PROFILE_VIEW as View | undefined
+const allNodes = process.env.PROFILE_NODES === 'all'
+
+interface GraphNode {
+  id: string
+  type: 'network' | 'cpu'
+  startTime: number
+  endTime: number
+  getDependencies(): GraphNode[]
+  request?: { url: string; resourceType?: string; priority?: string; fromDiskCache?: boolean; fromMemoryCache?: boolean; transferSize?: number }
+  childEvents?: Array<{ name: string; args?: { data?: { url?: string; functionName?: string; type?: string } } }>
+  event?: { dur?: number }
+}
+interface Timing {
+  startTime: number
+  endTime: number
+  duration: number
+}
+interface Estimate {
+  timeInMs: number
+  nodeTimings: Map<GraphNode, Timing>
+}
+
+const shortUrl = (url: string) => {
+  try {
+    const u = new URL(url)
+    return `${u.pathname}${u.search}`.replace(/^\/assets\//, '')
+  } catch {
+    return url
+  }
+}
+
+/** A node in words: a request (its URL, cache, size) or a main-thread task (what it ran). */
+const describe = (node: GraphNode): string => {
+  if (node.type === 'network') {
+    const r = node.request!
+    const cache = r.fromDiskCache ? ' disk-cache' : r.fromMemoryCache ? ' memory-cache' : ''
+    return `NET ${r.resourceType ?? ''} ${shortUrl(r.url)}${cache} ${((r.transferSize ?? 0) / 1024).toFixed(1)} KiB ${r.priority ?? ''}`
+  }
+  const names = new Map<string, number>()
+  const what: string[] = []
+  for (const e of node.childEvents ?? []) {
+    names.set(e.name, (names.get(e.name) ?? 0) + 1)
+    const url = e.args?.data?.url
+    if ((e.name === 'EvaluateScript' || e.name === 'v8.compileModule' || e.name === 'v8.evaluateModule') && url) what.push(`eval ${shortUrl(url)}`)
+    if (e.name === 'TimerFire') what.push('timer')
+    if (e.name === 'EventDispatch' && e.args?.data?.type) what.push(`event ${e.args.data.type}`)
+    if (e.name === 'FunctionCall' && e.args?.data?.functionName) what.push(`fn ${e.args.data.functionName}`)
+  }
+  const marks = ['ParseHTML', 'Layout', 'Paint', 'ResourceReceivedData', 'XHRReadyStateChange'].filter((n) => names.has(n))
+  const observed = (node.endTime - node.startTime) / 1000
+  return `CPU ${observed.toFixed(1)} ms observed [${[...new Set(what)].slice(0, 4).join(', ')}${marks.length ? ` | ${marks.join(' ')}` : ''}]`
+}
+
+/** The chain that ends last: from the last node back through the dependency that ended latest. */
+const criticalPath = (timings: Map<GraphNode, Timing>): GraphNode[] => {
+  let node = [...timings.entries()].sort((a, b) => b[1].endTime - a[1].endTime)[0]?.[0]
+  const path: GraphNode[] = []
+  while (node) {
+    path.unshift(node)
+    const deps = node.getDependencies().filter((d) => timings.has(d))
+    node = deps.sort((a, b) => timings.get(b)!.endTime - timings.get(a)!.endTime)[0]
+  }
+  return path
+}
+
+/** The observed load's origin (µs, trace clock), so each node also shows when it really ran. */
+let origin = 0
+const observed = (n: GraphNode) => `[${((n.startTime - origin) / 1000).toFixed(0).padStart(5)}–${((n.endTime - origin) / 1000).toFixed(0).padStart(5)} observed]`
+
+const print = (label: string, estimate: Estimate) => {
+  const t = estimate.nodeTimings
+  console.log(`\n  ${label}: ${estimate.timeInMs.toFixed(0)} ms simulated, ${t.size} nodes`)
+  const line = (n: GraphNode) => {
+    const x = t.get(n)!
+    return `    ${x.startTime.toFixed(0).padStart(5)} → ${x.endTime.toFixed(0).padStart(5)}  (${x.duration.toFixed(0).padStart(4)} ms) ${observed(n)}  ${describe(n)}`
+  }
+  if (allNodes) {
+    for (const n of [...t.keys()].sort((a, b) => t.get(a)!.startTime - t.get(b)!.startTime)) console.log(line(n))
+    return
+  }
+  console.log('   critical path:')
+  for (const n of criticalPath(t)) console.log(line(n))
+  console.log('   costliest nodes:')
+  for (const n of [...t.keys()].sort((a, b) => t.get(b)!.duration - t.get(a)!.duration).slice(0, 25)) console.log(line(n))
+}
+
+const simulate = async (dir: string, view: View) => {
+  const artifacts = (await loadArtifacts(dir)) as Record<string, unknown> & { GatherContext: unknown }
+  const settings = { ...defaultSettings, disableStorageReset: view === 'repeat' }
+  const context = { computedCache: new Map(), settings }
+  const data = {
+    trace: artifacts.Trace,
+    devtoolsLog: artifacts.DevtoolsLog,
+    gatherContext: artifacts.GatherContext,
+    settings,
+    simulator: null,
+    URL: artifacts.URL,
+    SourceMaps: artifacts.SourceMaps ?? [],
+  }
+  const result = (await LanternLargestContentfulPaint.request(data as never, context as never)) as unknown as {
+    timing: number
+    optimisticEstimate: Estimate
+    pessimisticEstimate: Estimate
+  }
+  const navigation = (await ProcessedNavigation.request(data.trace as never, context as never)) as unknown as {
+    timestamps: { timeOrigin: number }
+    timings: { firstContentfulPaint: number; largestContentfulPaint?: number }
+  }
+  origin = navigation.timestamps.timeOrigin
+  const trace = data.trace as { traceEvents: Array<{ name: string; ts: number; cat: string }> }
+  const marks = trace.traceEvents
+    .filter((e) => e.name.startsWith('axiom:') && e.cat.includes('user_timing'))
+    .map((e) => `${e.name.slice(6)} ${((e.ts - origin) / 1000).toFixed(0)}`)
+  console.log(`\n${view} visit: LCP ${result.timing.toFixed(0)} ms (simulated; the mean of the two graphs below)`)
+  console.log(`  observed (unthrottled): FCP ${navigation.timings.firstContentfulPaint.toFixed(0)} ms, LCP ${navigation.timings.largestContentfulPaint?.toFixed(0)} ms; a request is in the graphs only if it ended before the observed LCP`)
+  console.log(`  boot marks (observed ms): ${[...new Set(marks)].join(', ')}`)
+  print('optimistic graph', result.optimisticEstimate)
+  print('pessimistic graph', result.pessimisticEstimate)
+}
+
+const main = async () => {
+  const stack = await startBenchStack()
+  const dirs: string[] = []
+  try {
+    const user = 7_000_003
+    await seedActiveBonds(stack, user, 12)
+    const chrome = await chromeLauncher.launch({
+      chromePath,
+      chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    })
+    try {
+      for (const view of ['first', 'repeat'] as const) {
+        const dir = mkdtempSync(join(tmpdir(), `axiom-lcp-${view}-`))
+        dirs.push(dir)
+        await lighthouse(launchUrl(stack, user), { port: chrome.port, logLevel: 'error', onlyCategories: ['performance'], disableStorageReset: view === 'repeat', gatherMode: dir })
+        if (!only || only === view) await simulate(dir, view)
+      }
+    } finally {
+      chrome.kill()
+    }
+  } finally {
+    await stack.close()
+    if (process.env.PROFILE_KEEP) console.log(`\nLighthouse's artifacts (trace, devtools log) kept in ${dirs.join(', ')}`)
+    else for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+await main()
