@@ -1,3 +1,4 @@
+import { DEFAULT_PAGE, DEFAULT_PAGE_LIMIT } from '../../core/domain/constants.ts'
 import type { HttpRequest, HttpResponse } from '../../core/ports/http-transport.port.ts'
 import { fetchAnswer } from '../shared/fetch-answer.ts'
 import type { PrefetchedAnswers } from '../shared/fetch-http-transport.ts'
@@ -7,18 +8,33 @@ import type { LaunchParams } from './launch-params.ts'
 export const MAINTENANCE_REQUEST: HttpRequest = { method: 'GET', path: '/maintenance/' }
 /** The signed-in user, exactly as the core asks for it with the auth_token cookie's token. */
 export const meRequest = (bearer: string): HttpRequest => ({ method: 'GET', path: '/user/me', bearer })
+/**
+ * The dashboard's bond lists (the first page of mints and of stakes, and the bond plans), exactly
+ * as the core asks for them: the main balance on the dashboard includes the day's accrual of the
+ * stakes, so it paints once they are in.
+ */
+export const bondListRequests = (bearer: string): HttpRequest[] => [
+  { method: 'GET', path: '/mint/', query: { page: DEFAULT_PAGE, limit: DEFAULT_PAGE_LIMIT }, bearer },
+  { method: 'GET', path: '/staking/', query: { page: DEFAULT_PAGE, limit: DEFAULT_PAGE_LIMIT }, bearer },
+  { method: 'GET', path: '/mint/all-plans', bearer },
+]
 
 const SERVICE_UNAVAILABLE = 503
 
+/** The call a request makes: its path, its query (in key order, unset keys left out) and its token. */
 const keyOf = (request: HttpRequest): string | null => {
   if (request.method !== 'GET' || request.body !== undefined || request.idempotencyKey) return null
-  if (request.query && Object.values(request.query).some((v) => v !== undefined)) return null
-  return `${request.path}\n${request.bearer ?? ''}`
+  const query = Object.entries(request.query ?? {})
+    .filter(([, v]) => v !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([k, v]) => `${k}=${String(v)}`)
+    .join('&')
+  return `${request.path}?${query}\n${request.bearer ?? ''}`
 }
 
 /**
  * GET answers started ahead of the core, each handed over once, to the first request that is
- * exactly the same call (path, no query, the same bearer token). An answer that did not come (no
+ * exactly the same call (path, query, the same bearer token). An answer that did not come (no
  * network) or came as 503 is not handed over: the request is then sent anew, so a /user/me refused
  * because maintenance began, or ended, in between is simply dropped and the core sees the backend
  * as it is now. Every other status is handed over as it came: a 401 goes through the core's
@@ -48,7 +64,7 @@ export class EarlyAnswers implements PrefetchedAnswers {
 
   /** What is still waiting to be taken, as `path` (for tests and diagnostics). */
   get waiting(): string[] {
-    return [...this.pending.keys()].map((k) => k.split('\n')[0]!)
+    return [...this.pending.keys()].map((k) => k.split('?')[0]!)
   }
 }
 
@@ -65,10 +81,10 @@ export interface EarlyRequestsOptions {
 
 /**
  * The requests that start with the page (spec §4 order kept): the maintenance check always, and
- * `GET /user/me` when there is an auth_token cookie, the app is launched from Telegram, and the
- * launching user is the one who signed in last (a different user wipes the session instead, so
- * their token is not even sent). Registration is not started here: it is a POST, and it waits for
- * the maintenance answer in the core.
+ * `GET /user/me` and the dashboard's bond lists when there is an auth_token cookie, the app is
+ * launched from Telegram, and the launching user is the one who signed in last (a different user
+ * wipes the session instead, so their token is not even sent). Registration is not started here:
+ * it is a POST, and it waits for the maintenance answer in the core.
  */
 export const startEarlyRequests = (o: EarlyRequestsOptions): EarlyAnswers => {
   const answers = new EarlyAnswers()
@@ -76,6 +92,9 @@ export const startEarlyRequests = (o: EarlyRequestsOptions): EarlyAnswers => {
   answers.start(MAINTENANCE_REQUEST, send)
   const launchUser = o.launch.initDataUnsafe.user?.id
   const sameUser = o.storedUserId === null || launchUser === undefined || o.storedUserId === String(launchUser)
-  if (o.authToken && o.launch.initData && sameUser) answers.start(meRequest(o.authToken), send)
+  if (o.authToken && o.launch.initData && sameUser) {
+    answers.start(meRequest(o.authToken), send)
+    for (const request of bondListRequests(o.authToken)) answers.start(request, send)
+  }
   return answers
 }

@@ -94,13 +94,26 @@ const boot = (
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0))
 
 describe('the requests the entry starts with the page', () => {
-  it('a returning user: the maintenance check (no authorisation) and /user/me with the cookie token; nothing else, never a POST', () => {
+  it('a returning user: the maintenance check (no authorisation), then /user/me and the bond lists with the cookie token; never a POST', () => {
     const server = backend({})
     startEarlyRequests({ fetch: server.fetch, base: '/api', launch: telegram, authToken: 'token-1', storedUserId: String(USER) })
     expect(server.seen).toEqual([
       { call: 'GET /maintenance/', auth: null },
       { call: 'GET /user/me', auth: 'Bearer token-1' },
+      { call: 'GET /mint/', auth: 'Bearer token-1' },
+      { call: 'GET /staking/', auth: 'Bearer token-1' },
+      { call: 'GET /mint/all-plans', auth: 'Bearer token-1' },
     ])
+  })
+
+  it('the lists are asked for as the core asks: the first page of 300, written in the URL', async () => {
+    const urls: string[] = []
+    const fetch = (async (input: RequestInfo | URL) => {
+      urls.push(String(input))
+      return new Response('{}', { status: 200 })
+    }) as typeof globalThis.fetch
+    startEarlyRequests({ fetch, base: '/api', launch: telegram, authToken: 'token-1', storedUserId: null })
+    expect(urls).toEqual(['/api/maintenance/', '/api/user/me', '/api/mint/?page=1&limit=300', '/api/staking/?page=1&limit=300', '/api/mint/all-plans'])
   })
 
   it('only the maintenance check for a first visit (no cookie), outside Telegram, or when another Telegram user launches', () => {
@@ -125,6 +138,22 @@ describe('the core is handed the early answers', () => {
     expect(app.s.session.user?.balance_token).toBe(1234.5)
     expect(server.calls('GET /maintenance/')).toHaveLength(1)
     expect(server.calls('GET /user/me')).toHaveLength(1)
+    expect(answers.waiting).toEqual([])
+    app.stop()
+  })
+
+  it("the core takes the early bond lists: each list is asked for once, and the dashboard's figures come from those answers", async () => {
+    const server = backend({
+      'GET /maintenance/': maintenanceOff,
+      'GET /user/me': () => ({ status: 200, body: aUser() }),
+      'GET /mint/': () => ({ status: 200, body: { items: [], total: 0, page: 1, size: 300, pages: 0 } }),
+      'GET /staking/': () => ({ status: 200, body: { items: [], total: 0, page: 1, size: 300, pages: 0 } }),
+      'GET /mint/all-plans': () => ({ status: 200, body: [] }),
+    })
+    const { app, answers } = boot(server, { cookie: 'token-1', storedUser: String(USER) })
+    await app.start('')
+    expect(app.s.bonds.listed).toBe(true)
+    for (const call of ['GET /mint/', 'GET /staking/', 'GET /mint/all-plans']) expect(server.calls(call), call).toHaveLength(1)
     expect(answers.waiting).toEqual([])
     app.stop()
   })
@@ -181,12 +210,18 @@ describe('the core is handed the early answers', () => {
     app.stop()
   })
 
-  it('under maintenance the early /user/me (503) is dropped: the maintenance page, no toast, no other request', async () => {
-    const server = backend({ 'GET /maintenance/': maintenanceOn, 'GET /user/me': underMaintenance })
+  it('under maintenance the early /user/me and lists (503) are dropped: the maintenance page, no toast, no other request', async () => {
+    const server = backend({
+      'GET /maintenance/': maintenanceOn,
+      'GET /user/me': underMaintenance,
+      'GET /mint/': underMaintenance,
+      'GET /staking/': underMaintenance,
+      'GET /mint/all-plans': underMaintenance,
+    })
     const { app, platform } = boot(server, { cookie: 'token-1' })
     expect(await app.start('')).toBe('maintenance')
     await settle()
-    expect(server.seen.map((s) => s.call)).toEqual(['GET /maintenance/', 'GET /user/me'])
+    expect(server.seen.map((s) => s.call)).toEqual(['GET /maintenance/', 'GET /user/me', 'GET /mint/', 'GET /staking/', 'GET /mint/all-plans'])
     expect(app.s.toasts.toasts).toEqual([])
     expect(platform.haptics).toEqual([])
     app.stop()
@@ -240,7 +275,7 @@ describe('the core is handed the early answers', () => {
     session.set('auth_token', 'token-rotated')
     await app.s.session.refresh()
     expect(app.s.session.user?.ref_code).toBe('Bearer token-rotated')
-    expect(answers.waiting).toEqual(['/maintenance/', '/user/me'])
+    expect(answers.waiting).toEqual(['/maintenance/', '/user/me', '/mint/', '/staking/', '/mint/all-plans'])
     app.stop()
   })
 })
