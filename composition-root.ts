@@ -119,7 +119,10 @@ export const composeCore = (ports: PortBindings, options: CoreOptions = {}): Con
 }
 
 /** The core plus the app's MobX view models, bound and not yet made. */
-const bindApp = (ports: PortBindings, config: AppConfig, options: Pick<AppDeps, 'yieldTask'>): Container => {
+/** How the app's start is paced in the browser (AppDeps); the CLI and tests leave both out. */
+type StartPacing = Pick<AppDeps, 'yieldTask' | 'firstScreen'>
+
+const bindApp = (ports: PortBindings, config: AppConfig, options: StartPacing): Container => {
   const c = composeCore(ports)
   const bind = <T>(id: Token<T>, make: (r: Resolver) => T) => c.bind(id).toDynamicValue((ctx) => make(resolver(ctx)))
   const uc = (r: Resolver) => r.get(TOKENS.useCases)
@@ -170,7 +173,7 @@ const bindApp = (ports: PortBindings, config: AppConfig, options: Pick<AppDeps, 
 }
 
 /** The mini app: the core plus its MobX view models, ready for the React tree. */
-export const composeApp = (ports: PortBindings, config: AppConfig, options: Pick<AppDeps, 'yieldTask'> = {}): AppState =>
+export const composeApp = (ports: PortBindings, config: AppConfig, options: StartPacing = {}): AppState =>
   resolve(bindApp(ports, config, options), TOKENS.app)
 
 /**
@@ -189,7 +192,7 @@ const COMPOSE_STEPS: ReadonlyArray<ReadonlyArray<Token<unknown>>> = [
  * view model at once was one task of about 45 ms at full CPU speed in the browser's boot, most of it
  * the container's first resolutions.
  */
-export const composeStepwise = async (ports: PortBindings, config: AppConfig, options: Required<Pick<AppDeps, 'yieldTask'>>): Promise<AppState> => {
+export const composeStepwise = async (ports: PortBindings, config: AppConfig, options: StartPacing & Required<Pick<AppDeps, 'yieldTask'>>): Promise<AppState> => {
   const c = bindApp(ports, config, options)
   for (const step of COMPOSE_STEPS) {
     for (const id of step) resolve(c, id)

@@ -25,7 +25,7 @@ import './styles/modal.css'
 import { earlyBoot } from '../adapters/browser/early-boot.ts'
 import { showBootFailure } from './boot-failure.ts'
 import { languageFor, loadCatalogue } from './i18n/catalogues.ts'
-import { nextTask } from './lib/next-task.ts'
+import { afterNextPaint, nextTask } from './lib/next-task.ts'
 import type { StartedApp } from './start-app.ts'
 
 const early = earlyBoot(import.meta.env.VITE_API_ORIGIN || '')
@@ -40,23 +40,14 @@ let running: StartedApp | null = null
 /** A boot step's end on the page's performance timeline (`axiom:<step>`), for profiles and traces. */
 const mark = (step: string) => performance.mark(`axiom:${step}`)
 
-/**
- * Resolves once the page has painted the loader (a frame, then a task), or after 100 ms when the
- * browser withholds frames (a hidden or throttled frame): the boot's work then runs behind a page
- * that already shows something, while the steps' chunks keep downloading.
- */
-const loaderPainted = () =>
-  Promise.race([
-    new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))),
-    new Promise<void>((resolve) => setTimeout(resolve, 100)),
-  ])
-
 const boot = async () => {
-  await loaderPainted()
+  // The boot's work runs behind a page that already shows the loader, while the steps' chunks
+  // keep downloading.
+  await afterNextPaint()
   mark('loader-painted')
   // The libraries the first step shares with the dashboard (effect, mobx, the core) evaluate in a
   // task of their own, before the step's own modules.
-  await import('./app/dashboard-loader.ts')
+  const { loadDashboard } = await import('./app/dashboard-loader.ts')
   mark('shared-evaluated')
   await nextTask()
   const { composeBrowserApp } = await import('./start-app.ts')
@@ -70,6 +61,10 @@ const boot = async () => {
   const { renderApp } = await import('./render-app.tsx')
   mark('render-app-evaluated')
   await catalogue
+  // The dashboard's chunk (fetched since start()) is in before the first render, so that its first
+  // commit is the dashboard, not a fallback React would keep up to 300 ms. A chunk that failed to
+  // load is the route's to show, as on any later visit.
+  if (location.pathname === '/') await loadDashboard().catch(() => undefined)
   await nextTask()
   renderApp(running)
   mark('render-scheduled')

@@ -10,7 +10,7 @@ import type { EarlyBoot } from '../adapters/browser/early-boot.ts'
 import { composeStepwise } from '../composition-root.ts'
 import { miniAppLink, type Platform } from '../core/index.ts'
 import { loadDashboard } from './app/dashboard-loader.ts'
-import { firstScreenPainted } from './app/first-paint.ts'
+import { firstScreenPainted, firstScreenWithData } from './app/first-paint.ts'
 import type { UiConfig } from './app/contexts.ts'
 import { nextTask } from './lib/next-task.ts'
 import type { AppState } from './state/app-state.ts'
@@ -53,7 +53,7 @@ export const composeBrowserApp = async (early: EarlyBoot): Promise<ComposedApp> 
     // So does the Telegram SDK, or as soon as the start ended on a full screen (maintenance, failed).
     sdkGate: () => Promise.race([firstScreenPainted(), startEnded]),
   })
-  const app = await composeStepwise(ports, config, { yieldTask: nextTask })
+  const app = await composeStepwise(ports, config, { yieldTask: nextTask, firstScreen: firstScreenWithData })
   const started: StartedApp = { app, platform: ports.platform, config }
   return {
     ...started,

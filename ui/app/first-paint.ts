@@ -1,23 +1,38 @@
 /**
- * Resolves once the first routed screen has been committed and painted. Code that is not needed
- * for that first paint (the TON Connect wallet widget, ~120 KiB gz) waits for it, so it does not
+ * Resolves once the first routed screen has painted with what it shows first (on the dashboard, the
+ * balances). Code and requests that are not needed for that paint (the TON Connect wallet widget,
+ * ~120 KiB gz, the Telegram SDK, the chart, the lists below the fold) wait for it, so they do not
  * compete with the dashboard for the network and the main thread.
+ *
+ * Two things must have happened: the layout committed a screen (not the fallback), and the app has
+ * the data it asked for before the first paint (`firstScreenWithData`, called by the app's start).
+ * Then a frame more, for the browser to paint them.
  */
-let signal: () => void = () => undefined
-const painted = new Promise<void>((resolve) => {
-  signal = resolve
-})
+import { afterNextPaint } from '../lib/next-task.ts'
 
-/** Called by the layout once a screen (not the fallback) is on screen. */
-export const markFirstScreenPainted = (): void => {
-  // Passive effects run after the browser painted the commit; a macrotask more lets that paint
-  // finish. (Not requestAnimationFrame: Chromium withholds frames from an iframe it throttles.)
-  setTimeout(() => {
-    performance.mark('axiom:first-screen-painted')
-    signal()
-  }, 0)
+const signal = () => {
+  let resolve: () => void = () => undefined
+  const promise = new Promise<void>((r) => (resolve = r))
+  return { promise, resolve }
+}
+const screenMounted = signal()
+const painted = signal()
+
+/** Called by the layout once a screen (not the fallback) has been committed. */
+export const markFirstScreenMounted = (): void => screenMounted.resolve()
+
+/**
+ * Called once the data the first screen shows first is in: resolves when that screen has painted
+ * with it. A passive effect, or the task after one, may still run before the browser paints (it did
+ * in Chromium), so this waits for a frame.
+ */
+export const firstScreenWithData = async (): Promise<void> => {
+  await screenMounted.promise
+  await afterNextPaint()
+  performance.mark('axiom:first-screen-painted')
+  painted.resolve()
 }
 
-/** The first screen has painted, or `timeoutMs` passed (so nothing waits forever). */
+/** The first screen has painted with its first data, or `timeoutMs` passed (so nothing waits forever). */
 export const firstScreenPainted = (timeoutMs = 10_000): Promise<void> =>
-  Promise.race([painted, new Promise<void>((resolve) => setTimeout(resolve, timeoutMs))])
+  Promise.race([painted.promise, new Promise<void>((resolve) => setTimeout(resolve, timeoutMs))])

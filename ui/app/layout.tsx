@@ -1,5 +1,5 @@
 import { observer } from 'mobx-react-lite'
-import { type ReactNode, Suspense, useEffect } from 'react'
+import { type ReactNode, Suspense, useEffect, useRef } from 'react'
 import { BottomNav } from '../components/bottom-nav.tsx'
 import { Spinner } from '../components/spinner.tsx'
 import { Toasts } from '../components/toasts.tsx'
@@ -8,7 +8,8 @@ import { FarmingActivationModal } from '../features/farming/farming-activation-m
 import { useT } from '../i18n/use-t.ts'
 import { CommunityModal } from './community-modal.tsx'
 import { useStates } from './contexts.ts'
-import { markFirstScreenPainted } from './first-paint.ts'
+import { markFirstScreenMounted } from './first-paint.ts'
+import { usePathname } from './navigation.ts'
 import { useBackButton, useScrollToTop } from './use-back-button.ts'
 import '../styles/layout.css'
 
@@ -22,8 +23,8 @@ function ScreenFallback() {
 }
 
 /** Mounts with the routed screen (after its lazy chunk resolved), never with the fallback. */
-function ScreenPainted() {
-  useEffect(markFirstScreenPainted, [])
+function ScreenMounted() {
+  useEffect(markFirstScreenMounted, [])
   return null
 }
 
@@ -32,17 +33,31 @@ const CommunityGate = observer(function CommunityGate() {
   return <CommunityModal open={session.mustJoinCommunity} />
 })
 
+/**
+ * Whether the user has moved from the screen the app opened on. Screens slide in when the user
+ * goes to one; the first one replaces the loader as it is, without fading in from transparent (its
+ * content counts as painted only once the fade has ended).
+ */
+const useHasNavigated = (): boolean => {
+  const pathname = usePathname()
+  const opened = useRef(pathname)
+  const navigated = useRef(false)
+  if (pathname !== opened.current) navigated.current = true
+  return navigated.current
+}
+
 /** The frame of every route: the top bar, the screen, the tabs, toasts and the app-wide modals. */
 export function Layout({ children }: { readonly children: ReactNode }) {
   useBackButton()
   useScrollToTop()
+  const navigated = useHasNavigated()
   return (
     <div className="app-shell">
       <TopBar />
-      <main className="screen" id="main">
+      <main className={navigated ? 'screen screen--entering' : 'screen'} id="main">
         <Suspense fallback={<ScreenFallback />}>
           {children}
-          <ScreenPainted />
+          <ScreenMounted />
         </Suspense>
       </main>
       <BottomNav />

@@ -1,12 +1,16 @@
 import { lazy } from 'react'
 import { Route, Switch } from 'wouter'
-import { loadDashboard } from './dashboard-loader.ts'
+import { loadDashboard, loadedDashboard } from './dashboard-loader.ts'
 import { Layout } from './layout.tsx'
 import { ManifestRedirect, NotFound } from './manifest-redirect.tsx'
 
-
 /** Every screen loads lazily (spec §2). */
-const DashboardScreen = lazy(() => loadDashboard().then((m) => ({ default: m.DashboardScreen })))
+const LazyDashboardScreen = lazy(() => loadDashboard().then((m) => ({ default: m.DashboardScreen })))
+/** The dashboard at once when its chunk is already here (the boot waits for it), else lazily. */
+function DashboardScreen() {
+  const dashboard = loadedDashboard()
+  return dashboard ? <dashboard.DashboardScreen /> : <LazyDashboardScreen />
+}
 const HistoryScreen = lazy(() => import('../features/history/history-screen.tsx').then((m) => ({ default: m.HistoryScreen })))
 const FarmingScreen = lazy(() => import('../features/farming/farming-screen.tsx').then((m) => ({ default: m.FarmingScreen })))
 const SellScreen = lazy(() => import('../features/sell/sell-screen.tsx').then((m) => ({ default: m.SellScreen })))

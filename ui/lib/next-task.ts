@@ -7,3 +7,14 @@ export const nextTask = (): Promise<void> => {
   const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler
   return scheduler?.yield ? scheduler.yield() : new Promise<void>((resolve) => setTimeout(resolve, 0))
 }
+
+/**
+ * Resolves once the browser has painted what is on the page now (a frame, then a task after it),
+ * or after `fallbackMs` when the browser withholds frames (a hidden or throttled frame). Neither a
+ * task nor React's passive effects are that: both may run before the browser paints.
+ */
+export const afterNextPaint = (fallbackMs = 100): Promise<void> =>
+  new Promise<void>((resolve) => {
+    if (typeof requestAnimationFrame === 'function') requestAnimationFrame(() => setTimeout(resolve, 0))
+    setTimeout(resolve, fallbackMs)
+  })

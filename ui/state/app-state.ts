@@ -48,6 +48,13 @@ export interface AppDeps {
    * and together one long task while the dashboard renders. Without it they run one after another.
    */
   readonly yieldTask?: () => Promise<void>
+  /**
+   * Resolves once the first screen has painted (in the browser, ui/app/first-paint.ts). With it, the
+   * start asks only for what the dashboard's first paint shows (the user, their bonds) before that
+   * paint; the other lists, the sockets and the wallet follow it, so they neither hold the paint nor
+   * share the network with it.
+   */
+  readonly firstScreen?: () => Promise<void>
 }
 
 /** The reconnect refetch tries again after 1 s, 2 s, 4 s, … and never waits longer than this. */
@@ -127,14 +134,25 @@ export class AppState {
     if (signedIn !== 'signed-in') return this.setPhase('failed')
 
     // Signing in loaded the user: the dashboard can show the balances while the lists arrive. Its
-    // own lists are asked first; each step after that in a task of its own.
+    // own lists are asked first; each step after that in a task of its own. With firstScreen, only
+    // the bonds are asked for before the first screen has painted with them (the main balance shows
+    // their accrual); the other lists, the sockets and the wallet follow that paint.
     // Without yieldTask (the CLI, tests) the steps run one after another in this task, as they did.
-    const step = this.deps.yieldTask
+    const { yieldTask: step, firstScreen } = this.deps
+    const { bonds, market, farming, tasks, referrals } = this.s
     this.lastRefetchMs = this.deps.clock.nowMs()
     // In the browser the dashboard renders while the rest arrives: ready at once.
     if (step) this.setPhase('ready')
-    const lists = step ? this.refetchLists(step) : this.refetchLists()
-    this.s.ticker.start()
+    let lists: Promise<unknown>
+    if (firstScreen) {
+      const bondsIn = bonds.refresh()
+      this.s.ticker.start()
+      await bondsIn.then(firstScreen, firstScreen)
+      lists = Promise.all([bondsIn, this.refetchLists(step, [market, farming, tasks, referrals])])
+    } else {
+      lists = this.refetchLists(step)
+      this.s.ticker.start()
+    }
     if (step) await step()
     this.openSockets()
     if (step) await step()
@@ -155,11 +173,11 @@ export class AppState {
     await Promise.all([this.s.session.refresh(), this.refetchLists()])
   }
 
-  /** Every list again, the dashboard's first; with `step`, each request is sent in a task of its own. */
-  private async refetchLists(step?: () => Promise<void>): Promise<void> {
+  /** Every list again (or `which`), the dashboard's first; with `step`, each request is sent in a task of its own. */
+  private async refetchLists(step?: () => Promise<void>, which?: ReadonlyArray<{ refresh(): Promise<void> }>): Promise<void> {
     const { bonds, market, farming, tasks, referrals } = this.s
     const loads: Array<Promise<void>> = []
-    for (const list of [bonds, market, farming, tasks, referrals]) {
+    for (const list of which ?? [bonds, market, farming, tasks, referrals]) {
       const load = list.refresh()
       // Told by Promise.all below; not an unhandled rejection while the next step waits.
       load.catch(() => undefined)

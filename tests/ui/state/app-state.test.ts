@@ -69,7 +69,7 @@ const greeting = (balance: number): LiveEvent => ({
   data: { balance_token: balance, task_balance: 0, referral_balance: 0, hold_bonus: 0, investment_bonus: 0 },
 })
 
-const appOver = (h: ReturnType<typeof stateHarness>, timers = manualTimers(), extra: Pick<AppDeps, 'yieldTask'> = {}) => {
+const appOver = (h: ReturnType<typeof stateHarness>, timers = manualTimers(), extra: Pick<AppDeps, 'yieldTask' | 'firstScreen'> = {}) => {
   const main = recordingSocket()
   const candles = recordingSocket()
   const bonds = h.bonds()
@@ -147,6 +147,34 @@ describe('AppState', () => {
     expect(seen.find((s) => s.length === 2)).toEqual(['mints', 'currentPrice'])
     expect(seen.at(-1)!.sort()).toEqual(['currentPrice', 'farmingLinks', 'mints', 'referrals', 'socket', 'tasks'])
     expect(app.s.bonds.mints).toHaveLength(1)
+  })
+
+  it("with firstScreen, only the bonds are asked for until the first screen has painted with them; then the rest and the sockets", async () => {
+    const h = stateHarness()
+    h.api.mintList = [aMint({ id: 1 })]
+    let paint: () => void = () => {}
+    let bondsListedAtPaint: boolean | null = null
+    const firstScreen = () =>
+      new Promise<void>((resolve) => {
+        bondsListedAtPaint = app.s.bonds.listed
+        paint = resolve
+      })
+    const { app, main } = appOver(h, manualTimers(), { yieldTask: () => new Promise<void>((resolve) => setTimeout(resolve, 0)), firstScreen })
+    const LISTS = ['mints', 'stakes', 'mintPlans', 'currentPrice', 'farmingLinks', 'tasks', 'referrals'] as const
+    const asked = () => [...LISTS.filter((m) => h.api.callsTo(m).length > 0), ...(main.calls.includes('open') ? ['socket'] : [])]
+    const settle = () => new Promise((r) => setTimeout(r, 20))
+
+    const started = app.start('')
+    await vi.waitFor(() => expect(app.phase).toBe('ready'))
+    await settle()
+    // The dashboard is on screen with the balances and the bonds; nothing else has been asked for.
+    expect(asked()).toEqual(['mints', 'stakes', 'mintPlans'])
+    expect(bondsListedAtPaint).toBe(true)
+    expect(app.s.bonds.mints).toHaveLength(1)
+    paint()
+    expect(await started).toBe('ready')
+    expect(asked()).toEqual([...LISTS, 'socket'])
+    app.stop()
   })
 
   it('shows maintenance instead of signing in, and reloads when it ends', async () => {

@@ -48,6 +48,8 @@ export class BondsState {
   stakeQuoteStatus: 'idle' | 'loading' | 'ready' | 'failed' = 'idle'
   private stakeQuoteSeq = 0
   isFetching = false
+  /** The lists have been asked for once and answered (or failed): the day's accrual is known. */
+  listed = false
   isSaving = false
   /** Ids of mints with a cancel or stake in flight: a second press does nothing. */
   busyIds = new Set<Id>()
@@ -128,6 +130,7 @@ export class BondsState {
       if (stakes._tag === 'Success') this.stakes = this.withLiveSince(since, 'stake', stakes.success)
       this.fetchEnds()
       this.isFetching = false
+      this.listed = true
     })
   }
 

@@ -11,11 +11,14 @@ import { useT } from '../../i18n/use-t.ts'
 const MAIN_DECIMALS = 6
 const EARNED_TODAY_DECIMALS = 6
 
-/** The main balance as displayed: balance_token plus today's accrual (spec §4), every second. */
+/**
+ * The main balance as displayed: balance_token plus today's accrual (spec §4), every second. It
+ * shows once the bonds are in too, so the figure never jumps by the day's accrual as they arrive.
+ */
 const MainAmount = observer(function MainAmount() {
   const { session, bonds } = useStates()
   const text = useComputed(
-    () => (session.user ? formatAmount(session.user.balance_token + bonds.earnedToday, MAIN_DECIMALS) : null),
+    () => (session.user && bonds.listed ? formatAmount(session.user.balance_token + bonds.earnedToday, MAIN_DECIMALS) : null),
     [session, bonds],
   )
   return text ?? <Skeleton width={140} height={28} />
