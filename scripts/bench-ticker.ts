@@ -25,6 +25,7 @@ import { DEV_BOT_TOKEN, type RunningServer, startServer } from '../server/main.t
 import { buildLaunch } from '../stand-ins/telegram-host/launch.ts'
 import { launchChromium } from '../tests/support/chromium.ts'
 import { RELAXED_RATE_LIMITS } from '../tests/support/relaxed-limits.ts'
+import { startTlsFront } from './tls-front.ts'
 
 /** Scripting per 1 s tick with 300 bonds (the fast-boot budgets: 1 ms, was 2). */
 export const BUDGET_TICK_MS = 1
@@ -67,12 +68,27 @@ export const buildApp = async (o: { sourcemap?: boolean } = {}): Promise<string>
   return outDir
 }
 
-/** The reference backend in-process and the production build served by vite preview. */
-export const startBenchStack = async (o: { outDir?: string } = {}): Promise<BenchStack> => {
+/**
+ * How the benches serve the build: `preview` is `vite preview` (plain HTTP/1.1, /api proxied); `tls`
+ * is as users get it, TLS and HTTP/2 in front of the files and /api (scripts/tls-front.ts).
+ */
+export type BenchFront = 'preview' | 'tls'
+
+/** The reference backend in-process and the production build, served by `front` (vite preview by default). */
+export const startBenchStack = async (o: { outDir?: string; front?: BenchFront } = {}): Promise<BenchStack> => {
   // The limits relaxed as in the tests: the benches seed hundreds of bonds from one script.
   const server = await startServer({ port: 0, dbPath: ':memory:', priceTickMs: 3_600_000, rateLimits: RELAXED_RATE_LIMITS })
   const ownBuild = !o.outDir
   const outDir = o.outDir ?? (await buildApp())
+  const close = async (front: () => Promise<void>) => {
+    await front()
+    await server.close()
+    if (ownBuild) rmSync(outDir, { recursive: true, force: true })
+  }
+  if (o.front === 'tls') {
+    const front = await startTlsFront({ root: outDir, backend: server.url })
+    return { server, appUrl: front.url, outDir, close: () => close(front.close) }
+  }
   const app: PreviewServer = await preview({
     configFile: 'vite.config.ts',
     logLevel: 'warn',
@@ -80,16 +96,7 @@ export const startBenchStack = async (o: { outDir?: string } = {}): Promise<Benc
     preview: { port: 0, host: '127.0.0.1', proxy: { '/api': { target: server.url, ws: true } } },
   })
   const appUrl = (app.resolvedUrls?.local[0] ?? '').replace(/\/$/, '')
-  return {
-    server,
-    appUrl,
-    outDir,
-    close: async () => {
-      await new Promise<void>((resolve) => app.httpServer.close(() => resolve()))
-      await server.close()
-      if (ownBuild) rmSync(outDir, { recursive: true, force: true })
-    },
-  }
+  return { server, appUrl, outDir, close: () => close(() => new Promise<void>((resolve) => app.httpServer.close(() => resolve()))) }
 }
 
 /** Signs in as `user` through the API (registering them) and makes them a community member. */

@@ -10,7 +10,9 @@
  * each graph, its nodes in simulated order and the chain that ends last: the critical path, each
  * step with its simulated start and end. PROFILE_VIEW=first|repeat prints one view only;
  * PROFILE_NODES=all prints every node (default: the critical path and the 25 costliest nodes);
- * PROFILE_KEEP=1 keeps Lighthouse's artifacts (the trace, the devtools log) and prints where.
+ * PROFILE_KEEP=1 keeps Lighthouse's artifacts (the trace, the devtools log) and prints where;
+ * PROFILE_FRONT=tls|preview serves the build as users get it (TLS + HTTP/2, the default) or through
+ * `vite preview` (HTTP/1.1), as bench:lighthouse's two fronts.
  */
 import * as chromeLauncher from 'chrome-launcher'
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -22,12 +24,14 @@ import { loadArtifacts } from 'lighthouse/core/lib/asset-saver.js'
 import { defaultSettings } from 'lighthouse/core/config/constants.js'
 import { LanternLargestContentfulPaint } from 'lighthouse/core/computed/metrics/lantern-largest-contentful-paint.js'
 import { ProcessedNavigation } from 'lighthouse/core/computed/processed-navigation.js'
-import { launchUrl, seedActiveBonds, startBenchStack } from './bench-ticker.ts'
+import { trustTlsFrontFlag } from './tls-front.ts'
+import { type BenchFront, launchUrl, seedActiveBonds, startBenchStack } from './bench-ticker.ts'
 
 type View = 'first' | 'repeat'
 const chromePath = process.env.CHROME_PATH ?? '/usr/bin/chromium'
 const only = process.env.PROFILE_VIEW as View | undefined
 const allNodes = process.env.PROFILE_NODES === 'all'
+const front = (process.env.PROFILE_FRONT ?? 'tls') as BenchFront
 
 interface GraphNode {
   id: string
@@ -148,14 +152,23 @@ const simulate = async (dir: string, view: View) => {
 }
 
 const main = async () => {
-  const stack = await startBenchStack()
+  const stack = await startBenchStack({ front })
   const dirs: string[] = []
   try {
     const user = 7_000_003
     await seedActiveBonds(stack, user, 12)
     const chrome = await chromeLauncher.launch({
       chromePath,
-      chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      chromeFlags: [
+        '--headless=new',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+        trustTlsFrontFlag(),
+      ],
     })
     try {
       for (const view of ['first', 'repeat'] as const) {

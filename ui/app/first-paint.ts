@@ -24,10 +24,13 @@ export const markFirstScreenMounted = (): void => screenMounted.resolve()
 /**
  * Called once the data the first screen shows first is in: resolves when that screen has painted
  * with it. A passive effect, or the task after one, may still run before the browser paints (it did
- * in Chromium), so this waits for a frame.
+ * in Chromium), so this waits for frames.
  */
 export const firstScreenWithData = async (): Promise<void> => {
   await screenMounted.promise
+  // The frame that paints it, then the next: by then the first one has reached the screen (the
+  // compositor presents a frame after the main thread has painted it).
+  await afterNextPaint()
   await afterNextPaint()
   performance.mark('axiom:first-screen-painted')
   painted.resolve()
