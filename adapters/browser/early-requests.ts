@@ -9,14 +9,15 @@ export const MAINTENANCE_REQUEST: HttpRequest = { method: 'GET', path: '/mainten
 /** The signed-in user, exactly as the core asks for it with the auth_token cookie's token. */
 export const meRequest = (bearer: string): HttpRequest => ({ method: 'GET', path: '/user/me', bearer })
 /**
- * The dashboard's bond lists (the first page of mints and of stakes, and the bond plans), exactly
- * as the core asks for them: the main balance on the dashboard includes the day's accrual of the
- * stakes, so it paints once they are in.
+ * What the dashboard's first paint shows besides the user, exactly as the core asks for it: the
+ * first page of mints and of stakes and the bond plans (the main balance includes the day's accrual
+ * of the stakes), and the token's price.
  */
-export const bondListRequests = (bearer: string): HttpRequest[] => [
+export const dashboardRequests = (bearer: string): HttpRequest[] => [
   { method: 'GET', path: '/mint/', query: { page: DEFAULT_PAGE, limit: DEFAULT_PAGE_LIMIT }, bearer },
   { method: 'GET', path: '/staking/', query: { page: DEFAULT_PAGE, limit: DEFAULT_PAGE_LIMIT }, bearer },
   { method: 'GET', path: '/mint/all-plans', bearer },
+  { method: 'GET', path: '/price/current-price', bearer },
 ]
 
 const SERVICE_UNAVAILABLE = 503
@@ -81,9 +82,9 @@ export interface EarlyRequestsOptions {
 
 /**
  * The requests that start with the page (spec §4 order kept): the maintenance check always, and
- * `GET /user/me` and the dashboard's bond lists when there is an auth_token cookie, the app is
- * launched from Telegram, and the launching user is the one who signed in last (a different user
- * wipes the session instead, so their token is not even sent). Registration is not started here:
+ * `GET /user/me` and what the dashboard shows first (dashboardRequests) when there is an
+ * auth_token cookie, the app is launched from Telegram, and the launching user is the one who
+ * signed in last (a different user wipes the session instead, so their token is not even sent). Registration is not started here:
  * it is a POST, and it waits for the maintenance answer in the core.
  */
 export const startEarlyRequests = (o: EarlyRequestsOptions): EarlyAnswers => {
@@ -94,7 +95,7 @@ export const startEarlyRequests = (o: EarlyRequestsOptions): EarlyAnswers => {
   const sameUser = o.storedUserId === null || launchUser === undefined || o.storedUserId === String(launchUser)
   if (o.authToken && o.launch.initData && sameUser) {
     answers.start(meRequest(o.authToken), send)
-    for (const request of bondListRequests(o.authToken)) answers.start(request, send)
+    for (const request of dashboardRequests(o.authToken)) answers.start(request, send)
   }
   return answers
 }

@@ -94,7 +94,7 @@ const boot = (
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0))
 
 describe('the requests the entry starts with the page', () => {
-  it('a returning user: the maintenance check (no authorisation), then /user/me and the bond lists with the cookie token; never a POST', () => {
+  it('a returning user: the maintenance check (no authorisation), then /user/me, the bond lists and the price with the cookie token; never a POST', () => {
     const server = backend({})
     startEarlyRequests({ fetch: server.fetch, base: '/api', launch: telegram, authToken: 'token-1', storedUserId: String(USER) })
     expect(server.seen).toEqual([
@@ -103,6 +103,7 @@ describe('the requests the entry starts with the page', () => {
       { call: 'GET /mint/', auth: 'Bearer token-1' },
       { call: 'GET /staking/', auth: 'Bearer token-1' },
       { call: 'GET /mint/all-plans', auth: 'Bearer token-1' },
+      { call: 'GET /price/current-price', auth: 'Bearer token-1' },
     ])
   })
 
@@ -113,7 +114,7 @@ describe('the requests the entry starts with the page', () => {
       return new Response('{}', { status: 200 })
     }) as typeof globalThis.fetch
     startEarlyRequests({ fetch, base: '/api', launch: telegram, authToken: 'token-1', storedUserId: null })
-    expect(urls).toEqual(['/api/maintenance/', '/api/user/me', '/api/mint/?page=1&limit=300', '/api/staking/?page=1&limit=300', '/api/mint/all-plans'])
+    expect(urls).toEqual(['/api/maintenance/', '/api/user/me', '/api/mint/?page=1&limit=300', '/api/staking/?page=1&limit=300', '/api/mint/all-plans', '/api/price/current-price'])
   })
 
   it('only the maintenance check for a first visit (no cookie), outside Telegram, or when another Telegram user launches', () => {
@@ -142,18 +143,20 @@ describe('the core is handed the early answers', () => {
     app.stop()
   })
 
-  it("the core takes the early bond lists: each list is asked for once, and the dashboard's figures come from those answers", async () => {
+  it("the core takes the early bond lists and price: each is asked for once, and the dashboard's figures come from those answers", async () => {
     const server = backend({
       'GET /maintenance/': maintenanceOff,
       'GET /user/me': () => ({ status: 200, body: aUser() }),
       'GET /mint/': () => ({ status: 200, body: { items: [], total: 0, page: 1, size: 300, pages: 0 } }),
       'GET /staking/': () => ({ status: 200, body: { items: [], total: 0, page: 1, size: 300, pages: 0 } }),
       'GET /mint/all-plans': () => ({ status: 200, body: [] }),
+      'GET /price/current-price': () => ({ status: 200, body: { price: 0.0125, price_change_24h: 1.5, price_change_30d: -2 } }),
     })
     const { app, answers } = boot(server, { cookie: 'token-1', storedUser: String(USER) })
     await app.start('')
     expect(app.s.bonds.listed).toBe(true)
-    for (const call of ['GET /mint/', 'GET /staking/', 'GET /mint/all-plans']) expect(server.calls(call), call).toHaveLength(1)
+    expect(app.s.market.price?.price).toBe(0.0125)
+    for (const call of ['GET /mint/', 'GET /staking/', 'GET /mint/all-plans', 'GET /price/current-price']) expect(server.calls(call), call).toHaveLength(1)
     expect(answers.waiting).toEqual([])
     app.stop()
   })
@@ -217,11 +220,12 @@ describe('the core is handed the early answers', () => {
       'GET /mint/': underMaintenance,
       'GET /staking/': underMaintenance,
       'GET /mint/all-plans': underMaintenance,
+      'GET /price/current-price': underMaintenance,
     })
     const { app, platform } = boot(server, { cookie: 'token-1' })
     expect(await app.start('')).toBe('maintenance')
     await settle()
-    expect(server.seen.map((s) => s.call)).toEqual(['GET /maintenance/', 'GET /user/me', 'GET /mint/', 'GET /staking/', 'GET /mint/all-plans'])
+    expect(server.seen.map((s) => s.call)).toEqual(['GET /maintenance/', 'GET /user/me', 'GET /mint/', 'GET /staking/', 'GET /mint/all-plans', 'GET /price/current-price'])
     expect(app.s.toasts.toasts).toEqual([])
     expect(platform.haptics).toEqual([])
     app.stop()
@@ -275,7 +279,7 @@ describe('the core is handed the early answers', () => {
     session.set('auth_token', 'token-rotated')
     await app.s.session.refresh()
     expect(app.s.session.user?.ref_code).toBe('Bearer token-rotated')
-    expect(answers.waiting).toEqual(['/maintenance/', '/user/me', '/mint/', '/staking/', '/mint/all-plans'])
+    expect(answers.waiting).toEqual(['/maintenance/', '/user/me', '/mint/', '/staking/', '/mint/all-plans', '/price/current-price'])
     app.stop()
   })
 })

@@ -135,8 +135,8 @@ export class AppState {
 
     // Signing in loaded the user: the dashboard can show the balances while the lists arrive. Its
     // own lists are asked first; each step after that in a task of its own. With firstScreen, only
-    // the bonds are asked for before the first screen has painted with them (the main balance shows
-    // their accrual); the other lists, the sockets and the wallet follow that paint.
+    // the bonds and the price are asked for before the first screen has painted with them (the main
+    // balance shows the bonds' accrual); the other lists, the sockets and the wallet follow that paint.
     // Without yieldTask (the CLI, tests) the steps run one after another in this task, as they did.
     const { yieldTask: step, firstScreen } = this.deps
     const { bonds, market, farming, tasks, referrals } = this.s
@@ -145,10 +145,11 @@ export class AppState {
     if (step) this.setPhase('ready')
     let lists: Promise<unknown>
     if (firstScreen) {
-      const bondsIn = bonds.refresh()
+      const firstData = Promise.all([bonds.refresh(), market.refreshPrice()])
       this.s.ticker.start()
-      await bondsIn.then(firstScreen, firstScreen)
-      lists = Promise.all([bondsIn, this.refetchLists(step, [market, farming, tasks, referrals])])
+      await firstData.then(firstScreen, firstScreen)
+      const chartAndStats = { refresh: () => market.refreshChartAndStats() }
+      lists = Promise.all([firstData, this.refetchLists(step, [chartAndStats, farming, tasks, referrals])])
     } else {
       lists = this.refetchLists(step)
       this.s.ticker.start()

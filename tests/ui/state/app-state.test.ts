@@ -149,31 +149,35 @@ describe('AppState', () => {
     expect(app.s.bonds.mints).toHaveLength(1)
   })
 
-  it("with firstScreen, only the bonds are asked for until the first screen has painted with them; then the rest and the sockets", async () => {
+  it("with firstScreen, only the bonds and the price are asked for until the first screen has painted with them; then the rest and the sockets", async () => {
     const h = stateHarness()
     h.api.mintList = [aMint({ id: 1 })]
     let paint: () => void = () => {}
     let bondsListedAtPaint: boolean | null = null
+    let priceAtPaint: unknown = null
     const firstScreen = () =>
       new Promise<void>((resolve) => {
         bondsListedAtPaint = app.s.bonds.listed
+        priceAtPaint = app.s.market.price
         paint = resolve
       })
     const { app, main } = appOver(h, manualTimers(), { yieldTask: () => new Promise<void>((resolve) => setTimeout(resolve, 0)), firstScreen })
-    const LISTS = ['mints', 'stakes', 'mintPlans', 'currentPrice', 'farmingLinks', 'tasks', 'referrals'] as const
+    const LISTS = ['mints', 'stakes', 'mintPlans', 'currentPrice', 'candles', 'financialStats', 'farmingLinks', 'tasks', 'referrals'] as const
     const asked = () => [...LISTS.filter((m) => h.api.callsTo(m).length > 0), ...(main.calls.includes('open') ? ['socket'] : [])]
     const settle = () => new Promise((r) => setTimeout(r, 20))
 
     const started = app.start('')
     await vi.waitFor(() => expect(app.phase).toBe('ready'))
     await settle()
-    // The dashboard is on screen with the balances and the bonds; nothing else has been asked for.
-    expect(asked()).toEqual(['mints', 'stakes', 'mintPlans'])
+    // The dashboard is on screen with the balances, the bonds and the price; nothing else has been asked for.
+    expect(asked()).toEqual(['mints', 'stakes', 'mintPlans', 'currentPrice'])
     expect(bondsListedAtPaint).toBe(true)
+    expect(priceAtPaint).not.toBeNull()
     expect(app.s.bonds.mints).toHaveLength(1)
     paint()
     expect(await started).toBe('ready')
     expect(asked()).toEqual([...LISTS, 'socket'])
+    expect(h.api.callsTo('currentPrice')).toHaveLength(1)
     app.stop()
   })
 

@@ -60,7 +60,12 @@ export class MarketState {
   }
 
   async refresh(): Promise<void> {
-    await Promise.all([this.refreshPrice(), this.loadCandles(), this.refreshStats()])
+    await Promise.all([this.refreshPrice(), this.refreshChartAndStats()])
+  }
+
+  /** The candles and the platform's figures: what the dashboard shows below the price. */
+  async refreshChartAndStats(): Promise<void> {
+    await Promise.all([this.loadCandles(), this.refreshStats()])
   }
 
   /**
