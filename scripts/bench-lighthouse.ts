@@ -21,7 +21,8 @@
  * Each launch has fresh signed initData (auth_date), as Telegram gives on every open.
  *
  * Budgets: first visit score ≥ 95, LCP ≤ 2.5 s, TBT ≤ 100 ms; repeat visit score ≥ 98, LCP ≤ 1.2 s.
- * Each view also checks that its LCP element is the user's data (a balance card's figure), not the
+ * Each view also checks that its LCP element is data the first screen waited for (a balance card's
+ * figure, or the price beside it), not the
  * loader. The median of 3 pairs is reported (LH_RUNS changes the count; LH_REPORT=dir writes each
  * run's full report there, for the long tasks and the network waterfall behind the figures).
  */
@@ -63,8 +64,13 @@ interface Run {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
 
-/** The LCP element is the user's data: a balance card's figure (ui/components/card-balance.tsx). */
-const isUserData = (element: string) => /data-testid="balance-[a-z]+(-amount)?"|card-balance/.test(element)
+/**
+ * The LCP element is the dashboard's first data: a balance card's figure
+ * (ui/components/card-balance.tsx) or the token's price. They appear in one paint
+ * (ui/state/first-figures.ts), so the LCP time is the balances' either way; which of them is the
+ * largest text depends on how wide the figures are.
+ */
+const isUserData = (element: string) => /data-testid="(balance-[a-z]+(-amount)?|price)"|card-balance/.test(element)
 const isLoader = (element: string) => /role="status"|heartbeat|full-screen/.test(element)
 
 const measure = async (url: string, port: number, view: View, label: string): Promise<Run> => {
@@ -173,8 +179,8 @@ const main = async () => {
       row('LCP', ms(m((r) => r.lcp)), `≤ ${b.lcpMs} ms`, m((r) => r.lcp) <= b.lcpMs)
       row('TBT', ms(m((r) => r.tbt)), b.tbtMs === undefined ? null : `≤ ${b.tbtMs} ms`, b.tbtMs === undefined ? null : m((r) => r.tbt) <= b.tbtMs)
       const notData = rs.filter((r) => !isUserData(r.lcpElement))
-      row("LCP element is the user's data", `${rs.length - notData.length}/${rs.length} runs`, 'every run', notData.length === 0)
-      for (const r of notData) console.log(`      LCP element was ${isLoader(r.lcpElement) ? 'the LOADER' : 'not a balance'}: ${r.lcpElement.slice(0, 140)}`)
+      row('LCP element is the first data', `${rs.length - notData.length}/${rs.length} runs`, 'every run', notData.length === 0)
+      for (const r of notData) console.log(`      LCP element was ${isLoader(r.lcpElement) ? 'the LOADER' : 'not a balance or the price'}: ${r.lcpElement.slice(0, 140)}`)
       row('TTI', ms(m((r) => r.tti)), null, null)
       row('FCP / Speed Index', `${ms(m((r) => r.fcp))} / ${ms(m((r) => r.si))}`, null, null)
       row('CLS', m((r) => r.cls).toFixed(3), null, null)

@@ -157,8 +157,10 @@ export const startTlsFront = async (o: { root: string; backend: string }): Promi
       socket.destroy()
       upstream.destroy()
     }
-    upstream.on('error', end)
-    socket.on('error', end)
+    for (const side of [upstream, socket]) {
+      side.on('error', end)
+      side.on('close', end)
+    }
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const { port } = server.address() as net.AddressInfo

@@ -12,6 +12,7 @@ import { WalletState } from '../../../ui/features/wallet/wallet-state.ts'
 import { type AppConfig, AppState, type AppDeps } from '../../../ui/state/app-state.ts'
 import type { PortBindings } from '../../../core/ports/core-ports.ts'
 import { ErrorFeedback } from '../../../ui/state/error-feedback.ts'
+import { firstFiguresIn } from '../../../ui/state/first-figures.ts'
 import { SessionState } from '../../../ui/state/session-state.ts'
 import { FakeChainReader } from '../../core/fakes/fake-chain-reader.ts'
 import { answer, FakeHttpTransport, ok } from '../../core/fakes/fake-http-transport.ts'
@@ -179,6 +180,31 @@ describe('AppState', () => {
     expect(asked()).toEqual([...LISTS, 'socket'])
     expect(h.api.callsTo('currentPrice')).toHaveLength(1)
     app.stop()
+  })
+
+  it("the dashboard's first figures show together once the user, the bonds and the price are answered; a failed price does not hold the balances", async () => {
+    for (const priceFails of [false, true]) {
+      const h = stateHarness()
+      if (priceFails) h.api.failWith('currentPrice', new ServerFailed({ msg: 'down' }))
+      let shownAtPaint: boolean | null = null
+      let paint: () => void = () => {}
+      const { app } = appOver(h, manualTimers(), {
+        yieldTask: () => new Promise<void>((resolve) => setTimeout(resolve, 0)),
+        firstScreen: () =>
+          new Promise<void>((resolve) => {
+            shownAtPaint = firstFiguresIn(app.s)
+            paint = resolve
+          }),
+      })
+      expect(firstFiguresIn(app.s)).toBe(false)
+      const started = app.start('')
+      await vi.waitFor(() => expect(shownAtPaint).not.toBeNull())
+      expect(shownAtPaint, priceFails ? 'the price failed' : 'all answered').toBe(true)
+      expect(app.s.market.price === null).toBe(priceFails)
+      paint()
+      await started
+      app.stop()
+    }
   })
 
   it('shows maintenance instead of signing in, and reloads when it ends', async () => {

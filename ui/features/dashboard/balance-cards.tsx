@@ -6,6 +6,7 @@ import { Skeleton } from '../../components/spinner.tsx'
 import { TokenIcon } from '../../components/token-icon.tsx'
 import { useComputed } from '../../hooks/use-computed.ts'
 import { useT } from '../../i18n/use-t.ts'
+import { firstFiguresIn } from '../../state/first-figures.ts'
 
 /** Decimals shown for the ticking figures, so that a second's accrual is visible. */
 const MAIN_DECIMALS = 6
@@ -13,13 +14,15 @@ const EARNED_TODAY_DECIMALS = 6
 
 /**
  * The main balance as displayed: balance_token plus today's accrual (spec §4), every second. It
- * shows once the bonds are in too, so the figure never jumps by the day's accrual as they arrive.
+ * shows with the dashboard's other first figures (first-figures.ts), so it never jumps by the day's
+ * accrual as the bonds arrive.
  */
 const MainAmount = observer(function MainAmount() {
-  const { session, bonds } = useStates()
+  const states = useStates()
+  const { session, bonds } = states
   const text = useComputed(
-    () => (session.user && bonds.listed ? formatAmount(session.user.balance_token + bonds.earnedToday, MAIN_DECIMALS) : null),
-    [session, bonds],
+    () => (session.user && firstFiguresIn(states) ? formatAmount(session.user.balance_token + bonds.earnedToday, MAIN_DECIMALS) : null),
+    [states],
   )
   return text ?? <Skeleton width={140} height={28} />
 })
@@ -40,9 +43,9 @@ export const EarnedToday = observer(function EarnedToday() {
 })
 
 const SideBalance = observer(function SideBalance({ field }: { readonly field: 'referral_balance' | 'task_balance' }) {
-  const { session } = useStates()
-  const user = session.user
-  return user ? formatAmount(user[field]) : <Skeleton width={80} height={20} />
+  const states = useStates()
+  const user = states.session.user
+  return user && firstFiguresIn(states) ? formatAmount(user[field]) : <Skeleton width={80} height={20} />
 })
 
 export function BalanceCards() {

@@ -17,6 +17,8 @@ export type MarketUseCases = Pick<UseCases, 'loadPrice' | 'loadCandles' | 'loadF
 /** The price with its 24h/30d change, the candle chart with live updates, and the platform's financial stats. */
 export class MarketState {
   price: Price | null = null
+  /** The price has been asked for once and answered (or not): the dashboard's first figures can show. */
+  priceAsked = false
   interval: CandleInterval = DEFAULT_CANDLE_INTERVAL
   candles: Candle[] = []
   /** The newest live candle, for `series.update`. */
@@ -103,6 +105,7 @@ export class MarketState {
     const r = await runResult(this.uc.loadPrice())
     runInAction(() => {
       if (r._tag === 'Success' && r.success) this.price = r.success
+      this.priceAsked = true
     })
   }
 

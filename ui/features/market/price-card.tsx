@@ -7,6 +7,7 @@ import { Segmented } from '../../components/segmented.tsx'
 import { Skeleton, Spinner } from '../../components/spinner.tsx'
 import { useT } from '../../i18n/use-t.ts'
 import { changeTone, formatSignedPercent } from '../../lib/format.ts'
+import { firstFiguresIn } from '../../state/first-figures.ts'
 
 /**
  * The chart draws after the balances: its code (and lightweight-charts after it) is fetched once the
@@ -38,9 +39,10 @@ function Change({ label, value, testId }: { readonly label: string; readonly val
 }
 
 const PriceLine = observer(function PriceLine() {
-  const { market } = useStates()
+  const states = useStates()
   const t = useT()
-  const price = market.price
+  // Shown with the balances, in the same paint (first-figures.ts).
+  const price = firstFiguresIn(states) ? states.market.price : null
   return (
     <div className="price">
       <div>

@@ -1,0 +1,10 @@
+import type { AppStates } from './app-state.ts'
+
+/**
+ * The dashboard's first figures (the three balances and the price) appear together, in one paint,
+ * rather than one by one as their answers come: the user, their bonds (the main balance includes the
+ * day's accrual) and the price have been answered, or have failed. The start asks for exactly these
+ * before the first screen's paint (AppState.start).
+ */
+export const firstFiguresIn = ({ session, bonds, market }: Pick<AppStates, 'session' | 'bonds' | 'market'>): boolean =>
+  session.user !== null && bonds.listed && market.priceAsked
