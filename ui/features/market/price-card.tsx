@@ -51,12 +51,21 @@ const PriceLine = observer(function PriceLine() {
           {price ? `${formatAmount(price.price, 6)} TON` : <Skeleton width={120} height={26} />}
         </div>
       </div>
-      {price ? (
-        <div className="price__changes">
-          <Change label={t('dashboard.change24h')} value={price.price_change_24h} testId="price-change-24h" />
-          <Change label={t('dashboard.change30d')} value={price.price_change_30d} testId="price-change-30d" />
-        </div>
-      ) : null}
+      <div className="price__changes">
+        {price ? (
+          <>
+            <Change label={t('dashboard.change24h')} value={price.price_change_24h} testId="price-change-24h" />
+            <Change label={t('dashboard.change30d')} value={price.price_change_30d} testId="price-change-30d" />
+          </>
+        ) : (
+          // The chips' room, kept while the price loads: on a narrow screen they wrap to a line of
+          // their own, and the chart below would move down when they came.
+          <>
+            <Skeleton width={100} height={26} />
+            <Skeleton width={100} height={26} />
+          </>
+        )}
+      </div>
     </div>
   )
 })
