@@ -155,7 +155,10 @@ export class AppState {
       this.s.ticker.start()
     }
     if (step) await step()
-    this.openSockets()
+    // The bonds were read before the first paint, a while before the socket listens: a bond paid
+    // meanwhile (its event went to nobody) is read again once the server has greeted the socket.
+    // The greeting itself brings the balances.
+    this.openSockets(firstScreen ? () => bonds.refresh() : undefined)
     if (step) await step()
     void this.s.wallet.restore()
     this.unsubscribeVisibility = platform.onVisibilityChange((visible) => {
@@ -231,7 +234,7 @@ export class AppState {
    * greets it (`user:balance` first, docs/api.md). A refetch read before that could miss a record
    * made in between, whose event went to nobody; one made after the greeting cannot.
    */
-  private openSockets(): void {
+  private openSockets(readBeforeListening?: () => Promise<void>): void {
     let wasOpen = false
     let awaitingGreeting = false
     this.mainSocket = this.deps.uc.openLiveFeed(
@@ -239,7 +242,11 @@ export class AppState {
         this.dispatch(e)
         if (!awaitingGreeting) return
         awaitingGreeting = false
-        this.reconnectRefetch()
+        if (!readBeforeListening) return this.reconnectRefetch()
+        // The first greeting: what the start read well before the socket listened is read again.
+        const read = readBeforeListening
+        readBeforeListening = undefined
+        void this.background.run(read)
       },
       (status) => {
         runInAction(() => (this.socketStatus = status))
@@ -247,7 +254,7 @@ export class AppState {
           awaitingGreeting = false
           return this.endReconnectRefetch()
         }
-        if (wasOpen) awaitingGreeting = true
+        if (wasOpen || readBeforeListening) awaitingGreeting = true
         wasOpen = true
       },
     )

@@ -182,6 +182,33 @@ describe('AppState', () => {
     app.stop()
   })
 
+  it('with firstScreen, a bond paid between the first read and the socket listening is read again once the server greets the socket', async () => {
+    const h = stateHarness()
+    h.api.mintList = [aMint({ id: 9, status: 'pending' })]
+    const { app, main } = appOver(h, manualTimers(), {
+      yieldTask: () => new Promise<void>((resolve) => setTimeout(resolve, 0)),
+      firstScreen: () => Promise.resolve(),
+    })
+    const settle = () => new Promise((r) => setTimeout(r, 0))
+    await app.start('')
+    expect(app.s.bonds.mints.map((m) => [m.id, m.status])).toEqual([['9', 'pending']])
+    // Paid while the app painted and the socket connected: its event went to nobody.
+    h.api.mintList = [aMint({ id: 9, status: 'active' })]
+    main.status('open')
+    await settle()
+    expect(h.api.callsTo('mints')).toHaveLength(1)
+    main.push(greeting(77))
+    await settle()
+    expect(h.api.callsTo('mints')).toHaveLength(2)
+    expect(app.s.bonds.mints.map((m) => [m.id, m.status])).toEqual([['9', 'active']])
+    // Only the first greeting: later events read nothing.
+    main.push(greeting(78))
+    await settle()
+    expect(h.api.callsTo('mints')).toHaveLength(2)
+    expect(h.api.callsTo('me')).toHaveLength(1)
+    app.stop()
+  })
+
   it("the dashboard's first figures show together once the user, the bonds and the price are answered; a failed price does not hold the balances", async () => {
     for (const priceFails of [false, true]) {
       const h = stateHarness()
