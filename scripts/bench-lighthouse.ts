@@ -26,10 +26,9 @@
  * loader. The median of 3 pairs is reported (LH_RUNS changes the count; LH_REPORT=dir writes each
  * run's full report there, for the long tasks and the network waterfall behind the figures).
  */
-import * as chromeLauncher from 'chrome-launcher'
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import lighthouse from 'lighthouse'
-import { trustTlsFrontFlag } from './tls-front.ts'
+import { launchChromeForLighthouse } from './tls-front.ts'
 import { type BenchFront, buildApp, launchUrl, seedActiveBonds, startBenchStack } from './bench-ticker.ts'
 
 type View = 'first' | 'repeat'
@@ -47,7 +46,6 @@ const FRONT_LABEL: Record<BenchFront, string> = {
   tls: 'served as users get it: TLS + HTTP/2, gzip, cache headers',
   preview: 'vite preview: plain HTTP/1.1 (for comparison, no verdict)',
 }
-const chromePath = process.env.CHROME_PATH ?? '/usr/bin/chromium'
 
 interface Run {
   readonly score: number
@@ -116,20 +114,7 @@ const measureFront = async (front: BenchFront, outDir: string): Promise<Record<V
     await seedActiveBonds(stack, user, 12)
     for (let i = 0; i < RUNS; i++) {
       // A new browser for each pair, so a pair's repeat visit sees exactly what its first visit left.
-      const chrome = await chromeLauncher.launch({
-        chromePath,
-        chromeFlags: [
-          '--headless=new',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-          '--no-first-run',
-          // The TLS front's certificate is a local, self-signed one (scripts/tls-front.ts).
-          trustTlsFrontFlag(),
-        ],
-      })
+      const chrome = await launchChromeForLighthouse()
       try {
         for (const view of VIEWS) {
           const r = await measure(launchUrl(stack, user), chrome.port, view, `${front}-${view}-${i + 1}`)

@@ -14,7 +14,6 @@
  * PROFILE_FRONT=tls|preview serves the build as users get it (TLS + HTTP/2, the default) or through
  * `vite preview` (HTTP/1.1), as bench:lighthouse's two fronts.
  */
-import * as chromeLauncher from 'chrome-launcher'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -24,11 +23,10 @@ import { loadArtifacts } from 'lighthouse/core/lib/asset-saver.js'
 import { defaultSettings } from 'lighthouse/core/config/constants.js'
 import { LanternLargestContentfulPaint } from 'lighthouse/core/computed/metrics/lantern-largest-contentful-paint.js'
 import { ProcessedNavigation } from 'lighthouse/core/computed/processed-navigation.js'
-import { trustTlsFrontFlag } from './tls-front.ts'
+import { launchChromeForLighthouse } from './tls-front.ts'
 import { type BenchFront, launchUrl, seedActiveBonds, startBenchStack } from './bench-ticker.ts'
 
 type View = 'first' | 'repeat'
-const chromePath = process.env.CHROME_PATH ?? '/usr/bin/chromium'
 const only = process.env.PROFILE_VIEW as View | undefined
 const allNodes = process.env.PROFILE_NODES === 'all'
 const front = (process.env.PROFILE_FRONT ?? 'tls') as BenchFront
@@ -157,19 +155,7 @@ const main = async () => {
   try {
     const user = 7_000_003
     await seedActiveBonds(stack, user, 12)
-    const chrome = await chromeLauncher.launch({
-      chromePath,
-      chromeFlags: [
-        '--headless=new',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-        trustTlsFrontFlag(),
-      ],
-    })
+    const chrome = await launchChromeForLighthouse()
     try {
       for (const view of ['first', 'repeat'] as const) {
         const dir = mkdtempSync(join(tmpdir(), `axiom-lcp-${view}-`))

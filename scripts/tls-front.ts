@@ -18,6 +18,7 @@ import http2, { type Http2ServerRequest, type Http2ServerResponse } from 'node:h
 import net from 'node:net'
 import { extname, join, normalize, sep } from 'node:path'
 import { gzipSync } from 'node:zlib'
+import * as chromeLauncher from 'chrome-launcher'
 
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url))
 
@@ -173,3 +174,22 @@ export const startTlsFront = async (o: { root: string; backend: string }): Promi
       }),
   }
 }
+
+/**
+ * Debian's Chromium for Lighthouse (chrome-launcher; CHROME_PATH or /usr/bin/chromium): headless,
+ * without background traffic, and trusting this front's certificate.
+ */
+export const launchChromeForLighthouse = (): Promise<chromeLauncher.LaunchedChrome> =>
+  chromeLauncher.launch({
+    chromePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+    chromeFlags: [
+      '--headless=new',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      trustTlsFrontFlag(),
+    ],
+  })
