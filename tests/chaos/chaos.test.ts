@@ -36,6 +36,11 @@ import { signInitDataFor } from '../support/init-data.ts'
 import { RELAXED_RATE_LIMITS } from '../support/relaxed-limits.ts'
 
 const SEED = Number(process.env.CHAOS_SEED ?? 20_261_123)
+/** CHAOS_PACING=browser starts the apps as the browser does: a task per step, the rest after a first paint. */
+const PACING =
+  process.env.CHAOS_PACING === 'browser'
+    ? { yieldTask: () => new Promise<void>((r) => setTimeout(r, 0)), firstScreen: () => new Promise<void>((r) => setTimeout(r, 30)) }
+    : {}
 const OPERATIONS = 200
 const RESTARTS = 5
 const SOCKET_CUTS = 20
@@ -63,14 +68,17 @@ class Backend {
     return this.current
   }
 
-  /** Closes and starts again; calls meanwhile find nobody listening. */
+  /**
+   * Closes and starts again; calls meanwhile find nobody listening. A restart asked for while one is
+   * under way follows it (two at once closed the same server and both listened on its port, and the
+   * second failed with EADDRINUSE when two restarts fell a few operations apart).
+   */
   restart(): Promise<RunningServer> {
-    const old = this.current
-    this.up = (async () => {
+    this.up = this.up.then(async (old) => {
       await old.close()
       this.current = await startServer(serverOptions(this.port))
       return this.current
-    })()
+    })
     return this.up
   }
 }
@@ -144,7 +152,7 @@ const clientFor = async (telegramId: number, origin: string, backendUrl: string)
     chain: new FakeChainReader(),
     notifier: new RecordingNotifier(),
   }
-  const app = composeApp(ports, { botUsername: 'axiom_bot', communityUrl: 'https://t.me/axiom' })
+  const app = composeApp(ports, { botUsername: 'axiom_bot', communityUrl: 'https://t.me/axiom' }, PACING)
   // The CLI's composition (cli/context.ts): the core's use cases over the same adapters and session.
   const uc = useCases({ ...ports, notifier: ports.notifier!, api: makeHttpAxiomApi({ http: ports.http, session }) })
   const direct = makeHttpAxiomApi({ http: new FetchHttpTransport({ origin: backendUrl }), session })
