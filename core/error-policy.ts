@@ -96,6 +96,8 @@ export const SERVER_FAILURE_FALLBACKS: Fallbacks<UseCases> = {
   loadBondPlans: [],
   loadMints: [],
   loadStakes: [],
+  loadMintRecords: [],
+  loadStakeRecords: [],
   quoteBond: null,
   quoteStake: null,
   loadFarmingPlans: [],

@@ -41,7 +41,9 @@ const CLEAR_SCREEN = '\x1b[H\x1b[2J'
 /**
  * Live bonds and stakes. The rewards are recomputed every second with the core's rewardAt; socket
  * events arrive through the core's openMainSocket (decodeLiveEvent, liveMintToMint) and are merged
- * with mergeLiveRecord and keepNewestPending, exactly as the mini app's view models do.
+ * with mergeLiveRecord into the whole list, and keepNewestPending applies when it is shown, exactly
+ * as the mini app's view models do (a pending bond hidden by a newer one shows again once that one
+ * is paid).
  *
  * Output: on a terminal the screen is redrawn every second; piped, a frame is printed at start and
  * after every event of the user's; with --json, one JSON object a line (NDJSON): `status`, `event`
@@ -50,8 +52,8 @@ const CLEAR_SCREEN = '\x1b[H\x1b[2J'
 export const watch = async (ctx: CliContext, out: Out, o: WatchOptions = {}): Promise<void> => {
   const { uc, io } = ctx
   const [mints, stakes, user] = await Promise.all([
-    out.exec(uc.loadMints(), 'Loading bonds'),
-    out.exec(uc.loadStakes(), 'Loading stakes'),
+    out.exec(uc.loadMintRecords(), 'Loading bonds'),
+    out.exec(uc.loadStakeRecords(), 'Loading stakes'),
     out.exec(uc.loadUser(), 'Loading balances'),
   ])
   const state: WatchState = {
@@ -72,8 +74,8 @@ export const watch = async (ctx: CliContext, out: Out, o: WatchOptions = {}): Pr
       type: 'snapshot',
       at: t,
       socket: state.status,
-      mints: state.mints.map((m) => withReward(m, t)),
-      stakes: state.stakes.map((s) => withReward(s, t)),
+      mints: keepNewestPending(state.mints, t).map((m) => withReward(m, t)),
+      stakes: keepNewestPending(state.stakes, t).map((s) => withReward(s, t)),
       balances: state.balances,
       price: state.price,
     }
@@ -90,9 +92,9 @@ export const watch = async (ctx: CliContext, out: Out, o: WatchOptions = {}): Pr
       (b ? `Balance ${tokens(b.balance_token)} · task ${tokens(b.task_balance)} · referral ${tokens(b.referral_balance)}` : '') +
       (state.price ? ` · price ${fine(state.price.price)} TON` : '') +
       '\n\nBonds\n' +
-      table(state.mints, recordColumns<Mint>(t), 'No bonds') +
+      table(keepNewestPending(state.mints, t), recordColumns<Mint>(t), 'No bonds') +
       '\nStakes\n' +
-      table(state.stakes, recordColumns<Stake>(t), 'No stakes') +
+      table(keepNewestPending(state.stakes, t), recordColumns<Stake>(t), 'No stakes') +
       (rate > 0 ? `\nStakes earn ${fine(rate)} AXIOM a second\n` : '')
     )
   }
@@ -107,7 +109,7 @@ export const watch = async (ctx: CliContext, out: Out, o: WatchOptions = {}): Pr
   }
 
   const refreshMints = () =>
-    void Effect.runPromise(Effect.result(uc.loadMints())).then((r) => {
+    void Effect.runPromise(Effect.result(uc.loadMintRecords())).then((r) => {
       if (r._tag === 'Success') state.mints = r.success
     })
 
@@ -125,13 +127,13 @@ export const watch = async (ctx: CliContext, out: Out, o: WatchOptions = {}): Pr
         state.balances = e.data
         break
       case 'user:mint': {
-        state.mints = keepNewestPending(mergeLiveRecord(state.mints, e.data), now())
+        state.mints = mergeLiveRecord(state.mints, e.data)
         const notice = liveRecordNotice('mint', e.data.status, false)
         if (notice) ctx.notifier.line('success', `${noticeText(notice)} (#${e.data.id})`)
         break
       }
       case 'user:staking': {
-        state.stakes = keepNewestPending(mergeLiveRecord(state.stakes, e.data), now())
+        state.stakes = mergeLiveRecord(state.stakes, e.data)
         const notice = liveRecordNotice('stake', e.data.status, false)
         if (notice) ctx.notifier.line('success', `${noticeText(notice)} (#${e.data.id})`)
         refreshMints()

@@ -52,6 +52,14 @@ export const useCases = (ports: CorePorts) => {
     loadMints: () => api.mints().pipe(Effect.map((page) => keepNewestPending(page.items, nowSeconds(clock)))),
     /** The user's stakes, with the same pending rule. */
     loadStakes: () => api.stakes().pipe(Effect.map((page) => keepNewestPending(page.items, nowSeconds(clock)))),
+    /**
+     * Every mint, pending ones included, for a view model that keeps the list and applies the
+     * pending rule when it shows it: a pending bond hidden by a newer pending one shows again once
+     * that one is paid, as it does in a list read afresh.
+     */
+    loadMintRecords: () => api.mints().pipe(Effect.map((page) => [...page.items])),
+    /** Every stake, pending ones included (as `loadMintRecords`). */
+    loadStakeRecords: () => api.stakes().pipe(Effect.map((page) => [...page.items])),
     /** A preview of a bond of `amount` for `days` (spec §7 GET /mint/calculate). */
     quoteBond: (amount: number, days: number) =>
       positiveAmount('amount', amount).pipe(Effect.andThen(api.calculateMint({ amount, freeze_days: days }))),

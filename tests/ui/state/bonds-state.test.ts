@@ -23,6 +23,27 @@ describe('BondsState', () => {
     expect(toastTexts(h)).toContain('Transaction is being processed')
   }, 60_000)
 
+  it('a pending bond hidden by a newer pending one shows again once that one is paid, as a fresh list would show it', async () => {
+    const h = stateHarness()
+    const now = h.ticker.now
+    h.api.mintList = [aMint({ id: 56, status: 'pending', created_at: now - 20, amount_token: 22.95, tariff_days: 10 })]
+    const bonds = h.bonds()
+    await bonds.refresh()
+    const shown = () => bonds.visibleMints.map((m) => `${m.id}:${m.status}`)
+    expect(shown()).toEqual(['56:pending'])
+    // Another bond is ordered (on another device): only the newest pending one shows (spec §4).
+    const newer = aMint({ id: 61, status: 'pending', created_at: now - 5, amount_token: 6.66, tariff_days: 60 })
+    bonds.applyLiveMint(newer)
+    expect(shown()).toEqual(['61:pending'])
+    // It is paid: the older pending bond is the newest pending one again, as the server's list says.
+    bonds.applyLiveMint({ ...newer, status: 'active' })
+    expect(shown().sort()).toEqual(['56:pending', '61:active'])
+    h.api.mintList = [h.api.mintList[0]!, { ...newer, status: 'active' }]
+    const fresh = h.bonds()
+    await fresh.refresh()
+    expect(fresh.visibleMints.map((m) => `${m.id}:${m.status}`).sort()).toEqual(shown().sort())
+  })
+
   it('keeps a bond that went live while the wallet balance was being watched', async () => {
     const h = stateHarness()
     const bonds = h.bonds()
@@ -43,7 +64,7 @@ describe('BondsState', () => {
     // The server reads the lists now; the answer reaches the app only later.
     const late = <A, E>(e: Effect.Effect<A, E>) => Effect.flatMap(e, (a) => Effect.promise(() => held.then(() => a)))
     const bonds = new BondsState(
-      { ...h.uc, loadMints: () => late(h.uc.loadMints()), loadStakes: () => late(h.uc.loadStakes()) },
+      { ...h.uc, loadMintRecords: () => late(h.uc.loadMintRecords()), loadStakeRecords: () => late(h.uc.loadStakeRecords()) },
       h.ticker,
       h.toasts,
     )

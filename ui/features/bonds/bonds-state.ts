@@ -25,7 +25,7 @@ import type { SecondTicker } from '../../state/second-ticker.ts'
 /** What the bonds view model calls. */
 export type BondUseCases = Pick<
   UseCases,
-  'loadBondPlans' | 'loadMints' | 'loadStakes' | 'quoteBond' | 'buyBond' | 'cancelBond' | 'quoteStake' | 'stakeMint'
+  'loadBondPlans' | 'loadMintRecords' | 'loadStakeRecords' | 'quoteBond' | 'buyBond' | 'cancelBond' | 'quoteStake' | 'stakeMint'
 >
 
 /** Bonds (mints) and stakes: plans, the lists with the pending rule and live events, buying and staking. */
@@ -121,8 +121,8 @@ export class BondsState {
     const since = this.fetchBegins()
     const [plans, mints, stakes] = await Promise.all([
       runResult(this.uc.loadBondPlans()),
-      runResult(this.uc.loadMints()),
-      runResult(this.uc.loadStakes()),
+      runResult(this.uc.loadMintRecords()),
+      runResult(this.uc.loadStakeRecords()),
     ])
     runInAction(() => {
       if (plans._tag === 'Success') this.plans = plans.success
@@ -136,7 +136,7 @@ export class BondsState {
 
   async refreshMints(): Promise<void> {
     const since = this.fetchBegins()
-    const mints = await runResult(this.uc.loadMints())
+    const mints = await runResult(this.uc.loadMintRecords())
     runInAction(() => {
       if (mints._tag === 'Success') this.mints = this.withLiveSince(since, 'mint', mints.success)
       this.fetchEnds()
@@ -159,7 +159,7 @@ export class BondsState {
   private withLiveSince<R extends Mint | Stake>(since: number, kind: 'mint' | 'stake', list: R[]): R[] {
     const live = this.liveLog.slice(since).filter((e) => e.kind === kind)
     if (!live.length) return list
-    return keepNewestPending(live.reduce((merged, e) => mergeLiveRecord(merged, e.record as R), list), this.ticker.now)
+    return live.reduce((merged, e) => mergeLiveRecord(merged, e.record as R), list)
   }
 
   private logLive(kind: 'mint' | 'stake', record: Mint | Stake): void {
@@ -227,7 +227,7 @@ export class BondsState {
     let created = false
     const showPending = (mint: Mint) => {
       created = true
-      runInAction(() => (this.mints = keepNewestPending(mergeLiveRecord(this.mints, mint), this.ticker.now)))
+      runInAction(() => (this.mints = mergeLiveRecord(this.mints, mint)))
     }
     const r = await runResult(
       this.bondForm.send({ amount, days }, (idempotencyKey) => this.uc.buyBond({ amount, days, idempotencyKey, onPendingMint: showPending })),
@@ -235,7 +235,7 @@ export class BondsState {
     runInAction(() => {
       this.isSaving = false
       if (r._tag === 'Success') {
-        this.mints = keepNewestPending(mergeLiveRecord(this.mints, r.success.mint), this.ticker.now)
+        this.mints = mergeLiveRecord(this.mints, r.success.mint)
       } else {
         // The payment did not go out: the pending bond it was for is not shown (spec §4).
         if (created) this.clearPending()
@@ -270,7 +270,7 @@ export class BondsState {
   /** A live `user:mint` event (spec §4). */
   applyLiveMint(mint: Mint): void {
     this.logLive('mint', mint)
-    this.mints = keepNewestPending(mergeLiveRecord(this.mints, mint), this.ticker.now)
+    this.mints = mergeLiveRecord(this.mints, mint)
     if (mint.status === 'active') this.onFiguresMoved()
     // The server pushes the bond an activation brings while it answers: until the answer says
     // whether the activation succeeded, a new bond is not announced, so that it can say "via Farming".
@@ -290,7 +290,7 @@ export class BondsState {
   /** A live `user:staking` event: merged, announced, and the mints refetched (spec §4). */
   applyLiveStake(stake: Stake): void {
     this.logLive('stake', stake)
-    this.stakes = keepNewestPending(mergeLiveRecord(this.stakes, stake), this.ticker.now)
+    this.stakes = mergeLiveRecord(this.stakes, stake)
     if (stake.status === 'active') this.onFiguresMoved()
     const notice = liveRecordNotice('stake', stake.status, false)
     if (notice && this.firstAnnouncement('stake', stake.id)) {
@@ -328,12 +328,14 @@ export class BondsState {
       return
     }
     const known = new Set(this.mints.map((m) => m.id))
-    const r = await runResult(this.uc.loadMints())
+    const since = this.fetchBegins()
+    const r = await runResult(this.uc.loadMintRecords())
     runInAction(() => {
       if (r._tag === 'Success') {
-        this.mints = r.success
+        this.mints = this.withLiveSince(since, 'mint', r.success)
         for (const m of r.success) if (!known.has(m.id) && m.status === 'active') this.applyLiveMint(m)
       }
+      this.fetchEnds()
       // Used or not (a repeated activation brings no new bond), the flag is spent (spec §4).
       this.viaFarming = false
     })
