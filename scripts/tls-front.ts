@@ -93,13 +93,6 @@ export const startTlsFront = async (o: { root: string; backend: string }): Promi
   }
 
   const serveFile = (req: Http2ServerRequest | http.IncomingMessage, res: Http2ServerResponse | http.ServerResponse, path: string) => {
-    if (path === '/tonconnect-manifest.json') {
-      // As vite.config.ts's plugin writes it: the app at the origin it is served from.
-      const origin = `https://${req.headers[':authority'] ?? req.headers.host}`
-      res.writeHead(200, { 'content-type': 'application/json', 'access-control-allow-origin': '*' })
-      res.end(JSON.stringify({ url: origin, name: 'AXIOM', iconUrl: `${origin}/axiom-icon.png` }))
-      return
-    }
     const file = (path.endsWith('/') ? null : fileAt(path)) ?? fileAt('/index.html')
     if (!file) {
       res.writeHead(404)

@@ -84,8 +84,8 @@ export interface EarlyRequestsOptions {
  * The requests that start with the page (spec §4 order kept): the maintenance check always, and
  * `GET /user/me` and what the dashboard shows first (dashboardRequests) when there is an
  * auth_token cookie, the app is launched from Telegram, and the launching user is the one who
- * signed in last (a different user wipes the session instead, so their token is not even sent). Registration is not started here:
- * it is a POST, and it waits for the maintenance answer in the core.
+ * signed in last (a different user wipes the session instead, so their token is not even sent).
+ * Registration is not started here: it is a POST, and it waits for the maintenance answer in the core.
  */
 export const startEarlyRequests = (o: EarlyRequestsOptions): EarlyAnswers => {
   const answers = new EarlyAnswers()

@@ -33,6 +33,8 @@ import { sellTokens } from './sell-tokens.ts'
  */
 export const useCases = (ports: CorePorts) => {
   const { api, clock, storage, platform, session, notifier, wallet, chain, sockets, clipboard } = ports
+  const mintRecords = () => api.mints().pipe(Effect.map((page) => [...page.items]))
+  const stakeRecords = () => api.stakes().pipe(Effect.map((page) => [...page.items]))
   return {
     // Signing in, the user, maintenance, the live feeds (spec §4)
     authenticate: () => authenticate({ api, session, storage, platform }),
@@ -49,17 +51,17 @@ export const useCases = (ports: CorePorts) => {
     /** The bond plans a user may pick: active ones, sorted by days (spec §9). */
     loadBondPlans: () => api.mintPlans().pipe(Effect.map(activePlansByDays)),
     /** The user's mints, with only the newest pending one under 3 minutes old kept. */
-    loadMints: () => api.mints().pipe(Effect.map((page) => keepNewestPending(page.items, nowSeconds(clock)))),
+    loadMints: () => mintRecords().pipe(Effect.map((items) => keepNewestPending(items, nowSeconds(clock)))),
     /** The user's stakes, with the same pending rule. */
-    loadStakes: () => api.stakes().pipe(Effect.map((page) => keepNewestPending(page.items, nowSeconds(clock)))),
+    loadStakes: () => stakeRecords().pipe(Effect.map((items) => keepNewestPending(items, nowSeconds(clock)))),
     /**
      * Every mint, pending ones included, for a view model that keeps the list and applies the
      * pending rule when it shows it: a pending bond hidden by a newer pending one shows again once
      * that one is paid, as it does in a list read afresh.
      */
-    loadMintRecords: () => api.mints().pipe(Effect.map((page) => [...page.items])),
+    loadMintRecords: mintRecords,
     /** Every stake, pending ones included (as `loadMintRecords`). */
-    loadStakeRecords: () => api.stakes().pipe(Effect.map((page) => [...page.items])),
+    loadStakeRecords: stakeRecords,
     /** A preview of a bond of `amount` for `days` (spec §7 GET /mint/calculate). */
     quoteBond: (amount: number, days: number) =>
       positiveAmount('amount', amount).pipe(Effect.andThen(api.calculateMint({ amount, freeze_days: days }))),

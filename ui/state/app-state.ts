@@ -50,9 +50,9 @@ export interface AppDeps {
   readonly yieldTask?: () => Promise<void>
   /**
    * Resolves once the first screen has painted (in the browser, ui/app/first-paint.ts). With it, the
-   * start asks only for what the dashboard's first paint shows (the user, their bonds) before that
-   * paint; the other lists, the sockets and the wallet follow it, so they neither hold the paint nor
-   * share the network with it.
+   * start asks only for what the dashboard's first paint shows (the user, their bonds, the price)
+   * before that paint; the other lists, the sockets and the wallet follow it, so they neither hold
+   * the paint nor share the network with it.
    */
   readonly firstScreen?: () => Promise<void>
 }
@@ -143,17 +143,14 @@ export class AppState {
     this.lastRefetchMs = this.deps.clock.nowMs()
     // In the browser the dashboard renders while the rest arrives: ready at once.
     if (step) this.setPhase('ready')
+    this.s.ticker.start()
     let lists: Promise<unknown>
     if (firstScreen) {
       const firstData = Promise.all([bonds.refresh(), market.refreshPrice()])
-      this.s.ticker.start()
       await firstData.then(firstScreen, firstScreen)
       const chartAndStats = { refresh: () => market.refreshChartAndStats() }
       lists = Promise.all([firstData, this.refetchLists(step, [chartAndStats, farming, tasks, referrals])])
-    } else {
-      lists = this.refetchLists(step)
-      this.s.ticker.start()
-    }
+    } else lists = this.refetchLists(step)
     if (step) await step()
     // The bonds were read before the first paint, a while before the socket listens: a bond paid
     // meanwhile (its event went to nobody) is read again once the server has greeted the socket.
