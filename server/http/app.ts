@@ -27,6 +27,8 @@ declare module 'fastify' {
 }
 
 const MAINTENANCE_PATH = '/api/maintenance/'
+/** The longest a connection lingers after an early answer (server/http/unread-bodies.ts). */
+const LINGER_MS = 5_000
 const PUBLIC_PATHS = new Set([MAINTENANCE_PATH, '/api/auth/register', '/api/auth/refresh'])
 
 const bearerOf = (header: string | undefined): string => {
@@ -56,7 +58,9 @@ export const buildApp = (ctx: ServerContext): FastifyInstance => {
     clientErrorHandler: answerClientError,
   })
   app.decorateRequest('userId', 0n)
-  answerBeforeUnreadBodies(app, ctx.config.bodyLimitBytes, 2 * ctx.config.bodyLimitBytes)
+  // An early answer's connection reads what is in flight: up to 4× the limit (a phone's biggest photo,
+  // base64) within 5 s, so the client reads the answer rather than a reset.
+  answerBeforeUnreadBodies(app, ctx.config.bodyLimitBytes, 2 * ctx.config.bodyLimitBytes, { bytes: 4 * ctx.config.bodyLimitBytes, ms: LINGER_MS })
 
   app.addContentTypeParser('application/json', { parseAs: 'string' }, jsonBodyParser(app.getDefaultJsonParser('error', 'error')))
   // Any other content type reaches the routes as text, where it fails field validation with a 422;
