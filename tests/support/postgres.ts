@@ -207,10 +207,13 @@ export const startLocalPostgres = async (options: { native?: string } = {}): Pro
     await new Promise<void>((resolve, reject) => {
       let output = ''
       server.stdout.resume()
-      server.stderr.on('data', (d: Buffer) => {
+      const onLog = (d: Buffer) => {
         output += d.toString()
-        if (output.includes('database system is ready to accept connections')) resolve()
-      })
+        if (!output.includes('database system is ready to accept connections')) return
+        server.stderr.off('data', onLog)
+        resolve()
+      }
+      server.stderr.on('data', onLog)
       server.once('error', (e) => reject(new Error(`postgres: ${e.message}`)))
       server.once('close', (code) => reject(new Error(`postgres exited (code ${code}) before it was ready: ${output.trim()}`)))
     })
