@@ -28,6 +28,7 @@ export {
   type DailyTerms,
 } from './domain/reward.ts'
 export { formatAmount, truncateDecimal } from './domain/format-amount.ts'
+export { CANCEL_PENALTY_PERCENT, type CancelCost, cancelCost } from './domain/bond-cancel.ts'
 export { parseAmountInput, positiveAmount, type AmountInputResult } from './domain/amount-input.ts'
 export { pageCount } from './domain/page-count.ts'
 export { REFERRAL_TIERS, tierForTurnover, displayedLevel, nextTier, type ReferralTier } from './domain/referral-tiers.ts'

@@ -37,6 +37,8 @@ const positionWire = <S extends string>(row: MintRow | StakeRow) => ({
   amount_ton: formatNano(row.amount_ton),
   tariff_days: Number(row.tariff_days),
   status: row.status as S,
+  // The per-user number the app shows ("Bond #1"); `id` stays the server's key.
+  ...(row.user_number === undefined ? {} : { number: Number(row.user_number) }),
 })
 
 export const mintWire = (row: MintRow) => positionWire<MintRow['status']>(row)

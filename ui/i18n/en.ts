@@ -100,6 +100,7 @@ export const en = {
   'mint.term': 'Term',
   'mint.reward': 'Reward',
   'mint.maxReward': 'Max reward',
+  'mint.rewardGivenUp': 'Given up',
   'mint.cancel': 'Cancel',
   'mint.stake': 'Stake',
 
@@ -107,6 +108,10 @@ export const en = {
   'cancelBond.body': 'Bond #{id}: {amount} AXIOM for {days} days. It stops earning once cancelled.',
   'cancelBond.confirm': 'Cancel bond',
   'cancelBond.keep': 'Keep it',
+  'cancelBond.refund': 'Back to your balance',
+  'cancelBond.penalty': 'Penalty (10%)',
+  'cancelBond.rewardGivenUp': 'Reward given up',
+  'cancelBond.unpaid': 'This bond is not paid yet: nothing is kept and nothing comes back.',
 
   'bond.title': 'Bond AXIOM',
   'bond.subtitle': 'Lock AXIOM for a term and earn every second.',

@@ -102,6 +102,7 @@ export const ru: Messages = {
   'mint.term': 'Срок',
   'mint.reward': 'Награда',
   'mint.maxReward': 'Макс. награда',
+  'mint.rewardGivenUp': 'Сгорела',
   'mint.cancel': 'Отменить',
   'mint.stake': 'Застейкать',
 
@@ -109,6 +110,10 @@ export const ru: Messages = {
   'cancelBond.body': 'Бонд #{id}: {amount} AXIOM на {days} дн. После отмены он перестанет приносить доход.',
   'cancelBond.confirm': 'Отменить бонд',
   'cancelBond.keep': 'Оставить',
+  'cancelBond.refund': 'Вернётся на баланс',
+  'cancelBond.penalty': 'Штраф (10%)',
+  'cancelBond.rewardGivenUp': 'Сгорает награда',
+  'cancelBond.unpaid': 'Этот бонд ещё не оплачен: ничего не удерживается и ничего не возвращается.',
 
   'bond.title': 'Бонд AXIOM',
   'bond.subtitle': 'Заморозьте AXIOM на срок и получайте доход каждую секунду.',
