@@ -1,7 +1,7 @@
 import type { FrameLocator } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { amountOf, expectContains, expectText, nextUser, text } from './helpers.ts'
-import { activeBond, launch, makeMember, useStack } from './stack.ts'
+import { activeBond, api, launch, makeMember, useStack } from './stack.ts'
 
 /** What a new user noticed on a first walk through the app, each seen as the user sees it. */
 const stack = useStack()
@@ -57,5 +57,59 @@ describe('bond numbers', () => {
     await expectContains(app.getByTestId(`mint-row-${secondId}`), 'Bond #2')
     expect(errors).toEqual([])
     await page.close()
+  })
+})
+
+describe('farming links', () => {
+  const createLink = (user: number, o: { amount: number; forMe: boolean }) =>
+    api<{ id: number; activation_code: string }>(stack, user, 'POST', '/farming/create', {
+      amount: o.amount, days: 10, count_activations: 1, from_ref_balance: false, from_task_balance: false, is_multilink: false, is_for_me: o.forMe,
+    })
+
+  it('a "for me" link is activated from its own sheet, and becomes the user\'s bond', async () => {
+    const user = nextUser()
+    await makeMember(stack, user)
+    const link = await createLink(user, { amount: 8, forMe: true })
+    const { app, page, errors } = await launch(stack, { user, path: '/re-bonding' })
+    await app.getByTestId(`farming-link-show-${link.id}`).click()
+    await app.getByTestId('farming-links-modal').waitFor()
+    await app.getByTestId('farming-link-share').waitFor()
+    await app.getByTestId('farming-link-activate').click()
+    await expectText(app.getByTestId('activation-title'), 'You get it for 10 days')
+    await expectText(app.getByTestId(`farming-link-status-${link.id}`), 'Used up')
+    const mints = await api<{ items: Array<{ total_amount: string }> }>(stack, user, 'GET', '/mint/')
+    expect(mints.items.map((m) => m.total_amount)).toEqual(['8'])
+    expect(errors).toEqual([])
+    await page.close()
+  })
+
+  it('a link to share offers no Activate to its author', async () => {
+    const user = nextUser()
+    await makeMember(stack, user)
+    const link = await createLink(user, { amount: 4, forMe: false })
+    const { app, page } = await launch(stack, { user, path: '/re-bonding' })
+    await app.getByTestId(`farming-link-show-${link.id}`).click()
+    await app.getByTestId('farming-link-share').waitFor()
+    expect(await app.getByTestId('farming-link-activate').count()).toBe(0)
+    await page.close()
+  })
+
+  it('a used-up link says so in words (spec §4), in the user\'s language, not "Status: REACHED"', async () => {
+    const author = nextUser()
+    await makeMember(stack, author)
+    const link = await createLink(author, { amount: 3, forMe: false })
+    const first = nextUser()
+    await makeMember(stack, first)
+    await api(stack, first, 'GET', `/farming/activation-status?activation_code=${link.activation_code}`)
+    for (const [lang, title, status] of [
+      ['en', 'We cannot activate this link.', 'All activations are used'],
+      ['ru', 'Мы не можем активировать эту ссылку.', 'Все активации использованы'],
+    ] as const) {
+      const late = nextUser()
+      const { app, page } = await launch(stack, { user: late, lang, path: `/?farm_code=${link.activation_code}` })
+      await expectText(app.getByTestId('activation-title'), title)
+      await expectText(app.getByTestId('activation-reached'), status)
+      await page.close()
+    }
   })
 })

@@ -264,6 +264,7 @@ export const en = {
   'farmingLinks.link': 'Share link',
   'farmingLinks.queryLink': 'Or open the app with ?farm_code=',
   'farmingLinks.shareText': 'Activate my AXIOM bond link',
+  'farmingLinks.activate': 'Activate',
 
   'sell.title': 'Sell AXIOM',
   'sell.subtitle': 'Sell AXIOM to a TON address.',
@@ -293,7 +294,7 @@ export const en = {
   'activation.reached': 'We cannot activate this link.',
   'activation.revoked': 'This link has been revoked',
   'activation.revokedBody': 'Please contact its author.',
-  'activation.status': 'Status: {status}',
+  'activation.reachedStatus': 'All activations are used',
 } as const
 
 export type MessageKey = keyof typeof en

@@ -266,6 +266,7 @@ export const ru: Messages = {
   'farmingLinks.link': 'Ссылка, чтобы поделиться',
   'farmingLinks.queryLink': 'Или откройте приложение с ?farm_code=',
   'farmingLinks.shareText': 'Активируйте мою ссылку на бонд AXIOM',
+  'farmingLinks.activate': 'Активировать',
 
   'sell.title': 'Продать AXIOM',
   'sell.subtitle': 'Продайте AXIOM на адрес TON.',
@@ -295,7 +296,7 @@ export const ru: Messages = {
   'activation.reached': 'Мы не можем активировать эту ссылку.',
   'activation.revoked': 'Эта ссылка отозвана',
   'activation.revokedBody': 'Пожалуйста, свяжитесь с её автором.',
-  'activation.status': 'Статус: {status}',
+  'activation.reachedStatus': 'Все активации использованы',
 }
 
 type ErrorWords = { readonly [K in AppError['_tag']]?: (e: Extract<AppError, { _tag: K }>) => string }
