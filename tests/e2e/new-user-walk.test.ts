@@ -1,10 +1,28 @@
-import type { FrameLocator } from 'playwright-core'
+import type { FrameLocator, Locator, Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
-import { amountOf, expectContains, expectText, nextUser, text } from './helpers.ts'
+import { amountOf, expectContains, expectText, frameEval, nextUser, text } from './helpers.ts'
 import { activeBond, api, launch, makeMember, useStack } from './stack.ts'
 
 /** What a new user noticed on a first walk through the app, each seen as the user sees it. */
 const stack = useStack()
+
+/** Makes the host's app viewport exactly `width`×844 and the page that size, so the frame is that screen. */
+const phone = async (page: Page, width: number) => {
+  await page.addStyleTag({
+    content: `#viewport { position: fixed !important; left: 0; top: 0; width: ${width}px !important; height: 844px !important; z-index: 100000; flex: none !important; }`,
+  })
+  await page.setViewportSize({ width, height: 844 })
+}
+
+/** Whether a label shows whole on one line: one line box, one line high, nothing cut off. */
+const oneLine = (l: Locator) =>
+  l.evaluate((el: HTMLElement) => {
+    const range = document.createRange()
+    range.selectNodeContents(el)
+    const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)))
+    const lineHeight = parseFloat(getComputedStyle(el).lineHeight) || parseFloat(getComputedStyle(el).fontSize) * 1.3
+    return { text: el.textContent, lines: lines.size, oneLineHigh: range.getBoundingClientRect().height < lineHeight * 1.5, whole: el.scrollWidth <= el.clientWidth }
+  })
 
 const mainBalance = async (app: FrameLocator) => amountOf(await text(app.getByTestId('balance-main-amount')))
 
@@ -111,5 +129,97 @@ describe('farming links', () => {
       await expectText(app.getByTestId('activation-reached'), status)
       await page.close()
     }
+  })
+})
+
+describe('small figures', () => {
+  it('a tiny amount in the history reads non-zero, with as many places as it needs (4 or 6)', async () => {
+    const user = nextUser()
+    await makeMember(stack, user)
+    await stack.server.admin.credit(user, '0.00004')
+    const ops = await api<{ items: Array<{ id: number; amount: string }> }>(stack, user, 'GET', '/operations/history')
+    const tiny = ops.items.find((o) => o.amount === '0.00004')!
+    const { app, page, errors } = await launch(stack, { user, path: '/history' })
+    await expectContains(app.getByTestId(`operation-${tiny.id}`), '+0.00004')
+    expect(errors).toEqual([])
+    await page.close()
+  })
+})
+
+describe('the copy toast on the Referral screen', () => {
+  it('does not cover Invite Friends', async () => {
+    const user = nextUser()
+    const { app, page } = await launch(stack, { user, path: '/referral' })
+    await phone(page, 390)
+    await app.getByTestId('copy-referral-link').click()
+    const toast = app.getByTestId('toast-success')
+    await toast.waitFor()
+    const [a, b] = await Promise.all([toast.boundingBox(), app.getByTestId('invite-friends').boundingBox()])
+    expect(a && b).toBeTruthy()
+    const overlap = a!.x < b!.x + b!.width && b!.x < a!.x + a!.width && a!.y < b!.y + b!.height && b!.y < a!.y + a!.height
+    expect(overlap).toBe(false)
+    // And the button takes a tap while the toast shows.
+    const hit = await app.getByTestId('invite-friends').evaluate((el) => {
+      const r = el.getBoundingClientRect()
+      return el.contains(document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2))
+    })
+    expect(hit).toBe(true)
+    await page.close()
+  })
+})
+
+describe('Russian on a phone', () => {
+  // 390 px is an iPhone; 360 px the narrowest common Android phone.
+  it.each([390, 360])('at %i px the Referral header and the Sell source switch keep their labels on one line', async (width) => {
+    const user = nextUser()
+    const { app, page, errors } = await launch(stack, { user, lang: 'ru', path: '/referral' })
+    await phone(page, width)
+    await app.locator('html').evaluate(() => document.fonts.ready)
+    const invite = app.getByTestId('invite-friends').locator('span')
+    await expectText(invite, 'Пригласить друзей')
+    expect(await oneLine(invite)).toMatchObject({ lines: 1, oneLineHigh: true, whole: true })
+    expect(await frameEval(app, () => document.documentElement.scrollWidth <= innerWidth)).toBe(true)
+
+    await app.getByTestId('link-referral-sell').click()
+    const source = app.getByTestId('sell-from-referral')
+    await expectText(source, 'Реферальный баланс')
+    expect(await oneLine(source)).toMatchObject({ lines: 1, oneLineHigh: true, whole: true })
+    expect(await oneLine(app.getByTestId('sell-from-main'))).toMatchObject({ lines: 1, oneLineHigh: true, whole: true })
+    expect(errors).toEqual([])
+    await page.close()
+  })
+
+  it.each([390, 360])('at %i px every time label of the chart is drawn inside the chart', async (width) => {
+    const user = nextUser()
+    const page = await stack.browser.newPage({ viewport: { width, height: 844 } })
+    // Where the chart writes its labels: each fillText's left and right edge on its canvas, in canvas pixels.
+    await page.addInitScript(() => {
+      const drawn: Array<{ text: string; left: number; right: number; width: number }> = []
+      ;(window as unknown as { __labels: typeof drawn }).__labels = drawn
+      const fillText = CanvasRenderingContext2D.prototype.fillText
+      CanvasRenderingContext2D.prototype.fillText = function (this: CanvasRenderingContext2D, text: string, x: number, y: number, max?: number) {
+        const w = this.measureText(text).width
+        const start = this.textAlign === 'center' ? x - w / 2 : this.textAlign === 'right' || this.textAlign === 'end' ? x - w : x
+        const m = this.getTransform()
+        drawn.push({ text, left: m.a * start + m.e, right: m.a * (start + w) + m.e, width: this.canvas.width })
+        return max === undefined ? fillText.call(this, text, x, y) : fillText.call(this, text, x, y, max)
+      }
+    })
+    const { app, errors } = await launch(stack, { user, lang: 'ru', page })
+    await phone(page, width)
+    await app.getByTestId('candle-chart').locator('canvas').first().waitFor()
+    const timeLabels = () =>
+      frameEval(app, () =>
+        (window as unknown as { __labels: Array<{ text: string; left: number; right: number; width: number }> }).__labels.filter((l) =>
+          /^(\d{1,2}:\d{2}|\d{1,2}|\d{4}|[а-я]+\.?)$/.test(l.text),
+        ),
+      )
+    await expect.poll(async () => (await timeLabels()).length, { timeout: 10_000 }).toBeGreaterThan(0)
+    await page.waitForTimeout(1_000)
+    // Within a pixel: anti-aliasing, not a cut.
+    const outside = (await timeLabels()).filter((l) => l.left < -1 || l.right > l.width + 1)
+    expect(outside).toEqual([])
+    expect(errors).toEqual([])
+    await page.close()
   })
 })

@@ -1,6 +1,6 @@
 import { observer } from 'mobx-react-lite'
 import { useEffect, useState } from 'react'
-import { formatAmount, type Operation, shortAddress, type Withdrawal } from '../../../core/index.ts'
+import { formatAmount, formatNonZero, type Operation, shortAddress, type Withdrawal } from '../../../core/index.ts'
 import { useStates } from '../../app/contexts.ts'
 import { EmptyState } from '../../components/empty-state.tsx'
 import { ChevronLeftIcon, ChevronRightIcon, HistoryIcon } from '../../components/icons.tsx'
@@ -78,7 +78,7 @@ function OperationRow({ op }: { readonly op: Operation }) {
       </span>
       <span className={`list__amount num${op.amount < 0 ? ' is-negative' : op.amount > 0 ? ' is-positive' : ''}`}>
         {op.amount > 0 ? '+' : ''}
-        {formatAmount(op.amount, 4)}
+        {formatNonZero(op.amount, 4)}
       </span>
     </li>
   )
