@@ -223,3 +223,28 @@ describe('Russian on a phone', () => {
     await page.close()
   })
 })
+
+describe('texts from the backend, in Russian', () => {
+  it('task titles and history descriptions read in Russian, bonds by the user’s own number', async () => {
+    const other = nextUser()
+    await makeMember(stack, other)
+    await activeBond(stack, other, 7, 30)
+    const user = nextUser()
+    await makeMember(stack, user)
+    const mintId = await activeBond(stack, user, 20, 30)
+    await api(stack, user, 'POST', `/mint/${mintId}/cancel`)
+    const { app, page, errors } = await launch(stack, { user, lang: 'ru', path: '/tasks' })
+    await expectContains(app.getByTestId('task-1'), 'Вступите в сообщество AXIOM')
+    await expectContains(app.getByTestId('task-2'), 'Загляните в новостной канал AXIOM')
+    expect(await text(app.getByTestId('screen-tasks'))).not.toContain('Join the AXIOM community')
+
+    const ops = await api<{ items: Array<{ id: number; type: string }> }>(stack, user, 'GET', '/operations/history')
+    const welcome = ops.items.find((o) => o.type === 'welcome')!
+    const cancel = ops.items.find((o) => o.type === 'bond_cancel')!
+    const { app: history } = await launch(stack, { user, lang: 'ru', path: '/history', page })
+    await expectContains(history.getByTestId(`operation-${welcome.id}`), 'Приветственный баланс')
+    await expectContains(history.getByTestId(`operation-${cancel.id}`), 'Бонд #1 отменён, удержан штраф 10%')
+    expect(errors).toEqual([])
+    await page.close()
+  })
+})
