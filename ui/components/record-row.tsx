@@ -37,7 +37,8 @@ export const RecordRow = observer(function RecordRow({
           <span className="record__label">{t('mint.reward')}</span>
           <span className="record__value record__value--accent">
             {record.status === 'canceled' ? (
-              <span data-testid={`${kind}-reward-${id}`}>{t('mint.rewardGivenUp')}</span>
+              // Forfeited (spec: the backend keeps it); a bond cancelled unpaid had nothing to give up.
+              <span data-testid={`${kind}-reward-${id}`}>{record.earned_reward > 0 ? t('mint.rewardGivenUp') : '—'}</span>
             ) : (
               <RewardText record={record} testId={`${kind}-reward-${id}`} />
             )}
