@@ -27,7 +27,8 @@ export {
   accruedBetween,
   type DailyTerms,
 } from './domain/reward.ts'
-export { formatAmount, truncateDecimal } from './domain/format-amount.ts'
+export { formatAmount, formatNonZero, truncateDecimal } from './domain/format-amount.ts'
+export { CANCEL_PENALTY_PERCENT, type CancelCost, cancelCost } from './domain/bond-cancel.ts'
 export { parseAmountInput, positiveAmount, type AmountInputResult } from './domain/amount-input.ts'
 export { pageCount } from './domain/page-count.ts'
 export { REFERRAL_TIERS, tierForTurnover, displayedLevel, nextTier, type ReferralTier } from './domain/referral-tiers.ts'

@@ -44,3 +44,24 @@ export const formatAmount = (value: number | string, decimals = 2): string => {
   const shown = frac.padEnd(Math.min(2, Math.max(0, decimals)), '0')
   return `${negative ? '-' : ''}${groupThousands(int)}${shown ? `.${shown}` : ''}`
 }
+
+/** The decimal places spec §5 allows an amount: 2, or 4 or 6 "in places". */
+const ALLOWED_DECIMALS = [2, 4, 6] as const
+
+/** The smallest amount six places can show. */
+const SMALLEST_SHOWN = '0.000001'
+
+/**
+ * An amount shown so that a non-zero one never reads as zero (spec §5): at `least` places, or at
+ * the next allowed (4, then 6) while the cut digits would all be zero; below a millionth it reads
+ * '<0.000001'. Still truncated, never rounded.
+ */
+export const formatNonZero = (value: number | string, least: 2 | 4 | 6 = 2): string => {
+  const plain = truncateDecimal(value, 20)
+  if (plain === 'NaN' || plain === '0') return formatAmount(value, least)
+  for (const decimals of ALLOWED_DECIMALS) {
+    if (decimals < least) continue
+    if (truncateDecimal(value, decimals).replace('-', '') !== '0') return formatAmount(value, decimals)
+  }
+  return `${plain.startsWith('-') ? '-' : ''}<${SMALLEST_SHOWN}`
+}

@@ -29,12 +29,12 @@ export const perSecondRate = (r: RewardRecord): number => perDayRate(r) / SECOND
 const truncateReward = (x: number): number => Math.floor(x * REWARD_SCALE) / REWARD_SCALE
 
 /**
- * The reward shown for a mint or stake at `nowSeconds` (spec §4): 0 while pending, `max_reward`
- * once completed, otherwise the earned reward plus the per-second accrual since the last update
+ * The reward shown for a mint or stake at `nowSeconds` (spec §4): 0 while pending and once
+ * cancelled (a cancelled bond forfeits its reward), `max_reward` once completed, otherwise the earned reward plus the per-second accrual since the last update
  * (or creation), capped at `max_reward`, truncated to 10 decimals.
  */
 export const rewardAt = (r: RewardRecord, nowSeconds: number): number => {
-  if (r.status === 'pending') return 0
+  if (r.status === 'pending' || r.status === 'canceled') return 0
   if (r.status === 'completed') return r.max_reward
   const since = r.last_updated_at || r.created_at
   const elapsed = Math.max(0, nowSeconds - since)

@@ -11,7 +11,7 @@ import { maxReward } from './rewards.ts'
 import { collectiveBonus } from './settings.ts'
 import { queueBalance, queueMint } from './user-events.ts'
 import { userRow } from './users.ts'
-import type { MintRow } from './rows.ts'
+import { type MintRow, positionColumns } from './rows.ts'
 import { tierBonusScaled } from './tiers.ts'
 
 /** A pending bond's payment must arrive within this window (the wallet transaction's validity). */
@@ -118,7 +118,8 @@ export const mintRowOf = async (ctx: ServerContext, userId: bigint, mintId: bigi
   return row
 }
 
-const mintById = async (ctx: ServerContext, mintId: bigint): Promise<MintRow> => (await getRow<MintRow>(ctx.db, 'SELECT * FROM mints WHERE id = ?', mintId))!
+const mintById = async (ctx: ServerContext, mintId: bigint): Promise<MintRow> =>
+  (await getRow<MintRow>(ctx.db, `SELECT ${positionColumns('mints')} FROM mints WHERE id = ?`, mintId))!
 
 /** A new pending bond and the TON payment that activates it: to `address`, with `comment`, by `validUntil` (unix s). */
 export interface CreatedMint {

@@ -3,7 +3,7 @@ import { inTx, type ServerContext } from '../context.ts'
 import { moveBalance } from './ledger.ts'
 import { earnedAfter, type RewardTerms } from './rewards.ts'
 import { queueMint, queueStake } from './user-events.ts'
-import { ME_COLUMNS, type MeRow, type MintRow, type StakeRow } from './rows.ts'
+import { ME_COLUMNS, type MeRow, type MintRow, positionColumns, type StakeRow } from './rows.ts'
 import { userRow } from './users.ts'
 import { UnknownSessionUser } from './errors.ts'
 
@@ -139,7 +139,7 @@ export const settledUserRow = async (ctx: ServerContext, userId: bigint): Promis
 
 /** One page of a user's bonds or stakes, newest first, and how many there are. */
 export const pageOf = async <T extends PositionTable>(ctx: ServerContext, table: T, userId: bigint, limit: number, offset: number) => {
-  const rows = await allRows<PositionRows[T]>(ctx.db, `SELECT * FROM ${table} WHERE user_id = ? ORDER BY id DESC LIMIT ? OFFSET ?`, userId, limit, offset)
+  const rows = await allRows<PositionRows[T]>(ctx.db, `SELECT ${positionColumns(table)} FROM ${table} WHERE user_id = ? ORDER BY id DESC LIMIT ? OFFSET ?`, userId, limit, offset)
   const total = (await getRow(ctx.db, `SELECT COUNT(*) AS n FROM ${table} WHERE user_id = ?`, userId))!
   return { rows, total: num(total, 'n') }
 }

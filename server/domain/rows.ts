@@ -26,7 +26,16 @@ type PositionRow<S extends string> = {
   readonly tariff_days: bigint
   /** The part of total_amount that is locked (comes back to balance_token locked). */
   readonly locked_nano: bigint
+  /** The record's place among its owner's records of its kind, the first being 1 (read with `positionColumns`). */
+  readonly user_number?: bigint
 }
+
+/**
+ * Every column of a bond or stake plus `user_number`: a user's first bond is #1 whatever the ids
+ * of other users' bonds, and stays #1 on any page of the list.
+ */
+export const positionColumns = (table: 'mints' | 'stakes'): string =>
+  `*, (SELECT COUNT(*) FROM ${table} n WHERE n.user_id = ${table}.user_id AND n.id <= ${table}.id) AS user_number`
 
 export type MintRow = PositionRow<MintStatus> & {
   readonly source: 'ton' | 'farming'

@@ -10,6 +10,8 @@ export interface CatalogueTask {
   readonly id: number
   readonly kind: 'community' | 'link' | 'photo'
   readonly title: string
+  /** The title's key in the app's catalogues (`title` stays for a client that has none). */
+  readonly titleKey: string
   readonly url: string | null
   readonly reward: bigint
 }
@@ -18,9 +20,9 @@ export const COMMUNITY_URL = 'https://t.me/axiom_community'
 
 /** The seeded catalogue; validating the community task makes the user a community member. */
 export const TASKS: ReadonlyArray<CatalogueTask> = [
-  { id: 1, kind: 'community', title: 'Join the AXIOM community', url: COMMUNITY_URL, reward: tokens(5) },
-  { id: 2, kind: 'link', title: 'Visit the AXIOM news channel', url: 'https://t.me/axiom_news', reward: tokens(3) },
-  { id: 3, kind: 'photo', title: 'Share a photo of AXIOM in the wild', url: null, reward: tokens(10) },
+  { id: 1, kind: 'community', title: 'Join the AXIOM community', titleKey: 'task.title.community', url: COMMUNITY_URL, reward: tokens(5) },
+  { id: 2, kind: 'link', title: 'Visit the AXIOM news channel', titleKey: 'task.title.news', url: 'https://t.me/axiom_news', reward: tokens(3) },
+  { id: 3, kind: 'photo', title: 'Share a photo of AXIOM in the wild', titleKey: 'task.title.photo', url: null, reward: tokens(10) },
 ]
 
 export const taskById = (id: number): CatalogueTask => {

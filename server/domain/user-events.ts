@@ -2,7 +2,7 @@ import { getRow } from '../db/sql.ts'
 import type { Db } from '../db/engine.ts'
 import type { ServerContext } from '../context.ts'
 import type { Change, LiveEvent } from '../events.ts'
-import type { MintRow, StakeRow, UserRow } from './rows.ts'
+import { type MintRow, positionColumns, type StakeRow, type UserRow } from './rows.ts'
 
 /** `user:balance` after the transaction commits. */
 export const queueBalance = (ctx: ServerContext, userId: bigint): void => ctx.events.push(`balance:${userId}`, { kind: 'balance', userId })
@@ -28,11 +28,11 @@ export const readChange = async (db: Db, c: Change): Promise<{ readonly userId: 
       return user ? { userId: c.userId, event: { event: 'user:balance', user } } : null
     }
     case 'mint': {
-      const mint = await getRow<MintRow>(db, 'SELECT * FROM mints WHERE id = ?', c.id)
+      const mint = await getRow<MintRow>(db, `SELECT ${positionColumns('mints')} FROM mints WHERE id = ?`, c.id)
       return mint ? { userId: c.userId, event: { event: 'user:mint', mint } } : null
     }
     case 'stake': {
-      const stake = await getRow<StakeRow>(db, 'SELECT * FROM stakes WHERE id = ?', c.id)
+      const stake = await getRow<StakeRow>(db, `SELECT ${positionColumns('stakes')} FROM stakes WHERE id = ?`, c.id)
       return stake ? { userId: c.userId, event: { event: 'user:staking', stake } } : null
     }
     case 'collective':

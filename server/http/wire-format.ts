@@ -6,6 +6,7 @@ import type { CandleNano, PriceNow } from '../domain/price-walk.ts'
 import type { LinkRow, MeRow, MintRow, OperationRow, StakeRow, UserRow, WithdrawalRow } from '../domain/rows.ts'
 import type { StakeQuote } from '../domain/staking.ts'
 import type { FinancialStats } from '../domain/stats.ts'
+import { operationText } from '../domain/operation-texts.ts'
 import type { TaskProgress } from '../domain/tasks.ts'
 import { tierOf } from '../domain/tiers.ts'
 import type { Referral } from '../domain/users.ts'
@@ -37,6 +38,8 @@ const positionWire = <S extends string>(row: MintRow | StakeRow) => ({
   amount_ton: formatNano(row.amount_ton),
   tariff_days: Number(row.tariff_days),
   status: row.status as S,
+  // The per-user number the app shows ("Bond #1"); `id` stays the server's key.
+  ...(row.user_number === undefined ? {} : { number: Number(row.user_number) }),
 })
 
 export const mintWire = (row: MintRow) => positionWire<MintRow['status']>(row)
@@ -134,13 +137,36 @@ export const withdrawalWire = (row: WithdrawalRow) => ({
   created_at: Number(row.created_at),
 })
 
-export const operationWire = (row: OperationRow) => ({
-  id: Number(row.id),
-  type: row.type,
-  amount: formatNano(row.amount),
-  created_at: Number(row.created_at),
-  description: row.description,
-})
+/**
+ * An operations history row. `description` is English; `description_key` and `description_params`
+ * let the app write it in the user's language (both null for a text with no key). `numbers` gives
+ * the user's own number of their bond or stake (`bond_number`, `stake_number`), as the lists show them.
+ */
+export const operationWire = (row: OperationRow, numbers?: OwnNumbers) => {
+  const text = operationText(row.type, row.description)
+  const params: Record<string, string | number> | null = text ? { ...text.params } : null
+  if (params && numbers && text?.key !== 'operation.referral_reward') {
+    const bond = params.bond === undefined ? undefined : numbers.mints.get(String(params.bond))
+    const stake = params.stake === undefined ? undefined : numbers.stakes.get(String(params.stake))
+    if (bond !== undefined) params.bond_number = bond
+    if (stake !== undefined) params.stake_number = stake
+  }
+  return {
+    id: Number(row.id),
+    type: row.type,
+    amount: formatNano(row.amount),
+    created_at: Number(row.created_at),
+    description: row.description,
+    description_key: text?.key ?? null,
+    description_params: params,
+  }
+}
+
+/** A user's bond and stake ids → their own numbers (the first is 1). */
+export interface OwnNumbers {
+  readonly mints: ReadonlyMap<string, number>
+  readonly stakes: ReadonlyMap<string, number>
+}
 
 export const linkWire = (row: LinkRow) => ({
   id: Number(row.id),
@@ -184,6 +210,8 @@ export const taskWire = ({ task, status }: TaskProgress) => ({
   task_id: task.id,
   status,
   title: task.title,
+  title_key: task.titleKey,
+  title_params: {},
   kind: task.kind,
   url: task.url,
   reward: formatNano(task.reward),

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import type { ServerContext } from '../context.ts'
-import { allRows, getRow, num } from '../db/sql.ts'
+import { allRows, big, getRow, num } from '../db/sql.ts'
 import { createWithdrawal, parseTonAddress, transferFromReferral, withdrawQuote } from '../domain/withdraw.ts'
 import type { OperationRow, WithdrawalRow } from '../domain/rows.ts'
 import { httpError } from '../http/errors.ts'
@@ -54,8 +54,11 @@ export const withdrawRoutes = (app: FastifyInstance, ctx: ServerContext) => {
     const order = sortOrder(q)
     const rows = await allRows<OperationRow>(ctx.db, `SELECT * FROM operations WHERE user_id = ? ORDER BY id ${order} LIMIT ? OFFSET ?`, req.userId, limit, offset)
     const total = num((await getRow(ctx.db, 'SELECT COUNT(*) AS n FROM operations WHERE user_id = ?', req.userId))!, 'n')
+    const ids = async (table: 'mints' | 'stakes') =>
+      new Map((await allRows(ctx.db, `SELECT id FROM ${table} WHERE user_id = ? ORDER BY id`, req.userId)).map((r, i) => [String(big(r, 'id')), i + 1]))
+    const numbers = { mints: await ids('mints'), stakes: await ids('stakes') }
     return {
-      items: rows.map(operationWire),
+      items: rows.map((row) => operationWire(row, numbers)),
       total,
       page,
       size: limit,

@@ -1,6 +1,6 @@
 import { observer } from 'mobx-react-lite'
 import type { ReactNode } from 'react'
-import { formatAmount, type Mint, type Stake } from '../../core/index.ts'
+import { formatAmount, type Mint, shownNumber, type Stake } from '../../core/index.ts'
 import { useT } from '../i18n/use-t.ts'
 import { RewardText } from './reward-text.tsx'
 
@@ -19,7 +19,7 @@ export const RecordRow = observer(function RecordRow({
   return (
     <li className={`record record--${record.status}`} data-testid={`${kind}-row-${id}`}>
       <div className="record__head">
-        <span className="record__title">{t(kind === 'mint' ? 'mint.title' : 'stake.title', { id })}</span>
+        <span className="record__title">{t(kind === 'mint' ? 'mint.title' : 'stake.title', { id: shownNumber(record) })}</span>
         <span className={`status status--${record.status}`} data-testid={`${kind}-status-${id}`}>
           {t(`mint.status.${record.status}`)}
         </span>
@@ -36,7 +36,12 @@ export const RecordRow = observer(function RecordRow({
         <div className="record__reward">
           <span className="record__label">{t('mint.reward')}</span>
           <span className="record__value record__value--accent">
-            <RewardText record={record} testId={`${kind}-reward-${id}`} />
+            {record.status === 'canceled' ? (
+              // Forfeited (spec: the backend keeps it); a bond cancelled unpaid had nothing to give up.
+              <span data-testid={`${kind}-reward-${id}`}>{record.earned_reward > 0 ? t('mint.rewardGivenUp') : '—'}</span>
+            ) : (
+              <RewardText record={record} testId={`${kind}-reward-${id}`} />
+            )}
           </span>
         </div>
         <div>

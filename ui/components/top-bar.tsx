@@ -38,13 +38,14 @@ const ReferralActions = observer(function ReferralActions() {
 export function TopBar() {
   const pathname = usePathname()
   const t = useT()
+  const referral = pathname === '/referral' || pathname.startsWith('/referral/')
   return (
-    <header className="top-bar">
+    <header className={`top-bar${referral ? ' top-bar--actions' : ''}`}>
       <Link to="/" className="brand" aria-label={t('nav.dashboard')} data-testid="brand">
         <TokenIcon size={30} />
         <span className="brand__name">{t('app.name')}</span>
       </Link>
-      {pathname === '/referral' || pathname.startsWith('/referral/') ? <ReferralActions /> : null}
+      {referral ? <ReferralActions /> : null}
     </header>
   )
 }

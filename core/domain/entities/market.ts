@@ -55,6 +55,9 @@ export const Operation = Schema.Struct({
   amount: Amount,
   created_at: UnixSeconds,
   description: Schema.optional(Schema.String),
+  /** The description as a key the app translates, and its parameters (the reference backend sends them; `description` stays English). */
+  description_key: Schema.optional(Schema.NullOr(Schema.String)),
+  description_params: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Union([Schema.String, Schema.Finite])))),
 })
 export type Operation = typeof Operation.Type
 export const OperationHistory = Paged(Operation)

@@ -26,6 +26,8 @@ const recordFields = {
   amount_ton: Amount,
   tariff_days: Schema.Finite,
   expected_token: Schema.optional(Amount),
+  /** The owner's own count: their first bond (or stake) is 1. `id` stays the server's key. */
+  number: Schema.optional(Schema.Finite),
 }
 
 /** A mint, shown to users as a bond (spec §3). */
@@ -35,6 +37,9 @@ export type Mint = typeof Mint.Type
 /** A stake record (spec §3). */
 export const Stake = Schema.Struct({ ...recordFields, status: StakeStatus })
 export type Stake = typeof Stake.Type
+
+/** The number a user sees for a record: their own count, or the server's id from a backend without it. */
+export const shownNumber = (r: { readonly id: Id; readonly number?: number | undefined }): string => (r.number === undefined ? r.id : String(r.number))
 
 /** What the reward rule needs of a mint or a stake. */
 export type RewardRecord = Pick<

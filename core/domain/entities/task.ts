@@ -15,6 +15,9 @@ export const Task = Schema.Struct({
   task_id: Id,
   status: TaskStatus,
   title: Schema.optional(Schema.String),
+  /** The title as a key the app translates, and its parameters; `title` stays English. */
+  title_key: Schema.optional(Schema.NullOr(Schema.String)),
+  title_params: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Union([Schema.String, Schema.Finite])))),
   kind: Schema.optional(TaskKind),
   url: Schema.optional(Schema.NullOr(Schema.String)),
   reward: Schema.optional(Amount),

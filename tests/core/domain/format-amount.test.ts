@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { formatAmount, parseAmountInput, truncateDecimal } from '../../../core/index.ts'
+import { formatAmount, formatNonZero, parseAmountInput, truncateDecimal } from '../../../core/index.ts'
 
 const RUNS = { numRuns: 1_000 }
 
@@ -110,5 +110,49 @@ describe('parseAmountInput', () => {
     expect(parseAmountInput('12a')).toEqual({ ok: false, reason: 'not-a-number' })
     expect(parseAmountInput('0.001')).toEqual({ ok: false, reason: 'not-positive' })
     expect(parseAmountInput('5', 2, 4)).toEqual({ ok: false, reason: 'over-balance' })
+  })
+})
+
+describe('formatNonZero (a tiny amount never reads as zero, spec §5)', () => {
+  it('moves to 4, then 6 places, then says it is under a millionth', () => {
+    expect(formatNonZero('0.0000123', 4)).toBe('0.000012')
+    expect(formatNonZero('0.00123', 2)).toBe('0.0012')
+    expect(formatNonZero('12.5', 4)).toBe('12.50')
+    expect(formatNonZero('0.0000000004')).toBe('<0.000001')
+    expect(formatNonZero('-0.0000000004')).toBe('-<0.000001')
+    expect(formatNonZero('0', 4)).toBe('0.00')
+  })
+
+  it('law: a non-zero amount reads non-zero, at 2, 4 or 6 places, truncated toward zero', () => {
+    fc.assert(
+      fc.property(arbDecimal, fc.constantFrom(2 as const, 4 as const, 6 as const), (d, least) => {
+        const shown = formatNonZero(d, least)
+        if (scaled(d) === 0n) {
+          expect(shown).toBe(formatAmount(d, least))
+          return
+        }
+        if (shown.includes('<')) {
+          expect(scaled(d.replace('-', '')) < scaled('0.000001')).toBe(true)
+          return
+        }
+        const frac = shown.split('.')[1] ?? ''
+        expect(frac.length).toBeGreaterThanOrEqual(2)
+        expect(frac.length).toBeLessThanOrEqual(6)
+        expect(scaled(shown)).not.toBe(0n)
+        const abs = (v: bigint) => (v < 0n ? -v : v)
+        expect(abs(scaled(shown)) <= abs(scaled(d))).toBe(true)
+      }),
+      RUNS,
+    )
+  })
+
+  it('law: an amount that shows at `least` places is shown exactly as formatAmount shows it', () => {
+    fc.assert(
+      fc.property(arbDecimal, (d) => {
+        fc.pre(truncateDecimal(d, 4).replace('-', '') !== '0')
+        expect(formatNonZero(d, 4)).toBe(formatAmount(d, 4))
+      }),
+      RUNS,
+    )
   })
 })

@@ -3,6 +3,8 @@ import {
   type BondPurchase,
   type BondQuote,
   accruedBetween,
+  type CancelCost,
+  cancelCost,
   earningPerSecond,
   type HapticKind,
   type Id,
@@ -384,6 +386,11 @@ export class BondsState {
 
   rewardOf(record: Mint | Stake): number {
     return rewardAt(record, this.ticker.now)
+  }
+
+  /** What cancelling `mint` now would return and cost (the backend's rule). */
+  cancelCostOf(mint: Mint): CancelCost {
+    return cancelCost(mint, this.ticker.now)
   }
 
   isBusy(id: Id): boolean {

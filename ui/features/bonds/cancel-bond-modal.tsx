@@ -1,12 +1,35 @@
 import { observer } from 'mobx-react-lite'
-import { formatAmount, type Mint } from '../../../core/index.ts'
+import { formatAmount, type Mint, REWARD_DECIMALS, shownNumber } from '../../../core/index.ts'
 import { useStates } from '../../app/contexts.ts'
-import { Button } from '../../components/button.tsx'
+import { ConfirmFooter } from '../../components/confirm-footer.tsx'
 import { Modal } from '../../components/modal.tsx'
+import { Row } from '../../components/section.tsx'
 import { useLastDefined } from '../../hooks/use-last-defined.ts'
 import { useT } from '../../i18n/use-t.ts'
 
-/** Confirms cancelling a bond (spec §2: cancel bond modal). */
+/** What cancelling costs, worked out by the backend's rule (core cancelCost) and read at the ticker's second. */
+const CancelCostRows = observer(function CancelCostRows({ mint }: { readonly mint: Mint }) {
+  const { bonds } = useStates()
+  const t = useT()
+  if (mint.status !== 'active') return <p data-testid="cancel-bond-unpaid">{t('cancelBond.unpaid')}</p>
+  const cost = bonds.cancelCostOf(mint)
+  return (
+    <div className="summary">
+      <Row label={t('cancelBond.refund')} value={<span data-testid="cancel-bond-refund">{formatAmount(cost.refund, 4)} AXIOM</span>} strong />
+      <Row label={t('cancelBond.penalty')} value={<span data-testid="cancel-bond-penalty">−{formatAmount(cost.penalty, 4)} AXIOM</span>} />
+      <Row
+        label={t('cancelBond.rewardGivenUp')}
+        value={
+          <span data-testid="cancel-bond-reward" data-precision="reward" className="num">
+            {formatAmount(cost.rewardGivenUp, REWARD_DECIMALS)} AXIOM
+          </span>
+        }
+      />
+    </div>
+  )
+})
+
+/** Confirms cancelling a bond (spec §2: cancel bond modal), saying first what it returns and costs. */
 export const CancelBondModal = observer(function CancelBondModal({ mint, onClose }: { readonly mint: Mint | null; readonly onClose: () => void }) {
   const { bonds } = useStates()
   const t = useT()
@@ -24,24 +47,29 @@ export const CancelBondModal = observer(function CancelBondModal({ mint, onClose
       title={t('cancelBond.title')}
       testId="cancel-bond-modal"
       actions={
-        <>
-          <Button variant="secondary" onClick={onClose} testId="cancel-bond-keep">
-            {t('cancelBond.keep')}
-          </Button>
-          <Button variant="danger" busy={busy} onClick={() => void confirm()} testId="cancel-bond-confirm">
-            {t('cancelBond.confirm')}
-          </Button>
-        </>
+        <ConfirmFooter
+          backLabel={t('cancelBond.keep')}
+          onBack={onClose}
+          backTestId="cancel-bond-keep"
+          confirmLabel={t('cancelBond.confirm')}
+          onConfirm={() => void confirm()}
+          confirmTestId="cancel-bond-confirm"
+          busy={busy}
+          danger
+        />
       }
     >
       {shown ? (
-        <p>
-          {t('cancelBond.body', {
-            id: shown.id,
-            amount: formatAmount(shown.total_amount || shown.amount_token),
-            days: shown.tariff_days,
-          })}
-        </p>
+        <>
+          <p>
+            {t('cancelBond.body', {
+              id: shownNumber(shown),
+              amount: formatAmount(shown.total_amount || shown.amount_token),
+              days: shown.tariff_days,
+            })}
+          </p>
+          <CancelCostRows mint={shown} />
+        </>
       ) : null}
     </Modal>
   )

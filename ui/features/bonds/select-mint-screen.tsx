@@ -1,7 +1,7 @@
 import { observer } from 'mobx-react-lite'
 import { useEffect, useState } from 'react'
 import { Link, useSearchParams } from 'wouter'
-import { dailyPercent, formatAmount, type Mint, perDayRate } from '../../../core/index.ts'
+import { dailyPercent, formatAmount, type Mint, perDayRate, shownNumber } from '../../../core/index.ts'
 import { useStates } from '../../app/contexts.ts'
 import { useNavigate } from '../../app/navigation.ts'
 import { Button } from '../../components/button.tsx'
@@ -20,7 +20,7 @@ function MintOption({ mint, selected, onSelect }: { readonly mint: Mint; readonl
       <button type="button" role="radio" aria-checked={selected} className={`option${selected ? ' is-active' : ''}`} onClick={onSelect} data-testid={`select-mint-${id}`}>
         <span className="option__radio" aria-hidden="true" />
         <span className="option__main">
-          <span className="option__title">{t('mint.title', { id })}</span>
+          <span className="option__title">{t('mint.title', { id: shownNumber(mint) })}</span>
           <span className="option__meta">{t('common.days', { n: mint.tariff_days })}</span>
         </span>
         <span className="option__amount num">{formatAmount(mint.total_amount || mint.amount_token)} AXIOM</span>

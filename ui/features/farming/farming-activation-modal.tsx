@@ -52,8 +52,10 @@ export const FarmingActivationModal = observer(function FarmingActivationModal()
         </div>
       ) : shown?.status === 'REACHED' ? (
         <div className="activation" data-testid="activation-reached">
-          <p className="status-pill">{t('activation.status', { status: shown.status })}</p>
-          {shown.message ? <p className="activation__message">{shown.message}</p> : null}
+          {/* The status in words (spec §4), in the user's language: not the wire's REACHED, nor the backend's English message. */}
+          <p className="status-pill" data-testid="activation-status">
+            {t('activation.reachedStatus')}
+          </p>
         </div>
       ) : shown?.status === 'REVOKED' ? (
         <div className="activation" data-testid="activation-revoked">

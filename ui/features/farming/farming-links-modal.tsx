@@ -1,7 +1,8 @@
+import { observer } from 'mobx-react-lite'
 import { farmingLink, formatAmount, type FarmingLink, shareLinkUrl } from '../../../core/index.ts'
-import { useLinkOpener, useUiConfig } from '../../app/contexts.ts'
+import { useLinkOpener, useStates, useUiConfig } from '../../app/contexts.ts'
 import { Button } from '../../components/button.tsx'
-import { CopyIcon, LinkIcon, ShareIcon } from '../../components/icons.tsx'
+import { CheckIcon, CopyIcon, LinkIcon, ShareIcon } from '../../components/icons.tsx'
 import { Modal } from '../../components/modal.tsx'
 import { useCopy } from '../../hooks/use-copy.ts'
 import { useLastDefined } from '../../hooks/use-last-defined.ts'
@@ -26,13 +27,24 @@ function CopyLine({ label, value, testId }: { readonly label: string; readonly v
   )
 }
 
-/** A farming link to copy or share: the code, the t.me link and the ?farm_code= link (spec §2: farming links modal). */
-export function FarmingLinksModal({ link, onClose }: { readonly link: FarmingLink | null; readonly onClose: () => void }) {
+/**
+ * A farming link to copy or share: the code, the t.me link and the ?farm_code= link (spec §2: farming
+ * links modal). A "for me" link still open can be activated right here: it is for its creator alone.
+ */
+export const FarmingLinksModal = observer(function FarmingLinksModal({ link, onClose }: { readonly link: FarmingLink | null; readonly onClose: () => void }) {
+  const { farming } = useStates()
   const t = useT()
   const config = useUiConfig()
   const openLink = useLinkOpener()
   const shown = useLastDefined(link)
   const shareUrl = shown ? farmingLink(config, shown.activation_code) : ''
+  const activatable = shown !== null && shown.is_for_me && (shown.status ?? 'active') === 'active'
+  const activate = () => {
+    if (!shown) return
+    onClose()
+    void farming.activateOwn(shown)
+  }
+  const share = () => openLink(shareLinkUrl(shareUrl, t('farmingLinks.shareText')))
   return (
     <Modal
       open={link !== null}
@@ -41,9 +53,20 @@ export function FarmingLinksModal({ link, onClose }: { readonly link: FarmingLin
       title={t('farmingLinks.title')}
       testId="farming-links-modal"
       actions={
-        <Button block icon={<ShareIcon size={18} />} onClick={() => openLink(shareLinkUrl(shareUrl, t('farmingLinks.shareText')))} testId="farming-link-share">
-          {t('common.share')}
-        </Button>
+        activatable ? (
+          <>
+            <Button variant="secondary" icon={<ShareIcon size={18} />} onClick={share} testId="farming-link-share">
+              {t('common.share')}
+            </Button>
+            <Button icon={<CheckIcon size={18} />} busy={farming.busyIds.has(shown.id)} onClick={activate} testId="farming-link-activate" data-autofocus>
+              {t('farmingLinks.activate')}
+            </Button>
+          </>
+        ) : (
+          <Button block icon={<ShareIcon size={18} />} onClick={share} testId="farming-link-share">
+            {t('common.share')}
+          </Button>
+        )
       }
     >
       {shown ? (
@@ -60,4 +83,4 @@ export function FarmingLinksModal({ link, onClose }: { readonly link: FarmingLin
       ) : null}
     </Modal>
   )
-}
+})

@@ -147,6 +147,18 @@ export class FarmingState {
     return result
   }
 
+  /** Activates one of the user's own "for me" links from inside the app; the list then shows it used. */
+  async activateOwn(link: FarmingLink): Promise<void> {
+    if (this.busyIds.has(link.id)) return
+    this.busyIds.add(link.id)
+    await this.activate(link.activation_code)
+    const links = await runResult(this.uc.loadFarmingLinks())
+    runInAction(() => {
+      this.busyIds.delete(link.id)
+      if (links._tag === 'Success') this.links = links.success
+    })
+  }
+
   dismissActivation(): void {
     this.activation = null
   }

@@ -1,6 +1,6 @@
 import { observer } from 'mobx-react-lite'
 import { useEffect, useState } from 'react'
-import { formatAmount, type Operation, shortAddress, type Withdrawal } from '../../../core/index.ts'
+import { formatAmount, formatNonZero, type Operation, shortAddress, type Withdrawal } from '../../../core/index.ts'
 import { useStates } from '../../app/contexts.ts'
 import { EmptyState } from '../../components/empty-state.tsx'
 import { ChevronLeftIcon, ChevronRightIcon, HistoryIcon } from '../../components/icons.tsx'
@@ -9,6 +9,7 @@ import { Segmented } from '../../components/segmented.tsx'
 import { Skeleton } from '../../components/spinner.tsx'
 import { useLanguage, useT } from '../../i18n/use-t.ts'
 import { formatDateTime } from '../../lib/format.ts'
+import { serverText } from '../../i18n/server-text.ts'
 import '../../styles/history.css'
 
 type Tab = 'operations' | 'withdrawals'
@@ -70,15 +71,16 @@ const Pager = observer(function Pager({ list, name }: { readonly list: PagedView
 
 function OperationRow({ op }: { readonly op: Operation }) {
   const language = useLanguage()
+  const t = useT()
   return (
     <li className="list__item" data-testid={`operation-${op.id}`}>
       <span className="list__main">
-        <span className="list__title">{op.description ?? op.type}</span>
+        <span className="list__title">{serverText(t, op.description_key, op.description_params, op.description ?? op.type)}</span>
         <span className="list__meta">{formatDateTime(op.created_at, language)}</span>
       </span>
       <span className={`list__amount num${op.amount < 0 ? ' is-negative' : op.amount > 0 ? ' is-positive' : ''}`}>
         {op.amount > 0 ? '+' : ''}
-        {formatAmount(op.amount, 4)}
+        {formatNonZero(op.amount, 4)}
       </span>
     </li>
   )

@@ -51,7 +51,9 @@ export const CandleChart = observer(function CandleChart() {
         grid: { vertLines: { color: grid }, horzLines: { color: grid } },
         rightPriceScale: { borderVisible: false },
         localization: { locale: language, timeFormatter: crosshairTimeFormatter(language) },
-        timeScale: { borderVisible: false, timeVisible: true, secondsVisible: false, tickMarkFormatter: tickMarkFormatter(language) },
+        // Fixed edges: the library keeps the outermost time labels inside the axis only on a fixed
+        // edge; otherwise the leftmost one is cut in half on a phone.
+        timeScale: { borderVisible: false, timeVisible: true, secondsVisible: false, fixLeftEdge: true, fixRightEdge: true, tickMarkFormatter: tickMarkFormatter(language) },
         crosshair: { horzLine: { labelBackgroundColor: '#2481cc' }, vertLine: { labelBackgroundColor: '#2481cc' } },
         handleScale: { axisPressedMouseMove: false },
       })

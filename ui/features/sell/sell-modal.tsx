@@ -2,7 +2,7 @@ import { observer } from 'mobx-react-lite'
 import { useEffect } from 'react'
 import { formatAmount, shortAddress } from '../../../core/index.ts'
 import { useStates } from '../../app/contexts.ts'
-import { Button } from '../../components/button.tsx'
+import { ConfirmFooter } from '../../components/confirm-footer.tsx'
 import { SellIcon } from '../../components/icons.tsx'
 import { Modal } from '../../components/modal.tsx'
 import { Row } from '../../components/section.tsx'
@@ -48,14 +48,15 @@ export const SellModal = observer(function SellModal({
       title={t('sellModal.title')}
       testId="sell-modal"
       actions={
-        <>
-          <Button variant="secondary" onClick={onClose} testId="sell-cancel">
-            {t('common.cancel')}
-          </Button>
-          <Button busy={sell.isSaving} onClick={() => void confirm()} testId="sell-confirm">
-            {sell.isSaving ? t('sell.selling') : t('sellModal.confirm')}
-          </Button>
-        </>
+        <ConfirmFooter
+          backLabel={t('common.cancel')}
+          onBack={onClose}
+          backTestId="sell-cancel"
+          confirmLabel={sell.isSaving ? t('sell.selling') : t('sellModal.confirm')}
+          onConfirm={() => void confirm()}
+          confirmTestId="sell-confirm"
+          busy={sell.isSaving}
+        />
       }
     >
       {shown ? (

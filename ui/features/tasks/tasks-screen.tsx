@@ -9,6 +9,7 @@ import { EmptyState } from '../../components/empty-state.tsx'
 import { CameraIcon, CheckIcon, LinkIcon, RebondIcon, SellIcon, TasksIcon } from '../../components/icons.tsx'
 import { ScreenHeader } from '../../components/section.tsx'
 import { Skeleton } from '../../components/spinner.tsx'
+import { serverText } from '../../i18n/server-text.ts'
 import { type MessageKey, useT } from '../../i18n/use-t.ts'
 import { AddPhotoModal } from './add-photo-modal.tsx'
 import { LinkVerificationModal } from './link-verification-modal.tsx'
@@ -42,7 +43,7 @@ const TaskRow = observer(function TaskRow({
         {step === null ? <CheckIcon size={20} /> : task.kind === 'photo' ? <CameraIcon size={20} /> : task.kind === 'link' ? <LinkIcon size={20} /> : <TasksIcon size={20} />}
       </span>
       <span className="task__main">
-        <span className="task__title">{task.title ?? t('tasks.task', { id })}</span>
+        <span className="task__title">{serverText(t, task.title_key, task.title_params, task.title ?? t('tasks.task', { id }))}</span>
         {task.reward !== undefined ? <span className="task__reward num">{t('tasks.reward', { amount: formatAmount(task.reward) })}</span> : null}
       </span>
       {step === null ? (

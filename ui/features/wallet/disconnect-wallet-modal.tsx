@@ -1,7 +1,7 @@
 import { observer } from 'mobx-react-lite'
 import { useState } from 'react'
 import { useStates } from '../../app/contexts.ts'
-import { Button } from '../../components/button.tsx'
+import { ConfirmFooter } from '../../components/confirm-footer.tsx'
 import { WalletIcon } from '../../components/icons.tsx'
 import { Modal } from '../../components/modal.tsx'
 import { useT } from '../../i18n/use-t.ts'
@@ -25,14 +25,16 @@ export const DisconnectWalletModal = observer(function DisconnectWalletModal({ o
       title={t('wallet.disconnectTitle')}
       testId="disconnect-wallet-modal"
       actions={
-        <>
-          <Button variant="secondary" onClick={onClose} testId="disconnect-cancel">
-            {t('common.cancel')}
-          </Button>
-          <Button variant="danger" busy={busy} onClick={() => void disconnect()} testId="disconnect-confirm">
-            {t('wallet.disconnect')}
-          </Button>
-        </>
+        <ConfirmFooter
+          backLabel={t('common.cancel')}
+          onBack={onClose}
+          backTestId="disconnect-cancel"
+          confirmLabel={t('wallet.disconnect')}
+          onConfirm={() => void disconnect()}
+          confirmTestId="disconnect-confirm"
+          busy={busy}
+          danger
+        />
       }
     >
       <p>{t('wallet.disconnectBody', { address: wallet.shortAddress ?? '' })}</p>
