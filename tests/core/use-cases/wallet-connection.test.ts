@@ -1,5 +1,6 @@
 import { Effect, Fiber, type Result } from 'effect'
 import { TestClock } from 'effect/testing'
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import {
   NetworkError,
@@ -12,7 +13,7 @@ import {
   type WalletRestoreFailed,
 } from '../../../core/index.ts'
 import { connectWallet } from '../../../core/use-cases/connect-wallet.ts'
-import { restoreWallet } from '../../../core/use-cases/restore-wallet.ts'
+import { pageRunningFor, restoreWallet } from '../../../core/use-cases/restore-wallet.ts'
 import { useCasesOver } from '../fakes/use-cases.ts'
 import { FakeAxiomApi } from '../fakes/fake-axiom-api.ts'
 import { failure, onTestClock, succeed } from '../fakes/run.ts'
@@ -132,6 +133,34 @@ describe('restoreWallet', () => {
     expect(seen.error).toBe('Connection restoring was aborted')
     expect(wallet.forgotten).toBe(0)
     expect(wallet.abandoned).toBe(1)
+  })
+})
+
+describe('pageRunningFor (restoring\'s 12 s count the time the page ran)', () => {
+  it('a page that never stalls waits exactly 12 s; stalls only lengthen the wait, by at most the time stalled', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 5_000 })), { maxLength: 60 }), async (stalls) => {
+        const pageClock = new FixedClock()
+        const elapsed = await onTestClock(
+          Effect.gen(function* () {
+            const fiber = yield* Effect.forkChild(pageRunningFor(pageClock, 12_000))
+            let ms = 0
+            for (let i = 0; fiber.pollUnsafe() === undefined; i++) {
+              // Each 250 ms of timers, the page may freeze on top: the clock port sees the freeze, the timers do not.
+              pageClock.advance(250 + (stalls[i] ?? 0))
+              yield* TestClock.adjust('250 millis')
+              ms += 250
+            }
+            return ms
+          }),
+        )
+        const stalled = stalls.reduce((a, b) => a + b, 0)
+        expect(elapsed).toBeGreaterThanOrEqual(12_000)
+        expect(elapsed).toBeLessThanOrEqual(12_000 + stalled + 250)
+        if (stalled === 0) expect(elapsed).toBe(12_000)
+      }),
+      { numRuns: 40 },
+    )
   })
 })
 
