@@ -63,8 +63,28 @@ export class WalletProtocolError extends Data.TaggedError('WalletProtocolError')
   readonly message?: string
 }> {}
 
-/** A stored wallet connection could not be restored this time (spec §8 'Provider is not restored'). */
-export class WalletRestoreFailed extends Data.TaggedError('WalletRestoreFailed')<{ readonly reason?: string }> {}
+/**
+ * An attempt to restore the stored wallet connection failed (spec §8 'Provider is not restored').
+ * `definite`: the wallet or its bridge refused the stored connection, or it cannot be read, so it
+ * will never restore and is removed (spec §4); otherwise it went unanswered (the widget did not
+ * load, the bridge was not reached) and restoring tries again.
+ */
+export class WalletRestoreFailed extends Data.TaggedError('WalletRestoreFailed')<{
+  readonly reason?: string
+  readonly definite?: boolean
+}> {}
+
+/**
+ * Restoring was abandoned after spec §4's 12 s (spec §8 'Connection restoring was aborted'): no
+ * answer came. The stored connection is kept for the next start.
+ */
+export class WalletRestoreAborted extends Data.TaggedError('WalletRestoreAborted')<{ readonly reason?: string }> {}
+
+/** The wallet adapter gave up waiting for the wallet's answer to a transaction (spec §8 'Transaction sending was aborted'). */
+export class TransactionSendingAborted extends Data.TaggedError('TransactionSendingAborted')<{ readonly reason?: string }> {}
+
+/** The wallet adapter gave up on a disconnect the wallet did not take (spec §8 'Disconnect was aborted'). */
+export class DisconnectAborted extends Data.TaggedError('DisconnectAborted')<{ readonly reason?: string }> {}
 
 /** The backend refused to link the wallet to this user: it is linked to another account. The wallet was disconnected. */
 export class WalletBoundElsewhere extends Data.TaggedError('WalletBoundElsewhere')<{}> {}
@@ -98,6 +118,9 @@ export type WalletError =
   | WalletProtocolError
   | WalletNotConnectedToDisconnect
   | WalletRestoreFailed
+  | WalletRestoreAborted
+  | TransactionSendingAborted
+  | DisconnectAborted
   | WalletBoundElsewhere
   | WalletNotVerified
 

@@ -74,7 +74,7 @@ export {
   WALLET_PROTOCOL_MESSAGES,
   userMessage,
 } from './error-messages.ts'
-export { ENGLISH_NOTICES, noticeDurationMs, noticeText, renderNotice, type NoticeTable } from './notices.ts'
+export { ENGLISH_NOTICES, noticeDurationMs, noticeEnds, noticeText, renderNotice, type NoticeTable } from './notices.ts'
 export { BackgroundReads, errorHaptic, reportError, SERVER_FAILURE_FALLBACKS, ANSWERED_IN_PLACE, isAnsweredInPlace, withErrorPolicy, type ErrorPolicyDeps, type Fallbacks } from './error-policy.ts'
 
 // Ports

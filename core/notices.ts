@@ -1,4 +1,4 @@
-import { LINK_COPIED_TOAST_MS, TOAST_DURATION_MS } from './domain/constants.ts'
+import { TOAST_DURATION_MS } from './domain/constants.ts'
 import { userMessage } from './error-messages.ts'
 import type { Notice, NoticeTag } from './ports/notifier.port.ts'
 
@@ -23,5 +23,15 @@ export const renderNotice = (table: NoticeTable, n: Notice): string => (table[n.
 /** A notice in English: the CLI's words, and the app's fallback. */
 export const noticeText = (n: Notice): string => renderNotice(ENGLISH_NOTICES, n)
 
-/** How long a toast stays (spec §8: 3 s; a copied link 1.5 s). */
-export const noticeDurationMs = (n: Notice): number => (n.tag === 'copied' ? LINK_COPIED_TOAST_MS : TOAST_DURATION_MS)
+/**
+ * How long a toast stays: 3 s, every one (spec §8), 'Referral link copied to clipboard' too. §9's
+ * 1500 ms "link-copied" is the wallet widget's own: TON Connect UI shows "Link copied" in its QR
+ * modal for 1500 ms, and that is the widget's, not ours.
+ */
+export const noticeDurationMs = (_n: Notice): number => TOAST_DURATION_MS
+
+/**
+ * Whether `next` makes a shown toast stale: 'New Bond created' (spec §4) is the end of what
+ * 'Transaction is being processed' announced, so the two never show together.
+ */
+export const noticeEnds = (next: Notice, shown: Notice): boolean => next.tag === 'bondCreated' && shown.tag === 'transactionProcessing'

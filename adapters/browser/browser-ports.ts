@@ -4,7 +4,13 @@ import { SystemClock } from '../shared/system-clock.ts'
 import { NavigatorClipboard } from './navigator-clipboard.ts'
 import { loadTonPayloads } from '../ton/load-ton-modules.ts'
 import { V4ApiChainReader } from '../ton/v4-api-chain-reader.ts'
-import { pinnedTonConnectUi, TON_CONNECT_CONNECTION_KEY, TonConnectWallet, tonConnectUiOptions } from '../ton/ton-connect-wallet.ts'
+import {
+  pinnedTonConnectUi,
+  storedConnectionIn,
+  TON_CONNECT_CONNECTION_KEY,
+  TonConnectWallet,
+  tonConnectUiOptions,
+} from '../ton/ton-connect-wallet.ts'
 import { CookieSessionStore } from './cookie-session-store.ts'
 import { LocalStorageKeyValueStore } from './local-storage-key-value-store.ts'
 import { DeferredWebApp } from './deferred-web-app.ts'
@@ -83,11 +89,11 @@ export const browserPorts = (env: BrowserEnv): PortBindings => {
       },
       // @ton/core is read with the widget (restoring reads the account), so it waits for the same gate.
       // A first visit (nothing stored) loads the widget on the first connect or purchase, not at start-up.
-      hasStoredConnection: () => {
+      storedConnection: () => {
         try {
-          return localStorage.getItem(TON_CONNECT_CONNECTION_KEY) !== null
+          return storedConnectionIn(localStorage.getItem(TON_CONNECT_CONNECTION_KEY))
         } catch {
-          return true
+          return 'established'
         }
       },
       tonCore: async () => {

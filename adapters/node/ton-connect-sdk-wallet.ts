@@ -1,7 +1,9 @@
 import { Effect } from 'effect'
 import type { IStorage, TonConnect, Wallet as SdkWallet } from '@tonconnect/sdk'
 import {
+  DisconnectAborted,
   TransactionNotSent,
+  TransactionSendingAborted,
   WalletConnectionDeclined,
   WalletNotConnected,
   WalletNotConnectedToDisconnect,
@@ -9,7 +11,7 @@ import {
   WalletRestoreFailed,
 } from '../../core/errors.ts'
 import type { Wallet, WalletAccount, WalletTransaction } from '../../core/ports/wallet.port.ts'
-import { walletErrorFrom } from '../ton/ton-connect-wallet.ts'
+import { storedConnectionIn, WALLET_ANSWER_GRACE_MS, WALLET_DISCONNECT_TIMEOUT_MS, walletErrorFrom } from '../ton/ton-connect-wallet.ts'
 import { JsonFile } from './json-file.ts'
 
 /** Where the SDK keeps its bridge connection (its BridgeConnectionStorage key). */
@@ -59,6 +61,8 @@ export interface TonConnectSdkWalletOptions {
   readonly connectTimeoutMs?: number
   /** How long past the transaction's validUntil a sendTransaction waits for the wallet. Default 15 s. */
   readonly answerGraceMs?: number
+  /** How long a disconnect waits for the bridge to take it. Default WALLET_DISCONNECT_TIMEOUT_MS. */
+  readonly disconnectTimeoutMs?: number
   /** Told each transaction before it goes to the wallet (to show the payment). */
   readonly onSendTransaction?: (tx: WalletTransaction) => void
   /** Where the SDK's console logs ([TON_CONNECT_SDK] …) go. Default: dropped (console.debug is stdout in Node). */
@@ -67,7 +71,6 @@ export interface TonConnectSdkWalletOptions {
 
 export const DEV_WALLET_APP_NAME = 'axiom-dev-wallet'
 const DEFAULT_CONNECT_TIMEOUT_MS = 120_000
-const DEFAULT_ANSWER_GRACE_MS = 15_000
 
 type Sdk = typeof import('@tonconnect/sdk')
 type TonPayloads = typeof import('../ton/ton-comment-payload.ts')
@@ -125,6 +128,8 @@ export class TonConnectSdkWallet implements Wallet {
   private current: WalletAccount | null = null
   private maxMsgs = 0
   private device: SdkWallet['device'] | null = null
+  /** Restoring gave up (spec §4's 12 s): a connection that restores later is not reported this run. */
+  private restoreAbandoned = false
   private readonly listeners = new Set<(a: WalletAccount | null) => void>()
 
   constructor(private readonly options: TonConnectSdkWalletOptions) {}
@@ -194,30 +199,33 @@ export class TonConnectSdkWallet implements Wallet {
 
   /**
    * Restores the stored connection. With none stored (or only a connection that was never
-   * answered) it answers null at once, without loading the SDK or touching the network.
+   * answered) it answers null at once, without loading the SDK or touching the network. Not
+   * restored: still stored, the wallet did not answer (tried again); removed by the SDK (the wallet
+   * ended the session, or it could not be read), a definite failure.
    */
   restore(): Effect.Effect<WalletAccount | null, WalletRestoreFailed> {
     return Effect.tryPromise({
       try: async () => {
         if (this.current) return this.current
-        const stored = await this.options.storage.getItem(SDK_CONNECTION_KEY)
-        if (!stored) return null
-        let established = false
-        try {
-          established = Boolean((JSON.parse(stored) as { connectEvent?: unknown }).connectEvent)
-        } catch {
-          // unreadable: forgotten below
-        }
-        if (!established) {
+        if (storedConnectionIn(await this.options.storage.getItem(SDK_CONNECTION_KEY)) !== 'established') {
           await this.forgetPending()
           return null
         }
         const { connector } = await this.load()
         await connector.restoreConnection()
-        return connector.connected && connector.wallet ? this.accountOf(connector.wallet) : null
+        if (connector.connected && connector.wallet) return this.accountOf(connector.wallet)
+        if (storedConnectionIn(await this.options.storage.getItem(SDK_CONNECTION_KEY)) === 'established')
+          throw new WalletRestoreFailed({ reason: 'The wallet did not answer' })
+        throw new WalletRestoreFailed({ reason: 'The wallet refused the stored connection', definite: true })
       },
-      catch: (e) => new WalletRestoreFailed({ reason: messageOf(e) }),
+      catch: (e) => (e instanceof WalletRestoreFailed ? e : new WalletRestoreFailed({ reason: messageOf(e) })),
     })
+  }
+
+  /** Closes the bridge and reports nothing more this run; the file keeps the connection for the next. */
+  abandonRestore(): void {
+    this.restoreAbandoned = true
+    this.connectorRef?.pauseConnection()
   }
 
   forgetStoredConnection(): void {
@@ -227,7 +235,9 @@ export class TonConnectSdkWallet implements Wallet {
     this.setAccount(null)
   }
 
-  sendTransaction(tx: WalletTransaction): Effect.Effect<{ readonly boc: string }, WalletNotConnected | TransactionNotSent | WalletProtocolError> {
+  sendTransaction(
+    tx: WalletTransaction,
+  ): Effect.Effect<{ readonly boc: string }, WalletNotConnected | TransactionNotSent | TransactionSendingAborted | WalletProtocolError> {
     return Effect.tryPromise({
       try: async () => {
         const { sdk, connector, ton } = await this.load()
@@ -235,11 +245,11 @@ export class TonConnectSdkWallet implements Wallet {
         this.options.onSendTransaction?.(tx)
         const abort = new AbortController()
         let timer: ReturnType<typeof setTimeout> | undefined
-        const waitMs = Math.max(0, tx.validUntil * 1000 - Date.now()) + (this.options.answerGraceMs ?? DEFAULT_ANSWER_GRACE_MS)
+        const waitMs = Math.max(0, tx.validUntil * 1000 - Date.now()) + (this.options.answerGraceMs ?? WALLET_ANSWER_GRACE_MS)
         const timedOut = new Promise<never>((_, reject) => {
           timer = setTimeout(() => {
             abort.abort()
-            reject(new TransactionNotSent({ reason: 'The wallet did not answer in time' }))
+            reject(new TransactionSendingAborted({ reason: 'The wallet did not answer in time' }))
           }, waitMs)
         })
         try {
@@ -266,25 +276,37 @@ export class TonConnectSdkWallet implements Wallet {
       },
       catch: (e) =>
         isCoreError(e)
-          ? (e as WalletNotConnected | TransactionNotSent | WalletProtocolError)
+          ? (e as WalletNotConnected | TransactionNotSent | TransactionSendingAborted | WalletProtocolError)
           : new WalletProtocolError({ code: 0, message: messageOf(e) }),
     })
   }
 
-  disconnect(): Effect.Effect<void, WalletNotConnectedToDisconnect> {
+  /** Not connected: 'Wallet is not connected'. The bridge did not take it in time, or failed: 'Disconnect was aborted' (the stored connection is gone all the same). */
+  disconnect(): Effect.Effect<void, WalletNotConnectedToDisconnect | DisconnectAborted> {
     return Effect.tryPromise({
       try: async () => {
         if (!this.current) throw new WalletNotConnectedToDisconnect()
         const { connector } = await this.load()
+        const timeoutMs = this.options.disconnectTimeoutMs ?? WALLET_DISCONNECT_TIMEOUT_MS
+        let timer: ReturnType<typeof setTimeout> | undefined
         try {
-          // Tells the wallet over the bridge (best effort), and removes the stored connection.
-          await connector.disconnect()
+          // Tells the wallet over the bridge, and removes the stored connection.
+          const telling = connector.disconnect()
+          telling.catch(() => undefined)
+          await Promise.race([
+            telling,
+            new Promise<never>((_, reject) => {
+              timer = setTimeout(() => reject(new DisconnectAborted({ reason: `The wallet did not take the disconnect within ${timeoutMs / 1000} s` })), timeoutMs)
+            }),
+          ])
         } finally {
+          clearTimeout(timer)
           this.options.storage.clear?.()
           this.setAccount(null)
         }
       },
-      catch: () => new WalletNotConnectedToDisconnect(),
+      catch: (e) =>
+        e instanceof WalletNotConnectedToDisconnect || e instanceof DisconnectAborted ? e : new DisconnectAborted({ reason: messageOf(e) }),
     })
   }
 
@@ -317,7 +339,10 @@ export class TonConnectSdkWallet implements Wallet {
       this.connectorRef = connector
       this.ton = ton
       connector.onStatusChange(
-        (w) => this.setAccount(w ? this.accountOf(w) : null),
+        (w) => {
+          if (w && this.restoreAbandoned && !this.current) return
+          this.setAccount(w ? this.accountOf(w) : null)
+        },
         () => undefined,
       )
       return { sdk, connector, ton }

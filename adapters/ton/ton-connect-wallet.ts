@@ -1,7 +1,9 @@
 import { Duration, Effect } from 'effect'
 import type { ConnectedWallet, ITonConnect, TonConnectUI, TonConnectUiCreateOptions } from '@tonconnect/ui'
 import {
+  DisconnectAborted,
   TransactionNotSent,
+  TransactionSendingAborted,
   WalletConnectionDeclined,
   WalletNotConnected,
   WalletNotConnectedToDisconnect,
@@ -28,9 +30,14 @@ type SdkErrors = Pick<
  * SDK's classes never reach the core. The manifest errors (codes 2, 3) are not exported by the
  * SDK, so they are told by their message.
  */
-export const walletErrorFrom = (e: unknown, sdk: SdkErrors): TransactionNotSent | WalletNotConnected | WalletProtocolError => {
+export const walletErrorFrom = (
+  e: unknown,
+  sdk: SdkErrors,
+): TransactionNotSent | TransactionSendingAborted | WalletNotConnected | WalletProtocolError => {
   const message = e instanceof Error ? e.message : String(e)
   const protocol = (code: number) => new WalletProtocolError({ code, message })
+  // The SDK's own give-up (its request aborted), told by its message as the SDK exports no class for it.
+  if (/Transaction sending was aborted/.test(message)) return new TransactionSendingAborted({ reason: message })
   if (e instanceof sdk.UserRejectsError || e instanceof sdk.TonConnectUIError) return new TransactionNotSent({ reason: message })
   if (e instanceof sdk.WalletNotConnectedError) return new WalletNotConnected()
   if (e instanceof sdk.BadRequestError) return protocol(1)
@@ -51,11 +58,18 @@ export interface TonConnectWalletOptions {
   /** The SDK's error classes, loaded with the widget. */
   readonly sdkErrors?: () => Promise<SdkErrors>
   /**
-   * Whether a connection is stored for the widget to restore (in the browser: the SDK's
-   * `TON_CONNECT_CONNECTION_KEY` in localStorage). With none, restoring answers null without
-   * loading the widget, which then loads on the first connect or purchase. Default: assume one is.
+   * What connection is stored for the widget to restore (in the browser: the SDK's
+   * `TON_CONNECT_CONNECTION_KEY` in localStorage, `storedConnectionIn`): 'established' (the wallet
+   * answered a connect), 'pending' (a connect not yet answered) or 'none'. With none, restoring
+   * answers null without loading the widget, which then loads on the first connect or purchase.
+   * It also tells a restore the wallet refused (the SDK removed the connection) from one that went
+   * unanswered (still stored). Default: assume one is established, and tell no failure apart.
    */
-  readonly hasStoredConnection?: () => boolean
+  readonly storedConnection?: () => StoredConnection
+  /** How long past a transaction's validUntil the wallet's answer is waited for. Default WALLET_ANSWER_GRACE_MS. */
+  readonly answerGraceMs?: number
+  /** How long a disconnect waits for the wallet's bridge to take it. Default WALLET_DISCONNECT_TIMEOUT_MS. */
+  readonly disconnectTimeoutMs?: number
   /** How long restoring waits for the widget to download before it gives up. Default WIDGET_LOAD_TIMEOUT_MS. */
   readonly loadTimeoutMs?: number
 }
@@ -69,6 +83,41 @@ export const WIDGET_LOAD_TIMEOUT_MS = 30_000
 
 /** Where @tonconnect/sdk keeps the connection it restores (its BridgeConnectionStorage key). */
 export const TON_CONNECT_CONNECTION_KEY = 'ton-connect-storage_bridge-connection'
+
+export type StoredConnection = 'established' | 'pending' | 'none'
+
+/** What the SDK stored under TON_CONNECT_CONNECTION_KEY: an answered connect carries its `connectEvent`. */
+export const storedConnectionIn = (stored: string | null): StoredConnection => {
+  if (stored === null) return 'none'
+  try {
+    return (JSON.parse(stored) as { connectEvent?: unknown }).connectEvent ? 'established' : 'pending'
+  } catch {
+    return 'pending'
+  }
+}
+
+/**
+ * How long past a transaction's validUntil the wallet's answer is waited for before the adapter
+ * gives up ('Transaction sending was aborted'): the wallet can no longer sign it, and a late answer
+ * still gets to the chain within this.
+ */
+export const WALLET_ANSWER_GRACE_MS = 15_000
+
+/**
+ * How long a disconnect waits for the wallet's bridge to take it before the adapter gives up
+ * ('Disconnect was aborted'). The spec sets no figure; the SDK drops the local connection first, so
+ * only telling the wallet is given up.
+ */
+export const WALLET_DISCONNECT_TIMEOUT_MS = 10_000
+
+/** Rejects with `error()` unless `work` settles within `ms`. */
+const within = <A>(work: Promise<A>, ms: number, error: () => unknown): Promise<A> => {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(error()), ms)
+  })
+  return Promise.race([work, late]).finally(() => clearTimeout(timer))
+}
 
 /** TON Connect's id of the TON mainnet, the network a wallet must connect on unless configured. */
 export const TON_MAINNET = '-239'
@@ -142,18 +191,24 @@ export class TonConnectWallet implements Wallet {
    * Whose connection the widget may report. 'restoring': the stored one (or an unfinished connect
    * the SDK completes), shown. 'given-up': restoring timed out (spec §4), but the widget goes on
    * restoring after we stop waiting, so what it restores now is disconnected, never shown. 'user':
-   * the user connected; nothing of restoring may drop that.
+   * the user connected; nothing of restoring may drop that. 'abandoned': restoring gave up after
+   * 12 s unanswered (spec §4); what restores later is paused, kept stored for the next start, and
+   * adopted if the user connects.
    */
-  private restoreState: 'restoring' | 'given-up' | 'user' = 'restoring'
+  private restoreState: 'restoring' | 'given-up' | 'abandoned' | 'user' = 'restoring'
   /** While the connect modal is open, a connection the widget reports is the user's. */
   private connecting = false
   private readonly listeners = new Set<(a: WalletAccount | null) => void>()
 
-  /** Whether a connection was stored when the app started: the only one restoring may bring back. */
-  private readonly storedAtStart: boolean
+  /** What connection was stored when the app started: the only one restoring may bring back. */
+  private readonly storedAtStartKind: StoredConnection
 
   constructor(private readonly options: TonConnectWalletOptions) {
-    this.storedAtStart = options.hasStoredConnection?.() ?? true
+    this.storedAtStartKind = options.storedConnection?.() ?? 'established'
+  }
+
+  private get storedAtStart(): boolean {
+    return this.storedAtStartKind !== 'none'
   }
 
   account(): WalletAccount | null {
@@ -169,6 +224,12 @@ export class TonConnectWallet implements Wallet {
       try: async () => {
         const ui = await this.widget()
         if (this.current) return this.current
+        if (this.restoreState === 'abandoned' && ui.connected && ui.wallet) {
+          // The stored connection restored after restoring gave up: the user asked for it, so it is theirs.
+          this.restoreState = 'user'
+          await ui.connector.unPauseConnection()
+          return await this.accountOf(ui.wallet as ConnectedWallet)
+        }
         this.connecting = true
         try {
           const account = await this.connectOnce(ui, request)
@@ -216,12 +277,26 @@ export class TonConnectWallet implements Wallet {
       try: async () => {
         const ui = await this.widget()
         await ui.connectionRestored
-        if (this.restoreState === 'given-up') return null
+        if (this.restoreState === 'given-up' || this.restoreState === 'abandoned') return null
         if (ui.connected && ui.wallet) return this.accountOf(ui.wallet as ConnectedWallet)
-        return null
+        const now = this.options.storedConnection?.()
+        if (this.storedAtStartKind !== 'established' || now === undefined || now === 'pending') return null
+        // Still stored: the wallet never answered (the bridge was not reached), and restoring tries again.
+        if (now === 'established') throw new WalletRestoreFailed({ reason: 'The wallet did not answer' })
+        // Gone: the SDK removed it, as it does when the wallet ended the session or the stored connection is unreadable.
+        throw new WalletRestoreFailed({ reason: 'The wallet refused the stored connection', definite: true })
       },
-      catch: (e) => new WalletRestoreFailed({ reason: e instanceof Error ? e.message : String(e) }),
+      catch: (e) => (e instanceof WalletRestoreFailed ? e : new WalletRestoreFailed({ reason: e instanceof Error ? e.message : String(e) })),
     })
+  }
+
+  /** Stops showing what restores from now on; it is paused (not disconnected), so it stays stored for the next start. */
+  abandonRestore(): void {
+    if (this.restoreState !== 'restoring') return
+    this.restoreState = 'abandoned'
+    void this.widget()
+      .then((ui) => this.pauseRestored(ui))
+      .catch(() => undefined)
   }
 
   /**
@@ -230,18 +305,20 @@ export class TonConnectWallet implements Wallet {
    * wallet and removes what the widget stored.
    */
   forgetStoredConnection(): void {
-    if (this.restoreState === 'user') return
+    if (this.restoreState === 'user' || this.restoreState === 'given-up') return
     this.restoreState = 'given-up'
     void this.widget().then((ui) => this.dropRestored(ui)).catch(() => undefined)
   }
 
+  /** Gives up ('Transaction sending was aborted') once the transaction is past its validUntil and the grace. */
   sendTransaction(tx: WalletTransaction) {
     return Effect.tryPromise({
       try: async () => {
         const [ui, ton] = await Promise.all([this.widget(), this.options.tonCore()])
         if (!ui.connected) throw new WalletNotConnected()
+        const waitMs = Math.max(0, tx.validUntil * 1000 - Date.now()) + (this.options.answerGraceMs ?? WALLET_ANSWER_GRACE_MS)
         try {
-          const result = await ui.sendTransaction({
+          const sending = ui.sendTransaction({
             validUntil: tx.validUntil,
             messages: tx.messages.map((m) => ({
               address: ton.transferAddress(m.address),
@@ -249,25 +326,35 @@ export class TonConnectWallet implements Wallet {
               ...(m.comment ? { payload: ton.commentPayload(m.comment) } : {}),
             })),
           })
+          sending.catch(() => undefined)
+          const result = await within(sending, waitMs, () => new TransactionSendingAborted({ reason: 'The wallet did not answer in time' }))
           return { boc: result.boc }
         } catch (e) {
+          if (isCoreError(e)) throw e
           throw walletErrorFrom(e, await (this.options.sdkErrors ?? (() => import('@tonconnect/ui')))())
         }
       },
       catch: (e) =>
-        isCoreError(e) ? (e as TransactionNotSent | WalletNotConnected | WalletProtocolError) : new WalletProtocolError({ code: 0 }),
+        isCoreError(e)
+          ? (e as TransactionNotSent | TransactionSendingAborted | WalletNotConnected | WalletProtocolError)
+          : new WalletProtocolError({ code: 0 }),
     })
   }
 
-  disconnect(): Effect.Effect<void, WalletNotConnectedToDisconnect> {
+  /** Not connected: 'Wallet is not connected'. A bridge that does not take it in time, or fails: 'Disconnect was aborted'. */
+  disconnect(): Effect.Effect<void, WalletNotConnectedToDisconnect | DisconnectAborted> {
     return Effect.tryPromise({
       try: async () => {
         if (!this.current) throw new WalletNotConnectedToDisconnect()
         const ui = await this.widget()
-        await ui.disconnect()
+        const timeoutMs = this.options.disconnectTimeoutMs ?? WALLET_DISCONNECT_TIMEOUT_MS
+        await within(ui.disconnect(), timeoutMs, () => new DisconnectAborted({ reason: `The wallet did not take the disconnect within ${timeoutMs / 1000} s` }))
         this.setAccount(null)
       },
-      catch: () => new WalletNotConnectedToDisconnect(),
+      catch: (e) =>
+        e instanceof WalletNotConnectedToDisconnect || e instanceof DisconnectAborted
+          ? e
+          : new DisconnectAborted({ reason: e instanceof Error ? e.message : String(e) }),
     })
   }
 
@@ -282,6 +369,7 @@ export class TonConnectWallet implements Wallet {
         ui.onStatusChange((w) => {
           if (!w) this.setAccount(null)
           else if (this.restoreState === 'given-up' && !this.connecting) void this.dropRestored(ui).catch(() => undefined)
+          else if (this.restoreState === 'abandoned' && !this.connecting) this.pauseRestored(ui)
           else this.accountOf(w).catch(() => this.setAccount(null))
         })
         return ui
@@ -319,6 +407,11 @@ export class TonConnectWallet implements Wallet {
     const account = await connected
     if (!account) throw new WalletConnectionDeclined()
     return account
+  }
+
+  /** Closes the bridge of what the widget restored, without telling the wallet or removing what it stored. */
+  private pauseRestored(ui: TonConnectUI): void {
+    if (ui.connected && !this.connecting && !this.current) ui.connector.pauseConnection()
   }
 
   /** Disconnects what the widget restored: the wallet is told, and the widget removes what it stored. */

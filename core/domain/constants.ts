@@ -21,7 +21,6 @@ export const WALLET_BALANCE_POLL_TRIES = 30
 export const TRANSACTION_VALIDITY_SECONDS = 60
 
 export const TOAST_DURATION_MS = 3_000
-export const LINK_COPIED_TOAST_MS = 1_500
 
 export const SOCKET_RECONNECT_BASE_MS = 1_000
 export const SOCKET_RECONNECT_FACTOR = 2
@@ -31,6 +30,8 @@ export const SOCKET_RECONNECT_AFTER_EXHAUSTED_MS = 5_000
 export const SOCKET_CONNECT_TIMEOUT_MS = 5_000
 export const SOCKET_TOKEN_TIMEOUT_MS = 5_000
 export const SOCKET_TOKEN_RETRY_MS = 1_000
+/** How long the socket waits for the session refresh after the server refused its token (spec §9). */
+export const SOCKET_TOKEN_REFRESH_TIMEOUT_MS = 5_000
 export const SOCKET_SEND_RETRY_TIMES = 15
 export const SOCKET_SEND_RETRY_MS = 2_000
 export const SOCKET_SHORT_REFRESH_MS = 1_000

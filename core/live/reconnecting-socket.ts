@@ -3,6 +3,7 @@ import {
   SOCKET_CONNECT_TIMEOUT_MS,
   SOCKET_RECONNECT_MAX_DELAY_MS,
   SOCKET_SHORT_REFRESH_MS,
+  SOCKET_TOKEN_REFRESH_TIMEOUT_MS,
   SOCKET_TOKEN_RETRY_MS,
   SOCKET_TOKEN_TIMEOUT_MS,
 } from '../domain/constants.ts'
@@ -25,7 +26,10 @@ export interface ReconnectingSocketOptions {
   readonly firstMessage: () => string | null
   readonly onMessage: (text: string) => void
   readonly onStatus?: (status: SocketStatus) => void
-  /** Called when the server refuses the token; the socket reconnects 1 s after it settles. */
+  /**
+   * Called when the server refuses the token; the socket reconnects 1 s after it settles, or after
+   * 5 s of waiting for it (spec §9's token refresh timeout), so a refresh that hangs never stops the socket.
+   */
   readonly onAuthFailed?: () => Promise<unknown>
   /** Overrides for tests; the defaults are the §9 policy. */
   readonly reconnectPolicy?: Schedule.Schedule<unknown>
@@ -127,7 +131,11 @@ export const openReconnectingSocket = (o: ReconnectingSocketOptions): Reconnecti
         return Effect.sleep(Duration.millis(shortRefreshMs))
       }
       const wait = Duration.millis(Math.min(SOCKET_RECONNECT_MAX_DELAY_MS, shortRefreshMs * 2 ** refusedInARow++))
-      const refresh = o.onAuthFailed ? Effect.promise(() => o.onAuthFailed!().catch(() => undefined)) : Effect.void
+      const refresh = o.onAuthFailed
+        ? Effect.promise(() => o.onAuthFailed!().catch(() => undefined)).pipe(
+            Effect.timeoutOrElse({ duration: Duration.millis(SOCKET_TOKEN_REFRESH_TIMEOUT_MS), orElse: () => Effect.void }),
+          )
+        : Effect.void
       return refresh.pipe(Effect.andThen(Effect.sleep(wait)))
     }),
     Effect.forever,

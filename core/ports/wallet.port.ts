@@ -1,7 +1,9 @@
 import type { Effect } from 'effect'
 import type { TonProof } from '../domain/entities/wallet.ts'
 import type {
+  DisconnectAborted,
   TransactionNotSent,
+  TransactionSendingAborted,
   WalletConnectionDeclined,
   WalletNotConnected,
   WalletNotConnectedToDisconnect,
@@ -52,19 +54,30 @@ export interface Wallet {
   /**
    * Resolves once whatever restoring needs is loaded (the TON Connect widget loads after the first
    * paint), so that restoring's 12 s (spec §4) measure the restore and not a slow download. Fails
-   * when it cannot be loaded.
+   * (never `definite`) when it cannot be loaded; the caller tries again.
    */
   ready(): Effect.Effect<void, WalletRestoreFailed>
-  /** Restores a stored connection once; null when there is none to restore. A failed attempt removes nothing: the caller retries. */
+  /**
+   * Restores a stored connection once; null when there is none to restore. A failed attempt removes
+   * nothing: unanswered, the caller retries; `definite` (the wallet or bridge refused it), the caller
+   * forgets it.
+   */
   restore(): Effect.Effect<WalletAccount | null, WalletRestoreFailed>
   /**
-   * Forgets the stored connection (after restoring gave up, spec §4): one restored already, or one
+   * Forgets the stored connection (after a definite failure, spec §4): one restored already, or one
    * that restores later, is disconnected and never reported. A later connect() is kept.
    */
   forgetStoredConnection(): void
+  /**
+   * Stops restoring for this run (abandoned after 12 s, spec §4) and keeps the stored connection for
+   * the next start: one that restores later is not reported this run, unless the user connects.
+   */
+  abandonRestore(): void
+  /** Fails with TransactionSendingAborted when the adapter gives up waiting for the wallet's answer. */
   sendTransaction(
     tx: WalletTransaction,
-  ): Effect.Effect<{ readonly boc: string }, WalletNotConnected | TransactionNotSent | WalletProtocolError>
-  disconnect(): Effect.Effect<void, WalletNotConnectedToDisconnect>
+  ): Effect.Effect<{ readonly boc: string }, WalletNotConnected | TransactionNotSent | TransactionSendingAborted | WalletProtocolError>
+  /** Not connected: WalletNotConnectedToDisconnect; the wallet did not take the disconnect in time: DisconnectAborted. */
+  disconnect(): Effect.Effect<void, WalletNotConnectedToDisconnect | DisconnectAborted>
   onAccountChange(listener: (account: WalletAccount | null) => void): () => void
 }

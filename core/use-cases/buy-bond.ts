@@ -1,4 +1,4 @@
-import { Duration, Effect, Fiber } from 'effect'
+import { Duration, Effect } from 'effect'
 import {
   TRANSACTION_VALIDITY_SECONDS,
   WALLET_BALANCE_POLL_MS,
@@ -10,6 +10,7 @@ import {
   type ApiError,
   type InvalidInput,
   type TransactionNotSent,
+  type TransactionSendingAborted,
   WalletNotConnected,
   type WalletProtocolError,
   WalletUnsupported,
@@ -49,6 +50,7 @@ export type BuyBondError =
   | WalletNotConnected
   | WalletUnsupported
   | TransactionNotSent
+  | TransactionSendingAborted
   | WalletProtocolError
 
 /** The transaction that pays for a pending mint: one message, valid for 60 s (spec §5). */
@@ -78,9 +80,19 @@ export const waitForBalanceChange = (deps: Pick<BuyBondDeps, 'chain' | 'pollEver
     return false
   })
 
+/** How long the wallet prompt may wait for the balance before paying; a slower chain leaves no baseline. */
+export const BALANCE_BEFORE_PAYING_MAX_MS = 2_000
+
+const balanceBeforePaying = (deps: Pick<BuyBondDeps, 'chain'>, address: string): Effect.Effect<bigint | null> =>
+  deps.chain.balance(address).pipe(
+    Effect.map((b): bigint | null => b),
+    Effect.timeoutOrElse({ duration: Duration.millis(BALANCE_BEFORE_PAYING_MAX_MS), orElse: () => Effect.succeed(null) }),
+    Effect.catch(() => Effect.succeed(null)),
+  )
+
 /**
  * Buys a bond (spec §4, §5): checks the wallet is connected and can send the message, creates the
- * pending mint, asks the wallet to pay the treasury with the mint's comment within 60 s, tells the
+ * pending mint, reads the wallet balance, asks the wallet to pay the treasury with the mint's comment within 60 s, tells the
  * user the transaction is being processed and watches the wallet balance. A failure to sign ends
  * with TransactionNotSent (or the wallet's protocol error); the caller then clears pending items.
  */
@@ -99,15 +111,10 @@ export const buyBond =
         input.idempotencyKey ? { idempotencyKey: input.idempotencyKey } : undefined,
       )
       input.onPendingMint?.(mint)
-      // The balance before paying is read while the wallet asks the user, so the prompt never waits for the chain.
-      const reading = yield* Effect.forkChild(
-        deps.chain.balance(account.address).pipe(
-          Effect.map((b): bigint | null => b),
-          Effect.catch(() => Effect.succeed(null)),
-        ),
-      )
+      // The balance before paying is read before the wallet is asked: a wallet that approves at once
+      // lands the payment before a reading taken meanwhile, which then never sees the balance change.
+      const before = yield* balanceBeforePaying(deps, account.address)
       yield* deps.wallet.sendTransaction(bondPaymentTransaction(payment, nowSeconds(deps.clock)))
-      const before = yield* Fiber.join(reading)
       deps.notifier.notify({ tag: 'transactionProcessing' })
       const balanceChanged = yield* waitForBalanceChange(deps, account.address, before)
       return { mint, balanceChanged }

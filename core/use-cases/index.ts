@@ -120,7 +120,7 @@ export const useCases = (ports: CorePorts) => {
     loadFinancialStats: () => api.financialStats(),
 
     // The TON wallet (spec §4, §5)
-    restoreWallet: () => restoreWallet({ wallet }),
+    restoreWallet: () => restoreWallet({ wallet, clock }),
     connectWallet: () => connectWallet({ wallet, api }),
     /** Disconnects; disconnecting while not connected is an error (spec §4). */
     disconnectWallet: () => wallet.disconnect(),

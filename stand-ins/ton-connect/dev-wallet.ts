@@ -114,6 +114,8 @@ export class DevWallet {
   readonly key: DevKey
   readonly network: string
   auto: AutoMode
+  /** How long auto mode waits before answering (a test sets a wallet that answers at once). */
+  autoAnswerDelayMs = AUTO_ANSWER_DELAY_MS
   private readonly sessions = new Map<string, Session>()
   private readonly waiting = new Map<string, Waiting>()
   private readonly requestListeners = new Set<(r: PendingRequest) => void>()
@@ -328,7 +330,7 @@ export class DevWallet {
     if (mode === 'approve' || mode === 'reject') {
       // A person takes a moment to answer; the SDK registers its request only after the bridge took
       // it, so an answer in the same instant can arrive before the dapp is listening for it.
-      await new Promise((resolve) => setTimeout(resolve, AUTO_ANSWER_DELAY_MS))
+      await new Promise((resolve) => setTimeout(resolve, this.autoAnswerDelayMs))
       await req.decide(mode === 'approve')
       return { requestId: null }
     }

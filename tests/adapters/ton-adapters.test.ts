@@ -7,12 +7,23 @@ import { Effect, Fiber } from 'effect'
 import { TestClock } from 'effect/testing'
 import { describe, expect, it } from 'vitest'
 import { commentPayload, friendlyAddress } from '../../adapters/ton/ton-comment-payload.ts'
-import { pinnedTonConnectUi, TON_MAINNET, TonConnectWallet, tonConnectUiOptions, walletErrorFrom } from '../../adapters/ton/ton-connect-wallet.ts'
+import {
+  pinnedTonConnectUi,
+  type StoredConnection,
+  storedConnectionIn,
+  TON_MAINNET,
+  TonConnectWallet,
+  tonConnectUiOptions,
+  walletErrorFrom,
+} from '../../adapters/ton/ton-connect-wallet.ts'
 import { userMessage } from '../../core/index.ts'
 import { restoreWallet } from '../../core/use-cases/restore-wallet.ts'
+import { FixedClock } from '../core/fakes/fixed-clock.ts'
 import * as tonPayloads from '../../adapters/ton/ton-comment-payload.ts'
 
 const RAW = `0:${'5a'.repeat(32)}`
+/** A page that never stalls: restoring's 12 s are the test clock's. */
+const clock = new FixedClock()
 
 describe('TON payloads and addresses', () => {
   it('encodes a text comment the way wallets read it (op 0 + text)', () => {
@@ -41,6 +52,7 @@ describe('wallet errors (spec §8)', () => {
     expect(walletErrorFrom(new UnknownAppError(), sdk)).toMatchObject({ code: 100 })
     expect(walletErrorFrom(new WalletNotSupportFeatureError('unsupported', { cause: { requiredFeature: { featureName: 'SendTransaction' } } }), sdk)).toMatchObject({ code: 400 })
     expect(walletErrorFrom(new Error('boom'), sdk)).toMatchObject({ code: 0 })
+    expect(userMessage(walletErrorFrom(new sdk.TonConnectError('Transaction sending was aborted'), sdk))).toBe('Transaction sending was aborted')
   })
 })
 
@@ -54,12 +66,16 @@ const fakeWidget = (script: {
   proof?: 'signs' | 'error'
   /** The widget's own restore, started when it is created: resolves with whether it restored. Default: nothing stored. */
   connectionRestored?: Promise<boolean>
+  /** The wallet never answers a transaction, or the bridge never takes a disconnect. */
+  hangs?: 'sendTransaction' | 'disconnect'
 }) => {
   const statusListeners = new Set<(w: ConnectedWallet | null) => void>()
   const modalListeners = new Set<(s: { status: string; closeReason?: string }) => void>()
   let wallet: ConnectedWallet | null = null
   const sent: unknown[] = []
   let disconnects = 0
+  let pauses = 0
+  let unpauses = 0
   /** Every setConnectRequestParameters call, in order. */
   const requestParameters: unknown[] = []
   let params: { state: string; value?: { tonProof?: string } } | null | undefined = null
@@ -110,7 +126,12 @@ const fakeWidget = (script: {
         } else for (const l of [...modalListeners]) l({ status: 'closed', closeReason: 'action-cancelled' })
       }, 0)
     },
+    connector: {
+      pauseConnection: () => void pauses++,
+      unPauseConnection: async () => void unpauses++,
+    },
     async sendTransaction(tx: unknown) {
+      if (script.hangs === 'sendTransaction') return new Promise(() => {})
       if (script.rejectTx) throw new UserRejectsError()
       sent.push(tx)
       return { boc: 'te6cc' }
@@ -119,6 +140,7 @@ const fakeWidget = (script: {
       disconnects++
       wallet = null
       for (const l of [...statusListeners]) l(null)
+      if (script.hangs === 'disconnect') await new Promise(() => {})
     },
   }
   return {
@@ -132,6 +154,13 @@ const fakeWidget = (script: {
     },
     get disconnects() {
       return disconnects
+    },
+    /** Bridge connections closed without a disconnect (the connection stays stored). */
+    get pauses() {
+      return pauses
+    },
+    get unpauses() {
+      return unpauses
     },
   }
 }
@@ -243,6 +272,32 @@ describe('TonConnectWallet', () => {
     expect(r._tag === 'Failure' && r.failure._tag).toBe('TransactionNotSent')
   })
 
+  it("gives up on a wallet that does not answer past the transaction's validUntil and the grace: 'Transaction sending was aborted'", async () => {
+    const wallet = new TonConnectWallet({
+      create: async () => fakeWidget({ approve: true, hangs: 'sendTransaction' }).ui,
+      tonCore: async () => tonPayloads,
+      answerGraceMs: 30,
+    })
+    await Effect.runPromise(wallet.connect())
+    const validUntil = Math.floor(Date.now() / 1000) - 1
+    const error = await Effect.runPromise(Effect.flip(wallet.sendTransaction({ validUntil, messages: [{ address: RAW, amount: '1' }] })))
+    expect(error._tag).toBe('TransactionSendingAborted')
+    expect(userMessage(error)).toBe('Transaction sending was aborted')
+  })
+
+  it("a disconnect the bridge does not take in time: 'Disconnect was aborted'; while not connected: 'Wallet is not connected'", async () => {
+    const wallet = new TonConnectWallet({
+      create: async () => fakeWidget({ approve: true, hangs: 'disconnect' }).ui,
+      tonCore: async () => tonPayloads,
+      disconnectTimeoutMs: 30,
+    })
+    expect(userMessage(await Effect.runPromise(Effect.flip(wallet.disconnect())))).toBe('Wallet is not connected')
+    await Effect.runPromise(wallet.connect())
+    const error = await Effect.runPromise(Effect.flip(wallet.disconnect()))
+    expect(error._tag).toBe('DisconnectAborted')
+    expect(userMessage(error)).toBe('Disconnect was aborted')
+  })
+
   it('refuses to disconnect while not connected, and disconnects when connected', async () => {
     const wallet = walletOver(fakeWidget({ approve: true }))
     const before = await Effect.runPromise(Effect.result(wallet.disconnect()))
@@ -266,9 +321,9 @@ describe('TonConnectWallet', () => {
         return widget.ui
       },
       tonCore: () => import('../../adapters/ton/ton-comment-payload.ts'),
-      hasStoredConnection: () => false,
+      storedConnection: () => 'none',
     })
-    expect(await Effect.runPromise(restoreWallet({ wallet }))).toBeNull()
+    expect(await Effect.runPromise(restoreWallet({ wallet, clock }))).toBeNull()
     expect(loads).toBe(0)
 
     const account = await Effect.runPromise(wallet.connect())
@@ -292,7 +347,7 @@ describe('TonConnectWallet restoring (spec §4)', () => {
     return { load, restored, widget, wallet, seen }
   }
 
-  it('is ready once the widget has loaded; a widget that fails to load is a WalletRestoreFailed, and the next try loads it again', async () => {
+  it('is ready once the widget has loaded; a widget that fails to load is an unanswered WalletRestoreFailed, and the next try loads it again', async () => {
     let loads = 0
     const widget = fakeWidget({ approve: true })
     const wallet = new TonConnectWallet({
@@ -305,18 +360,28 @@ describe('TonConnectWallet restoring (spec §4)', () => {
 
     const first = await Effect.runPromise(Effect.result(wallet.ready()))
     expect(first._tag === 'Failure' && first.failure._tag).toBe('WalletRestoreFailed')
-    expect(first._tag === 'Failure' && userMessage(first.failure)).toBe('Provider is not restored')
+    expect(first._tag === 'Failure' && first.failure.definite).toBeFalsy()
     await Effect.runPromise(wallet.ready())
     expect(loads).toBe(2)
   })
 
-  it('gives up a widget download that stalls, with a reported failure, and connects once it arrives', async () => {
+  it("gives up a widget download that stalls, tried every 2 s: 'Connection restoring was aborted', and connects once it arrives", async () => {
     const load = deferred<TonConnectUI>()
     const widget = fakeWidget({ approve: true })
     const wallet = new TonConnectWallet({ create: () => load.promise, tonCore: async () => tonPayloads, loadTimeoutMs: 50 })
 
-    const restored = await Effect.runPromise(Effect.result(restoreWallet({ wallet })))
+    const restored = await Effect.runPromise(
+      Effect.gen(function* () {
+        const fiber = yield* Effect.forkChild(Effect.result(restoreWallet({ wallet, clock })))
+        for (let i = 0; i < 6; i++) {
+          yield* TestClock.adjust('2050 millis')
+          yield* settle
+        }
+        return yield* Fiber.join(fiber)
+      }).pipe(Effect.provide(TestClock.layer())),
+    )
     expect(restored._tag === 'Failure' && restored.failure.reason).toBe('The wallet widget did not load within 0.05 s')
+    expect(restored._tag === 'Failure' && userMessage(restored.failure)).toBe('Connection restoring was aborted')
 
     load.resolve(widget.ui)
     expect((await Effect.runPromise(wallet.connect())).address).toBe(RAW)
@@ -327,7 +392,7 @@ describe('TonConnectWallet restoring (spec §4)', () => {
 
     const account = await Effect.runPromise(
       Effect.gen(function* () {
-        const fiber = yield* Effect.forkChild(restoreWallet({ wallet }))
+        const fiber = yield* Effect.forkChild(restoreWallet({ wallet, clock }))
         yield* TestClock.adjust('20 seconds')
         load.resolve(widget.ui)
         yield* settle
@@ -345,32 +410,70 @@ describe('TonConnectWallet restoring (spec §4)', () => {
     expect(seen).toContain(RAW)
   })
 
-  it('with restoreWallet: a restore that takes more than 12 s after the widget is ready is given up, and the connection that restores late is disconnected, never shown', async () => {
+  it('with restoreWallet: a restore unanswered 12 s after the widget is ready is abandoned; what restores late is paused, kept stored, never shown, and Connect adopts it', async () => {
     const { load, restored, widget, wallet, seen } = slowWidget()
 
     const outcome = await Effect.runPromise(
       Effect.gen(function* () {
-        const fiber = yield* Effect.forkChild(restoreWallet({ wallet }))
+        const fiber = yield* Effect.forkChild(restoreWallet({ wallet, clock }))
         yield* TestClock.adjust('20 seconds')
         load.resolve(widget.ui)
         yield* settle
         yield* TestClock.adjust('11999 millis')
         const doneBefore12s = fiber.pollUnsafe() !== undefined
         yield* TestClock.adjust('1 millis')
-        const given = yield* Fiber.join(fiber)
+        const given = yield* Effect.flip(Fiber.join(fiber))
         // The widget goes on restoring in the background, and gets there late.
         widget.restores()
         restored.resolve(true)
         yield* settle
-        return { doneBefore12s, given }
+        return { doneBefore12s, given: userMessage(given) }
       }).pipe(Effect.provide(TestClock.layer())),
     )
 
-    expect(outcome).toEqual({ doneBefore12s: false, given: null })
-    expect(widget.disconnects).toBe(1)
-    expect(widget.ui.connected).toBe(false)
+    expect(outcome).toEqual({ doneBefore12s: false, given: 'Connection restoring was aborted' })
+    expect(widget.disconnects).toBe(0)
+    expect(widget.pauses).toBe(1)
     expect(wallet.account()).toBeNull()
     expect(seen).not.toContain(RAW)
+
+    // The user taps Connect: the connection that came back late is theirs, without the modal.
+    expect((await Effect.runPromise(wallet.connect())).address).toBe(RAW)
+    expect(widget.unpauses).toBe(1)
+    expect(wallet.account()?.address).toBe(RAW)
+  })
+
+  /** A widget whose restore ended without a connection, over a store the test sets. */
+  const endedWidget = (stored: { now: StoredConnection }) => {
+    const widget = fakeWidget({ approve: true, connectionRestored: Promise.resolve(false) })
+    const wallet = new TonConnectWallet({ create: async () => widget.ui, tonCore: async () => tonPayloads, storedConnection: () => stored.now })
+    return { widget, wallet }
+  }
+
+  it('a restore the SDK ended and the stored connection still there is unanswered (tried again); one the SDK removed is a definite failure', async () => {
+    const stored = { now: 'established' as StoredConnection }
+    const { wallet } = endedWidget(stored)
+    const unanswered = await Effect.runPromise(Effect.flip(wallet.restore()))
+    expect(unanswered).toMatchObject({ _tag: 'WalletRestoreFailed', reason: 'The wallet did not answer' })
+    expect(unanswered.definite).toBeFalsy()
+
+    stored.now = 'none'
+    const refused = await Effect.runPromise(Effect.flip(wallet.restore()))
+    expect(refused).toMatchObject({ _tag: 'WalletRestoreFailed', definite: true })
+    expect(userMessage(refused)).toBe('Provider is not restored')
+  })
+
+  it('an unfinished connect stored at start restores as nothing, and may still complete later', async () => {
+    const stored = { now: 'pending' as StoredConnection }
+    const { wallet } = endedWidget(stored)
+    expect(await Effect.runPromise(wallet.restore())).toBeNull()
+  })
+
+  it('reads what the SDK stored: an answered connect, an unfinished one, or none', () => {
+    expect(storedConnectionIn(null)).toBe('none')
+    expect(storedConnectionIn(JSON.stringify({ type: 'http', connectEvent: { event: 'connect' } }))).toBe('established')
+    expect(storedConnectionIn(JSON.stringify({ type: 'http', connectionSource: {} }))).toBe('pending')
+    expect(storedConnectionIn('{not json')).toBe('pending')
   })
 
   it('disconnects a connection the widget restored already when restoring is given up', async () => {
@@ -392,7 +495,7 @@ describe('TonConnectWallet restoring (spec §4)', () => {
     const widget = fakeWidget({ approve: true })
     const wallet = walletOver(widget)
     await Effect.runPromise(wallet.ready())
-    expect(await Effect.runPromise(restoreWallet({ wallet }))).toBeNull()
+    expect(await Effect.runPromise(restoreWallet({ wallet, clock }))).toBeNull()
 
     widget.restores()
     await new Promise((r) => setTimeout(r, 5))

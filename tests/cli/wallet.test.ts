@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { Effect } from 'effect'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { JsonFileStorage, SDK_CONNECTION_KEY, TonConnectSdkWallet } from '../../adapters/node/ton-connect-sdk-wallet.ts'
+import { userMessage } from '../../core/index.ts'
 import { attachLocalTon, type LocalTon, localTreasuryAddress } from '../../stand-ins/local-ton.ts'
 import { type CliStack, type CliUser, freshId, Sink, startCliStack } from './support.ts'
 
@@ -194,6 +195,28 @@ describe('TonConnectSdkWallet', () => {
     expect(await storage.getItem(SDK_CONNECTION_KEY)).toBeNull()
     expect(w.account()).toBeNull()
     expect(w.maxMessages()).toBe(0)
+  })
+
+  it("gives up on a wallet that does not answer past the transaction's validUntil and the grace: 'Transaction sending was aborted'", async () => {
+    const user = await connected()
+    const w = new TonConnectSdkWallet({
+      manifestUrl: `${ton.url}/tonconnect-manifest.json`,
+      walletsListSource: `${ton.url}/wallets-v2.json`,
+      storage: new JsonFileStorage(join(user.home, 'tonconnect.json')),
+      openLink: () => undefined,
+      answerGraceMs: 300,
+    })
+    ton.devWallet.auto = 'off'
+    try {
+      expect((await Effect.runPromise(w.restore()))?.address).toBe(ton.devWallet.key.address)
+      const validUntil = Math.floor(Date.now() / 1000) - 1
+      const error = await Effect.runPromise(Effect.flip(w.sendTransaction({ validUntil, messages: [{ address: ton.devWallet.key.address, amount: '1000' }] })))
+      expect(error._tag).toBe('TransactionSendingAborted')
+      expect(userMessage(error)).toBe('Transaction sending was aborted')
+    } finally {
+      ton.devWallet.auto = 'approve'
+      w.close()
+    }
   })
 
   it('maps failures to core errors: not connected, nothing to disconnect, no such wallet in the list', async () => {

@@ -27,6 +27,28 @@ export const toastTexts = async (app: FrameLocator, kind: 'success' | 'error' | 
 export const expectToast = (app: FrameLocator, kind: 'success' | 'error' | 'info', expected: string) =>
   expect.poll(() => toastTexts(app, kind), { timeout: 10_000, message: `toast-${kind} '${expected}'` }).toEqual(expect.arrayContaining([expected]))
 
+/**
+ * Starts keeping every toast text the app shows, in order, however briefly it stays (a toast may
+ * be replaced within milliseconds); `toastsSeen` reads them.
+ */
+export const recordToasts = (app: FrameLocator): Promise<void> =>
+  frameEval(app, () => {
+    const w = window as unknown as { __toastsSeen?: string[] }
+    if (w.__toastsSeen) return
+    const seen: string[] = (w.__toastsSeen = [])
+    const region = document.querySelector('[data-testid="toasts"]')
+    if (!region) throw new Error('no toast region')
+    new MutationObserver((records) => {
+      for (const r of records)
+        for (const n of r.addedNodes)
+          if (n instanceof HTMLElement) for (const t of n.querySelectorAll('.toast__text')) seen.push((t.textContent ?? '').trim())
+    }).observe(region, { childList: true })
+  })
+
+/** The toast texts shown since `recordToasts`, in order. */
+export const toastsSeen = (app: FrameLocator): Promise<string[]> =>
+  frameEval(app, () => [...((window as unknown as { __toastsSeen?: string[] }).__toastsSeen ?? [])])
+
 /** Parses a displayed amount ('1 234.56' → 1234.56). */
 export const amountOf = (s: string): number => Number(s.replace(/[\s\u00a0\u202f]/g, '').replace(/[^\d.-]/g, ''))
 

@@ -1,8 +1,9 @@
 import type { FrameLocator, Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import type { DevKey } from '../../stand-ins/chain/dev-keys.ts'
+import { AUTO_ANSWER_DELAY_MS } from '../../stand-ins/ton-connect/dev-wallet.ts'
 import { signTonProof } from '../../stand-ins/ton-connect/sign-ton-proof.ts'
-import { errorHaptics, expectToast, toastTexts } from './helpers.ts'
+import { errorHaptics, expectToast, recordToasts, toastsSeen, toastTexts } from './helpers.ts'
 import { api, launch, useStack } from './stack.ts'
 
 const stack = useStack({ ton: true })
@@ -77,9 +78,12 @@ describe('the wallet and the bond purchase, end to end on the local chain', () =
     const walletBefore = await ton().chain.balance(wallet)
     const treasuryBefore = await ton().chain.balance(ton().treasuryAddress)
 
+    await recordToasts(app)
     await buy(app, '50')
-    await app.getByText('Transaction is being processed').waitFor()
     await app.getByText('New Bond created').waitFor({ timeout: 30_000 })
+    // 'Transaction is being processed' was told once the wallet signed, and went when the bond was created.
+    expect(await toastsSeen(app)).toContain('Transaction is being processed')
+    expect(await toastTexts(app, 'info')).not.toContain('Transaction is being processed')
     const row = app.locator('[data-testid^="mint-status-"]').first()
     await expect.poll(() => row.innerText()).toMatch(/active/i)
 
@@ -143,6 +147,36 @@ describe('the wallet and the bond purchase, end to end on the local chain', () =
     expect(ton().devWallet.connectedDapps().filter((c) => c.user === String(ivy))).toEqual([])
     expect(await boundWallet(ivy)).toBeNull()
     expect(await boundWallet(hugo)).toBe(ton().devWallet.keyForUser(ivy).friendly)
+    await page.close()
+  })
+
+  it('a wallet that approves at once: the user who went to Staking meanwhile stays there when the purchase ends', async () => {
+    const { page, app, errors } = await launch(stack, { user: 9108, name: 'Sam' })
+    await connectDevWallet(page, app)
+    // Every balance read of the purchase's watch (v4 API: /block/<seqno>/<address>/lite), with its time.
+    const balanceReads: number[] = []
+    page.on('request', (r) => {
+      if (/\/ton\/block\/\d+\/[^/]+\/lite$/.test(new URL(r.url()).pathname)) balanceReads.push(Date.now())
+    })
+    ton().devWallet.autoAnswerDelayMs = 45
+    try {
+      await recordToasts(app)
+      await buy(app, '20')
+      // The wallet approved (its 'confirm' modal is gone); the purchase now watches the balance, and the user leaves.
+      await expect.poll(() => toastsSeen(app), { interval: 20 }).toContain('Transaction is being processed')
+      await app.getByTestId('tab-staking').click()
+      await app.getByTestId('screen-staking').waitFor()
+      await app.getByText('New Bond created').waitFor({ timeout: 30_000 })
+      expect(await toastTexts(app, 'info')).not.toContain('Transaction is being processed')
+      // The purchase is over once the watch stops reading: it saw the payment, well before its 30 tries.
+      await expect.poll(() => balanceReads.length > 0 && Date.now() - balanceReads.at(-1)! > 3_000, { timeout: 40_000, interval: 250 }).toBe(true)
+      expect(balanceReads.length).toBeLessThan(10)
+      expect(await app.getByTestId('screen-staking').isVisible()).toBe(true)
+      expect(await app.getByTestId('screen-dashboard').count()).toBe(0)
+      expect(errors).toEqual([])
+    } finally {
+      ton().devWallet.autoAnswerDelayMs = AUTO_ANSWER_DELAY_MS
+    }
     await page.close()
   })
 

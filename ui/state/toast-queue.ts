@@ -1,5 +1,5 @@
 import { makeAutoObservable } from 'mobx'
-import { type Notice, type NoticeKind, noticeDurationMs, noticeKind, type Notifier } from '../../core/index.ts'
+import { type Notice, type NoticeKind, noticeDurationMs, noticeEnds, noticeKind, type Notifier } from '../../core/index.ts'
 
 export interface ShownToast {
   readonly id: number
@@ -19,7 +19,7 @@ export class ToastQueue implements Notifier {
 
   notify(notice: Notice): void {
     const shown = { id: this.nextId++, kind: noticeKind(notice), notice }
-    this.toasts.push(shown)
+    this.toasts = [...this.toasts.filter((t) => !noticeEnds(notice, t.notice)), shown]
     this.timers.setTimeout(() => this.dismiss(shown.id), noticeDurationMs(notice))
   }
 

@@ -1,6 +1,8 @@
 import { Duration, Effect } from 'effect'
 import {
+  DisconnectAborted,
   TransactionNotSent,
+  TransactionSendingAborted,
   type TonProof,
   type Wallet,
   type WalletAccount,
@@ -26,8 +28,10 @@ export const proofOf = (payload: string): TonProof => ({
 
 const after = (ms: number) => (ms > 0 ? Effect.sleep(Duration.millis(ms)) : Effect.void)
 
-export type RestoreStep = WalletAccount | null | 'fails'
-export type SignOutcome = 'signs' | 'rejects' | 'protocol-error'
+/** 'fails': unanswered (tried again); 'refused': the wallet or bridge refused the stored connection. */
+export type RestoreStep = WalletAccount | null | 'fails' | 'refused'
+/** 'aborted': the adapter gave up waiting for the wallet's answer. */
+export type SignOutcome = 'signs' | 'rejects' | 'protocol-error' | 'aborted'
 
 /**
  * A wallet whose answers the test scripts. Restore answers are taken in order, the last one repeating.
@@ -39,10 +43,15 @@ export class ScriptedWallet implements Wallet {
   readonly transactions: WalletTransaction[] = []
   restoreAttempts = 0
   forgotten = 0
+  abandoned = 0
+  /** 'aborted': the wallet does not take the disconnect in time (the local connection ends all the same). */
+  disconnectOutcome: 'disconnects' | 'aborted' = 'disconnects'
   loadMs = 0
   loadOutcome: 'loads' | 'fails' = 'loads'
   restoreMs = 0
   signOutcome: SignOutcome = 'signs'
+  /** Called the moment the wallet signs (a test lands the payment on its chain here). */
+  onSigned: (tx: WalletTransaction) => void = () => {}
   connectOutcome: 'approves' | 'declines' = 'approves'
   /** Asked for a tonProof, the wallet signs it (like real wallets) or answers without one. */
   proofOutcome: 'signs' | 'omits' = 'signs'
@@ -99,11 +108,16 @@ export class ScriptedWallet implements Wallet {
       return after(this.restoreMs).pipe(
         Effect.andThen((): Effect.Effect<WalletAccount | null, WalletRestoreFailed> => {
           if (step === 'fails') return Effect.fail(new WalletRestoreFailed({ reason: 'bridge unreachable' }))
+          if (step === 'refused') return Effect.fail(new WalletRestoreFailed({ reason: 'the wallet ended the session', definite: true }))
           if (step) this.setAccount(step)
           return Effect.succeed(step)
         }),
       )
     })
+  }
+
+  abandonRestore(): void {
+    this.abandoned++
   }
 
   forgetStoredConnection(): void {
@@ -114,20 +128,23 @@ export class ScriptedWallet implements Wallet {
 
   sendTransaction(
     tx: WalletTransaction,
-  ): Effect.Effect<{ readonly boc: string }, WalletNotConnected | TransactionNotSent | WalletProtocolError> {
-    return Effect.suspend((): Effect.Effect<{ readonly boc: string }, WalletNotConnected | TransactionNotSent | WalletProtocolError> => {
+  ): Effect.Effect<{ readonly boc: string }, WalletNotConnected | TransactionNotSent | TransactionSendingAborted | WalletProtocolError> {
+    return Effect.suspend((): Effect.Effect<{ readonly boc: string }, WalletNotConnected | TransactionNotSent | TransactionSendingAborted | WalletProtocolError> => {
       if (!this.connected) return Effect.fail(new WalletNotConnected())
       this.transactions.push(tx)
       if (this.signOutcome === 'rejects') return Effect.fail(new TransactionNotSent({ reason: 'user rejected' }))
       if (this.signOutcome === 'protocol-error') return Effect.fail(new WalletProtocolError({ code: 300 }))
+      if (this.signOutcome === 'aborted') return Effect.fail(new TransactionSendingAborted({ reason: 'the wallet did not answer in time' }))
+      this.onSigned(tx)
       return Effect.succeed({ boc: 'te6cckEBAQEAAgAAAEysuc0=' })
     })
   }
 
-  disconnect(): Effect.Effect<void, WalletNotConnectedToDisconnect> {
-    return Effect.suspend(() => {
+  disconnect(): Effect.Effect<void, WalletNotConnectedToDisconnect | DisconnectAborted> {
+    return Effect.suspend((): Effect.Effect<void, WalletNotConnectedToDisconnect | DisconnectAborted> => {
       if (!this.connected) return Effect.fail(new WalletNotConnectedToDisconnect())
       this.setAccount(null)
+      if (this.disconnectOutcome === 'aborted') return Effect.fail(new DisconnectAborted({ reason: 'the wallet did not answer' }))
       return Effect.void
     })
   }

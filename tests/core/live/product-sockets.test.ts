@@ -76,6 +76,33 @@ describe('openMainSocket', () => {
     expect(s.sockets.last.sent).toEqual(['token-2'])
   })
 
+  it('a refresh that never settles is waited on for 5 s (§9), then the socket reconnects 1 s later with the token it has', async () => {
+    const sockets = new FakeSocketFactory()
+    const session = new MemorySessionStore({ auth_token: 'token-1', refresh_token: 'refresh-1' })
+    let refreshes = 0
+    // The refresh call hangs (no answer, no error): the socket must not wait on it for ever.
+    const socket = openMainSocket({ sockets, session, refreshSession: () => (refreshes++, new Promise(() => {})) }, () => {})
+    opened.push(socket)
+    await time.flush()
+    sockets.last.accept()
+    await time.flush()
+
+    sockets.last.drop(4001, 'token expired')
+    await time.flush()
+    const refusedAt = time.elapsed()
+    session.set('auth_token', 'token-from-another-tab')
+    await time.advance(5_900)
+    expect(refreshes).toBe(1)
+    expect(sockets.connections).toHaveLength(1)
+
+    await time.advance(200)
+    expect(sockets.connections).toHaveLength(2)
+    expect(sockets.last.openedAt - refusedAt).toBeGreaterThanOrEqual(6_000)
+    sockets.last.accept()
+    await time.flush()
+    expect(sockets.last.sent).toEqual(['token-from-another-tab'])
+  })
+
   it('waits for a session before sending anything', async () => {
     const s = setup()
     s.session.remove('auth_token')

@@ -1,6 +1,7 @@
 import { Effect, Fiber } from 'effect'
 import { TestClock } from 'effect/testing'
 import { describe, expect, it } from 'vitest'
+import { type TransactionSendingAborted, userMessage } from '../../../core/index.ts'
 import { buyBond } from '../../../core/use-cases/buy-bond.ts'
 import { FakeAxiomApi } from '../fakes/fake-axiom-api.ts'
 import { FakeChainReader } from '../fakes/fake-chain-reader.ts'
@@ -94,6 +95,47 @@ describe('buyBond', () => {
     expect(seen.reads).toBe(5)
   })
 
+  it('reads the balance before asking the wallet: a wallet that approves at once, on a slow chain, still ends the watch at its first change', async () => {
+    const s = setup()
+    s.chain.readMs = 300
+    // The wallet approves at once and the payment lands as it signs.
+    s.wallet.onSigned = () => s.chain.setBalance(ACCOUNT.address, 4n * TON)
+    const readsWhenAsked: number[] = []
+    const signed = s.wallet.onSigned
+    s.wallet.onSigned = (tx) => (readsWhenAsked.push(s.chain.reads), signed(tx))
+
+    const seen = await onTestClock(
+      Effect.gen(function* () {
+        const fiber = yield* Effect.forkChild(s.buy({ amount: 100, days: 30 }))
+        yield* TestClock.adjust('1600 millis')
+        if (fiber.pollUnsafe() === undefined) return { done: false, balanceChanged: null }
+        return { done: true, balanceChanged: (yield* Fiber.join(fiber)).balanceChanged }
+      }),
+    )
+
+    expect(readsWhenAsked).toEqual([1])
+    expect(seen).toEqual({ done: true, balanceChanged: true })
+    expect(s.chain.reads).toBe(2)
+  })
+
+  it('a chain that does not answer within 2 s does not hold the wallet prompt: the first poll becomes the baseline', async () => {
+    const s = setup()
+    s.chain.readMs = 10_000
+    const askedAt: number[] = []
+    const seen = await onTestClock(
+      Effect.gen(function* () {
+        s.wallet.onSigned = () => askedAt.push(s.chain.reads)
+        const fiber = yield* Effect.forkChild(s.buy({ amount: 100, days: 30 }))
+        yield* TestClock.adjust('1999 millis')
+        const askedBefore2s = askedAt.length
+        yield* TestClock.adjust('1 millis')
+        return { askedBefore2s, askedAt2s: askedAt.length }
+      }),
+    )
+
+    expect(seen).toEqual({ askedBefore2s: 0, askedAt2s: 1 })
+  })
+
   it('takes the first successful poll as the baseline when the balance could not be read before signing', async () => {
     const s = setup()
     const chain = new FakeChainReader()
@@ -137,6 +179,16 @@ describe('buyBond', () => {
     expect(await failure(s.buy({ amount: 100, days: 30 }))).toMatchObject({ _tag: 'TransactionNotSent' })
     expect(s.notifier.notices).toEqual([])
     expect(s.chain.reads).toBeLessThanOrEqual(1)
+  })
+
+  it("a wallet the adapter gave up waiting for reads 'Transaction sending was aborted', and nothing is said about processing", async () => {
+    const s = setup(1)
+    s.wallet.signOutcome = 'aborted'
+
+    const error = await failure(s.buy({ amount: 100, days: 30 }))
+    expect(error).toMatchObject({ _tag: 'TransactionSendingAborted' })
+    expect(userMessage(error as TransactionSendingAborted)).toBe('Transaction sending was aborted')
+    expect(s.notifier.notices).toEqual([])
   })
 
   it('a wallet protocol error is passed on as such', async () => {

@@ -26,6 +26,26 @@ describe('ToastQueue', () => {
     timers[0]?.[0]()
     expect(q.toasts).toEqual([])
   })
+
+  it("shows 'Referral link copied to clipboard' for 3 s too: §9's 1500 ms is the wallet widget's own \"Link copied\"", () => {
+    const timers: number[] = []
+    const q = new ToastQueue({ setTimeout: (_fn, ms) => timers.push(ms) })
+    q.notify({ tag: 'copied', what: 'referralLink' })
+    q.notify({ tag: 'copied', what: 'text' })
+    expect(q.toasts.map((t) => noticeText(t.notice))).toEqual(['Referral link copied to clipboard', 'Copied to clipboard'])
+    expect(timers).toEqual([3_000, 3_000])
+  })
+
+  it("'New Bond created' takes 'Transaction is being processed' away, and leaves other toasts", () => {
+    const q = new ToastQueue({ setTimeout: () => 0 })
+    q.notify({ tag: 'transactionProcessing' })
+    q.notify({ tag: 'copied', what: 'text' })
+    q.notify({ tag: 'bondCreated', viaFarming: false })
+    expect(q.toasts.map((t) => noticeText(t.notice))).toEqual(['Copied to clipboard', 'New Bond created'])
+    q.notify({ tag: 'transactionProcessing' })
+    q.notify({ tag: 'bondCreated', viaFarming: true })
+    expect(q.toasts.map((t) => noticeText(t.notice))).toEqual(['Copied to clipboard', 'New Bond created', 'New Bond created via Farming'])
+  })
 })
 
 describe('TasksState', () => {

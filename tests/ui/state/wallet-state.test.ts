@@ -1,5 +1,5 @@
 import { Effect } from 'effect'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { type HttpResponse, makeHttpAxiomApi, useCases, withErrorPolicy } from '../../../core/index.ts'
 import { WalletState } from '../../../ui/features/wallet/wallet-state.ts'
 import { answer, FakeHttpTransport, ok, type Reply } from '../../core/fakes/fake-http-transport.ts'
@@ -26,21 +26,42 @@ describe('WalletState restoring', () => {
     expect(toastTexts(h)).toEqual([])
   })
 
-  it("a wallet widget that cannot load ends restoring with 'Provider is not restored', and connecting still works", async () => {
+  it("a wallet widget that never loads ends restoring with 'Connection restoring was aborted', keeps the stored connection, and connecting still works", async () => {
     const h = stateHarness()
     h.wallet.loadOutcome = 'fails'
     h.wallet.scriptRestore(ACCOUNT)
     const wallet = walletOver(h)
 
-    await wallet.restore()
+    // Six tries, 2 s apart, on fake timers.
+    vi.useFakeTimers()
+    try {
+      const restoring = wallet.restore()
+      await vi.advanceTimersByTimeAsync(11_000)
+      await restoring
+    } finally {
+      vi.useRealTimers()
+    }
 
     expect(wallet.isRestoring).toBe(false)
     expect(wallet.isConnected).toBe(false)
-    expect(toastTexts(h)).toEqual(['Provider is not restored'])
+    expect(toastTexts(h)).toEqual(['Connection restoring was aborted'])
     expect(h.platform.haptics).toEqual(['error'])
     expect(h.wallet.forgotten).toBe(0)
+    expect(h.wallet.abandoned).toBe(1)
     expect(await wallet.connect()).toBe(true)
     expect(wallet.isConnected).toBe(true)
+  })
+
+  it("a stored connection the wallet refused ends restoring with 'Provider is not restored' and is removed", async () => {
+    const h = stateHarness()
+    h.wallet.scriptRestore('refused')
+    const wallet = walletOver(h)
+
+    await wallet.restore()
+
+    expect(wallet.isConnected).toBe(false)
+    expect(toastTexts(h)).toEqual(['Provider is not restored'])
+    expect(h.wallet.forgotten).toBe(1)
   })
 
   it('nothing stored: no wallet and no toast', async () => {

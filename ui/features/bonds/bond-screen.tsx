@@ -12,6 +12,7 @@ import { QuoteRefusal } from '../../components/quote-refusal.tsx'
 import { Row, ScreenHeader, Section } from '../../components/section.tsx'
 import { Skeleton, Spinner } from '../../components/spinner.tsx'
 import { useDebouncedEffect } from '../../hooks/use-debounced-effect.ts'
+import { useStillMounted } from '../../hooks/use-still-mounted.ts'
 import { useT } from '../../i18n/use-t.ts'
 import { WalletChip } from '../wallet/wallet-chip.tsx'
 
@@ -73,6 +74,7 @@ export const BondScreen = observer(function BondScreen() {
   const { bonds, wallet } = useStates()
   const t = useT()
   const navigate = useNavigate()
+  const stillHere = useStillMounted()
   const amount = useAmountField()
   const [chosen, setChosen] = useState<number | null>(null)
   const plans = bonds.activePlans
@@ -83,7 +85,8 @@ export const BondScreen = observer(function BondScreen() {
     amount.setTouched(true)
     if (!wallet.isConnected || amount.value === null || days === null || bonds.isSaving || bonds.refusalFor(amount.value, days) !== null) return
     const r = await bonds.buy(amount.value, days)
-    if (r) {
+    // The purchase resolves once the balance watch ends (up to 30 s): only a user still here is taken to the dashboard.
+    if (r && stillHere()) {
       amount.reset()
       navigate('/')
     }

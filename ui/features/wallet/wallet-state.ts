@@ -25,7 +25,7 @@ export class WalletState {
     return this.account ? shortAddress(this.account.friendlyAddress ?? this.account.address) : null
   }
 
-  /** Restores a stored connection; a widget that did not load is told ('Provider is not restored'), and connecting loads it again. */
+  /** Restores a stored connection; a failure is told (spec §8: 'Provider is not restored', 'Connection restoring was aborted'), and connecting loads the widget again. */
   async restore(): Promise<void> {
     this.isRestoring = true
     const r = await runResult(this.uc.restoreWallet())
