@@ -16,7 +16,7 @@ import { readChange } from './domain/user-events.ts'
 import { forgetSettings } from './domain/settings.ts'
 import { forgetValidFamilies, noteFamilyRevoked } from './auth/tokens.ts'
 import { recordTonProofRequesters } from './domain/wallets.ts'
-import { noQueue } from './events.ts'
+import { type Change, noQueue } from './events.ts'
 import { buildApp } from './http/app.ts'
 import { pruneIdempotency } from './http/idempotency.ts'
 import { pruneRateLimitHits } from './db/rate-limit-table.ts'
@@ -92,6 +92,12 @@ export const startServer = async (options: StartOptions = {}): Promise<RunningSe
   const config: ServerConfig = { ...defaultConfig(), ...overrides }
   const engine = await openEngine(config.dbPath)
   const cluster = await openCluster(config.dbPath, engine, { retryMs: config.leaseRetryMs })
+  const forgetWhatChanged = (changes: readonly Change[]) => {
+    for (const change of changes) {
+      if (change.kind === 'revoked') noteFamilyRevoked(ctx, change.family)
+      if (change.kind === 'setting' || change.kind === 'collective') forgetSettings(engine)
+    }
+  }
   const ctx: ServerContext = {
     db: engine,
     engine,
@@ -99,7 +105,15 @@ export const startServer = async (options: StartOptions = {}): Promise<RunningSe
     now: now ?? (() => Math.floor(Date.now() / 1000)),
     events: noQueue,
     // Every committed change goes to every instance, which reads it back for the sockets it holds.
-    live: { deliver: (changes) => (changes.length === 0 ? Promise.resolve() : cluster.publish({ type: 'changes', changes })) },
+    // This instance forgets what the change makes stale at once: its next read must see its own write
+    // even before the announcement comes back.
+    live: {
+      deliver: (changes) => {
+        if (changes.length === 0) return Promise.resolve()
+        forgetWhatChanged(changes)
+        return cluster.publish({ type: 'changes', changes })
+      },
+    },
     price: createPriceFeed(config.priceSeed),
   }
   const hub = createHub()
@@ -110,9 +124,8 @@ export const startServer = async (options: StartOptions = {}): Promise<RunningSe
       pushCandles(ctx, hub, m.at)
       return
     }
+    forgetWhatChanged(m.changes)
     for (const change of m.changes) {
-      if (change.kind === 'revoked') noteFamilyRevoked(ctx, change.family)
-      if (change.kind === 'setting' || change.kind === 'collective') forgetSettings(engine)
       const e = await readChange(engine, change)
       if (!e) continue
       if (e.userId === null) sink.broadcast(e.event)
