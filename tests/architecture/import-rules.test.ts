@@ -46,6 +46,42 @@ const applicationsMeet = (graph: ImportGraph) => [
   ...importsFromTo(graph, 'ui/', (t) => t.startsWith('cli/')),
 ]
 
+/**
+ * (g) The backend's layers, top to bottom: a file imports files of its own layer or of a layer below,
+ * never above. The app composes everything; routes, sockets and the other drivers call the domain;
+ * http/ is the wire; the domain (with auth/) holds the rules; db/ the rows; config/ the settings.
+ */
+const SERVER_LAYERS: ReadonlyArray<{ readonly name: string; readonly parts: readonly string[] }> = [
+  {
+    name: 'app',
+    parts: ['server/main.ts', 'server/start-server.ts', 'server/app.ts', 'server/admin.ts', 'server/admin-ops.ts'],
+  },
+  { name: 'drivers', parts: ['server/routes/', 'server/sockets/', 'server/cluster/', 'server/chain/', 'server/telegram/'] },
+  { name: 'http', parts: ['server/http/'] },
+  { name: 'domain', parts: ['server/domain/', 'server/auth/'] },
+  { name: 'db', parts: ['server/db/'] },
+  { name: 'config', parts: ['server/config/'] },
+]
+
+const layerOf = (file: string) => SERVER_LAYERS.findIndex((l) => l.parts.some((p) => (p.endsWith('/') ? file.startsWith(p) : file === p)))
+
+/** Imports that run up a layer, and server files that belong to no layer. */
+const backendReachesUp = (graph: ImportGraph) => [
+  ...[...graph.keys()].filter((f) => f.startsWith('server/') && /\.tsx?$/.test(f) && layerOf(f) < 0).map((f) => `${f} has no layer`),
+  ...importsFromTo(graph, 'server/', (t) => t.startsWith('server/')).filter((line) => {
+    const [from, to] = line.split(' → ') as [string, string]
+    return layerOf(from) >= 0 && layerOf(to) >= 0 && layerOf(to) < layerOf(from)
+  }),
+]
+
+/** (h) The backend imports neither the app's screens (ui/) nor the client's adapters. */
+const backendReachesClient = (graph: ImportGraph) =>
+  importsFromTo(graph, 'server/', (t) => t.startsWith('ui/') || t.startsWith('adapters/'))
+
+/** (i) The CLI is a client: it imports neither the backend, the stand-ins nor the browser's composition root. */
+const cliReachesPast = (graph: ImportGraph) =>
+  importsFromTo(graph, 'cli/', (t) => t.startsWith('server/') || t.startsWith('stand-ins/') || t === 'composition-root.ts')
+
 describe('import rules of the product', () => {
   const graph = importGraph()
 
@@ -80,6 +116,19 @@ describe('import rules of the product', () => {
     expect(graph.has('cli/run.ts')).toBe(true)
     expect(graph.has('ui/start-app.ts')).toBe(true)
     expect(applicationsMeet(graph)).toEqual([])
+  })
+
+  it('(g) the backend imports only down its layers: app → drivers → http → domain → db → config', () => {
+    expect(graph.has('server/app.ts')).toBe(true)
+    expect(backendReachesUp(graph)).toEqual([])
+  })
+
+  it('(h) the backend imports neither ui/ nor adapters/', () => {
+    expect(backendReachesClient(graph)).toEqual([])
+  })
+
+  it('(i) cli/ imports neither server/, stand-ins/ nor the composition root', () => {
+    expect(cliReachesPast(graph)).toEqual([])
   })
 })
 
@@ -148,5 +197,49 @@ describe('each rule catches a violation', () => {
       'ui/screens/home.tsx → cli/output.ts',
     ])
     expect(applicationsMeet(g({ 'cli/run.ts': ['core/index.ts', 'adapters/node/node-platform.ts'] }))).toEqual([])
+  })
+
+  it('(g) a backend import running up a layer, and a server file with no layer', () => {
+    const graph = g({
+      'server/domain/mints.ts': ['server/http/wire-format.ts', 'server/db/sql.ts', 'server/auth/tokens.ts'],
+      'server/db/sql.ts': ['server/domain/money.ts', 'server/config/config.ts'],
+      'server/config/config.ts': ['server/db/engine.ts'],
+      'server/routes/mint-routes.ts': ['server/domain/mints.ts', 'server/http/params.ts', 'server/sockets/hub.ts'],
+      'server/http/params.ts': ['server/app.ts'],
+      'server/app.ts': ['server/routes/mint-routes.ts'],
+      'server/stray.ts': ['server/db/sql.ts'],
+    })
+    expect(backendReachesUp(graph)).toEqual([
+      'server/stray.ts has no layer',
+      'server/domain/mints.ts → server/http/wire-format.ts',
+      'server/db/sql.ts → server/domain/money.ts',
+      'server/config/config.ts → server/db/engine.ts',
+      'server/http/params.ts → server/app.ts',
+    ])
+  })
+
+  it('(h) the backend importing ui/ or an adapter', () => {
+    const graph = g({
+      'server/domain/mints.ts': ['core/domain/bond-payment.ts', 'ui/state/bonds-state.ts'],
+      'server/routes/mint-routes.ts': ['adapters/http/api-client.ts'],
+      'cli/run.ts': ['adapters/node/node-platform.ts'],
+    })
+    expect(backendReachesClient(graph)).toEqual([
+      'server/domain/mints.ts → ui/state/bonds-state.ts',
+      'server/routes/mint-routes.ts → adapters/http/api-client.ts',
+    ])
+  })
+
+  it('(i) the CLI importing the backend, a stand-in or the composition root', () => {
+    const graph = g({
+      'cli/run.ts': ['server/main.ts', 'core/index.ts', 'adapters/node/node-platform.ts'],
+      'cli/dev-init-data.ts': ['stand-ins/telegram-host/launch.ts', 'composition-root.ts'],
+      'ui/main.ts': ['composition-root.ts'],
+    })
+    expect(cliReachesPast(graph)).toEqual([
+      'cli/run.ts → server/main.ts',
+      'cli/dev-init-data.ts → stand-ins/telegram-host/launch.ts',
+      'cli/dev-init-data.ts → composition-root.ts',
+    ])
   })
 })
