@@ -82,6 +82,22 @@ const backendReachesClient = (graph: ImportGraph) =>
 const cliReachesPast = (graph: ImportGraph) =>
   importsFromTo(graph, 'cli/', (t) => t.startsWith('server/') || t.startsWith('stand-ins/') || t === 'composition-root.ts')
 
+/** The browser entry: the one file that imports the composition root. */
+const BROWSER_ENTRY = 'ui/main.ts'
+/** What the entry alone may import of adapters/: the early boot, which starts the first requests before the root's chunk is in. */
+const EARLY_BOOT = 'adapters/browser/early-boot.ts'
+
+/** (j) ui/ imports no adapter (the root owns them), and only the browser entry imports the root. */
+const uiReachesAdapters = (graph: ImportGraph) => [
+  ...importsFromTo(graph, 'ui/', (t) => t.startsWith('adapters/')).filter((line) => line !== `${BROWSER_ENTRY} → ${EARLY_BOOT}`),
+  ...[...graph]
+    .filter(([file, targets]) => file !== BROWSER_ENTRY && targets.includes('composition-root.ts'))
+    .map(([file]) => `${file} → composition-root.ts`),
+]
+
+/** (k) The core's domain imports no port: the ports speak the domain's language, not the other way round. */
+const domainReachesPorts = (graph: ImportGraph) => importsFromTo(graph, 'core/domain/', (t) => t.startsWith('core/ports/'))
+
 describe('import rules of the product', () => {
   const graph = importGraph()
 
@@ -114,7 +130,7 @@ describe('import rules of the product', () => {
 
   it('(f) cli/ and ui/ never import each other', () => {
     expect(graph.has('cli/run.ts')).toBe(true)
-    expect(graph.has('ui/start-app.ts')).toBe(true)
+    expect(graph.has('ui/main.ts')).toBe(true)
     expect(applicationsMeet(graph)).toEqual([])
   })
 
@@ -129,6 +145,15 @@ describe('import rules of the product', () => {
 
   it('(i) cli/ imports neither server/, stand-ins/ nor the composition root', () => {
     expect(cliReachesPast(graph)).toEqual([])
+  })
+
+  it('(j) ui/ imports no adapter, and only the browser entry imports the composition root', () => {
+    expect(graph.get(BROWSER_ENTRY)).toContain('composition-root.ts')
+    expect(uiReachesAdapters(graph)).toEqual([])
+  })
+
+  it('(k) core/domain imports no port', () => {
+    expect(domainReachesPorts(graph)).toEqual([])
   })
 })
 
@@ -151,12 +176,12 @@ describe('each rule catches a violation', () => {
   it('(b) an adapter importing the composition root, ui/ or cli/', () => {
     const graph = g({
       'adapters/browser/p.ts': ['composition-root.ts', 'core/index.ts'],
-      'adapters/node/q.ts': ['ui/start-app.ts', 'cli/main.ts'],
-      'ui/start-app.ts': ['adapters/browser/p.ts'],
+      'adapters/node/q.ts': ['ui/main.ts', 'cli/main.ts'],
+      'ui/main.ts': ['adapters/browser/p.ts'],
     })
     expect(adapterReachesUp(graph, ['adapters/'])).toEqual([
       'adapters/browser/p.ts → composition-root.ts',
-      'adapters/node/q.ts → ui/start-app.ts',
+      'adapters/node/q.ts → ui/main.ts',
       'adapters/node/q.ts → cli/main.ts',
     ])
     expect(adapterReachesUp(graph, ['server/'])).toEqual([])
@@ -241,5 +266,27 @@ describe('each rule catches a violation', () => {
       'cli/dev-init-data.ts → stand-ins/telegram-host/launch.ts',
       'cli/dev-init-data.ts → composition-root.ts',
     ])
+  })
+
+  it('(j) a screen importing an adapter or the root, and the entry importing an adapter other than the early boot', () => {
+    const graph = g({
+      'ui/main.ts': ['composition-root.ts', 'adapters/browser/early-boot.ts', 'adapters/browser/browser-ports.ts'],
+      'ui/features/bonds/bond-form.tsx': ['adapters/ton/ton-connect-wallet.ts', 'core/index.ts'],
+      'ui/render-app.tsx': ['composition-root.ts'],
+      'cli/run.ts': ['adapters/node/node-platform.ts'],
+    })
+    expect(uiReachesAdapters(graph)).toEqual([
+      'ui/main.ts → adapters/browser/browser-ports.ts',
+      'ui/features/bonds/bond-form.tsx → adapters/ton/ton-connect-wallet.ts',
+      'ui/render-app.tsx → composition-root.ts',
+    ])
+  })
+
+  it('(k) a domain file importing a port', () => {
+    const graph = g({
+      'core/domain/entities/mint.ts': ['core/ports/notifier.port.ts', 'core/domain/ids.ts'],
+      'core/ports/notifier.port.ts': ['core/domain/notice.ts'],
+    })
+    expect(domainReachesPorts(graph)).toEqual(['core/domain/entities/mint.ts → core/ports/notifier.port.ts'])
   })
 })

@@ -1,3 +1,3 @@
-/** The in-memory stores the adapters ship are complete fakes of the storage ports. */
+/** In-memory stores: complete fakes of the storage ports (the key-value one is the adapter the browser falls back to). */
 export { InMemoryKeyValueStore as MemoryKeyValueStore } from '../../../adapters/shared/in-memory-key-value-store.ts'
-export { InMemorySessionStore as MemorySessionStore } from '../../../adapters/shared/in-memory-session-store.ts'
+export { MemorySessionStore } from './memory-session-store.ts'

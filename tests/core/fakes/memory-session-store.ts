@@ -1,7 +1,7 @@
-import type { SessionKey, SessionStore } from '../../core/ports/session-store.port.ts'
+import type { SessionKey, SessionStore } from '../../../core/ports/session-store.port.ts'
 
-/** Session tokens held in memory: tests, and a CLI run that must not persist a session. */
-export class InMemorySessionStore implements SessionStore {
+/** Session tokens held in memory: a complete fake of the session port. */
+export class MemorySessionStore implements SessionStore {
   private readonly tokens: Map<SessionKey, string>
 
   constructor(seed: Readonly<Partial<Record<SessionKey, string>>> = {}) {
