@@ -9,11 +9,8 @@ import {
   WalletRestoreFailed,
 } from '../../core/errors.ts'
 import type { Wallet, WalletAccount, WalletTransaction } from '../../core/ports/wallet.port.ts'
-import { walletErrorFrom } from '../ton/ton-connect-wallet.ts'
+import { TON_CONNECT_CONNECTION_KEY, walletErrorFrom } from '../ton/ton-connect-wallet.ts'
 import { JsonFile } from './json-file.ts'
-
-/** Where the SDK keeps its bridge connection (its BridgeConnectionStorage key). */
-export const SDK_CONNECTION_KEY = 'ton-connect-storage_bridge-connection'
 
 /** The SDK's storage (IStorage) in one owner-only JSON file, so a connection outlives a CLI run. */
 export class JsonFileStorage implements IStorage {
@@ -200,7 +197,7 @@ export class TonConnectSdkWallet implements Wallet {
     return Effect.tryPromise({
       try: async () => {
         if (this.current) return this.current
-        const stored = await this.options.storage.getItem(SDK_CONNECTION_KEY)
+        const stored = await this.options.storage.getItem(TON_CONNECT_CONNECTION_KEY)
         if (!stored) return null
         let established = false
         try {
@@ -223,7 +220,7 @@ export class TonConnectSdkWallet implements Wallet {
   forgetStoredConnection(): void {
     this.connectorRef?.pauseConnection()
     if (this.options.storage.clear) this.options.storage.clear()
-    else void this.options.storage.removeItem(SDK_CONNECTION_KEY)
+    else void this.options.storage.removeItem(TON_CONNECT_CONNECTION_KEY)
     this.setAccount(null)
   }
 
@@ -300,7 +297,7 @@ export class TonConnectSdkWallet implements Wallet {
 
   private async forgetPending(): Promise<void> {
     if (this.options.storage.clear) this.options.storage.clear()
-    else await this.options.storage.removeItem(SDK_CONNECTION_KEY)
+    else await this.options.storage.removeItem(TON_CONNECT_CONNECTION_KEY)
   }
 
   private load() {
