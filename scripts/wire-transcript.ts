@@ -91,19 +91,27 @@ try {
   const candles = await socket('/api/ws/candles/')
   await candles.flush('on open')
 
-  for (const p of ['/api/user/me', '/api/user/referrals', '/api/mint/', '/api/mint/all-plans', '/api/staking/', '/api/farming/', '/api/farming/plans'])
+  for (const p of [
+    '/api/user/me',
+    '/api/user/referrals',
+    '/api/mint/',
+    '/api/mint/all-plans',
+    '/api/staking/',
+    '/api/farming/',
+    '/api/farming/plans',
+    '/api/farming/activation-status',
+    '/api/farming/activation-status?activation_code=nope',
+    '/api/mint/calculate?amount=50&freeze_days=10',
+    '/api/mint/calculate?amount=-1&days=10',
+    '/api/staking/calculate?staking_id=1',
+    '/api/farming/calculate?amount=50&freeze_days=30',
+    '/api/withdraw/calculate?token_amount=10',
+    '/api/price/current-price',
+    '/api/price/candles?interval=1m',
+    '/api/stats/financial',
+    '/api/task/list',
+  ])
     await call('GET', p, { token: t })
-  await call('GET', '/api/farming/activation-status', { token: t })
-  await call('GET', '/api/farming/activation-status?activation_code=nope', { token: t })
-  await call('GET', '/api/mint/calculate?amount=50&freeze_days=10', { token: t })
-  await call('GET', '/api/mint/calculate?amount=-1&days=10', { token: t })
-  await call('GET', '/api/staking/calculate?staking_id=1', { token: t })
-  await call('GET', '/api/farming/calculate?amount=50&freeze_days=30', { token: t })
-  await call('GET', '/api/withdraw/calculate?token_amount=10', { token: t })
-  await call('GET', '/api/price/current-price', { token: t })
-  await call('GET', '/api/price/candles?interval=1m', { token: t })
-  await call('GET', '/api/stats/financial', { token: t })
-  await call('GET', '/api/task/list', { token: t })
   await call('POST', '/api/user/share-message', { token: t })
 
   const created = await call('POST', '/api/mint/create', { token: t, body: '{"amount":50,"days":10}' })
