@@ -1,8 +1,9 @@
 /**
- * The composition root: the one place where inversify lives, and wiring only. It binds the ports a
- * front end brings, the API client over them, the use cases (once, with the §8 error policy) and one
- * token per view model. Its caller is the browser entry, ui/start-app.ts (`composeApp`); the CLI
- * composes the core's `useCases` itself, in cli/context.ts, and tests call `composeCore`.
+ * The composition root: the one place where inversify lives, and wiring only. It builds the browser's
+ * adapters (`browserPorts`), binds them, the API client over them, the use cases (once, with the §8
+ * error policy) and one token per view model. Its one importer is the browser entry, ui/main.ts, which
+ * evaluates it as the boot's first step (`composeBrowserApp`). The CLI composes the core's `useCases`
+ * itself, in cli/context.ts.
  */
 // The Reflect metadata API inversify needs, over the browser's own Map and WeakMap ("lite": the
 // full polyfill also ships Map/Set/WeakMap shims no supported client needs).
@@ -10,6 +11,7 @@ import 'reflect-metadata/lite'
 import { Container } from 'inversify'
 import {
   BackgroundReads,
+  miniAppLink,
   type AxiomApi,
   type ChainReader,
   type Clock,
@@ -26,6 +28,13 @@ import {
   type Wallet,
   withErrorPolicy,
 } from './core/index.ts'
+import { browserPorts } from './adapters/browser/browser-ports.ts'
+import type { EarlyBoot } from './adapters/browser/early-boot.ts'
+import { loadDashboard } from './ui/app/dashboard-loader.ts'
+import { firstScreenPainted, firstScreenWithData } from './ui/app/first-paint.ts'
+import type { UiConfig } from './ui/app/contexts.ts'
+import type { ComposedApp, StartedApp } from './ui/app/started-app.ts'
+import { nextTask } from './ui/lib/next-task.ts'
 import { BondsState } from './ui/features/bonds/bonds-state.ts'
 import { FarmingState } from './ui/features/farming/farming-state.ts'
 import { HistoryState } from './ui/features/history/history-state.ts'
@@ -50,10 +59,10 @@ interface Resolver {
 const resolver = (ctx: { get(id: symbol): unknown }): Resolver => ({ get: <T>(id: Token<T>) => ctx.get(id) as T })
 
 /** Gets a service from a composed container, typed by its token. */
-export const resolve = <T>(container: Container, id: Token<T>): T => resolver(container).get(id)
+const resolve = <T>(container: Container, id: Token<T>): T => resolver(container).get(id)
 
 /** Service identifiers: the ports, the API, the use cases, and one per view model. */
-export const TOKENS = {
+const TOKENS = {
   sockets: token<SocketFactory>('sockets'),
   session: token<SessionStore>('session'),
   storage: token<KeyValueStore>('storage'),
@@ -81,13 +90,8 @@ export const TOKENS = {
   app: token<AppState>('app'),
 } as const
 
-export interface CoreOptions {
-  /** The API timeout; the §9 default is 25 s. */
-  readonly apiTimeoutMs?: number
-}
-
 /** The core composed over a front end's adapters: the ports, the API client and the use cases with the §8 policy. */
-export const composeCore = (ports: PortBindings, options: CoreOptions = {}): Container => {
+const composeCore = (ports: PortBindings): Container => {
   const c = new Container({ defaultScope: 'Singleton' })
   c.bind(TOKENS.sockets).toConstantValue(ports.sockets)
   c.bind(TOKENS.session).toConstantValue(ports.session)
@@ -100,9 +104,7 @@ export const composeCore = (ports: PortBindings, options: CoreOptions = {}): Con
   c.bind(TOKENS.background).toDynamicValue(() => new BackgroundReads())
   if (ports.notifier) c.bind(TOKENS.notifier).toConstantValue(ports.notifier)
   else c.bind(TOKENS.notifier).toDynamicValue((ctx) => resolver(ctx).get(TOKENS.toasts))
-  c.bind(TOKENS.api).toDynamicValue(() =>
-    makeHttpAxiomApi({ http: ports.http, session: ports.session, ...(options.apiTimeoutMs ? { timeoutMs: options.apiTimeoutMs } : {}) }),
-  )
+  c.bind(TOKENS.api).toDynamicValue(() => makeHttpAxiomApi({ http: ports.http, session: ports.session }))
   c.bind(TOKENS.useCases).toDynamicValue((ctx) => {
     const r = resolver(ctx)
     const core: CorePorts = { ...ports, api: r.get(TOKENS.api), notifier: r.get(TOKENS.notifier) }
@@ -118,10 +120,10 @@ export const composeCore = (ports: PortBindings, options: CoreOptions = {}): Con
   return c
 }
 
-/** The core plus the app's MobX view models, bound and not yet made. */
 /** How the app's start is paced in the browser (AppDeps); the CLI and tests leave both out. */
 type StartPacing = Pick<AppDeps, 'yieldTask' | 'firstScreen'>
 
+/** The core plus the app's MobX view models, bound and not yet made. */
 const bindApp = (ports: PortBindings, config: AppConfig, options: StartPacing): Container => {
   const c = composeCore(ports)
   const bind = <T>(id: Token<T>, make: (r: Resolver) => T) => c.bind(id).toDynamicValue((ctx) => make(resolver(ctx)))
@@ -172,12 +174,8 @@ const bindApp = (ports: PortBindings, config: AppConfig, options: StartPacing): 
   return c
 }
 
-/** The mini app: the core plus its MobX view models, ready for the React tree. */
-export const composeApp = (ports: PortBindings, config: AppConfig, options: StartPacing = {}): AppState =>
-  resolve(bindApp(ports, config, options), TOKENS.app)
-
 /**
- * What `composeStepwise` makes in each task, in order: the use cases, then the view models the
+ * What `composeApp` makes in each task, in order: the use cases, then the view models the
  * dashboard shows, then the others. Each is made once (singletons); the app itself comes last.
  */
 const COMPOSE_STEPS: ReadonlyArray<ReadonlyArray<Token<unknown>>> = [
@@ -188,15 +186,58 @@ const COMPOSE_STEPS: ReadonlyArray<ReadonlyArray<Token<unknown>>> = [
 ]
 
 /**
- * The same app as `composeApp`, made over several tasks (`yieldTask` between steps): making every
- * view model at once was one task of about 45 ms at full CPU speed in the browser's boot, most of it
- * the container's first resolutions.
+ * The mini app: the core plus its MobX view models. Given `yieldTask` (the browser), it is made over
+ * several tasks, one per step: making every view model at once was one task of about 45 ms in the
+ * browser's boot. Without (tests), it is made at once.
  */
-export const composeStepwise = async (ports: PortBindings, config: AppConfig, options: StartPacing & Required<Pick<AppDeps, 'yieldTask'>>): Promise<AppState> => {
-  const c = bindApp(ports, config, options)
+export const composeApp = async (ports: PortBindings, config: AppConfig, pacing: StartPacing = {}): Promise<AppState> => {
+  const c = bindApp(ports, config, pacing)
   for (const step of COMPOSE_STEPS) {
     for (const id of step) resolve(c, id)
-    await options.yieldTask()
+    await pacing.yieldTask?.()
   }
   return resolve(c, TOKENS.app)
+}
+
+/**
+ * The browser's app, built over several tasks from what the entry already has (the launch parameters,
+ * the maintenance check and /user/me on their way); `start()` starts it (the maintenance check, then
+ * sign-in). React is not needed for that and is evaluated by the next boot step while the requests are out.
+ */
+export const composeBrowserApp = async (early: EarlyBoot): Promise<ComposedApp> => {
+  const env = import.meta.env
+  const config: UiConfig = {
+    botUsername: env.VITE_BOT_USERNAME || 'axiom_dev_bot',
+    appShortName: env.VITE_APP_SHORT_NAME || 'app',
+    communityUrl: env.VITE_COMMUNITY_URL || 'https://t.me/axiom_community',
+  }
+  let endStart = () => undefined as void
+  const startEnded = new Promise<void>((resolve) => (endStart = resolve))
+  /** Absolute URL of a configured endpoint, which may be given relative to this page. */
+  const absolute = (url: string) => new URL(url, location.origin).toString().replace(/\/$/, '')
+
+  const ports = browserPorts({
+    apiOrigin: env.VITE_API_ORIGIN || '',
+    tonV4Endpoint: absolute(env.VITE_TON_V4_ENDPOINT || 'https://mainnet-v4.tonhubapi.com'),
+    manifestUrl: absolute(env.VITE_MANIFEST_URL || '/tonconnect-manifest.json'),
+    ...(env.VITE_TON_WALLETS_LIST ? { walletsListSource: absolute(env.VITE_TON_WALLETS_LIST) } : {}),
+    ...(env.VITE_TON_NETWORK ? { tonNetwork: env.VITE_TON_NETWORK } : {}),
+    twaReturnUrl: miniAppLink(config) as `https://${string}`,
+    // The wallet widget (restored at start-up) loads only once the first screen has painted.
+    widgetGate: () => firstScreenPainted(),
+    launch: early.launch,
+    prefetched: early.answers,
+    // So does the Telegram SDK, or as soon as the start ended on a full screen (maintenance, failed).
+    sdkGate: () => Promise.race([firstScreenPainted(), startEnded]),
+  })
+  const app = await composeApp(ports, config, { yieldTask: nextTask, firstScreen: firstScreenWithData })
+  const started: StartedApp = { app, platform: ports.platform, config }
+  return {
+    ...started,
+    start: () => {
+      if (location.pathname === '/') void loadDashboard()
+      app.start(location.search).then((phase) => phase !== 'ready' && endStart(), endStart)
+      return started
+    },
+  }
 }

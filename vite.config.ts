@@ -61,7 +61,7 @@ const cacheHeaders = (): Plugin => ({
  * imports) as `modulepreload`, and their styles as `preload`, so they download together with the
  * entry (a preload fetches without evaluating) instead of each waiting for the step before it to run.
  */
-const BOOT_STEPS = /\/ui\/(start-app\.ts|render-app\.tsx|features\/dashboard\/dashboard-screen\.tsx)$/
+const BOOT_STEPS = /\/(composition-root\.ts|ui\/render-app\.tsx|ui\/features\/dashboard\/dashboard-screen\.tsx)$/
 
 const preloadBootSteps = (): Plugin => {
   let base = '/'
@@ -75,7 +75,7 @@ const preloadBootSteps = (): Plugin => {
         const chunks = Object.values(ctx.bundle ?? {}).filter((c) => c.type === 'chunk')
         const byName = new Map(chunks.map((c) => [c.fileName, c]))
         const steps = chunks.filter((c) => BOOT_STEPS.test(c.facadeModuleId ?? ''))
-        if (steps.length !== 3) throw new Error('the boot steps (ui/start-app.ts, ui/render-app.tsx, the dashboard screen) are missing from the build')
+        if (steps.length !== 3) throw new Error('the boot steps (composition-root.ts, ui/render-app.tsx, the dashboard screen) are missing from the build')
         const files = new Set<string>()
         const css = new Set<string>()
         const visit = (name: string) => {

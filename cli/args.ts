@@ -55,7 +55,7 @@ export const wholeArg = (raw: string | boolean | undefined, name: string, min = 
 }
 
 /** A record id argument: a whole number from 1, as the canonical id (`012` and `12` are the same id). */
-export const idArg = (raw: string | boolean | undefined, name: string): Id => toId(wholeArg(raw, name))
+export const idArg = <I extends Id = Id>(raw: string | boolean | undefined, name: string): I => toId<I>(wholeArg(raw, name))
 
 export const stringArg = (raw: string | boolean | undefined, name: string): string => {
   if (typeof raw !== 'string' || raw.trim() === '') throw new UsageError(`Missing ${name}`)

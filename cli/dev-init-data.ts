@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto'
+import { signInitData } from '../adapters/node/telegram-init-data.ts'
 
 /**
  * The reference backend's development bot token (docs/api.md, "Running it"). It is not a secret:
@@ -13,28 +13,18 @@ export interface DevUser {
   readonly startParam?: string | null
 }
 
-/**
- * Init data signed the way Telegram signs it (core.telegram.org/bots/webapps, "Validating data"):
- * the sorted `key=value` lines of every field but `hash`, HMAC-SHA256 keyed with
- * HMAC-SHA256("WebAppData", bot token). For local development against the reference backend.
- */
-export const signDevInitData = (user: DevUser, botToken: string, authDateSeconds: number): string => {
-  const fields: Record<string, string> = {
-    auth_date: String(authDateSeconds),
-    query_id: `cli${user.id}`,
-    // No `signature`: that is Telegram's Ed25519 signature for third parties (Bot API 8.0+), which
-    // only Telegram can make; the backend checks the hash, and accepts initData with or without it.
-    user: JSON.stringify({ id: user.id, first_name: user.firstName ?? `User ${user.id}`, language_code: 'en' }),
-  }
-  if (user.startParam) fields.start_param = user.startParam
-  const checkString = Object.keys(fields)
-    .sort()
-    .map((k) => `${k}=${fields[k]}`)
-    .join('\n')
-  const secret = createHmac('sha256', 'WebAppData').update(botToken).digest()
-  const hash = createHmac('sha256', secret).update(checkString).digest('hex')
-  return new URLSearchParams({ ...fields, hash }).toString()
-}
+/** Init data for `user`, signed with `botToken` as Telegram signs it: for local development against the reference backend. */
+export const signDevInitData = (user: DevUser, botToken: string, authDateSeconds: number): string =>
+  signInitData(
+    {
+      auth_date: String(authDateSeconds),
+      query_id: `cli${user.id}`,
+      // No `signature`: that is Telegram's Ed25519 signature for third parties, which only Telegram can make.
+      user: JSON.stringify({ id: user.id, first_name: user.firstName ?? `User ${user.id}`, language_code: 'en' }),
+      ...(user.startParam ? { start_param: user.startParam } : {}),
+    },
+    botToken,
+  )
 
 export interface InitDataFacts {
   readonly userId: string

@@ -38,13 +38,6 @@ export const when = (seconds: number | null | undefined) =>
 export const SPINNER_DELAY_MS = 250
 
 /**
- * Runs `task` with an ora spinner on stderr if it takes longer than a moment. Only for a
- * terminal: never with --json or when stdout is piped.
- */
-export const withSpinner = async <A>(stream: OutStream | null, text: string, task: () => Promise<A>): Promise<A> =>
-  new Spinners(stream).run(text, () => task())
-
-/**
  * The spinners of one run: at most one at a time, its text changeable while it waits (a bond's
  * steps), and `lines(target)` a stream whose writes (notices, toasts) go above the spinner
  * instead of through it. Without a terminal stream nothing is drawn.

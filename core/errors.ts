@@ -125,18 +125,3 @@ export type WalletError =
   | WalletNotVerified
 
 export type AppError = ApiError | WalletError | InvalidInput | OutsidePlatform
-
-const API_ERROR_TAGS: ReadonlySet<string> = new Set<ApiError['_tag']>([
-  'ServerFailed',
-  'Unauthorized',
-  'RequestRejected',
-  'TooManyRequests',
-  'PayloadTooLarge',
-  'UnderMaintenance',
-  'NetworkError',
-  'Timeout',
-  'MalformedResponse',
-])
-
-/** True for the failures of an API call, which the API client reports itself. */
-export const isApiError = (e: { readonly _tag: string }): e is ApiError => API_ERROR_TAGS.has(e._tag)

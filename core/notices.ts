@@ -1,6 +1,6 @@
 import { TOAST_DURATION_MS } from './domain/constants.ts'
 import { userMessage } from './error-messages.ts'
-import type { Notice, NoticeTag } from './ports/notifier.port.ts'
+import type { Notice, NoticeTag } from './domain/notice.ts'
 
 /** A language's words for every notice, each rendered from its parameters. */
 export type NoticeTable = { readonly [K in NoticeTag]: (n: Extract<Notice, { tag: K }>) => string }

@@ -27,7 +27,7 @@ import { launchUrl, seedActiveBonds, startBenchStack } from './bench-ticker.ts'
 const BUDGET_INITIAL_KIB = 170
 const BUDGET_TOTAL_KIB = 420
 const DASHBOARD_MODULE = /ui\/features\/dashboard\/dashboard-screen\.tsx$/
-const BOOT_STEP = /\/ui\/(start-app\.ts|render-app\.tsx)$/
+const BOOT_STEP = /\/(composition-root\.ts|ui\/render-app\.tsx)$/
 const CATALOGUE_MODULE = /\/ui\/i18n\/ru\.ts$/
 
 type Chunk = Rolldown.OutputChunk
@@ -121,7 +121,7 @@ const main = async () => {
     const entries = [...chunks.values()].filter((c) => c.isEntry).map((c) => c.fileName)
     const dashboard = [...chunks.values()].filter((c) => c.isDynamicEntry && c.facadeModuleId && DASHBOARD_MODULE.test(c.facadeModuleId))
     if (dashboard.length !== 1) throw new Error('could not find the dashboard route chunk')
-    // The entry (ui/main.ts) boots through its own dynamic imports: start-app, then render-app.
+    // The entry (ui/main.ts) boots through its own dynamic imports: the composition root, then render-app.
     // Its other dynamic import, the Russian catalogue, loads only for a Russian speaker (printed apart;
     // the browser check launches an English-speaking user).
     const isBootStep = (name: string) => BOOT_STEP.test(chunks.get(name)?.facadeModuleId ?? '')

@@ -1,5 +1,5 @@
-import type { ServerContext } from './context.ts'
-import { inTx } from './context.ts'
+import type { ServerContext } from './domain/context.ts'
+import { inTx } from './domain/context.ts'
 import { allRows, big, getRow, num, run, str } from './db/sql.ts'
 import { EXTERNAL_CREDIT_TYPES, BALANCE_COLUMNS, moveBalance, type BalanceColumn } from './domain/ledger.ts'
 import { expireUnpaidBonds, markMintPaid } from './domain/mints.ts'
@@ -7,7 +7,7 @@ import { settleUser } from './domain/positions.ts'
 import { writeSetting } from './domain/settings.ts'
 import { queueCollectiveBonus, queueSetting } from './domain/user-events.ts'
 import { InvalidInput, UnknownTelegramUser } from './domain/errors.ts'
-import { formatNano, parseFixed, PERCENT_DECIMALS, requireNano } from './money.ts'
+import { formatNano, parseFixed, PERCENT_DECIMALS, requireNano } from './domain/money.ts'
 
 export interface LedgerTotals {
   /** Tokens that came in from outside: welcome, admin credits, rewards, and TON-paid bond principal. */

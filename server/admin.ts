@@ -1,11 +1,12 @@
 import { pathToFileURL } from 'node:url'
 import { createAdmin } from './admin-ops.ts'
-import { defaultConfig, DEFAULT_DB_PATH } from './config.ts'
-import type { ServerContext } from './context.ts'
-import { openCluster, openEngine } from './db/open-engine.ts'
+import { defaultConfig, DEFAULT_DB_PATH } from './config/config.ts'
+import type { ServerContext } from './domain/context.ts'
+import { openCluster } from './cluster/open-cluster.ts'
+import { openEngine } from './db/open-engine.ts'
 import { BALANCE_COLUMNS, type BalanceColumn } from './domain/ledger.ts'
 import { createPriceFeed } from './domain/price-walk.ts'
-import { noQueue } from './events.ts'
+import { noQueue } from './domain/events.ts'
 import { DomainError } from './domain/errors.ts'
 
 const USAGE = `usage: npm run admin -- <command>   (database: AXIOM_DB, default ${DEFAULT_DB_PATH})

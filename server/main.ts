@@ -5,12 +5,12 @@
  *   node --import tsx server/main.ts
  */
 import { pathToFileURL } from 'node:url'
-import { type WelcomePolicy, DEFAULT_DB_PATH, DEFAULT_HOST, DEFAULT_PORT, DEFAULT_PRICE_TICK_MS, DEV_BOT_TOKEN, DEV_JWT_SECRET, DEV_TREASURY_ADDRESS } from './config.ts'
-import { DEFAULT_RATE_LIMITS, type RateLimitConfig, type RateRule } from './http/rate-limits.ts'
-import { requireNano } from './money.ts'
+import { type WelcomePolicy, DEFAULT_DB_PATH, DEFAULT_HOST, DEFAULT_PORT, DEFAULT_PRICE_TICK_MS, DEV_BOT_TOKEN, DEV_JWT_SECRET, DEV_TREASURY_ADDRESS } from './config/config.ts'
+import { DEFAULT_RATE_LIMITS, type RateLimitConfig, type RateRule } from './config/rate-limits.ts'
+import { requireNano } from './domain/money.ts'
 import { startServer, type StartOptions } from './start-server.ts'
 
-export { DEFAULT_DB_PATH, DEV_BOT_TOKEN, DEV_JWT_SECRET, type WelcomePolicy } from './config.ts'
+export { DEFAULT_DB_PATH, DEV_BOT_TOKEN, DEV_JWT_SECRET, type WelcomePolicy } from './config/config.ts'
 /** Request limits and the seam for a store several instances share. */
 export {
   DEFAULT_RATE_LIMITS,
@@ -19,9 +19,9 @@ export {
   type RateLimitStore,
   type RateLimitStoreFactory,
   type RateRule,
-} from './http/rate-limits.ts'
+} from './config/rate-limits.ts'
 export { startServer, type RunningServer, type StartOptions } from './start-server.ts'
-export type { Lease } from './cluster.ts'
+export type { Lease } from './cluster/cluster.ts'
 /** What the hooks of RunningServer take and throw. */
 export type { BondPayment } from './domain/mints.ts'
 export { CursorMoved, type ChainCursor, type CursorStep } from './domain/chain-cursor.ts'

@@ -3,10 +3,11 @@ import type { Duplex } from 'node:stream'
 import type { FastifyInstance } from 'fastify'
 import { WebSocketServer, type WebSocket } from 'ws'
 import { createAdmin, type Admin } from './admin-ops.ts'
-import { defaultConfig, type ServerConfig } from './config.ts'
-import type { ServerContext } from './context.ts'
-import type { Lease } from './cluster.ts'
-import { openCluster, openEngine } from './db/open-engine.ts'
+import { defaultConfig, type ServerConfig } from './config/config.ts'
+import type { ServerContext } from './domain/context.ts'
+import type { Lease } from './cluster/cluster.ts'
+import { openCluster } from './cluster/open-cluster.ts'
+import { openEngine } from './db/open-engine.ts'
 import { advanceChainCursor, creditBondPayment, readChainCursor, type ChainCursor, type CursorStep } from './domain/chain-cursor.ts'
 import { bondPayment, expireUnpaidBonds, markMintPaid, type BondPayment } from './domain/mints.ts'
 import { settleUser } from './domain/positions.ts'
@@ -16,9 +17,9 @@ import { readChange } from './domain/user-events.ts'
 import { forgetSettings } from './domain/settings.ts'
 import { forgetValidFamilies, noteFamilyRevoked } from './auth/tokens.ts'
 import { recordTonProofRequesters } from './domain/wallets.ts'
-import { type Change, noQueue } from './events.ts'
-import { buildApp } from './http/app.ts'
-import { pruneIdempotency } from './http/idempotency.ts'
+import { type Change, noQueue } from './domain/events.ts'
+import { buildApp } from './app.ts'
+import { pruneIdempotency } from './db/idempotency-table.ts'
 import { pruneRateLimitHits } from './db/rate-limit-table.ts'
 import { priceWire } from './http/wire-format.ts'
 import { handleCandleSocket, pushCandles } from './sockets/candle-socket.ts'
@@ -173,7 +174,7 @@ export const startServer = async (options: StartOptions = {}): Promise<RunningSe
       settling = (async () => {
         await settleUser(ctx, null)
         await expireUnpaidBonds(ctx)
-        await pruneIdempotency(ctx)
+        await pruneIdempotency(ctx.db, ctx.now())
         if (engine.dialect === 'postgres') await pruneRateLimitHits(engine)
       })()
         .catch((e: unknown) => app.log.error(e))

@@ -4,7 +4,7 @@
  * 0. this entry reads Telegram's launch parameters from the URL and starts the maintenance check
  *    and, for a returning user (an auth_token cookie), `GET /user/me`, while the rest downloads
  *    (adapters/browser/early-boot.ts; the core is handed those answers when it asks for them);
- * 1. once the loader has painted, `start-app.ts` is evaluated (adapters, core, view models); in the next tasks it builds the app
+ * 1. once the loader has painted, the composition root is evaluated (adapters, core, view models); in the next tasks it builds the app
  *    (the use cases, then the view models a few at a time), and in the one after it starts it: the
  *    maintenance check, then sign-in; once signed in, the lists and sockets one task at a time;
  * 2. `render-app.tsx` (React and the screens) is evaluated while those requests are out, and renders.
@@ -26,7 +26,7 @@ import { earlyBoot } from '../adapters/browser/early-boot.ts'
 import { showBootFailure } from './boot-failure.ts'
 import { languageFor, loadCatalogue } from './i18n/catalogues.ts'
 import { afterNextPaint, nextTask } from './lib/next-task.ts'
-import type { StartedApp } from './start-app.ts'
+import type { StartedApp } from './app/started-app.ts'
 
 const early = earlyBoot(import.meta.env.VITE_API_ORIGIN || '')
 const languageCode = early.launch.initDataUnsafe.user?.language_code ?? ''
@@ -50,8 +50,8 @@ const boot = async () => {
   const { loadDashboard } = await import('./app/dashboard-loader.ts')
   mark('shared-evaluated')
   await nextTask()
-  const { composeBrowserApp } = await import('./start-app.ts')
-  mark('start-app-evaluated')
+  const { composeBrowserApp } = await import('../composition-root.ts')
+  mark('root-evaluated')
   await nextTask()
   const composed = await composeBrowserApp(early)
   mark('composed')

@@ -3,7 +3,7 @@ import { StrictMode, startTransition } from 'react'
 import { createRoot } from 'react-dom/client'
 import { AppRoot } from './app/app-root.tsx'
 import { BackButtonContext, LanguageContext, LinkOpenerContext, UiConfigContext } from './app/contexts.ts'
-import type { StartedApp } from './start-app.ts'
+import type { StartedApp } from './app/started-app.ts'
 
 export const renderApp = ({ app, platform, config }: StartedApp): void => {
   const language = platform.launch()?.languageCode ?? 'en'

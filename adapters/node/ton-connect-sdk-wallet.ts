@@ -11,11 +11,8 @@ import {
   WalletRestoreFailed,
 } from '../../core/errors.ts'
 import type { Wallet, WalletAccount, WalletTransaction } from '../../core/ports/wallet.port.ts'
-import { storedConnectionIn, WALLET_ANSWER_GRACE_MS, WALLET_DISCONNECT_TIMEOUT_MS, walletErrorFrom } from '../ton/ton-connect-wallet.ts'
+import { storedConnectionIn, TON_CONNECT_CONNECTION_KEY, WALLET_ANSWER_GRACE_MS, WALLET_DISCONNECT_TIMEOUT_MS, walletErrorFrom } from '../ton/ton-connect-wallet.ts'
 import { JsonFile } from './json-file.ts'
-
-/** Where the SDK keeps its bridge connection (its BridgeConnectionStorage key). */
-export const SDK_CONNECTION_KEY = 'ton-connect-storage_bridge-connection'
 
 /** The SDK's storage (IStorage) in one owner-only JSON file, so a connection outlives a CLI run. */
 export class JsonFileStorage implements IStorage {
@@ -207,14 +204,14 @@ export class TonConnectSdkWallet implements Wallet {
     return Effect.tryPromise({
       try: async () => {
         if (this.current) return this.current
-        if (storedConnectionIn(await this.options.storage.getItem(SDK_CONNECTION_KEY)) !== 'established') {
+        if (storedConnectionIn(await this.options.storage.getItem(TON_CONNECT_CONNECTION_KEY)) !== 'established') {
           await this.forgetPending()
           return null
         }
         const { connector } = await this.load()
         await connector.restoreConnection()
         if (connector.connected && connector.wallet) return this.accountOf(connector.wallet)
-        if (storedConnectionIn(await this.options.storage.getItem(SDK_CONNECTION_KEY)) === 'established')
+        if (storedConnectionIn(await this.options.storage.getItem(TON_CONNECT_CONNECTION_KEY)) === 'established')
           throw new WalletRestoreFailed({ reason: 'The wallet did not answer' })
         throw new WalletRestoreFailed({ reason: 'The wallet refused the stored connection', definite: true })
       },
@@ -231,7 +228,7 @@ export class TonConnectSdkWallet implements Wallet {
   forgetStoredConnection(): void {
     this.connectorRef?.pauseConnection()
     if (this.options.storage.clear) this.options.storage.clear()
-    else void this.options.storage.removeItem(SDK_CONNECTION_KEY)
+    else void this.options.storage.removeItem(TON_CONNECT_CONNECTION_KEY)
     this.setAccount(null)
   }
 
@@ -322,7 +319,7 @@ export class TonConnectSdkWallet implements Wallet {
 
   private async forgetPending(): Promise<void> {
     if (this.options.storage.clear) this.options.storage.clear()
-    else await this.options.storage.removeItem(SDK_CONNECTION_KEY)
+    else await this.options.storage.removeItem(TON_CONNECT_CONNECTION_KEY)
   }
 
   private load() {

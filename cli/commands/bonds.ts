@@ -1,4 +1,4 @@
-import { type Mint, type Stake } from '../../core/index.ts'
+import { type Mint, type MintId, type Stake } from '../../core/index.ts'
 import { idArg } from '../args.ts'
 import { tokens } from '../output.ts'
 import { dailyRate, formatRate, recordColumns, withReward } from '../records.ts'
@@ -65,7 +65,7 @@ export const cancel: Command = {
   positionals: [1, 1],
   auth: true,
   async run(ctx, out, a) {
-    const id = idArg(a.positionals[0], '<mintId>')
+    const id = idArg<MintId>(a.positionals[0], '<mintId>')
     const m = await out.exec(ctx.uc.cancelBond(id), 'Cancelling')
     out.emit(m, `Bond #${m.id} is ${m.status}\n`)
   },
@@ -79,7 +79,7 @@ export const stake: Command = {
   positionals: [1, 1],
   auth: true,
   async run(ctx, out, a) {
-    const id = idArg(a.positionals[0], '<mintId>')
+    const id = idArg<MintId>(a.positionals[0], '<mintId>')
     const s = await out.exec(ctx.uc.stakeMint(id, { idempotencyKey: newKey() }), 'Staking')
     out.emit(
       s,

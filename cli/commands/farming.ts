@@ -1,4 +1,4 @@
-import type { FarmingLink, FundingSource } from '../../core/index.ts'
+import type { FarmingLink, FarmingLinkId, FundingSource } from '../../core/index.ts'
 import { amountArg, stringArg, UsageError, idArg, wholeArg } from '../args.ts'
 import { tokens, when } from '../output.ts'
 import { type Column, table } from '../table.ts'
@@ -68,7 +68,7 @@ export const farmCancel: Command = {
   positionals: [1, 1],
   auth: true,
   async run(ctx, out, a) {
-    const id = idArg(a.positionals[0], '<id>')
+    const id = idArg<FarmingLinkId>(a.positionals[0], '<id>')
     const link = await out.exec(ctx.uc.cancelFarmingLink(id), 'Cancelling the link')
     out.emit(link, `Farming link #${link.id} is ${link.status ?? 'revoked'}\n`)
   },

@@ -1,4 +1,4 @@
-import type { Notice } from '../ports/notifier.port.ts'
+import type { Notice } from './notice.ts'
 import { PENDING_WINDOW_SECONDS } from './constants.ts'
 import type { LiveMintEvent, LiveStakeEvent, Mint, Stake } from './entities/mint.ts'
 import type { Id } from './entities/primitives.ts'

@@ -2,7 +2,7 @@ import type { Effect } from 'effect'
 import type { FarmingActivation, FarmingLink, FarmingLinkInput, FarmingPlan, FarmingQuote } from '../domain/entities/farming.ts'
 import type { Candle, CandleInterval, FinancialStats, Operation, Price } from '../domain/entities/market.ts'
 import type { BondQuote, Mint, MintPayment, MintPlan, Stake, StakeQuote } from '../domain/entities/mint.ts'
-import type { Id, PageQuery, SortOrder } from '../domain/entities/primitives.ts'
+import type { FarmingLinkId, MintId, PageQuery, SortOrder, TaskId } from '../domain/entities/primitives.ts'
 import type { TokenPair } from '../domain/entities/session.ts'
 import type { Task, TaskValidation } from '../domain/entities/task.ts'
 import type { Referral, UserData } from '../domain/entities/user.ts'
@@ -53,19 +53,19 @@ export interface AxiomApi {
   mintPlans(): Call<ReadonlyArray<MintPlan>>
   calculateMint(input: { amount: number; freeze_days: number }): Call<BondQuote | null>
   createMint(input: { amount: number; days: number }, options?: CreateOptions): Call<MintPayment>
-  cancelMint(id: Id): Call<Mint>
+  cancelMint(id: MintId): Call<Mint>
 
   /** The terms staking this mint gives (the stake `createStake` then makes). */
-  calculateStake(input: { staking_id: Id }): Call<StakeQuote | null>
+  calculateStake(input: { staking_id: MintId }): Call<StakeQuote | null>
   stakes(q?: PageQuery): Call<Page<Stake>>
-  createStake(input: { mint_id: Id }, options?: CreateOptions): Call<Stake>
+  createStake(input: { mint_id: MintId }, options?: CreateOptions): Call<Stake>
 
   /** Plans for a link funded from the referral or task balance by its flag, or the main balance when neither is set. */
   farmingPlans(input: FundingFlags): Call<ReadonlyArray<FarmingPlan>>
   farmingLinks(q?: PageQuery): Call<Page<FarmingLink>>
   calculateFarming(input: { amount: number; freeze_days: number } & Partial<FundingFlags>): Call<FarmingQuote | null>
   createFarmingLink(input: FarmingLinkInput, options?: CreateOptions): Call<FarmingLink>
-  cancelFarmingLink(id: Id): Call<FarmingLink>
+  cancelFarmingLink(id: FarmingLinkId): Call<FarmingLink>
   farmingActivationStatus(input: { activation_code: string }): Call<FarmingActivation | null>
 
   calculateWithdraw(input: { token_amount: number }): Call<WithdrawQuote | null>
@@ -75,9 +75,9 @@ export interface AxiomApi {
   transferFromReferral(input: { token_amount: number }, options?: CreateOptions): Call<TransferResult>
 
   tasks(): Call<ReadonlyArray<Task>>
-  startTask(input: { task_id: Id }): Call<Task>
+  startTask(input: { task_id: TaskId }): Call<Task>
   validateTask(input: TaskValidation): Call<Task>
-  claimTask(input: { task_id: Id }): Call<Task>
+  claimTask(input: { task_id: TaskId }): Call<Task>
 
   currentPrice(): Call<Price | null>
   candles(input: { interval: CandleInterval; from_timestamp: number; to_timestamp: number }): Call<ReadonlyArray<Candle>>

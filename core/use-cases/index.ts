@@ -3,7 +3,7 @@ import { positiveAmount } from '../domain/amount-input.ts'
 import { activePlansByDays } from '../domain/bond-plans.ts'
 import { CANDLE_INTERVAL_SECONDS, CANDLES_PER_CHART, HISTORY_PAGE_SIZE } from '../domain/constants.ts'
 import type { CandleInterval, CurrentCandle } from '../domain/entities/market.ts'
-import type { Id } from '../domain/entities/primitives.ts'
+import type { FarmingLinkId, MintId } from '../domain/entities/primitives.ts'
 import { keepNewestPending } from '../domain/pending-records.ts'
 import { openCandleSocket, openMainSocket } from '../live/product-sockets.ts'
 import type { LiveEvent } from '../live/live-events.ts'
@@ -69,10 +69,10 @@ export const useCases = (ports: CorePorts) => {
     orderBond: (amount: number, days: number, options?: CreateOptions) =>
       positiveAmount('amount', amount).pipe(Effect.andThen(api.createMint({ amount, days }, options))),
     buyBond: buyBond({ api, wallet, chain, clock, notifier }),
-    cancelBond: (id: Id) => api.cancelMint(id),
+    cancelBond: (id: MintId) => api.cancelMint(id),
     /** A preview of staking a mint (spec §7 GET /staking/calculate). */
-    quoteStake: (mintId: Id) => api.calculateStake({ staking_id: mintId }),
-    stakeMint: (mintId: Id, options?: CreateOptions) => api.createStake({ mint_id: mintId }, options),
+    quoteStake: (mintId: MintId) => api.calculateStake({ staking_id: mintId }),
+    stakeMint: (mintId: MintId, options?: CreateOptions) => api.createStake({ mint_id: mintId }, options),
 
     // Farming links (spec §4)
     /** Farming plans for links funded from `source`, with what that balance holds. */
@@ -82,7 +82,7 @@ export const useCases = (ports: CorePorts) => {
     quoteFarming: (amount: number, days: number, source: FundingSource) =>
       api.calculateFarming({ amount, freeze_days: days, ...fundingFlags(source) }),
     createFarmingLink: createFarmingLink({ api }),
-    cancelFarmingLink: (id: Id) => api.cancelFarmingLink(id),
+    cancelFarmingLink: (id: FarmingLinkId) => api.cancelFarmingLink(id),
     checkFarmCode: checkFarmCode({ api, storage }),
 
     // Selling and the referral balance

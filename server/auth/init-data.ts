@@ -1,6 +1,6 @@
 import { validate } from '@tma.js/init-data-node'
 import { INVALID_INIT_DATA_MSG } from '../../core/domain/constants.ts'
-import { httpError } from '../http/errors.ts'
+import { NotSignedIn } from '../domain/errors.ts'
 import type { TelegramUser } from '../domain/users.ts'
 
 const MAX_INIT_DATA_LENGTH = 8192
@@ -40,7 +40,7 @@ const userOf = (params: URLSearchParams): TelegramUser | null => {
  * for third parties is not needed: we hold the bot token.
  */
 export const telegramUserFrom = (raw: unknown, botToken: string, nowS: number, maxAgeS: number): TelegramUser => {
-  const invalid = httpError(401, INVALID_INIT_DATA_MSG)
+  const invalid = new NotSignedIn(INVALID_INIT_DATA_MSG)
   if (typeof raw !== 'string' || raw === '' || raw.length > MAX_INIT_DATA_LENGTH) throw invalid
   let params: URLSearchParams
   try {

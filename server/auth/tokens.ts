@@ -1,8 +1,8 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto'
 import { jwtVerify, SignJWT } from 'jose'
 import { big, getRow, run, str } from '../db/sql.ts'
-import { inTx, type ServerContext } from '../context.ts'
-import { httpError } from '../http/errors.ts'
+import { inTx, type ServerContext } from '../domain/context.ts'
+import { NotSignedIn } from '../domain/errors.ts'
 import { queueRevokedFamily } from '../domain/user-events.ts'
 
 const keys = new WeakMap<ServerContext, Uint8Array>()
@@ -87,12 +87,12 @@ const familyRevoked = async (ctx: ServerContext, family: string): Promise<boolea
 const verifiedCache = new WeakMap<ServerContext, Map<string, Verified>>()
 const CACHE_SIZE = 10_000
 
-/** The user id of a valid, unexpired access token of an existing user, or a 401 saying why. */
+/** The user id of a valid, unexpired access token of an existing user, or NotSignedIn saying why. */
 export const verifyAccessToken = async (ctx: ServerContext, token: string): Promise<bigint> =>
   (await verifyAccessTokenClaims(ctx, token)).userId
 
 /**
- * The access token's user and expiry (unix seconds); throws 401 like verifyAccessToken. A token whose
+ * The access token's user and expiry (unix seconds); throws NotSignedIn like verifyAccessToken. A token whose
  * refresh family was revoked stops working at once, not at its expiry.
  */
 export const verifyAccessTokenClaims = async (ctx: ServerContext, token: string): Promise<Verified> => {
@@ -102,9 +102,9 @@ export const verifyAccessTokenClaims = async (ctx: ServerContext, token: string)
   if (hit) {
     if (hit.exp <= ctx.now()) {
       cache.delete(token)
-      throw httpError(401, 'Token expired')
+      throw new NotSignedIn('Token expired')
     }
-    if (await familyRevoked(ctx, hit.family)) throw httpError(401, SESSION_REVOKED_MSG)
+    if (await familyRevoked(ctx, hit.family)) throw new NotSignedIn(SESSION_REVOKED_MSG)
     return hit
   }
   let verified: Verified
@@ -116,7 +116,7 @@ export const verifyAccessTokenClaims = async (ctx: ServerContext, token: string)
     verified = { userId: BigInt(sub), exp, family: fam }
   } catch (e) {
     const expired = (e as { code?: string }).code === 'ERR_JWT_EXPIRED'
-    throw httpError(401, expired ? 'Token expired' : 'Invalid token')
+    throw new NotSignedIn(expired ? 'Token expired' : 'Invalid token')
   }
   // The user and the family in one round trip.
   const found = await getRow(
@@ -125,10 +125,10 @@ export const verifyAccessTokenClaims = async (ctx: ServerContext, token: string)
     verified.family,
     verified.userId,
   )
-  if (!found) throw httpError(401, 'Invalid token')
+  if (!found) throw new NotSignedIn('Invalid token')
   if (familiesOf(ctx).revoked.has(verified.family) || big(found, 'revoked') > 0n) {
     noteFamilyRevoked(ctx, verified.family)
-    throw httpError(401, SESSION_REVOKED_MSG)
+    throw new NotSignedIn(SESSION_REVOKED_MSG)
   }
   keepValid(ctx, verified.family)
   if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!)
@@ -161,7 +161,7 @@ export const issueTokenPair = async (ctx: ServerContext, userId: bigint) => {
  * Presenting a spent token means it leaked, so the whole family is revoked.
  */
 export const rotateRefresh = async (ctx: ServerContext, presented: unknown) => {
-  if (typeof presented !== 'string' || presented === '' || presented.length > 200) throw httpError(401, 'Invalid refresh token')
+  if (typeof presented !== 'string' || presented === '' || presented.length > 200) throw new NotSignedIn('Invalid refresh token')
   const outcome = await inTx(ctx, async (ctx): Promise<{ error: string } | { userId: bigint; family: string; refresh: string }> => {
     const row = await getRow(ctx.db, 'SELECT * FROM refresh_tokens WHERE hash = ?', hashOf(presented))
     if (!row) return { error: 'Invalid refresh token' }
@@ -176,6 +176,6 @@ export const rotateRefresh = async (ctx: ServerContext, presented: unknown) => {
     const userId = big(row, 'user_id')
     return { userId, family, refresh: await storeRefresh(ctx, userId, family) }
   })
-  if ('error' in outcome) throw httpError(401, outcome.error)
+  if ('error' in outcome) throw new NotSignedIn(outcome.error)
   return { token: await issueAccessToken(ctx, outcome.userId, outcome.family), refresh: outcome.refresh }
 }

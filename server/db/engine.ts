@@ -26,7 +26,7 @@ export interface Engine extends Db {
    * Runs `fn` as one transaction that keeps every invariant under concurrency: on SQLite one
    * transaction at a time (one writer); on PostgreSQL SERIALIZABLE, re-run from the start when the
    * database reports a serialisation failure or a deadlock. `fn` may therefore run more than once,
-   * and must have no effect outside `tx` (live events are queued per attempt, server/context.ts).
+   * and must have no effect outside `tx` (live events are queued per attempt, server/domain/context.ts).
    */
   transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T>
   /** Where the data lives, for logs: a file path, ':memory:', or the PostgreSQL URL without its password. */

@@ -1,4 +1,3 @@
-import { localCluster, type Cluster } from '../cluster.ts'
 import { isPostgresUrl, type Engine } from './engine.ts'
 
 /** Opens the engine `where` names and brings its schema up to date. */
@@ -11,9 +10,3 @@ export const openEngine = async (where: string): Promise<Engine> => {
   return openSqlite(where)
 }
 
-/** The cluster of the instances sharing `where`: PostgreSQL's LISTEN/NOTIFY and advisory locks, or this process alone on SQLite. */
-export const openCluster = async (where: string, engine: Engine, options: { readonly retryMs: number }): Promise<Cluster> => {
-  if (!isPostgresUrl(where)) return localCluster()
-  const { openPostgresCluster } = await import('./postgres-cluster.ts')
-  return openPostgresCluster(where, engine, options)
-}

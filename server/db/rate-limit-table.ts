@@ -1,4 +1,4 @@
-import type { RateCount, RateLimitStore, RateLimitStoreFactory } from '../http/rate-limits.ts'
+import type { RateCount, RateLimitStore, RateLimitStoreFactory } from '../config/rate-limits.ts'
 import type { Db } from './engine.ts'
 
 type HitRow = { key: string; hits: bigint; reset_at: bigint }

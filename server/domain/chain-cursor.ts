@@ -1,4 +1,4 @@
-import { inTx, type ServerContext } from '../context.ts'
+import { inTx, type ServerContext } from './context.ts'
 import { big, getRow, run, str } from '../db/sql.ts'
 import { markMintPaid } from './mints.ts'
 import type { MintRow } from './rows.ts'

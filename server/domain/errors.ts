@@ -24,6 +24,9 @@ const fact = <Tag extends string, Args extends unknown[] = [message: string]>(
 /** The thing asked for does not exist (or is not the asker's). */
 export class NotFound extends fact('NotFound', (what: 'User' | 'Bond' | 'Task' | 'Farming link') => `${what} not found`) {}
 
+/** A request without a valid session or Telegram sign-in: the message says what is wrong (expired, revoked, invalid). */
+export class NotSignedIn extends fact('NotSignedIn') {}
+
 /** The signed-in user's row is gone (a valid token for a deleted user). */
 export class UnknownSessionUser extends fact('UnknownSessionUser', () => 'User not found') {}
 
@@ -82,6 +85,7 @@ export class InvalidInput extends fact('InvalidInput') {}
 /** Every fact the domain refuses with. */
 export type DomainFact =
   | NotFound
+  | NotSignedIn
   | UnknownSessionUser
   | UnknownTelegramUser
   | InsufficientBalance

@@ -1,7 +1,7 @@
 import { getRow, run, big } from '../db/sql.ts'
 import { BalanceLimitExceeded, InsufficientBalance, NotFound, WelcomeTokensLocked } from './errors.ts'
-import { inTx, type ServerContext } from '../context.ts'
-import { formatNano, SQLITE_MAX_INTEGER } from '../money.ts'
+import { inTx, type ServerContext } from './context.ts'
+import { formatNano, SQLITE_MAX_INTEGER } from './money.ts'
 import { queueBalance } from './user-events.ts'
 
 export const BALANCE_COLUMNS = ['balance_token', 'task_balance', 'referral_balance'] as const

@@ -1,5 +1,5 @@
 import { allRows, big, getRow, num, run, str, type Row } from '../db/sql.ts'
-import { inTx, type ServerContext } from '../context.ts'
+import { inTx, type ServerContext } from './context.ts'
 import { moveBalance } from './ledger.ts'
 import { earnedAfter, type RewardTerms } from './rewards.ts'
 import { queueMint, queueStake } from './user-events.ts'

@@ -1,4 +1,4 @@
-import { PERCENT_SCALE } from '../money.ts'
+import { PERCENT_SCALE } from './money.ts'
 
 const SECONDS_PER_DAY = 86_400n
 

@@ -1,4 +1,4 @@
-import type { ServerContext } from '../context.ts'
+import type { ServerContext } from './context.ts'
 import { allRows, big, run, str } from '../db/sql.ts'
 
 /**

@@ -1,5 +1,5 @@
 import type { Db, Engine } from '../db/engine.ts'
-import type { ServerContext } from '../context.ts'
+import type { ServerContext } from './context.ts'
 import { getRow, run } from '../db/sql.ts'
 
 /** The collective bonus every new bond gets, in percent scaled by 1e4 (0.1 %). */

@@ -1,6 +1,6 @@
 import { big, getRow, run, str, insertRow } from '../db/sql.ts'
 import { NotStakeable } from './errors.ts'
-import { inTx, type ServerContext } from '../context.ts'
+import { inTx, type ServerContext } from './context.ts'
 import { moveBalance } from './ledger.ts'
 import { mintRowOf, type BondTerms } from './mints.ts'
 import { settlePosition, termsOf } from './positions.ts'

@@ -1,5 +1,5 @@
 import { big, getRow, num } from '../db/sql.ts'
-import type { ServerContext } from '../context.ts'
+import type { ServerContext } from './context.ts'
 import { collectiveBonus } from './settings.ts'
 
 /** Platform-wide figures: amounts in nano-units, the collective bonus on the 1e4 scale, the price in nano TON per AXIOM. */

@@ -1,7 +1,7 @@
 import { getRow, run, str } from '../db/sql.ts'
 import { FileTooLarge, InvalidInput, NotFound, TaskStepOutOfOrder } from './errors.ts'
-import { inTx, type ServerContext } from '../context.ts'
-import { tokens } from '../money.ts'
+import { inTx, type ServerContext } from './context.ts'
+import { tokens } from './money.ts'
 import { moveBalance } from './ledger.ts'
 
 export type TaskStatus = 'NEW' | 'STARTED' | 'VALIDATED' | 'CLAIMED'

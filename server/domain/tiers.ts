@@ -1,5 +1,5 @@
 import { tierForTurnover } from '../../core/domain/referral-tiers.ts'
-import { NANO, PERCENT_SCALE } from '../money.ts'
+import { NANO, PERCENT_SCALE } from './money.ts'
 
 /** The tier for a turnover in nano; the tier table is in whole tokens. */
 export const tierOf = (turnoverNano: bigint) => tierForTurnover(Number(turnoverNano / NANO))

@@ -1,7 +1,7 @@
 import { getRow } from '../db/sql.ts'
 import type { Db } from '../db/engine.ts'
-import type { ServerContext } from '../context.ts'
-import type { Change, LiveEvent } from '../events.ts'
+import type { ServerContext } from './context.ts'
+import type { Change, LiveEvent } from './events.ts'
 import { type MintRow, positionColumns, type StakeRow, type UserRow } from './rows.ts'
 
 /** `user:balance` after the transaction commits. */

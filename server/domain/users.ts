@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { UnknownSessionUser } from './errors.ts'
 import { allRows, big, getRow, insertRow } from '../db/sql.ts'
-import { inTx, type ServerContext } from '../context.ts'
+import { inTx, type ServerContext } from './context.ts'
 import { moveBalance } from './ledger.ts'
 import type { UserRow } from './rows.ts'
 

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto'
 import { AlreadyBound, PayloadAlreadyUsed } from './errors.ts'
 import { Address } from '@ton/core'
-import { inTx, type ServerContext } from '../context.ts'
+import { inTx, type ServerContext } from './context.ts'
 import { getRow, run, big, type Row } from '../db/sql.ts'
 import { isUniqueViolation } from '../db/engine.ts'
 import { createTonProofService, type SpentPayloads, type TonProofService } from '../auth/ton-proof.ts'

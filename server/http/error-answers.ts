@@ -3,6 +3,7 @@ import { DomainError, type DomainFact } from '../domain/errors.ts'
 /** The HTTP status each domain fact is answered with; the body is `{ msg: error.message }`. */
 const STATUS: Record<DomainFact['_tag'], number> = {
   NotFound: 404,
+  NotSignedIn: 401,
   UnknownSessionUser: 401,
   UnknownTelegramUser: 404,
   InsufficientBalance: 400,

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { getRow, num, run, str } from '../db/sql.ts'
-import { inTx, type ServerContext } from '../context.ts'
+import { storeAnswer, storedAnswer } from '../db/idempotency-table.ts'
+import { inTx, type ServerContext } from '../domain/context.ts'
 import { httpError } from './errors.ts'
 import { MAX_JSON_DEPTH, TOO_DEEP_MSG } from './wire-errors.ts'
 
@@ -40,33 +40,14 @@ export const once = async <T>(
   const key = header ?? `auto:${fingerprint}`
   const userId = req.userId
   return inTx(ctx, async (ctx) => {
-    const stored = await getRow(ctx.db, 'SELECT * FROM idempotency WHERE user_id = ? AND route = ? AND key = ?', userId, route, key)
-    if (stored && (header !== undefined || ctx.now() - num(stored, 'created_at') <= ctx.config.dedupeWindowS)) {
-      if (str(stored, 'fingerprint') !== fingerprint) throw httpError(422, 'This Idempotency-Key was used for a different request')
+    const stored = await storedAnswer(ctx.db, userId, route, key)
+    if (stored && (header !== undefined || ctx.now() - stored.createdAt <= ctx.config.dedupeWindowS)) {
+      if (stored.fingerprint !== fingerprint) throw httpError(422, 'This Idempotency-Key was used for a different request')
       reply.header('idempotent-replayed', 'true')
-      return JSON.parse(str(stored, 'body')) as T
+      return JSON.parse(stored.body) as T
     }
     const result = await effect(ctx)
-    await run(
-      ctx.db,
-      `INSERT INTO idempotency (user_id, route, key, fingerprint, status_code, body, created_at) VALUES (?, ?, ?, ?, 200, ?, ?)
-       ON CONFLICT(user_id, route, key) DO UPDATE SET fingerprint = excluded.fingerprint, body = excluded.body, created_at = excluded.created_at`,
-      userId,
-      route,
-      key,
-      fingerprint,
-      JSON.stringify(result),
-      ctx.now(),
-    )
+    await storeAnswer(ctx.db, userId, route, key, { fingerprint, body: JSON.stringify(result), createdAt: ctx.now() })
     return result
   })
 }
-
-/** Fingerprint keys outlive their window by a day at most; header keys are kept for a week. */
-export const pruneIdempotency = (ctx: ServerContext) =>
-  run(
-    ctx.db,
-    `DELETE FROM idempotency WHERE (key LIKE 'auto:%' AND created_at < ?) OR created_at < ?`,
-    ctx.now() - 86_400,
-    ctx.now() - 7 * 86_400,
-  )

@@ -1,4 +1,4 @@
-import type { LiveEvent } from '../events.ts'
+import type { LiveEvent } from '../domain/events.ts'
 import type { Activation } from '../domain/farming.ts'
 import type { BondTerms, CreatedMint } from '../domain/mints.ts'
 import type { Plan } from '../domain/plans.ts'
@@ -12,7 +12,7 @@ import { tierOf } from '../domain/tiers.ts'
 import type { Referral } from '../domain/users.ts'
 import { walletOf } from '../domain/wallets.ts'
 import type { WithdrawQuote } from '../domain/withdraw.ts'
-import { formatFixed, formatNano, formatPercent } from '../money.ts'
+import { formatFixed, formatNano, formatPercent } from '../domain/money.ts'
 
 /**
  * The API's JSON from the domain's rows and records (spec §7): amounts as decimal text from integer

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import type { ServerContext } from '../context.ts'
+import type { ServerContext } from '../domain/context.ts'
 import { telegramUserFrom } from '../auth/init-data.ts'
 import { issueTokenPair, rotateRefresh } from '../auth/tokens.ts'
 import { registerUser } from '../domain/users.ts'

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { CANDLE_INTERVAL_SECONDS, CANDLE_INTERVALS, MAINTENANCE_OFF_DETAIL } from '../../core/domain/constants.ts'
-import type { ServerContext } from '../context.ts'
+import type { ServerContext } from '../domain/context.ts'
 import { type CandleInterval, MAX_CANDLES } from '../domain/price-walk.ts'
 import { isMaintenanceOn } from '../domain/settings.ts'
 import { financialStats } from '../domain/stats.ts'

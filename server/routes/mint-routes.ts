@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify'
-import type { ServerContext } from '../context.ts'
+import type { ServerContext } from '../domain/context.ts'
 import { cancelMint, createMint, quoteBond } from '../domain/mints.ts'
 import { activePlan, MINT_PLANS } from '../domain/plans.ts'
 import { pageOf, settleUser } from '../domain/positions.ts'
 import { once } from '../http/idempotency.ts'
 import { bodyFields, idField, intField, paging, queryFields } from '../http/params.ts'
-import { requireNano, tokens } from '../money.ts'
+import { requireNano, tokens } from '../domain/money.ts'
 import { bondQuoteWire, createdMintWire, mintWire, planWire } from '../http/wire-format.ts'
 
 /** Bond amounts: 1 to 1 000 000 AXIOM. */

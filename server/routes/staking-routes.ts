@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import type { ServerContext } from '../context.ts'
+import type { ServerContext } from '../domain/context.ts'
 import { pageOf, settleUser } from '../domain/positions.ts'
 import { createStake, quoteStake } from '../domain/staking.ts'
 import { once } from '../http/idempotency.ts'

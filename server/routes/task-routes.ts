@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import type { ServerContext } from '../context.ts'
+import type { ServerContext } from '../domain/context.ts'
 import { claimTask, listTasks, startTask, validateTask } from '../domain/tasks.ts'
 import { bodyFields, intField } from '../http/params.ts'
 import { taskWire } from '../http/wire-format.ts'

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
-import type { ServerContext } from '../context.ts'
+import type { ServerContext } from '../domain/context.ts'
 import { settledUserRow } from '../domain/positions.ts'
 import { referralsOf } from '../domain/users.ts'
 import { collectiveBonus } from '../domain/settings.ts'

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import type { ServerContext } from '../context.ts'
+import type { ServerContext } from '../domain/context.ts'
 import { bindWallet, isPayloadSpent, rememberPayload, walletProofService } from '../domain/wallets.ts'
 import { httpError } from '../http/errors.ts'
 import { bodyFields, stringField, type Fields } from '../http/params.ts'

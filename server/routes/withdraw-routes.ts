@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify'
-import type { ServerContext } from '../context.ts'
+import type { ServerContext } from '../domain/context.ts'
 import { allRows, big, getRow, num } from '../db/sql.ts'
 import { createWithdrawal, parseTonAddress, transferFromReferral, withdrawQuote } from '../domain/withdraw.ts'
 import type { OperationRow, WithdrawalRow } from '../domain/rows.ts'
 import { httpError } from '../http/errors.ts'
 import { once } from '../http/idempotency.ts'
 import { bodyFields, boolField, historyPaging, queryFields, sortOrder } from '../http/params.ts'
-import { requireNano, tokens } from '../money.ts'
+import { requireNano, tokens } from '../domain/money.ts'
 import { operationWire, transferWire, withdrawalWire, withdrawQuoteWire } from '../http/wire-format.ts'
 
 /** The smallest sale: 1 AXIOM. */

@@ -1,6 +1,6 @@
 import type { WebSocket } from 'ws'
 import { CANDLE_INTERVALS, DEFAULT_CANDLE_INTERVAL } from '../../core/domain/constants.ts'
-import type { ServerContext } from '../context.ts'
+import type { ServerContext } from '../domain/context.ts'
 import { isCandleInterval } from '../routes/market-routes.ts'
 import { envelope, type SocketHub } from './hub.ts'
 import { candleWire } from '../http/wire-format.ts'

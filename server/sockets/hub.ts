@@ -1,5 +1,5 @@
 import type { WebSocket } from 'ws'
-import type { EventSink } from '../events.ts'
+import type { EventSink } from '../domain/events.ts'
 import { liveEventWire } from '../http/wire-format.ts'
 import type { CandleInterval } from '../domain/price-walk.ts'
 

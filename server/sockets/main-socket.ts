@@ -1,5 +1,5 @@
 import type { WebSocket } from 'ws'
-import type { ServerContext } from '../context.ts'
+import type { ServerContext } from '../domain/context.ts'
 import { verifyAccessTokenClaims } from '../auth/tokens.ts'
 import { getRow } from '../db/sql.ts'
 import type { UserRow } from '../domain/rows.ts'

@@ -72,31 +72,15 @@ const hashOf = (t: ChainTx): string => t.tx.hash().toString('hex')
 
 /**
  * Watches every transaction into the treasury and matches it to a pending bond by its comment
- * `axiom:mint:<id>` and amount (docs/local-stack.md, "The watcher's rules"):
- * - exact or higher amount on a pending bond within its validity (`payBy`) → creditBondPayment(id, amount);
- * - less than amount_ton, after payBy, for a bond that is no longer
- *   pending (a second payment), an unknown bond, or a refusal by the backend (a DomainError) → the whole amount
- *   is refunded to the sender with the comment `axiom:refund:<id>:<reason>`, unless it is below
- *   MIN_REFUND_NANO: then it is kept and recorded as `kept` (a refund would cost the treasury more
- *   than it returns);
- * - no bond comment → kept (a plain top-up of the treasury), recorded as ignored;
- * - the backend fails (any other error) → nothing is decided: the payment is tried again from the
- *   cursor `retryMs` later.
+ * `axiom:mint:<id>` and amount: credit it, refund it (`axiom:refund:<id>:<reason>`, unless below
+ * MIN_REFUND_NANO), keep it, or, when the backend fails, try again later (docs/local-stack.md, "The
+ * watcher's rules").
  *
- * One watcher among the backend's instances: only the holder of `options.lease` handles anything.
- * The backend keeps a cursor (the logical time and hash of the last treasury transaction handled),
- * and every transaction moves it, in chain order, by compare-and-set: an activation in the same
- * database transaction as the credit (creditBondPayment), any other outcome before its refund is
- * queued, so a crash after the move loses at most that refund and never sends it twice. Each time
- * the watcher takes the lease (at start, or from an instance that went) it reads the cursor and
- * handles every treasury transaction after it, then the live ones: the same loop serves both, from
- * the cursor to the end of the chain's log, so none is skipped or handled twice. When the cursor is
- * not where this watcher left it (CursorMoved), it has not handled that transaction (nor refunded
- * it): without the lease (another instance took over), it stops and waits to take the lease again;
- * with it (the instance it took over from finished a transaction it had begun), it reads the cursor
- * again and goes on from there. A cursor whose transaction this chain does not hold (a
- * database kept across restarts of the local chain, which starts empty each time) counts as the
- * start: every transaction of this chain is new.
+ * Only the holder of `options.lease` handles anything. Every transaction moves the backend's cursor
+ * by compare-and-set (an activation in the credit's own database transaction, any other outcome
+ * before its refund is queued), so none is handled twice; on CursorMoved the watcher re-reads the
+ * cursor with the lease, or waits for it without. A cursor this chain does not hold (a database kept
+ * across restarts of the local chain) counts as the start.
  */
 export const createPaymentWatcher = (chain: LocalChain, server: MintPayee, options: PaymentWatcherOptions): PaymentWatcher => {
   const records: PaymentRecord[] = []

@@ -1,4 +1,5 @@
-import { createHmac, randomBytes } from 'node:crypto'
+import { randomBytes } from 'node:crypto'
+import { signInitData } from '../../adapters/node/telegram-init-data.ts'
 import { THEMES, type ColorScheme } from './themes.ts'
 
 /** What the emulator's form sends to POST /launch. */
@@ -100,23 +101,6 @@ export const versionAtLeast = (v: string, min: string): boolean => {
 }
 
 /**
- * initData fields signed the way Telegram signs them (core.telegram.org/bots/webapps, "Validating
- * data received via the Mini App"): `hash` = hex HMAC-SHA256 of the check string (every field as
- * `key=value`, sorted by key, joined by "\n") keyed with HMAC-SHA256("WebAppData", bot token).
- * Written as clients write it: each value with encodeURIComponent, `hash` last.
- */
-export const signInitDataFields = (fields: Readonly<Record<string, string>>, botToken: string): string => {
-  const checkString = Object.keys(fields)
-    .sort()
-    .map((k) => `${k}=${fields[k]}`)
-    .join('\n')
-  const secret = createHmac('sha256', 'WebAppData').update(botToken).digest()
-  const hash = createHmac('sha256', secret).update(checkString).digest('hex')
-  const query = Object.entries(fields).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`)
-  return [...query, `hash=${hash}`].join('&')
-}
-
-/**
  * Signs initData for `req` with the bot token, the way Telegram does, and builds the launch
  * fragment: tgWebAppData, tgWebAppVersion, tgWebAppPlatform, tgWebAppThemeParams and, when there is
  * one, tgWebAppStartParam. Like real clients, a version from 8.0 on adds a `signature` (Telegram's
@@ -127,7 +111,7 @@ export const buildLaunch = (req: LaunchRequest, botToken: string, now: Date = ne
   const startParam = req.start_param ?? ''
   const version = req.version ?? DEFAULT_VERSION
   const queryId = `AA${req.user.id.toString(36)}${now.getTime().toString(36)}`
-  const initData = signInitDataFields(
+  const initData = signInitData(
     {
       query_id: queryId,
       user: JSON.stringify({ ...req.user, allows_write_to_pm: true }),

@@ -56,7 +56,7 @@ const held = () => {
 }
 
 /** The entry's early requests, then the app composed over a transport that consults them, as in the browser. */
-const boot = (
+const boot = async (
   server: ReturnType<typeof backend>,
   o: { cookie?: string | null; refresh?: string; storedUser?: string | null; launch?: LaunchParams } = {},
 ) => {
@@ -75,7 +75,7 @@ const boot = (
     storedUserId: storage.get('user'),
   })
   const platform = new FakePlatform(launch.initData ? launchData({ initData: launch.initData, userId: String(USER) }) : null)
-  const app = composeApp(
+  const app = await composeApp(
     {
       http: new FetchHttpTransport({ fetch: server.fetch, prefetched: answers }),
       sockets: new FakeSocketFactory(),
@@ -133,7 +133,7 @@ describe('the requests the entry starts with the page', () => {
 describe('the core is handed the early answers', () => {
   it('a returning user signs in on the two early answers alone: no second maintenance check, no second /user/me', async () => {
     const server = backend({ 'GET /maintenance/': maintenanceOff, 'GET /user/me': () => ({ status: 200, body: aUser({ balance_token: 1234.5 }) }) })
-    const { app, answers } = boot(server, { cookie: 'token-1', storedUser: String(USER) })
+    const { app, answers } = await boot(server, { cookie: 'token-1', storedUser: String(USER) })
     await app.start('')
     expect(app.phase).toBe('ready')
     expect(app.s.session.user?.balance_token).toBe(1234.5)
@@ -152,7 +152,7 @@ describe('the core is handed the early answers', () => {
       'GET /mint/all-plans': () => ({ status: 200, body: [] }),
       'GET /price/current-price': () => ({ status: 200, body: { price: 0.0125, price_change_24h: 1.5, price_change_30d: -2 } }),
     })
-    const { app, answers } = boot(server, { cookie: 'token-1', storedUser: String(USER) })
+    const { app, answers } = await boot(server, { cookie: 'token-1', storedUser: String(USER) })
     await app.start('')
     expect(app.s.bonds.listed).toBe(true)
     expect(app.s.market.price?.price).toBe(0.0125)
@@ -164,7 +164,7 @@ describe('the core is handed the early answers', () => {
   it('an early answer is used once: the next /user/me goes to the backend', async () => {
     let balance = 10
     const server = backend({ 'GET /maintenance/': maintenanceOff, 'GET /user/me': () => ({ status: 200, body: aUser({ balance_token: balance }) }) })
-    const { app } = boot(server, { cookie: 'token-1' })
+    const { app } = await boot(server, { cookie: 'token-1' })
     await app.start('')
     balance = 20
     await app.s.session.refresh()
@@ -179,7 +179,7 @@ describe('the core is handed the early answers', () => {
       'GET /user/me': (auth) => (auth === 'Bearer token-2' ? { status: 200, body: aUser({ balance_token: 7 }) } : { status: 401, body: { detail: 'Token expired' } }),
       'POST /auth/refresh': () => ({ status: 200, body: { token: 'token-2', refresh: 'refresh-2' } }),
     })
-    const { app, session } = boot(server, { cookie: 'token-1', refresh: 'refresh-1' })
+    const { app, session } = await boot(server, { cookie: 'token-1', refresh: 'refresh-1' })
     await app.start('')
     expect(app.phase).toBe('ready')
     expect(app.s.session.user?.balance_token).toBe(7)
@@ -200,7 +200,7 @@ describe('the core is handed the early answers', () => {
       'POST /auth/refresh': () => ({ status: 401, body: { detail: 'Invalid refresh token' } }),
       'POST /auth/register': () => ({ status: 200, body: { token: 'token-new', refresh: 'refresh-new' } }),
     })
-    const { app } = boot(server, { cookie: 'token-old', refresh: 'refresh-old' })
+    const { app } = await boot(server, { cookie: 'token-old', refresh: 'refresh-old' })
     await app.start('')
     expect(app.phase).toBe('ready')
     expect(server.signIn().map((s) => s.call)).toEqual([
@@ -222,7 +222,7 @@ describe('the core is handed the early answers', () => {
       'GET /mint/all-plans': underMaintenance,
       'GET /price/current-price': underMaintenance,
     })
-    const { app, platform } = boot(server, { cookie: 'token-1' })
+    const { app, platform } = await boot(server, { cookie: 'token-1' })
     expect(await app.start('')).toBe('maintenance')
     await settle()
     expect(server.seen.map((s) => s.call)).toEqual(['GET /maintenance/', 'GET /user/me', 'GET /mint/', 'GET /staking/', 'GET /mint/all-plans', 'GET /price/current-price'])
@@ -237,7 +237,7 @@ describe('the core is handed the early answers', () => {
       'GET /maintenance/': maintenanceOff,
       'GET /user/me': () => (maintenance ? underMaintenance() : { status: 200, body: aUser({ balance_token: 3 }) }),
     })
-    const { app } = boot(server, { cookie: 'token-1' })
+    const { app } = await boot(server, { cookie: 'token-1' })
     maintenance = false
     await app.start('')
     expect(app.phase).toBe('ready')
@@ -254,7 +254,7 @@ describe('the core is handed the early answers', () => {
       'POST /auth/register': () => ({ status: 200, body: { token: 'token-1', refresh: 'refresh-1' } }),
       'GET /user/me': () => ({ status: 200, body: aUser() }),
     })
-    const { app } = boot(server)
+    const { app } = await boot(server)
     const started = app.start('')
     for (let i = 0; i < 5; i++) await settle()
     expect(server.seen.map((s) => s.call)).toEqual(['GET /maintenance/'])
@@ -266,7 +266,7 @@ describe('the core is handed the early answers', () => {
 
   it('a first visit under maintenance never registers', async () => {
     const server = backend({ 'GET /maintenance/': maintenanceOn })
-    const { app } = boot(server)
+    const { app } = await boot(server)
     expect(await app.start('')).toBe('maintenance')
     await settle()
     expect(server.seen.map((s) => s.call)).toEqual(['GET /maintenance/'])
@@ -275,7 +275,7 @@ describe('the core is handed the early answers', () => {
 
   it('a request that is not exactly the prefetched call is sent as itself', async () => {
     const server = backend({ 'GET /maintenance/': maintenanceOff, 'GET /user/me': (auth) => ({ status: 200, body: aUser({ ref_code: auth ?? '' }) }) })
-    const { app, session, answers } = boot(server, { cookie: 'token-1' })
+    const { app, session, answers } = await boot(server, { cookie: 'token-1' })
     session.set('auth_token', 'token-rotated')
     await app.s.session.refresh()
     expect(app.s.session.user?.ref_code).toBe('Bearer token-rotated')

@@ -3,11 +3,10 @@ import { homedir, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { axiomHome } from '../../adapters/node/axiom-home.ts'
-import { FileKeyValueStore, STORAGE_FILE_NAME } from '../../adapters/node/file-key-value-store.ts'
-import { FileSessionStore, SESSION_FILE_NAME } from '../../adapters/node/file-session-store.ts'
+import { FileKeyValueStore, FileSessionStore, SESSION_FILE_NAME, STORAGE_FILE_NAME } from '../../adapters/node/file-stores.ts'
 import { InMemoryKeyValueStore } from '../../adapters/shared/in-memory-key-value-store.ts'
-import { InMemorySessionStore } from '../../adapters/shared/in-memory-session-store.ts'
 import { SystemClock } from '../../adapters/shared/system-clock.ts'
+import { MemorySessionStore } from '../core/fakes/memory-stores.ts'
 
 let root: string
 beforeEach(() => {
@@ -91,7 +90,7 @@ describe('in-memory stores', () => {
     kv.clear()
     expect(kv.get('user')).toBeNull()
 
-    const session = new InMemorySessionStore()
+    const session = new MemorySessionStore()
     session.set('auth_token', 'a')
     session.remove('refresh_token')
     expect([session.get('auth_token'), session.get('refresh_token')]).toEqual(['a', null])

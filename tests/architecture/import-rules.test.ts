@@ -46,6 +46,58 @@ const applicationsMeet = (graph: ImportGraph) => [
   ...importsFromTo(graph, 'ui/', (t) => t.startsWith('cli/')),
 ]
 
+/**
+ * (g) The backend's layers, top to bottom: a file imports files of its own layer or of a layer below,
+ * never above. The app composes everything; routes, sockets and the other drivers call the domain;
+ * http/ is the wire; the domain (with auth/) holds the rules; db/ the rows; config/ the settings.
+ */
+const SERVER_LAYERS: ReadonlyArray<{ readonly name: string; readonly parts: readonly string[] }> = [
+  {
+    name: 'app',
+    parts: ['server/main.ts', 'server/start-server.ts', 'server/app.ts', 'server/admin.ts', 'server/admin-ops.ts'],
+  },
+  { name: 'drivers', parts: ['server/routes/', 'server/sockets/', 'server/cluster/', 'server/chain/', 'server/telegram/'] },
+  { name: 'http', parts: ['server/http/'] },
+  { name: 'domain', parts: ['server/domain/', 'server/auth/'] },
+  { name: 'db', parts: ['server/db/'] },
+  { name: 'config', parts: ['server/config/'] },
+]
+
+const layerOf = (file: string) => SERVER_LAYERS.findIndex((l) => l.parts.some((p) => (p.endsWith('/') ? file.startsWith(p) : file === p)))
+
+/** Imports that run up a layer, and server files that belong to no layer. */
+const backendReachesUp = (graph: ImportGraph) => [
+  ...[...graph.keys()].filter((f) => f.startsWith('server/') && /\.tsx?$/.test(f) && layerOf(f) < 0).map((f) => `${f} has no layer`),
+  ...importsFromTo(graph, 'server/', (t) => t.startsWith('server/')).filter((line) => {
+    const [from, to] = line.split(' → ') as [string, string]
+    return layerOf(from) >= 0 && layerOf(to) >= 0 && layerOf(to) < layerOf(from)
+  }),
+]
+
+/** (h) The backend imports neither the app's screens (ui/) nor the client's adapters. */
+const backendReachesClient = (graph: ImportGraph) =>
+  importsFromTo(graph, 'server/', (t) => t.startsWith('ui/') || t.startsWith('adapters/'))
+
+/** (i) The CLI is a client: it imports neither the backend, the stand-ins nor the browser's composition root. */
+const cliReachesPast = (graph: ImportGraph) =>
+  importsFromTo(graph, 'cli/', (t) => t.startsWith('server/') || t.startsWith('stand-ins/') || t === 'composition-root.ts')
+
+/** The browser entry: the one file that imports the composition root. */
+const BROWSER_ENTRY = 'ui/main.ts'
+/** What the entry alone may import of adapters/: the early boot, which starts the first requests before the root's chunk is in. */
+const EARLY_BOOT = 'adapters/browser/early-boot.ts'
+
+/** (j) ui/ imports no adapter (the root owns them), and only the browser entry imports the root. */
+const uiReachesAdapters = (graph: ImportGraph) => [
+  ...importsFromTo(graph, 'ui/', (t) => t.startsWith('adapters/')).filter((line) => line !== `${BROWSER_ENTRY} → ${EARLY_BOOT}`),
+  ...[...graph]
+    .filter(([file, targets]) => file !== BROWSER_ENTRY && targets.includes('composition-root.ts'))
+    .map(([file]) => `${file} → composition-root.ts`),
+]
+
+/** (k) The core's domain imports no port: the ports speak the domain's language, not the other way round. */
+const domainReachesPorts = (graph: ImportGraph) => importsFromTo(graph, 'core/domain/', (t) => t.startsWith('core/ports/'))
+
 describe('import rules of the product', () => {
   const graph = importGraph()
 
@@ -78,8 +130,30 @@ describe('import rules of the product', () => {
 
   it('(f) cli/ and ui/ never import each other', () => {
     expect(graph.has('cli/run.ts')).toBe(true)
-    expect(graph.has('ui/start-app.ts')).toBe(true)
+    expect(graph.has('ui/main.ts')).toBe(true)
     expect(applicationsMeet(graph)).toEqual([])
+  })
+
+  it('(g) the backend imports only down its layers: app → drivers → http → domain → db → config', () => {
+    expect(graph.has('server/app.ts')).toBe(true)
+    expect(backendReachesUp(graph)).toEqual([])
+  })
+
+  it('(h) the backend imports neither ui/ nor adapters/', () => {
+    expect(backendReachesClient(graph)).toEqual([])
+  })
+
+  it('(i) cli/ imports neither server/, stand-ins/ nor the composition root', () => {
+    expect(cliReachesPast(graph)).toEqual([])
+  })
+
+  it('(j) ui/ imports no adapter, and only the browser entry imports the composition root', () => {
+    expect(graph.get(BROWSER_ENTRY)).toContain('composition-root.ts')
+    expect(uiReachesAdapters(graph)).toEqual([])
+  })
+
+  it('(k) core/domain imports no port', () => {
+    expect(domainReachesPorts(graph)).toEqual([])
   })
 })
 
@@ -102,12 +176,12 @@ describe('each rule catches a violation', () => {
   it('(b) an adapter importing the composition root, ui/ or cli/', () => {
     const graph = g({
       'adapters/browser/p.ts': ['composition-root.ts', 'core/index.ts'],
-      'adapters/node/q.ts': ['ui/start-app.ts', 'cli/main.ts'],
-      'ui/start-app.ts': ['adapters/browser/p.ts'],
+      'adapters/node/q.ts': ['ui/main.ts', 'cli/main.ts'],
+      'ui/main.ts': ['adapters/browser/p.ts'],
     })
     expect(adapterReachesUp(graph, ['adapters/'])).toEqual([
       'adapters/browser/p.ts → composition-root.ts',
-      'adapters/node/q.ts → ui/start-app.ts',
+      'adapters/node/q.ts → ui/main.ts',
       'adapters/node/q.ts → cli/main.ts',
     ])
     expect(adapterReachesUp(graph, ['server/'])).toEqual([])
@@ -148,5 +222,71 @@ describe('each rule catches a violation', () => {
       'ui/screens/home.tsx → cli/output.ts',
     ])
     expect(applicationsMeet(g({ 'cli/run.ts': ['core/index.ts', 'adapters/node/node-platform.ts'] }))).toEqual([])
+  })
+
+  it('(g) a backend import running up a layer, and a server file with no layer', () => {
+    const graph = g({
+      'server/domain/mints.ts': ['server/http/wire-format.ts', 'server/db/sql.ts', 'server/auth/tokens.ts'],
+      'server/db/sql.ts': ['server/domain/money.ts', 'server/config/config.ts'],
+      'server/config/config.ts': ['server/db/engine.ts'],
+      'server/routes/mint-routes.ts': ['server/domain/mints.ts', 'server/http/params.ts', 'server/sockets/hub.ts'],
+      'server/http/params.ts': ['server/app.ts'],
+      'server/app.ts': ['server/routes/mint-routes.ts'],
+      'server/stray.ts': ['server/db/sql.ts'],
+    })
+    expect(backendReachesUp(graph)).toEqual([
+      'server/stray.ts has no layer',
+      'server/domain/mints.ts → server/http/wire-format.ts',
+      'server/db/sql.ts → server/domain/money.ts',
+      'server/config/config.ts → server/db/engine.ts',
+      'server/http/params.ts → server/app.ts',
+    ])
+  })
+
+  it('(h) the backend importing ui/ or an adapter', () => {
+    const graph = g({
+      'server/domain/mints.ts': ['core/domain/bond-payment.ts', 'ui/state/bonds-state.ts'],
+      'server/routes/mint-routes.ts': ['adapters/http/api-client.ts'],
+      'cli/run.ts': ['adapters/node/node-platform.ts'],
+    })
+    expect(backendReachesClient(graph)).toEqual([
+      'server/domain/mints.ts → ui/state/bonds-state.ts',
+      'server/routes/mint-routes.ts → adapters/http/api-client.ts',
+    ])
+  })
+
+  it('(i) the CLI importing the backend, a stand-in or the composition root', () => {
+    const graph = g({
+      'cli/run.ts': ['server/main.ts', 'core/index.ts', 'adapters/node/node-platform.ts'],
+      'cli/dev-init-data.ts': ['stand-ins/telegram-host/launch.ts', 'composition-root.ts'],
+      'ui/main.ts': ['composition-root.ts'],
+    })
+    expect(cliReachesPast(graph)).toEqual([
+      'cli/run.ts → server/main.ts',
+      'cli/dev-init-data.ts → stand-ins/telegram-host/launch.ts',
+      'cli/dev-init-data.ts → composition-root.ts',
+    ])
+  })
+
+  it('(j) a screen importing an adapter or the root, and the entry importing an adapter other than the early boot', () => {
+    const graph = g({
+      'ui/main.ts': ['composition-root.ts', 'adapters/browser/early-boot.ts', 'adapters/browser/browser-ports.ts'],
+      'ui/features/bonds/bond-form.tsx': ['adapters/ton/ton-connect-wallet.ts', 'core/index.ts'],
+      'ui/render-app.tsx': ['composition-root.ts'],
+      'cli/run.ts': ['adapters/node/node-platform.ts'],
+    })
+    expect(uiReachesAdapters(graph)).toEqual([
+      'ui/main.ts → adapters/browser/browser-ports.ts',
+      'ui/features/bonds/bond-form.tsx → adapters/ton/ton-connect-wallet.ts',
+      'ui/render-app.tsx → composition-root.ts',
+    ])
+  })
+
+  it('(k) a domain file importing a port', () => {
+    const graph = g({
+      'core/domain/entities/mint.ts': ['core/ports/notifier.port.ts', 'core/domain/ids.ts'],
+      'core/ports/notifier.port.ts': ['core/domain/notice.ts'],
+    })
+    expect(domainReachesPorts(graph)).toEqual(['core/domain/entities/mint.ts → core/ports/notifier.port.ts'])
   })
 })

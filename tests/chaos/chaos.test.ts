@@ -152,7 +152,7 @@ const clientFor = async (telegramId: number, origin: string, backendUrl: string)
     chain: new FakeChainReader(),
     notifier: new RecordingNotifier(),
   }
-  const app = composeApp(ports, { botUsername: 'axiom_bot', communityUrl: 'https://t.me/axiom' }, PACING)
+  const app = await composeApp(ports, { botUsername: 'axiom_bot', communityUrl: 'https://t.me/axiom' }, PACING)
   // The CLI's composition (cli/context.ts): the core's use cases over the same adapters and session.
   const uc = useCases({ ...ports, notifier: ports.notifier!, api: makeHttpAxiomApi({ http: ports.http, session }) })
   const direct = makeHttpAxiomApi({ http: new FetchHttpTransport({ origin: backendUrl }), session })

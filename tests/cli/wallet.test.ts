@@ -2,7 +2,8 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Effect } from 'effect'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { JsonFileStorage, SDK_CONNECTION_KEY, TonConnectSdkWallet } from '../../adapters/node/ton-connect-sdk-wallet.ts'
+import { JsonFileStorage, TonConnectSdkWallet } from '../../adapters/node/ton-connect-sdk-wallet.ts'
+import { TON_CONNECT_CONNECTION_KEY } from '../../adapters/ton/ton-connect-wallet.ts'
 import { userMessage } from '../../core/index.ts'
 import { attachLocalTon, type LocalTon, localTreasuryAddress } from '../../stand-ins/local-ton.ts'
 import { type CliStack, type CliUser, freshId, Sink, startCliStack } from './support.ts'
@@ -188,11 +189,11 @@ describe('TonConnectSdkWallet', () => {
     const w = wallet(home)
     expect(await Effect.runPromise(w.restore())).toBeNull()
     const storage = new JsonFileStorage(join(home, 'tonconnect.json'))
-    await storage.setItem(SDK_CONNECTION_KEY, JSON.stringify({ type: 'http', connectionSource: {}, sessionCrypto: 'x', createdAt: 1 }))
+    await storage.setItem(TON_CONNECT_CONNECTION_KEY, JSON.stringify({ type: 'http', connectionSource: {}, sessionCrypto: 'x', createdAt: 1 }))
     const started = Date.now()
     expect(await Effect.runPromise(w.restore())).toBeNull()
     expect(Date.now() - started).toBeLessThan(500)
-    expect(await storage.getItem(SDK_CONNECTION_KEY)).toBeNull()
+    expect(await storage.getItem(TON_CONNECT_CONNECTION_KEY)).toBeNull()
     expect(w.account()).toBeNull()
     expect(w.maxMessages()).toBe(0)
   })

@@ -6,11 +6,13 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { WsSocketFactory } from '../../adapters/node/ws-socket-factory.ts'
 import { FetchHttpTransport } from '../../adapters/shared/fetch-http-transport.ts'
 import { InMemoryKeyValueStore } from '../../adapters/shared/in-memory-key-value-store.ts'
-import { InMemorySessionStore } from '../../adapters/shared/in-memory-session-store.ts'
 import { SystemClock } from '../../adapters/shared/system-clock.ts'
-import { composeCore, resolve, TOKENS } from '../../composition-root.ts'
 import {
+  BackgroundReads,
   keepNewestPending,
+  makeHttpAxiomApi,
+  useCases,
+  withErrorPolicy,
   type LiveEvent,
   type Mint,
   mergeLiveRecord,
@@ -20,6 +22,7 @@ import {
 } from '../../core/index.ts'
 import { DEV_BOT_TOKEN, type RunningServer, startServer } from '../../server/main.ts'
 import { FakeChainReader } from '../core/fakes/fake-chain-reader.ts'
+import { MemorySessionStore } from '../core/fakes/memory-stores.ts'
 import { FakePlatform, launchData } from '../core/fakes/fake-platform.ts'
 import { RecordingNotifier } from '../core/fakes/recording-notifier.ts'
 import { ScriptedWallet } from '../core/fakes/scripted-wallet.ts'
@@ -28,11 +31,11 @@ import { signInitDataFor } from '../support/init-data.ts'
 
 const signedInitData = (id: number) => signInitDataFor({ id, first_name: `User ${id}` }, Math.floor(Date.now() / 1000), DEV_BOT_TOKEN)
 
-/** The core composed with the Node adapters over a real backend, as the CLI composes it. */
+/** The core composed with the Node adapters over a real backend, as the CLI composes it, with the §8 error policy the app adds. */
 const clientOf = (origin: string, userId: number, options: { apiTimeoutMs?: number; initData?: string } = {}) => {
   const platform = new FakePlatform(launchData({ initData: options.initData ?? signedInitData(userId), userId: String(userId) }))
   const notifier = new RecordingNotifier()
-  const session = new InMemorySessionStore()
+  const session = new MemorySessionStore()
   const ports = {
     http: new FetchHttpTransport({ origin }),
     sockets: new WsSocketFactory(origin),
@@ -44,9 +47,8 @@ const clientOf = (origin: string, userId: number, options: { apiTimeoutMs?: numb
     wallet: new ScriptedWallet(),
     chain: new FakeChainReader(),
   }
-  const container = composeCore(ports, options)
-  const uc = resolve(container, TOKENS.useCases)
-  const api = resolve(container, TOKENS.api)
+  const api = makeHttpAxiomApi({ http: ports.http, session, ...(options.apiTimeoutMs ? { timeoutMs: options.apiTimeoutMs } : {}) })
+  const uc = withErrorPolicy(useCases({ ...ports, api }), { notifier, platform, background: new BackgroundReads() })
   const run = <A, E>(e: Effect.Effect<A, E>) => Effect.runPromise(Effect.result(e))
   return { ...ports, uc, api, run }
 }

@@ -1,6 +1,6 @@
 import pg from 'pg'
 import { afterAll, describe, expect, it } from 'vitest'
-import { listenerName } from '../../server/db/postgres-cluster.ts'
+import { listenerName } from '../../server/cluster/postgres-cluster.ts'
 import { startServer, type RunningServer } from '../../server/main.ts'
 import { call, collect, openSocket, signInitData, testDatabase } from '../server/support.ts'
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { formatNano, parseFixed } from '../../server/money.ts'
+import { formatNano, parseFixed } from '../../server/domain/money.ts'
 import { earnedAfter, maxReward } from '../../server/domain/rewards.ts'
 import { createPriceFeed } from '../../server/domain/price-walk.ts'
 
@@ -54,7 +54,7 @@ describe('money', () => {
 
 describe('rounding direction', () => {
   it('rounds what a user owes up and what a user gets down, by at most one nano-unit', async () => {
-    const { mulNano, mulNanoUp, percentOf, percentOfUp } = await import('../../server/money.ts')
+    const { mulNano, mulNanoUp, percentOf, percentOfUp } = await import('../../server/domain/money.ts')
     fc.assert(
       fc.property(fc.bigInt({ min: 1n, max: 10n ** 18n }), fc.bigInt({ min: 1n, max: 10n ** 12n }), (a, b) => {
         const down = mulNano(a, b)

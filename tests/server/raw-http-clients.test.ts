@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { defaultConfig } from '../../server/config.ts'
+import { defaultConfig } from '../../server/config/config.ts'
 import { optionsFromEnv } from '../../server/main.ts'
 import { CURL_HEADERS, jsonHeaders, openRaw, PYTHON_REQUESTS_HEADERS, rawRequest, requestText, type RawReply } from './raw-http.ts'
 import { SOME_ADDRESS, startTestServer, type Session, type TestServer } from './support.ts'

@@ -1,6 +1,6 @@
 // Not through core/index.ts: this module is in the entry, which must not wait for the core's chunk.
 import { type NoticeTable, renderNotice } from '../../core/notices.ts'
-import type { Notice } from '../../core/ports/notifier.port.ts'
+import type { Notice } from '../../core/domain/notice.ts'
 import { en, enNotices, type MessageKey, type Messages } from './en.ts'
 
 /**

@@ -1,6 +1,6 @@
 import { Schema } from 'effect'
 import { BondQuote } from './mint.ts'
-import { Amount, Id, Paged, UnixSeconds } from './primitives.ts'
+import { Amount, FarmingLinkId, Paged, UnixSeconds } from './primitives.ts'
 
 /** The body of `POST /farming/create` (spec §3, §7). */
 export const FarmingLinkInput = Schema.Struct({
@@ -19,7 +19,7 @@ export const FARMING_LINK_STATUSES = ['active', 'reached', 'revoked'] as const
 /** A farming (re-bonding) link as listed (spec §3). */
 export const FarmingLink = Schema.Struct({
   ...FarmingLinkInput.fields,
-  id: Id,
+  id: FarmingLinkId,
   activation_code: Schema.String,
   created_at: UnixSeconds,
   status: Schema.optional(Schema.Literals(FARMING_LINK_STATUSES)),

@@ -1,5 +1,5 @@
 import { Schema } from 'effect'
-import { Amount, Id, Paged, Percent, UnixSeconds } from './primitives.ts'
+import { Amount, MintId, Paged, Percent, StakeId, UnixSeconds } from './primitives.ts'
 
 /** Mint (bond) statuses (spec §4). */
 export const MINT_STATUSES = ['pending', 'active', 'canceled', 'completed', 'move_to_staking'] as const
@@ -12,7 +12,6 @@ export const StakeStatus = Schema.Literals(STAKE_STATUSES)
 export type StakeStatus = typeof StakeStatus.Type
 
 const recordFields = {
-  id: Id,
   created_at: UnixSeconds,
   last_updated_at: Schema.optional(Schema.NullOr(UnixSeconds)),
   total_amount: Amount,
@@ -31,15 +30,15 @@ const recordFields = {
 }
 
 /** A mint, shown to users as a bond (spec §3). */
-export const Mint = Schema.Struct({ ...recordFields, status: MintStatus })
+export const Mint = Schema.Struct({ id: MintId, ...recordFields, status: MintStatus })
 export type Mint = typeof Mint.Type
 
 /** A stake record (spec §3). */
-export const Stake = Schema.Struct({ ...recordFields, status: StakeStatus })
+export const Stake = Schema.Struct({ id: StakeId, ...recordFields, status: StakeStatus })
 export type Stake = typeof Stake.Type
 
 /** The number a user sees for a record: their own count, or the server's id from a backend without it. */
-export const shownNumber = (r: { readonly id: Id; readonly number?: number | undefined }): string => (r.number === undefined ? r.id : String(r.number))
+export const shownNumber = (r: { readonly id: MintId | StakeId; readonly number?: number | undefined }): string => (r.number === undefined ? r.id : String(r.number))
 
 /** What the reward rule needs of a mint or a stake. */
 export type RewardRecord = Pick<
@@ -59,11 +58,11 @@ export const MintList = Paged(Mint)
 export const StakeList = Paged(Stake)
 
 /** The live `user:mint` event: the record with `mint_id` instead of `id`. */
-export const LiveMintEvent = Schema.Struct({ ...recordFields, id: Schema.optional(Id), mint_id: Id, status: MintStatus })
+export const LiveMintEvent = Schema.Struct({ ...recordFields, id: Schema.optional(MintId), mint_id: MintId, status: MintStatus })
 export type LiveMintEvent = typeof LiveMintEvent.Type
 
 /** The live `user:staking` event: the record with `staking_id` instead of `id`. */
-export const LiveStakeEvent = Schema.Struct({ ...recordFields, id: Schema.optional(Id), staking_id: Id, status: StakeStatus })
+export const LiveStakeEvent = Schema.Struct({ ...recordFields, id: Schema.optional(StakeId), staking_id: StakeId, status: StakeStatus })
 export type LiveStakeEvent = typeof LiveStakeEvent.Type
 
 /** A bond plan (spec §3). */
@@ -111,7 +110,8 @@ export type MintPayment = typeof MintPayment.Type
 
 /** `GET /staking/calculate`: the terms of the stake that staking this mint creates. */
 export const StakeQuote = Schema.Struct({
-  staking_id: Id,
+  /** The bond that staking would turn into a stake (the spec names the query field staking_id). */
+  staking_id: MintId,
   total_amount: Amount,
   daily_reward: Percent,
   ...quoteBonuses,

@@ -19,16 +19,29 @@ export const UnixSeconds = Schema.Finite
  * `===` and key a `Set`/`Map` directly. The brand keeps a plain string from passing for an id.
  * Encoding gives the string back; the HTTP adapter sends digit ids as numbers (`wireId`).
  */
-export const Id = Schema.Union([Schema.Finite, Schema.String]).pipe(
-  Schema.decodeTo(Schema.String.pipe(Schema.brand('Id')), {
-    decode: SchemaGetter.transform((v: number | string) => String(v)),
-    encode: SchemaGetter.transform((s: string) => s),
-  }),
-)
+const fromWire = <S extends Schema.Codec<string, string>>(branded: S) =>
+  Schema.Union([Schema.Finite, Schema.String]).pipe(
+    Schema.decodeTo(branded, {
+      decode: SchemaGetter.transform((v: number | string) => String(v)),
+      encode: SchemaGetter.transform((s: string) => s),
+    }),
+  )
+
+export const Id = fromWire(Schema.String.pipe(Schema.brand('Id')))
 export type Id = typeof Id.Type
 
-/** An id from an already-known value (a CLI argument, a test fixture), in the canonical form. */
-export const toId = (v: number | string): Id => String(v) as Id
+/** The id of one entity: an `Id` with a second brand, so the compiler refuses a task id where a mint id is due. */
+export const MintId = fromWire(Schema.String.pipe(Schema.brand('Id'), Schema.brand('MintId')))
+export type MintId = typeof MintId.Type
+export const StakeId = fromWire(Schema.String.pipe(Schema.brand('Id'), Schema.brand('StakeId')))
+export type StakeId = typeof StakeId.Type
+export const FarmingLinkId = fromWire(Schema.String.pipe(Schema.brand('Id'), Schema.brand('FarmingLinkId')))
+export type FarmingLinkId = typeof FarmingLinkId.Type
+export const TaskId = fromWire(Schema.String.pipe(Schema.brand('Id'), Schema.brand('TaskId')))
+export type TaskId = typeof TaskId.Type
+
+/** An id from an already-known value (a CLI argument, a test fixture), in the canonical form; `toId<MintId>(7)` for one entity's. */
+export const toId = <I extends Id = Id>(v: number | string): I => String(v) as I
 
 /** The id as the wire wants it in a body or query: digit ids as JSON numbers, others as-is. */
 export const wireId = (id: Id): number | string => (/^\d{1,15}$/.test(id) ? Number(id) : id)

@@ -11,5 +11,3 @@ export const ErrorBody = Schema.Struct({ msg: Schema.optional(Schema.String), de
 export const RegisterRequest = Schema.Struct({ init_data: Schema.String, ref_code: Schema.NullOr(Schema.String) })
 export type RegisterRequest = typeof RegisterRequest.Type
 
-/** `POST /auth/refresh` (spec §7): the refresh token (also read as `refresh`). */
-export const RefreshRequest = Schema.Struct({ refresh_token: Schema.String })

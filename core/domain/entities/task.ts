@@ -1,5 +1,5 @@
 import { Schema } from 'effect'
-import { Amount, Id } from './primitives.ts'
+import { Amount, TaskId } from './primitives.ts'
 
 /** The status a task ends in (spec §4). Other statuses are the reference backend's. */
 export const TASK_CLAIMED = 'CLAIMED'
@@ -12,7 +12,7 @@ export const TaskKind = Schema.Literals(['community', 'link', 'photo'])
 export type TaskKind = typeof TaskKind.Type
 
 export const Task = Schema.Struct({
-  task_id: Id,
+  task_id: TaskId,
   status: TaskStatus,
   title: Schema.optional(Schema.String),
   /** The title as a key the app translates, and its parameters; `title` stays English. */

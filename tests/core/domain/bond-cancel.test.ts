@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { cancelCost, type RewardRecord, rewardAt } from '../../../core/index.ts'
 import { CANCEL_PENALTY } from '../../../server/domain/mints.ts'
-import { formatNano, percentOfUp } from '../../../server/money.ts'
+import { formatNano, percentOfUp } from '../../../server/domain/money.ts'
 
 const bond = (over: Partial<RewardRecord> = {}): RewardRecord => ({
   status: 'active',

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest'
-import { composeApp, composeStepwise } from '../../../composition-root.ts'
+import { composeApp } from '../../../composition-root.ts'
 import { type CandleSocket, type LiveEvent, NetworkError, type ReconnectingSocket, ServerFailed, type SocketStatus } from '../../../core/index.ts'
 import { FarmingState } from '../../../ui/features/farming/farming-state.ts'
 import { HistoryState } from '../../../ui/features/history/history-state.ts'
@@ -484,14 +484,14 @@ describe('AppState', () => {
   })
 })
 
-/** composeApp makes the app at once (CLI, tests); the browser makes the same app over several tasks. */
+/** composeApp makes the app at once without a yieldTask (tests); the browser makes the same app over several tasks. */
 const COMPOSITIONS = [
-  ['made at once', (ports: PortBindings, config: AppConfig) => Promise.resolve(composeApp(ports, config))],
+  ['made at once', (ports: PortBindings, config: AppConfig) => composeApp(ports, config)],
   [
     'made over several tasks',
     async (ports: PortBindings, config: AppConfig) => {
       let tasks = 0
-      const app = await composeStepwise(ports, config, { yieldTask: () => new Promise<void>((resolve) => setTimeout(() => resolve(void tasks++), 0)) })
+      const app = await composeApp(ports, config, { yieldTask: () => new Promise<void>((resolve) => setTimeout(() => resolve(void tasks++), 0)) })
       expect(tasks).toBeGreaterThanOrEqual(3)
       return app
     },

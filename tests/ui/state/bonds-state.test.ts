@@ -1,7 +1,7 @@
 import { Effect } from 'effect'
 import { reaction } from 'mobx'
 import { describe, expect, it } from 'vitest'
-import { type ApiError, type FarmingActivation, type Id, RequestRejected, toId, type StakeQuote } from '../../../core/index.ts'
+import { type ApiError, type FarmingActivation, type Id, type MintId, RequestRejected, toId, type StakeQuote } from '../../../core/index.ts'
 import { BondsState } from '../../../ui/features/bonds/bonds-state.ts'
 import { FarmingState } from '../../../ui/features/farming/farming-state.ts'
 import { aMint, aStake } from '../../core/fakes/records.ts'
@@ -289,7 +289,7 @@ describe('BondsState stake quote (select mint → calculate → create)', () => 
   const scripted = () => {
     const h = stateHarness()
     const answers = new Map<string, (q: StakeQuote | null) => void>()
-    const quoteOf = (id: Id): StakeQuote => ({
+    const quoteOf = (id: MintId): StakeQuote => ({
       staking_id: id,
       total_amount: 50,
       daily_reward: 0.9,
@@ -307,7 +307,7 @@ describe('BondsState stake quote (select mint → calculate → create)', () => 
       h.ticker,
       h.toasts,
     )
-    return { h, bonds, answer: (id: Id, q: StakeQuote | null = quoteOf(id)) => answers.get(String(id))!(q), quoteOf }
+    return { h, bonds, answer: (id: MintId, q: StakeQuote | null = quoteOf(id)) => answers.get(String(id))!(q), quoteOf }
   }
 
   it('cannot be confirmed until the server quote for the picked bond has arrived', async () => {

@@ -8,6 +8,7 @@ import {
   earningPerSecond,
   type HapticKind,
   type Id,
+  type MintId,
   keepNewestPending,
   liveRecordNotice,
   mergeLiveRecord,
@@ -195,7 +196,7 @@ export class BondsState {
    * Asks the server what staking `mintId` gives (spec §7: select mint → calculate → create). Only
    * the answer to the latest request is kept: picking another mint meanwhile drops the earlier one.
    */
-  async previewStake(mintId: Id): Promise<StakeQuote | null> {
+  async previewStake(mintId: MintId): Promise<StakeQuote | null> {
     const seq = ++this.stakeQuoteSeq
     this.stakeQuote = null
     this.stakeQuoteMintId = String(mintId)
@@ -246,7 +247,7 @@ export class BondsState {
     return r._tag === 'Success' ? r.success : null
   }
 
-  async cancel(id: Id): Promise<boolean> {
+  async cancel(id: MintId): Promise<boolean> {
     return this.withBusy(id, async () => {
       const r = await runResult(this.uc.cancelBond(id))
       runInAction(() => {
@@ -257,7 +258,7 @@ export class BondsState {
     })
   }
 
-  async stake(mintId: Id): Promise<boolean> {
+  async stake(mintId: MintId): Promise<boolean> {
     return this.withBusy(mintId, async () => {
       const r = await runResult(this.stakeForm.send({ mintId: String(mintId) }, (idempotencyKey) => this.uc.stakeMint(mintId, { idempotencyKey })))
       if (r._tag === 'Success') {

@@ -7,6 +7,7 @@ import type {
   FarmingPlan,
   FarmingQuote,
   FundingSource,
+  FarmingLinkId,
   Id,
   UseCases,
 } from '../../../core/index.ts'
@@ -125,7 +126,7 @@ export class FarmingState {
     return r._tag === 'Success' ? r.success : null
   }
 
-  async cancel(id: Id): Promise<void> {
+  async cancel(id: FarmingLinkId): Promise<void> {
     const key = id
     if (this.busyIds.has(key)) return
     this.busyIds.add(key)

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto'
 import pg from 'pg'
-import type { BusMessage, Cluster, Lease } from '../cluster.ts'
-import type { Engine } from './engine.ts'
-import { changeFromJson, changeToJson, type Change } from '../events.ts'
+import type { BusMessage, Cluster, Lease } from './cluster.ts'
+import type { Engine } from '../db/engine.ts'
+import { changeFromJson, changeToJson, type Change } from '../domain/events.ts'
 
 /** A NOTIFY payload must stay under 8 000 bytes: changes are sent in chunks of at most this much JSON. */
 const MAX_PAYLOAD = 7_000

@@ -1,7 +1,7 @@
-import type { ServerConfig } from './config.ts'
-import type { Db, Engine } from './db/engine.ts'
+import type { ServerConfig } from '../config/config.ts'
+import type { Db, Engine } from '../db/engine.ts'
 import { createEventQueue, type EventQueue, type LiveEvents } from './events.ts'
-import type { PriceFeed } from './domain/price-walk.ts'
+import type { PriceFeed } from './price-walk.ts'
 
 /** Everything a domain function needs: the database, the rules' settings, the clock, live events, prices. */
 export interface ServerContext {

@@ -1,10 +1,10 @@
-import type { Change } from './events.ts'
+import type { Change } from '../domain/events.ts'
 
 /**
  * How the instances of one deployment act as one: a bus that carries each committed change and each
  * price tick to every instance (this one included), and leases that let exactly one instance do a
  * job (drive the price, pay out sales). One process on SQLite is its own cluster (`localCluster`);
- * on PostgreSQL, LISTEN/NOTIFY and session advisory locks (server/db/postgres-cluster.ts).
+ * on PostgreSQL, LISTEN/NOTIFY and session advisory locks (server/cluster/postgres-cluster.ts).
  */
 export type BusMessage = { readonly type: 'changes'; readonly changes: ReadonlyArray<Change> } | { readonly type: 'tick'; readonly at: number }
 

@@ -1,4 +1,4 @@
-import type { MintRow, StakeRow, UserRow } from './domain/rows.ts'
+import type { MintRow, StakeRow, UserRow } from './rows.ts'
 
 /**
  * What the domain tells the sockets once a transaction commits, as domain rows; the socket side
@@ -60,7 +60,7 @@ export const noQueue: EventQueue = {
   drain: () => [],
 }
 
-/** Where committed changes go: to this instance's sockets, or through the cluster to every instance's (server/cluster.ts). */
+/** Where committed changes go: to this instance's sockets, or through the cluster to every instance's (server/cluster/cluster.ts). */
 export interface LiveEvents {
   deliver(changes: Change[]): Promise<void>
 }

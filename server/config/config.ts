@@ -1,5 +1,4 @@
-import { tokens } from './money.ts'
-import { DEFAULT_RATE_LIMITS, type RateLimitConfig, type RateLimitStoreFactory } from './http/rate-limits.ts'
+import { DEFAULT_RATE_LIMITS, type RateLimitConfig, type RateLimitStoreFactory } from './rate-limits.ts'
 
 /** Dev defaults: not secret, documented in docs/api.md so tests and the local stack can sign initData. */
 export const DEV_BOT_TOKEN = '7000000001:AXIOM-dev-bot-token-not-secret'
@@ -8,6 +7,8 @@ export const DEFAULT_PORT = 8787
 export const DEFAULT_HOST = '127.0.0.1'
 export const DEFAULT_DB_PATH = '.data/axiom.db'
 export const DEFAULT_WELCOME_TOKENS = 100n
+/** Nano per token (the same 9 decimals as server/domain/money.ts; config sits below the domain). */
+const NANO = 1_000_000_000n
 export const DEFAULT_PRICE_TICK_MS = 3_000
 export const DEFAULT_PRICE_SEED = 42
 /**
@@ -57,7 +58,7 @@ export interface ServerConfig {
    * payout loop): how long a dead holder's work waits for another instance.
    */
   readonly leaseRetryMs: number
-  /** Request limits per user or IP (server/http/rate-limits.ts); null turns them off. */
+  /** Request limits per user or IP (server/config/rate-limits.ts); null turns them off. */
   readonly rateLimits: RateLimitConfig | null
   /** Where the limits count; null is the in-process store (one instance). */
   readonly rateLimitStore: RateLimitStoreFactory | null
@@ -74,7 +75,7 @@ export const defaultConfig = (): ServerConfig => ({
   jwtSecret: DEV_JWT_SECRET,
   priceTickMs: DEFAULT_PRICE_TICK_MS,
   priceSeed: DEFAULT_PRICE_SEED,
-  welcomeBalanceNano: tokens(DEFAULT_WELCOME_TOKENS),
+  welcomeBalanceNano: DEFAULT_WELCOME_TOKENS * NANO,
   welcomePolicy: 'locked',
   treasuryAddress: DEV_TREASURY_ADDRESS,
   initDataMaxAgeS: 86_400,

@@ -1,4 +1,4 @@
-import { InvalidInput } from './domain/errors.ts'
+import { InvalidInput } from './errors.ts'
 
 /** Token and TON amounts are integers of nano-units (1e9 per unit); percentages are integers scaled by 1e4. */
 export const NANO_DECIMALS = 9

@@ -1,0 +1,58 @@
+/** The request limits' settings and the seam for where they count (server/http/rate-limits.ts applies them). */
+
+/** At most `max` requests per `windowS` seconds (a fixed window that starts with the first one). */
+export interface RateRule {
+  readonly max: number
+  readonly windowS: number
+}
+
+/**
+ * The limits, each counted per client: the signed-in user (by id) when the request carries a valid
+ * access token, else its IP. A request counts against `general` and against its class's rule.
+ */
+export interface RateLimitConfig {
+  /** Every /api request. */
+  readonly general: RateRule
+  /** POST /auth/register (by IP: nobody is signed in yet). */
+  readonly register: RateRule
+  /** Creates and cancels: bonds, stakes, farming links (re-bonding), link activations. */
+  readonly create: RateRule
+  /** Money leaving: sales (withdrawals) and transfers from the referral balance. */
+  readonly withdraw: RateRule
+  /** Uploads: a task's validation with its photo. */
+  readonly upload: RateRule
+  /** How many clients the in-process store remembers per rule (least recently seen are forgotten first). */
+  readonly clients: number
+}
+
+/**
+ * Defaults for a real mini app: a person tapping fast never reaches them (a bond or a sale needs a
+ * wallet confirmation or a form each time; the app makes about ten calls on opening), a script does.
+ * Registration is by IP, and many phones share one carrier IP, so it allows 30 openings a minute.
+ */
+export const DEFAULT_RATE_LIMITS: RateLimitConfig = {
+  general: { max: 300, windowS: 60 },
+  register: { max: 30, windowS: 60 },
+  create: { max: 20, windowS: 60 },
+  withdraw: { max: 10, windowS: 60 },
+  upload: { max: 10, windowS: 60 },
+  clients: 50_000,
+}
+
+/** One more hit of a key, and what it comes to: the hits in the key's current window and the ms left of it. */
+export interface RateCount {
+  readonly current: number
+  readonly ttlMs: number
+}
+
+/**
+ * Where the counts live. The in-process store is the default; several instances behind one address
+ * share a store of their own (PostgreSQL, Redis) through this, with no change to the routes.
+ */
+export interface RateLimitStore {
+  /** Counts one hit of `key`; a key's window of `windowMs` starts with its first hit. */
+  incr(key: string, windowMs: number): Promise<RateCount> | RateCount
+}
+
+/** Makes the store for one rule (`rule` names it, and its keys are that rule's alone). */
+export type RateLimitStoreFactory = (rule: keyof Omit<RateLimitConfig, 'clients'>) => RateLimitStore
