@@ -12,7 +12,7 @@ const CancelCostRows = observer(function CancelCostRows({ mint }: { readonly min
   const { bonds } = useStates()
   const t = useT()
   if (mint.status !== 'active') return <p data-testid="cancel-bond-unpaid">{t('cancelBond.unpaid')}</p>
-  const cost = bonds.cancelCostOf(mint)
+  const cost = bonds.bondList.cancelCostOf(mint)
   return (
     <div className="summary">
       <Row label={t('cancelBond.refund')} value={<span data-testid="cancel-bond-refund">{formatAmount(cost.refund, 4)} AXIOM</span>} strong />
@@ -34,10 +34,10 @@ export const CancelBondModal = observer(function CancelBondModal({ mint, onClose
   const { bonds } = useStates()
   const t = useT()
   const shown = useLastDefined(mint)
-  const busy = shown ? bonds.isBusy(shown.id) : false
+  const busy = shown ? bonds.bondList.isBusy(shown.id) : false
   const confirm = async () => {
     if (!shown) return
-    const ok = await bonds.cancel(shown.id)
+    const ok = await bonds.bondList.cancel(shown.id)
     if (ok) onClose()
   }
   return (

@@ -17,8 +17,8 @@ const MintActions = observer(function MintActions({ mint, onCancel }: { readonly
   const t = useT()
   const navigate = useNavigate()
   const id = mint.id
-  const busy = bonds.isBusy(mint.id)
-  const stakeable = bonds.stakeableMints.some((m) => m.id === id)
+  const busy = bonds.bondList.isBusy(mint.id)
+  const stakeable = bonds.bondList.stakeableMints.some((m) => m.id === id)
   if (!canCancelMint(mint) && !stakeable) return null
   return (
     <>
@@ -42,7 +42,7 @@ export const MintsList = observer(function MintsList() {
   const t = useT()
   const navigate = useNavigate()
   const [cancelling, setCancelling] = useState<Mint | null>(null)
-  const mints = bonds.visibleMints
+  const mints = bonds.bondList.visibleMints
 
   if (mints.length === 0 && bonds.isFetching)
     return (

@@ -11,7 +11,7 @@ import { useT } from '../../i18n/use-t.ts'
 const StakesList = observer(function StakesList() {
   const { bonds } = useStates()
   const t = useT()
-  const stakes = bonds.visibleStakes
+  const stakes = bonds.stakeList.visibleStakes
   if (stakes.length === 0 && bonds.isFetching)
     return (
       <div className="card stack" aria-busy="true">

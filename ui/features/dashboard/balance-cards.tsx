@@ -21,7 +21,7 @@ const MainAmount = observer(function MainAmount() {
   const states = useStates()
   const { session, bonds } = states
   const text = useComputed(
-    () => (session.user && firstFiguresIn(states) ? formatAmount(session.user.balance_token + bonds.earnedToday, MAIN_DECIMALS) : null),
+    () => (session.user && firstFiguresIn(states) ? formatAmount(session.user.balance_token + bonds.stakeList.earnedToday, MAIN_DECIMALS) : null),
     [states],
   )
   return text ?? <Skeleton width={140} height={28} />
@@ -31,7 +31,7 @@ const MainAmount = observer(function MainAmount() {
 export const EarnedToday = observer(function EarnedToday() {
   const { bonds } = useStates()
   const t = useT()
-  const text = useComputed(() => formatAmount(bonds.earnedToday, EARNED_TODAY_DECIMALS), [bonds])
+  const text = useComputed(() => formatAmount(bonds.stakeList.earnedToday, EARNED_TODAY_DECIMALS), [bonds])
   return (
     <div className="earned-today">
       <span className="earned-today__label">{t('dashboard.earnedToday')}</span>
