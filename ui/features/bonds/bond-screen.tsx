@@ -1,7 +1,7 @@
 import { observer } from 'mobx-react-lite'
 import { type FormEvent, useState } from 'react'
 import { dailyPercent, formatAmount, perDayRate } from '../../../core/index.ts'
-import { useStates } from '../../app/contexts.ts'
+import { useBondsState, useWalletState } from '../../app/contexts.ts'
 import { useNavigate } from '../../app/navigation.ts'
 import { Button } from '../../components/button.tsx'
 import { DayChips } from '../../components/chips.tsx'
@@ -17,7 +17,7 @@ import { useT } from '../../i18n/use-t.ts'
 import { WalletChip } from '../wallet/wallet-chip.tsx'
 
 const BondPreview = observer(function BondPreview({ amount, days }: { readonly amount: number | null; readonly days: number | null }) {
-  const { bonds } = useStates()
+  const bonds = useBondsState()
   const t = useT()
   useDebouncedEffect(() => {
     if (amount !== null && days !== null) void bonds.quotes.preview(amount, days)
@@ -54,7 +54,8 @@ const BondPreview = observer(function BondPreview({ amount, days }: { readonly a
 })
 
 const BondAction = observer(function BondAction({ canBuy }: { readonly canBuy: boolean }) {
-  const { bonds, wallet } = useStates()
+  const bonds = useBondsState()
+  const wallet = useWalletState()
   const t = useT()
   if (!wallet.isConnected)
     return (
@@ -71,7 +72,8 @@ const BondAction = observer(function BondAction({ canBuy }: { readonly canBuy: b
 
 /** Route /bond (mint): pick a term, enter an amount, preview, and buy through the wallet. */
 export const BondScreen = observer(function BondScreen() {
-  const { bonds, wallet } = useStates()
+  const bonds = useBondsState()
+  const wallet = useWalletState()
   const t = useT()
   const navigate = useNavigate()
   const stillHere = useStillMounted()

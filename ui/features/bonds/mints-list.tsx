@@ -1,7 +1,7 @@
 import { observer } from 'mobx-react-lite'
 import { useState } from 'react'
 import type { Mint } from '../../../core/index.ts'
-import { useStates } from '../../app/contexts.ts'
+import { useBondsState } from '../../app/contexts.ts'
 import { useNavigate } from '../../app/navigation.ts'
 import { Button } from '../../components/button.tsx'
 import { EmptyState } from '../../components/empty-state.tsx'
@@ -13,7 +13,7 @@ import { CancelBondModal } from './cancel-bond-modal.tsx'
 import { canCancelMint } from './record-actions.ts'
 
 const MintActions = observer(function MintActions({ mint, onCancel }: { readonly mint: Mint; readonly onCancel: (m: Mint) => void }) {
-  const { bonds } = useStates()
+  const bonds = useBondsState()
   const t = useT()
   const navigate = useNavigate()
   const id = mint.id
@@ -38,7 +38,7 @@ const MintActions = observer(function MintActions({ mint, onCancel }: { readonly
 
 /** The user's bonds with ticking rewards, and their cancel and stake actions. */
 export const MintsList = observer(function MintsList() {
-  const { bonds } = useStates()
+  const bonds = useBondsState()
   const t = useT()
   const navigate = useNavigate()
   const [cancelling, setCancelling] = useState<Mint | null>(null)

@@ -2,7 +2,7 @@ import { observer } from 'mobx-react-lite'
 import { useEffect, useState } from 'react'
 import { Link, useSearchParams } from 'wouter'
 import { dailyPercent, formatAmount, type Mint, perDayRate, shownNumber } from '../../../core/index.ts'
-import { useStates } from '../../app/contexts.ts'
+import { useBondsState } from '../../app/contexts.ts'
 import { useNavigate } from '../../app/navigation.ts'
 import { Button } from '../../components/button.tsx'
 import { EmptyState } from '../../components/empty-state.tsx'
@@ -31,7 +31,7 @@ function MintOption({ mint, selected, onSelect }: { readonly mint: Mint; readonl
 
 /** The server's terms for staking `mint` (GET /staking/calculate): what the stake will earn. */
 const StakeSummary = observer(function StakeSummary({ mint }: { readonly mint: Mint }) {
-  const { bonds } = useStates()
+  const bonds = useBondsState()
   const t = useT()
   const quote = bonds.stakeQuotes.quoteFor(mint.id)
   if (!quote)
@@ -71,7 +71,7 @@ const StakeSummary = observer(function StakeSummary({ mint }: { readonly mint: M
  * (spec §7: select mint → calculate → create), stake it.
  */
 export const SelectMintScreen = observer(function SelectMintScreen() {
-  const { bonds } = useStates()
+  const bonds = useBondsState()
   const t = useT()
   const navigate = useNavigate()
   const [params] = useSearchParams()
