@@ -13,8 +13,7 @@ import {
 } from '../../../core/index.ts'
 import { runResult } from '../../state/run-effect.ts'
 import type { SecondTicker } from '../../state/second-ticker.ts'
-import type { BondAnnouncements } from './bond-announcements.ts'
-import type { LiveMerge } from './live-merge.ts'
+import type { LiveRecords } from './live-merge.ts'
 
 /** The bond plans and the user's bonds (mints): the pending rule, live events, buying and cancelling. */
 export class BondListState {
@@ -29,22 +28,17 @@ export class BondListState {
   constructor(
     private readonly uc: Pick<UseCases, 'loadMintRecords' | 'buyBond' | 'cancelBond'>,
     private readonly ticker: SecondTicker,
-    private readonly merge: LiveMerge,
-    private readonly announcements: BondAnnouncements,
-    /** The user's own bond went live, or a cancel went through: the platform's figures moved. */
-    private readonly onFiguresMoved: () => void,
+    private readonly live: LiveRecords,
     /** A purchase's payment did not go out: the pending records are cleared (spec §4). */
     private readonly onPaymentFailed: () => void,
   ) {
-    makeAutoObservable<this, 'uc' | 'ticker' | 'merge' | 'announcements' | 'onFiguresMoved' | 'onPaymentFailed' | 'bondForm'>(this, {
+    makeAutoObservable<this, 'uc' | 'ticker' | 'live' | 'onPaymentFailed' | 'bondForm'>(this, {
       // Read every second (a pending bond ages out after 3 minutes), but a new list only when an item
       // came or went: the rows of an unchanged list must not re-render on each tick.
       visibleMints: computed({ equals: compareShallow }),
       uc: false,
       ticker: false,
-      merge: false,
-      announcements: false,
-      onFiguresMoved: false,
+      live: false,
       onPaymentFailed: false,
       bondForm: false,
     })
@@ -52,15 +46,15 @@ export class BondListState {
 
   /** A fetched list, read since `mark` (`LiveMerge`). */
   receive(mark: number, mints: Mint[]): void {
-    this.mints = this.merge.over(mark, 'mint', mints)
+    this.mints = this.live.merge.over(mark, 'mint', mints)
   }
 
   async refreshMints(): Promise<void> {
-    const mark = this.merge.begin()
+    const mark = this.live.merge.begin()
     const mints = await runResult(this.uc.loadMintRecords())
     runInAction(() => {
       if (mints._tag === 'Success') this.receive(mark, mints.success)
-      this.merge.end()
+      this.live.merge.end()
     })
   }
 
@@ -91,17 +85,17 @@ export class BondListState {
       runInAction(() => {
         if (r._tag === 'Success') this.mints = mergeLiveRecord(this.mints, r.success)
       })
-      if (r._tag === 'Success') this.onFiguresMoved()
+      if (r._tag === 'Success') this.live.onFiguresMoved()
       return r._tag === 'Success'
     })
   }
 
   /** A live `user:mint` event (spec §4). */
   applyLive(mint: Mint): void {
-    this.merge.record('mint', mint)
+    this.live.merge.record('mint', mint)
     this.mints = mergeLiveRecord(this.mints, mint)
-    if (mint.status === 'active') this.onFiguresMoved()
-    this.announcements.mint(mint)
+    if (mint.status === 'active') this.live.onFiguresMoved()
+    this.live.announcements.mint(mint)
   }
 
   /**
@@ -111,17 +105,17 @@ export class BondListState {
    * announced, once. Without a success, the bonds held meanwhile are announced as they are.
    */
   async settleFarmingBond(activated: boolean): Promise<void> {
-    if (!this.announcements.release(activated)) return
+    if (!this.live.announcements.release(activated)) return
     const known = new Set(this.mints.map((m) => m.id))
-    const mark = this.merge.begin()
+    const mark = this.live.merge.begin()
     const r = await runResult(this.uc.loadMintRecords())
     runInAction(() => {
       if (r._tag === 'Success') {
         this.receive(mark, r.success)
         for (const m of r.success) if (!known.has(m.id) && m.status === 'active') this.applyLive(m)
       }
-      this.merge.end()
-      this.announcements.spendFlag()
+      this.live.merge.end()
+      this.live.announcements.spendFlag()
     })
   }
 

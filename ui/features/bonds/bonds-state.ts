@@ -39,8 +39,9 @@ export class BondsState {
     onFiguresMoved: () => void = () => {},
   ) {
     this.announcements = new BondAnnouncements(notifier, haptic)
-    this.bondList = new BondListState(uc, ticker, this.merge, this.announcements, onFiguresMoved, () => this.clearPending())
-    this.stakeList = new StakeListState(uc, ticker, this.merge, this.announcements, this.bondList, onFiguresMoved)
+    const live = { merge: this.merge, announcements: this.announcements, onFiguresMoved }
+    this.bondList = new BondListState(uc, ticker, live, () => this.clearPending())
+    this.stakeList = new StakeListState(uc, ticker, live, this.bondList)
     this.quotes = new BondQuoteState(uc)
     this.stakeQuotes = new StakeQuoteState(uc, (id) => this.bondList.isBusy(id))
     makeAutoObservable<this, 'uc' | 'ticker' | 'merge'>(this, {

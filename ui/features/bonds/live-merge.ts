@@ -1,4 +1,5 @@
 import { type Mint, mergeLiveRecord, type Stake } from '../../../core/index.ts'
+import type { BondAnnouncements } from './bond-announcements.ts'
 
 type LiveKind = 'mint' | 'stake'
 
@@ -32,4 +33,12 @@ export class LiveMerge {
   record(kind: LiveKind, record: Mint | Stake): void {
     if (this.fetchesOut > 0) this.log.push({ kind, record })
   }
+}
+
+/** What the bond and stake lists share about live records: the merge log, the toasts, and the figures' refresh. */
+export interface LiveRecords {
+  readonly merge: LiveMerge
+  readonly announcements: BondAnnouncements
+  /** The user's own bond or stake went live, or a stake or cancel went through: the platform's figures moved. */
+  readonly onFiguresMoved: () => void
 }

@@ -12,9 +12,8 @@ import {
 } from '../../../core/index.ts'
 import { runResult } from '../../state/run-effect.ts'
 import type { SecondTicker } from '../../state/second-ticker.ts'
-import type { BondAnnouncements } from './bond-announcements.ts'
 import type { BondListState } from './bond-list-state.ts'
-import type { LiveMerge } from './live-merge.ts'
+import type { LiveRecords } from './live-merge.ts'
 
 /** The user's stakes: the pending rule, live events, staking a mint, and what they earn. */
 export class StakeListState {
@@ -25,29 +24,24 @@ export class StakeListState {
   constructor(
     private readonly uc: Pick<UseCases, 'stakeMint'>,
     private readonly ticker: SecondTicker,
-    private readonly merge: LiveMerge,
-    private readonly announcements: BondAnnouncements,
+    private readonly live: LiveRecords,
     /** Staking moves a mint: it is busy meanwhile, and its list is fetched again after. */
     private readonly bondList: BondListState,
-    /** A stake went through or came live: the platform's figures moved. */
-    private readonly onFiguresMoved: () => void,
   ) {
-    makeAutoObservable<this, 'uc' | 'ticker' | 'merge' | 'announcements' | 'bondList' | 'onFiguresMoved' | 'stakeForm'>(this, {
+    makeAutoObservable<this, 'uc' | 'ticker' | 'live' | 'bondList' | 'stakeForm'>(this, {
       // As the bonds' list: a new list only when an item came or went.
       visibleStakes: computed({ equals: compareShallow }),
       uc: false,
       ticker: false,
-      merge: false,
-      announcements: false,
+      live: false,
       bondList: false,
-      onFiguresMoved: false,
       stakeForm: false,
     })
   }
 
   /** A fetched list, read since `mark` (`LiveMerge`). */
   receive(mark: number, stakes: Stake[]): void {
-    this.stakes = this.merge.over(mark, 'stake', stakes)
+    this.stakes = this.live.merge.over(mark, 'stake', stakes)
   }
 
   async stake(mintId: Id): Promise<boolean> {
@@ -55,7 +49,7 @@ export class StakeListState {
       const r = await runResult(this.stakeForm.send({ mintId: String(mintId) }, (idempotencyKey) => this.uc.stakeMint(mintId, { idempotencyKey })))
       if (r._tag === 'Success') {
         runInAction(() => (this.stakes = mergeLiveRecord(this.stakes, r.success)))
-        this.onFiguresMoved()
+        this.live.onFiguresMoved()
         await this.bondList.refreshMints()
       }
       return r._tag === 'Success'
@@ -64,10 +58,10 @@ export class StakeListState {
 
   /** A live `user:staking` event: merged, announced, and the mints refetched (spec §4). */
   applyLive(stake: Stake): void {
-    this.merge.record('stake', stake)
+    this.live.merge.record('stake', stake)
     this.stakes = mergeLiveRecord(this.stakes, stake)
-    if (stake.status === 'active') this.onFiguresMoved()
-    this.announcements.stake(stake)
+    if (stake.status === 'active') this.live.onFiguresMoved()
+    this.live.announcements.stake(stake)
     void this.bondList.refreshMints()
   }
 
