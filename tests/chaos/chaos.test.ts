@@ -378,10 +378,10 @@ describe('chaos', () => {
             .sort()
             .join(' ')
         const serverMints = view(keepNewestPending(mints.items, now))
-        const appMints = view(keepNewestPending(c.app.s.bonds.mints, now))
+        const appMints = view(keepNewestPending(c.app.s.bonds.bondList.mints, now))
         if (serverMints !== appMints) out.push(`user ${u} mints: app [${appMints}] server [${serverMints}]`)
         const serverStakes = view(keepNewestPending(stakes.items, now))
-        const appStakes = view(keepNewestPending(c.app.s.bonds.stakes, now))
+        const appStakes = view(keepNewestPending(c.app.s.bonds.stakeList.stakes, now))
         if (serverStakes !== appStakes) out.push(`user ${u} stakes: app [${appStakes}] server [${serverStakes}]`)
       }
       return out

@@ -1,6 +1,17 @@
 import { createContext, useContext } from 'react'
 import type { MiniAppAddress } from '../../core/index.ts'
+import type { BondsState } from '../features/bonds/bonds-state.ts'
+import type { FarmingState } from '../features/farming/farming-state.ts'
+import type { HistoryState } from '../features/history/history-state.ts'
+import type { MarketState } from '../features/market/market-state.ts'
+import type { ReferralsState } from '../features/referrals/referrals-state.ts'
+import type { SellState } from '../features/sell/sell-state.ts'
+import type { TasksState } from '../features/tasks/tasks-state.ts'
+import type { WalletState } from '../features/wallet/wallet-state.ts'
 import type { AppState, AppStates } from '../state/app-state.ts'
+import type { ErrorFeedback } from '../state/error-feedback.ts'
+import type { SessionState } from '../state/session-state.ts'
+import type { ToastQueue } from '../state/toast-queue.ts'
 
 /** What screens need to know about the product's deployment. The entry may provide it. */
 export interface UiConfig extends MiniAppAddress {
@@ -42,12 +53,26 @@ export const LanguageContext = createContext<string>('en')
 
 export const AppContext = createContext<AppState | null>(null)
 
-export const useApp = (): AppState => {
+const useAppStates = (): AppStates => {
   const app = useContext(AppContext)
   if (!app) throw new Error('AppContext is missing: render inside <AppRoot app={…} />')
-  return app
+  return app.s
 }
 
-export const useStates = (): AppStates => useApp().s
+// One hook per view model: a component asks for the ones it shows, not for all of them.
+export const useSessionState = (): SessionState => useAppStates().session
+export const useBondsState = (): BondsState => useAppStates().bonds
+export const useFarmingState = (): FarmingState => useAppStates().farming
+export const useTasksState = (): TasksState => useAppStates().tasks
+export const useReferralsState = (): ReferralsState => useAppStates().referrals
+export const useMarketState = (): MarketState => useAppStates().market
+export const useHistoryState = (): HistoryState => useAppStates().history
+export const useSellState = (): SellState => useAppStates().sell
+export const useWalletState = (): WalletState => useAppStates().wallet
+export const useToasts = (): ToastQueue => useAppStates().toasts
+/** The view models the dashboard's first figures wait for, together (ui/state/first-figures.ts). */
+export const useFirstFiguresStates = (): Pick<AppStates, 'session' | 'bonds' | 'market'> => useAppStates()
+/** How the UI tells an error, with the error haptic. */
+export const useErrorFeedback = (): ErrorFeedback => useAppStates().errors
 export const useUiConfig = (): UiConfig => useContext(UiConfigContext)
 export const useLinkOpener = (): LinkOpener => useContext(LinkOpenerContext)

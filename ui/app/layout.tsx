@@ -7,7 +7,7 @@ import { TopBar } from '../components/top-bar.tsx'
 import { FarmingActivationModal } from '../features/farming/farming-activation-modal.tsx'
 import { useT } from '../i18n/use-t.ts'
 import { CommunityModal } from './community-modal.tsx'
-import { useStates } from './contexts.ts'
+import { useSessionState } from './contexts.ts'
 import { markFirstScreenMounted } from './first-paint.ts'
 import { usePathname } from './navigation.ts'
 import { useBackButton, useScrollToTop } from './use-back-button.ts'
@@ -29,7 +29,7 @@ function ScreenMounted() {
 }
 
 const CommunityGate = observer(function CommunityGate() {
-  const { session } = useStates()
+  const session = useSessionState()
   return <CommunityModal open={session.mustJoinCommunity} />
 })
 

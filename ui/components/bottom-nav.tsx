@@ -2,7 +2,7 @@ import { observer } from 'mobx-react-lite'
 import type { ReactNode } from 'react'
 import { Link } from 'wouter'
 import { usePathname } from '../app/navigation.ts'
-import { useStates } from '../app/contexts.ts'
+import { useReferralsState, useTasksState } from '../app/contexts.ts'
 import { type MessageKey, useT } from '../i18n/use-t.ts'
 import { BondIcon, DashboardIcon, ReferralIcon, StakingIcon, TasksIcon } from './icons.tsx'
 
@@ -23,7 +23,7 @@ const TABS: ReadonlyArray<Tab> = [
 ]
 
 const ReferralBadge = observer(function ReferralBadge() {
-  const { referrals } = useStates()
+  const referrals = useReferralsState()
   return referrals.badge ? (
     <span className="tab__badge" data-testid="badge-referral">
       {referrals.badge}
@@ -32,7 +32,7 @@ const ReferralBadge = observer(function ReferralBadge() {
 })
 
 const TasksBadge = observer(function TasksBadge() {
-  const { tasks } = useStates()
+  const tasks = useTasksState()
   return tasks.badge > 0 ? (
     <span className="tab__badge" data-testid="badge-tasks">
       {tasks.badge}

@@ -1,7 +1,7 @@
 import { reaction, untracked } from 'mobx'
 import { useLayoutEffect, useRef } from 'react'
 import { formatAmount, type Mint, REWARD_DECIMALS, type Stake } from '../../core/index.ts'
-import { useStates } from '../app/contexts.ts'
+import { useBondsState } from '../app/contexts.ts'
 import { useWhileVisible } from '../hooks/use-while-visible.ts'
 
 /**
@@ -11,7 +11,7 @@ import { useWhileVisible } from '../hooks/use-while-visible.ts'
  * the span, never its text.
  */
 export function RewardText({ record, testId }: { readonly record: Mint | Stake; readonly testId?: string }) {
-  const { bonds } = useStates()
+  const bonds = useBondsState()
   const ref = useRef<HTMLSpanElement>(null)
   const text = () => formatAmount(bonds.rewardOf(record), REWARD_DECIMALS)
   const write = (value: string) => {

@@ -1,11 +1,11 @@
 import { observer } from 'mobx-react-lite'
-import { useStates } from '../app/contexts.ts'
+import { useToasts } from '../app/contexts.ts'
 import { renderNoticeIn, useLanguage, useT } from '../i18n/use-t.ts'
 import { AlertIcon, CheckIcon, CloseIcon } from './icons.tsx'
 
 /** The toasts, top-left (spec §8); the queue removes each after its time (3 s by default). */
 export const Toasts = observer(function Toasts() {
-  const { toasts } = useStates()
+  const toasts = useToasts()
   const t = useT()
   const language = useLanguage()
   return (

@@ -2,7 +2,7 @@ import { observer } from 'mobx-react-lite'
 import { Link } from 'wouter'
 import { usePathname } from '../app/navigation.ts'
 import { referralLink } from '../../core/index.ts'
-import { useStates, useUiConfig } from '../app/contexts.ts'
+import { useReferralsState, useSessionState, useUiConfig } from '../app/contexts.ts'
 import { useCopy } from '../hooks/use-copy.ts'
 import { useT } from '../i18n/use-t.ts'
 import { CopyIcon, ShareIcon } from './icons.tsx'
@@ -10,7 +10,8 @@ import { TokenIcon } from './token-icon.tsx'
 
 /** On the referral route: 'Invite Friends' and the copy-link button (spec §2). */
 const ReferralActions = observer(function ReferralActions() {
-  const { referrals, session } = useStates()
+  const referrals = useReferralsState()
+  const session = useSessionState()
   const config = useUiConfig()
   const copy = useCopy()
   const t = useT()

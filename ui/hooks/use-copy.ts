@@ -1,8 +1,10 @@
-import { useStates } from '../app/contexts.ts'
+import { useErrorFeedback, useReferralsState, useToasts } from '../app/contexts.ts'
 
 /** Copies text to the clipboard (through the referrals view model) and says so; a refusal is an error (toast and haptic). */
 export const useCopy = () => {
-  const { referrals, toasts, errors } = useStates()
+  const referrals = useReferralsState()
+  const toasts = useToasts()
+  const errors = useErrorFeedback()
   return async (text: string, what: 'text' | 'referralLink' = 'text'): Promise<boolean> => {
     const ok = await referrals.copy(text)
     if (ok) toasts.notify({ tag: 'copied', what })

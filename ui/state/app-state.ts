@@ -1,14 +1,12 @@
-import { makeAutoObservable, runInAction, when } from 'mobx'
+import { makeAutoObservable } from 'mobx'
 import {
   APP_BACKGROUND_COLOR,
   BackgroundReads,
   type Clock,
   farmCodeFromQuery,
   farmCodeOf,
-  type LiveEvent,
   parseStartParam,
   type Platform,
-  type ReconnectingSocket,
   shouldRefetchOnVisible,
   type SocketStatus,
   type UseCases,
@@ -23,6 +21,9 @@ import type { SellState } from '../features/sell/sell-state.ts'
 import type { TasksState } from '../features/tasks/tasks-state.ts'
 import type { WalletState } from '../features/wallet/wallet-state.ts'
 import type { ErrorFeedback } from './error-feedback.ts'
+import { routeLiveEvent } from './event-router.ts'
+import { FarmCodeGate } from './farm-code-gate.ts'
+import { LiveConnection, type Schedule } from './live-connection.ts'
 import type { SecondTicker } from './second-ticker.ts'
 import type { SessionState } from './session-state.ts'
 import type { ToastQueue } from './toast-queue.ts'
@@ -41,7 +42,7 @@ export interface AppDeps {
   /** Marks the refetch after a reconnect as the app's own (quiet, retried); the use cases' policy reads it. */
   readonly background?: BackgroundReads
   /** Runs `run` after `ms`; answers how to cancel it. Tests bring their own. */
-  readonly schedule?: (run: () => void, ms: number) => () => void
+  readonly schedule?: Schedule
   /**
    * Resolves in a later task (in the browser, ui/lib/next-task.ts): the start's steps after sign-in
    * (each list request and its decoding, the sockets) are a few milliseconds of main thread each,
@@ -55,14 +56,6 @@ export interface AppDeps {
    * the paint nor share the network with it.
    */
   readonly firstScreen?: () => Promise<void>
-}
-
-/** The reconnect refetch tries again after 1 s, 2 s, 4 s, … and never waits longer than this. */
-export const RECONNECT_REFETCH_BACKOFF_MS = { first: 1_000, max: 30_000 } as const
-
-const scheduleWithTimer = (run: () => void, ms: number) => {
-  const t = setTimeout(run, ms)
-  return () => clearTimeout(t)
 }
 
 export interface AppStates {
@@ -84,38 +77,42 @@ export interface AppStates {
 
 export type AppPhase = 'loading' | 'maintenance' | 'outside-platform' | 'ready' | 'failed'
 
-/** The app as a whole: start-up, live events, the visibility refetch, and the full-screen states. */
+/**
+ * The app as a whole: the start (boot), the visibility refetch and the full-screen states. The main
+ * socket and its reconnect refetch are `LiveConnection`'s, the routing of its events
+ * `routeLiveEvent`'s, and the farm code's wait for membership `FarmCodeGate`'s.
+ */
 export class AppState {
   phase: AppPhase = 'loading'
-  socketStatus: SocketStatus = 'closed'
   private lastRefetchMs: number | null = null
-  private mainSocket: ReconnectingSocket | null = null
   private unsubscribeVisibility: (() => void) | null = null
-  private cancelFarmCheck: (() => void) | null = null
-  /** Bumped when the socket leaves 'open' or the app stops: a reconnect refetch of an older round gives up. */
-  private reconnectRound = 0
-  private cancelRetry: (() => void) | null = null
-  private readonly background: BackgroundReads
+  private readonly connection: LiveConnection
+  private readonly farmCodeGate: FarmCodeGate
 
   constructor(
     private readonly deps: AppDeps,
     readonly s: AppStates,
   ) {
-    this.background = deps.background ?? new BackgroundReads()
-    makeAutoObservable<
-      this,
-      'deps' | 'lastRefetchMs' | 'mainSocket' | 'unsubscribeVisibility' | 'cancelFarmCheck' | 'reconnectRound' | 'cancelRetry' | 'background'
-    >(this, {
+    this.connection = new LiveConnection({
+      uc: deps.uc,
+      background: deps.background ?? new BackgroundReads(),
+      onEvent: (e) => routeLiveEvent(s, e),
+      refetchAll: () => this.refetchAll(),
+      schedule: deps.schedule,
+    })
+    this.farmCodeGate = new FarmCodeGate(s.session, s.farming)
+    makeAutoObservable<this, 'deps' | 'lastRefetchMs' | 'unsubscribeVisibility' | 'connection' | 'farmCodeGate'>(this, {
       deps: false,
-      reconnectRound: false,
-      cancelRetry: false,
-      background: false,
       s: false,
       lastRefetchMs: false,
-      mainSocket: false,
       unsubscribeVisibility: false,
-      cancelFarmCheck: false,
+      connection: false,
+      farmCodeGate: false,
     })
+  }
+
+  get socketStatus(): SocketStatus {
+    return this.connection.status
   }
 
   /** Starts the app: platform set-up, maintenance, sign-in, data, sockets, a farm code from `search`. */
@@ -155,7 +152,8 @@ export class AppState {
     // The bonds were read before the first paint, a while before the socket listens: a bond paid
     // meanwhile (its event went to nobody) is read again once the server has greeted the socket.
     // The greeting itself brings the balances.
-    this.openSockets(firstScreen ? () => bonds.refresh() : undefined)
+    this.connection.open(firstScreen ? () => bonds.refresh() : undefined)
+    market.openLive()
     if (step) await step()
     void this.s.wallet.restore()
     this.unsubscribeVisibility = platform.onVisibilityChange((visible) => {
@@ -165,7 +163,7 @@ export class AppState {
     await lists
 
     const code = farmCodeFromQuery(search) ?? farmCodeOf(parseStartParam(platform.launch()?.startParam))
-    if (code) this.checkFarmCodeOnceMember(code)
+    if (code) this.farmCodeGate.check(code)
     return this.phase
   }
 
@@ -190,112 +188,18 @@ export class AppState {
 
   /** Back in view: refetch if 10 s passed since the last refetch, and reopen closed sockets (spec §4). */
   async onVisible(): Promise<void> {
-    this.mainSocket?.ensureOpen()
+    this.connection.ensureOpen()
     this.s.market.openLive()
     if (shouldRefetchOnVisible(this.lastRefetchMs, this.deps.clock.nowMs())) await this.refetchAll()
   }
 
-  /** Routes a live event to the state it changes. */
-  dispatch(event: LiveEvent): void {
-    const { session, bonds, market } = this.s
-    switch (event.event) {
-      case 'user:balance':
-        return session.applyBalance(event.data)
-      case 'global:collective_bonus':
-        return session.applyCollectiveBonus(event.data.collective_bonus)
-      case 'user:mint':
-        return bonds.applyLiveMint(event.data)
-      case 'user:staking':
-        return bonds.applyLiveStake(event.data)
-      case 'price_update':
-        return market.applyPrice(event.data)
-      case 'current_candle':
-        return market.applyCandle(event.data)
-    }
-  }
-
   stop(): void {
-    this.endReconnectRefetch()
-    this.mainSocket?.close()
+    this.connection.close()
     this.s.market.closeLive()
     this.unsubscribeVisibility?.()
-    this.cancelFarmCheck?.()
+    this.farmCodeGate.close()
     this.s.ticker.stop()
     this.s.maintenance.stopPolling()
-  }
-
-  /**
-   * The main socket. Events sent while it was down are not sent again (the server greets a socket
-   * with the balance only), so when it opens again after a drop the user and the lists are refetched.
-   * Not as soon as it opens: the server subscribes the socket once it has checked the token, and then
-   * greets it (`user:balance` first, docs/api.md). A refetch read before that could miss a record
-   * made in between, whose event went to nobody; one made after the greeting cannot.
-   */
-  private openSockets(readBeforeListening?: () => Promise<void>): void {
-    let wasOpen = false
-    let awaitingGreeting = false
-    this.mainSocket = this.deps.uc.openLiveFeed(
-      (e) => {
-        this.dispatch(e)
-        if (!awaitingGreeting) return
-        awaitingGreeting = false
-        if (!readBeforeListening) return this.reconnectRefetch()
-        // The first greeting: what the start read well before the socket listened is read again.
-        const read = readBeforeListening
-        readBeforeListening = undefined
-        void this.background.run(read)
-      },
-      (status) => {
-        runInAction(() => (this.socketStatus = status))
-        if (status !== 'open') {
-          awaitingGreeting = false
-          return this.endReconnectRefetch()
-        }
-        if (wasOpen || readBeforeListening) awaitingGreeting = true
-        wasOpen = true
-      },
-    )
-    this.s.market.openLive()
-  }
-
-  /**
-   * The refetch after a reconnect, made quietly (`BackgroundReads`): a read that gets no answer is not
-   * told and does not empty its list. Until every read came back it is made again after 1 s, 2 s,
-   * 4 s, … (at most 30 s apart), for as long as the socket stays open: a backend that just restarted
-   * or a gateway error must not leave the app behind until the next drop or return into view.
-   */
-  private reconnectRefetch(): void {
-    this.endReconnectRefetch()
-    const round = this.reconnectRound
-    const schedule = this.deps.schedule ?? scheduleWithTimer
-    const attempt = async (waitMs: number): Promise<void> => {
-      const complete = await this.background.run(() => this.refetchAll())
-      if (complete || round !== this.reconnectRound) return
-      this.cancelRetry = schedule(() => {
-        this.cancelRetry = null
-        if (round === this.reconnectRound) void attempt(Math.min(waitMs * 2, RECONNECT_REFETCH_BACKOFF_MS.max))
-      }, waitMs)
-    }
-    void attempt(RECONNECT_REFETCH_BACKOFF_MS.first)
-  }
-
-  private endReconnectRefetch(): void {
-    this.reconnectRound++
-    this.cancelRetry?.()
-    this.cancelRetry = null
-  }
-
-  /**
-   * A farm code is checked only once the user is a community member. Before that the blocking
-   * community modal would cover the outcome, and since a code is checked once, nobody would ever
-   * see it. Joining ends with 'Done', which reloads the app, and the check runs on that start (or
-   * here, as soon as a refetch finds the user a member).
-   */
-  private checkFarmCodeOnceMember(code: string): void {
-    this.cancelFarmCheck = when(
-      () => !this.s.session.mustJoinCommunity,
-      () => void this.s.farming.activate(code),
-    )
   }
 
   private setPhase(phase: AppPhase): AppPhase {

@@ -115,7 +115,7 @@ describe('AppState', () => {
     app.stop()
 
     expect(app.s.session.user?.ref_code).toBe('REF42')
-    expect(app.s.bonds.mints).toHaveLength(1)
+    expect(app.s.bonds.bondList.mints).toHaveLength(1)
     expect(app.s.tasks.badge).toBe(1)
     expect(main.calls[0]).toBe('open')
     expect(candles.calls[0]).toBe('open')
@@ -147,7 +147,7 @@ describe('AppState', () => {
     for (let i = 1; i < seen.length; i++) expect(seen[i]!.length - seen[i - 1]!.length).toBeLessThanOrEqual(1)
     expect(seen.find((s) => s.length === 2)).toEqual(['mints', 'currentPrice'])
     expect(seen.at(-1)!.sort()).toEqual(['currentPrice', 'farmingLinks', 'mints', 'referrals', 'socket', 'tasks'])
-    expect(app.s.bonds.mints).toHaveLength(1)
+    expect(app.s.bonds.bondList.mints).toHaveLength(1)
   })
 
   it("with firstScreen, only the bonds and the price are asked for until the first screen has painted with them; then the rest and the sockets", async () => {
@@ -174,7 +174,7 @@ describe('AppState', () => {
     expect(asked()).toEqual(['mints', 'stakes', 'mintPlans', 'currentPrice'])
     expect(bondsListedAtPaint).toBe(true)
     expect(priceAtPaint).not.toBeNull()
-    expect(app.s.bonds.mints).toHaveLength(1)
+    expect(app.s.bonds.bondList.mints).toHaveLength(1)
     paint()
     expect(await started).toBe('ready')
     expect(asked()).toEqual([...LISTS, 'socket'])
@@ -191,7 +191,7 @@ describe('AppState', () => {
     })
     const settle = () => new Promise((r) => setTimeout(r, 0))
     await app.start('')
-    expect(app.s.bonds.mints.map((m) => [m.id, m.status])).toEqual([['9', 'pending']])
+    expect(app.s.bonds.bondList.mints.map((m) => [m.id, m.status])).toEqual([['9', 'pending']])
     // Paid while the app painted and the socket connected: its event went to nobody.
     h.api.mintList = [aMint({ id: 9, status: 'active' })]
     main.status('open')
@@ -200,7 +200,7 @@ describe('AppState', () => {
     main.push(greeting(77))
     await settle()
     expect(h.api.callsTo('mints')).toHaveLength(2)
-    expect(app.s.bonds.mints.map((m) => [m.id, m.status])).toEqual([['9', 'active']])
+    expect(app.s.bonds.bondList.mints.map((m) => [m.id, m.status])).toEqual([['9', 'active']])
     // Only the first greeting: later events read nothing.
     main.push(greeting(78))
     await settle()
@@ -268,7 +268,7 @@ describe('AppState', () => {
     app.stop()
     expect(app.s.session.user?.balance_token).toBe(5)
     expect(app.s.market.price?.price).toBe(0.5)
-    expect(app.s.bonds.mints[0]?.id).toBe('77')
+    expect(app.s.bonds.bondList.mints[0]?.id).toBe('77')
     expect(toastTexts(h)).toContain('New Bond created')
   })
 
@@ -280,24 +280,24 @@ describe('AppState', () => {
     main.status('open')
     await new Promise((r) => setTimeout(r, 0))
     expect(app.socketStatus).toBe('open')
-    expect(app.s.bonds.mints).toEqual([])
+    expect(app.s.bonds.bondList.mints).toEqual([])
 
     // While the socket was down, a bond became active and the balance moved: no event will tell.
     h.api.mintList = [aMint({ id: 9, status: 'active' })]
     h.api.user = aUser({ balance_token: 77 })
     main.status('closed')
     main.status('connecting')
-    expect(app.s.bonds.mints).toEqual([])
+    expect(app.s.bonds.bondList.mints).toEqual([])
     main.status('open')
     await new Promise((r) => setTimeout(r, 0))
     // Open, but not yet subscribed by the server: a read now could miss what is made before it is.
     expect(h.api.callsTo('mints')).toHaveLength(1)
-    expect(app.s.bonds.mints).toEqual([])
+    expect(app.s.bonds.bondList.mints).toEqual([])
     main.push(greeting(77))
     await new Promise((r) => setTimeout(r, 0))
     app.stop()
     expect(h.api.callsTo('mints')).toHaveLength(2)
-    expect(app.s.bonds.mints.map((m) => [m.id, m.status])).toEqual([['9', 'active']])
+    expect(app.s.bonds.bondList.mints.map((m) => [m.id, m.status])).toEqual([['9', 'active']])
     expect(app.s.session.user?.balance_token).toBe(77)
   })
 
@@ -324,14 +324,14 @@ describe('AppState', () => {
     expect(timers.map((t) => t.ms)).toEqual([1_000, 2_000])
     // Nothing told, and the list is not emptied by the 500's fallback.
     expect(toastTexts(h)).toEqual([])
-    expect(app.s.bonds.mints.map((m) => m.id)).toEqual(['5'])
+    expect(app.s.bonds.bondList.mints.map((m) => m.id)).toEqual(['5'])
 
     h.api.recover('mints')
     h.api.recover('me')
     timers[1]!.run()
     await settle()
     app.stop()
-    expect(app.s.bonds.mints.map((m) => m.id).sort()).toEqual(['5', '9'])
+    expect(app.s.bonds.bondList.mints.map((m) => m.id).sort()).toEqual(['5', '9'])
     expect(app.s.session.user?.balance_token).toBe(77)
     expect(timers).toHaveLength(2)
     expect(toastTexts(h)).toEqual([])
@@ -404,7 +404,7 @@ describe('AppState', () => {
     await new Promise((r) => setTimeout(r, 0))
     expect(app.s.farming.activation?.status).toBe('ACTIVE')
     // No bond came with it in this fake backend: the flag is spent all the same.
-    expect(app.s.bonds.viaFarming).toBe(false)
+    expect(app.s.bonds.announcements.viaFarming).toBe(false)
 
     const again = appOver(h)
     await again.app.start('?farm_code=FARM1234')

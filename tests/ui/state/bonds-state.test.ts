@@ -13,13 +13,13 @@ describe('BondsState', () => {
     h.chain.changeAfterReads(1, h.wallet.account()!.address, 4_000_000_000n)
     const bonds = h.bonds()
 
-    const presses = await Promise.all([bonds.buy(100, 30), bonds.buy(100, 30), bonds.buy(100, 30)])
+    const presses = await Promise.all([bonds.bondList.buy(100, 30), bonds.bondList.buy(100, 30), bonds.bondList.buy(100, 30)])
 
     expect(h.api.callsTo('createMint')).toHaveLength(1)
     expect(h.wallet.transactions).toHaveLength(1)
     expect(presses.filter(Boolean)).toHaveLength(1)
-    expect(bonds.isSaving).toBe(false)
-    expect(bonds.mints.map((m) => m.status)).toEqual(['pending'])
+    expect(bonds.bondList.isSaving).toBe(false)
+    expect(bonds.bondList.mints.map((m) => m.status)).toEqual(['pending'])
     expect(toastTexts(h)).toContain('Transaction is being processed')
   }, 60_000)
 
@@ -29,7 +29,7 @@ describe('BondsState', () => {
     h.api.mintList = [aMint({ id: 56, status: 'pending', created_at: now - 20, amount_token: 22.95, tariff_days: 10 })]
     const bonds = h.bonds()
     await bonds.refresh()
-    const shown = () => bonds.visibleMints.map((m) => `${m.id}:${m.status}`)
+    const shown = () => bonds.bondList.visibleMints.map((m) => `${m.id}:${m.status}`)
     expect(shown()).toEqual(['56:pending'])
     // Another bond is ordered (on another device): only the newest pending one shows (spec §4).
     const newer = aMint({ id: 61, status: 'pending', created_at: now - 5, amount_token: 6.66, tariff_days: 60 })
@@ -41,7 +41,7 @@ describe('BondsState', () => {
     h.api.mintList = [h.api.mintList[0]!, { ...newer, status: 'active' }]
     const fresh = h.bonds()
     await fresh.refresh()
-    expect(fresh.visibleMints.map((m) => `${m.id}:${m.status}`).sort()).toEqual(shown().sort())
+    expect(fresh.bondList.visibleMints.map((m) => `${m.id}:${m.status}`).sort()).toEqual(shown().sort())
   })
 
   it('keeps a bond that went live while the wallet balance was being watched', async () => {
@@ -49,12 +49,12 @@ describe('BondsState', () => {
     const bonds = h.bonds()
     // The payment lands and the live event arrives before the purchase's balance watch ends.
     h.chain.changeAfterReads(1, h.wallet.account()!.address, 4_000_000_000n)
-    const buying = bonds.buy(100, 30)
+    const buying = bonds.bondList.buy(100, 30)
     await new Promise((r) => setTimeout(r, 50))
-    expect(bonds.mints.map((m) => m.status)).toEqual(['pending'])
-    bonds.applyLiveMint({ ...bonds.mints[0]!, status: 'active' })
+    expect(bonds.bondList.mints.map((m) => m.status)).toEqual(['pending'])
+    bonds.applyLiveMint({ ...bonds.bondList.mints[0]!, status: 'active' })
     await buying
-    expect(bonds.mints.map((m) => m.status)).toEqual(['active'])
+    expect(bonds.bondList.mints.map((m) => m.status)).toEqual(['active'])
   }, 60_000)
 
   it('a refetch that was read before a live bond arrived does not take the bond back', async () => {
@@ -74,21 +74,21 @@ describe('BondsState', () => {
     bonds.applyLiveStake(aStake({ id: 6, status: 'active' }))
     answer()
     await refreshing
-    expect(bonds.mints.map((m) => [m.id, m.status])).toEqual([['5', 'pending']])
-    expect(bonds.stakes.map((s) => [s.id, s.status])).toEqual([['6', 'active']])
+    expect(bonds.bondList.mints.map((m) => [m.id, m.status])).toEqual([['5', 'pending']])
+    expect(bonds.stakeList.stakes.map((s) => [s.id, s.status])).toEqual([['6', 'active']])
 
     // Once nothing is in flight, a refetch is the server's list as it is.
     h.api.mintList = [aMint({ id: 5, status: 'canceled', created_at: now })]
     await new BondsState(h.uc, h.ticker, h.toasts).refresh()
-    await bonds.refreshMints()
-    expect(bonds.mints.map((m) => [m.id, m.status])).toEqual([['5', 'canceled']])
+    await bonds.bondList.refreshMints()
+    expect(bonds.bondList.mints.map((m) => [m.id, m.status])).toEqual([['5', 'canceled']])
   })
 
   it('sends an idempotency key with each purchase', async () => {
     const h = stateHarness()
     h.chain.changeAfterReads(1, h.wallet.account()!.address, 1n)
     const bonds = h.bonds()
-    await bonds.buy(100, 30)
+    await bonds.bondList.buy(100, 30)
     expect(h.api.callsTo('createMint')[0]?.options?.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/)
   }, 60_000)
 
@@ -96,21 +96,21 @@ describe('BondsState', () => {
     const h = stateHarness()
     h.wallet.signOutcome = 'rejects'
     const bonds = h.bonds()
-    bonds.stakes = [aStake({ id: 9, status: 'pending', created_at: h.ticker.now })]
+    bonds.stakeList.stakes = [aStake({ id: 9, status: 'pending', created_at: h.ticker.now })]
 
-    expect(await bonds.buy(100, 30)).toBeNull()
+    expect(await bonds.bondList.buy(100, 30)).toBeNull()
 
     expect(toastTexts(h)).toEqual(['Transaction was not sent'])
     expect(h.platform.haptics).toContain('error')
-    expect(bonds.mints.filter((m) => m.status === 'pending')).toEqual([])
-    expect(bonds.stakes).toEqual([])
+    expect(bonds.bondList.mints.filter((m) => m.status === 'pending')).toEqual([])
+    expect(bonds.stakeList.stakes).toEqual([])
   })
 
   it('without a wallet says so and creates nothing', async () => {
     const h = stateHarness()
     await Effect.runPromise(h.wallet.disconnect())
     const bonds = h.bonds()
-    await bonds.buy(100, 30)
+    await bonds.bondList.buy(100, 30)
     expect(toastTexts(h)).toEqual(['Wallet was not connected'])
     expect(h.api.callsTo('createMint')).toEqual([])
   })
@@ -118,11 +118,11 @@ describe('BondsState', () => {
   it('merges a live bond, drops its pending twin and announces it', () => {
     const h = stateHarness()
     const bonds = h.bonds()
-    bonds.mints = [aMint({ id: 5, status: 'pending', created_at: h.ticker.now - 10 }), aMint({ id: 1 })]
+    bonds.bondList.mints = [aMint({ id: 5, status: 'pending', created_at: h.ticker.now - 10 }), aMint({ id: 1 })]
 
     bonds.applyLiveMint(aMint({ id: 5, status: 'active', created_at: h.ticker.now - 10 }))
 
-    expect(bonds.mints.map((m) => [m.id, m.status])).toEqual([
+    expect(bonds.bondList.mints.map((m) => [m.id, m.status])).toEqual([
       ['5', 'active'],
       ['1', 'active'],
     ])
@@ -155,16 +155,16 @@ describe('BondsState', () => {
   it('sets the farming flag only once the activation succeeded: the bond that came live during the call is then "via Farming"', async () => {
     const h = stateHarness()
     const a = activationInFlight(h)
-    expect(a.bonds.viaFarming).toBe(false)
+    expect(a.bonds.announcements.viaFarming).toBe(false)
     a.bonds.applyLiveMint(aMint({ id: 31 }))
-    expect(a.bonds.viaFarming).toBe(false)
+    expect(a.bonds.announcements.viaFarming).toBe(false)
     expect(toastTexts(h)).toEqual([])
-    expect(a.bonds.mints.map((m) => m.id)).toEqual(['31'])
+    expect(a.bonds.bondList.mints.map((m) => m.id)).toEqual(['31'])
 
     a.answer({ status: 'ACTIVE', message: null, mint_details: { tariff_days: 10, amount_token: 5, amount_ton: 0.1 } })
     await a.activating
     expect(toastTexts(h)).toEqual(['New Bond created via Farming'])
-    expect(a.bonds.viaFarming).toBe(false)
+    expect(a.bonds.announcements.viaFarming).toBe(false)
     a.bonds.applyLiveMint(aMint({ id: 32 }))
     expect(toastTexts(h)).toEqual(['New Bond created via Farming', 'New Bond created'])
   })
@@ -179,7 +179,7 @@ describe('BondsState', () => {
     a.answer(outcome)
     await a.activating
     expect(toastTexts(h)).toEqual(['New Bond created'])
-    expect(a.bonds.viaFarming).toBe(false)
+    expect(a.bonds.announcements.viaFarming).toBe(false)
     expect(a.farming.activation?.status).toBe(outcome.status)
   })
 
@@ -199,18 +199,18 @@ describe('BondsState', () => {
     const bonds = h.bonds()
     const now = h.ticker.now
     const dayStart = now - (now % 86_400)
-    bonds.stakes = [aStake({ id: 1, created_at: dayStart - 86_400, last_updated_at: now - 5, total_amount: 8_640, daily_reward: 1, max_reward: 1e6 })]
+    bonds.stakeList.stakes = [aStake({ id: 1, created_at: dayStart - 86_400, last_updated_at: now - 5, total_amount: 8_640, daily_reward: 1, max_reward: 1e6 })]
     // 8640 × 1 % a day = 0.001 a second, since the start of the day
-    expect(bonds.earnedToday).toBeCloseTo(0.001 * (now - dayStart), 6)
+    expect(bonds.stakeList.earnedToday).toBeCloseTo(0.001 * (now - dayStart), 6)
   })
 
   it('gives the bonds list anew only when a bond comes or goes, not on every tick', () => {
     const h = stateHarness()
     const bonds = h.bonds()
-    bonds.mints = [aMint({ id: 1 }), aMint({ id: 2, status: 'pending', created_at: h.ticker.now - 60 })]
+    bonds.bondList.mints = [aMint({ id: 1 }), aMint({ id: 2, status: 'pending', created_at: h.ticker.now - 60 })]
     const lists: number[][] = []
     const stop = reaction(
-      () => bonds.visibleMints,
+      () => bonds.bondList.visibleMints,
       (list) => lists.push(list.map((m) => Number(m.id))),
     )
     for (let i = 0; i < 30; i++) {
@@ -243,7 +243,7 @@ describe('BondsState', () => {
     h.api.mintList = [aMint({ id: 21, status: 'active' })]
     bonds.expectFarmingBond()
     await bonds.settleFarmingBond(true)
-    expect(bonds.mints.map((m) => m.id)).toEqual(['21'])
+    expect(bonds.bondList.mints.map((m) => m.id)).toEqual(['21'])
     expect(toastTexts(h)).toEqual(['New Bond created via Farming'])
     bonds.applyLiveMint(aMint({ id: 21, status: 'active' }))
     expect(toastTexts(h)).toEqual(['New Bond created via Farming'])
@@ -257,7 +257,7 @@ describe('BondsState', () => {
     await new Promise((r) => setTimeout(r, 0))
     expect(toastTexts(h)).toEqual(['New Stake created'])
     expect(h.api.callsTo('mints')).toHaveLength(1)
-    expect(bonds.mints.map((m) => m.status)).toEqual(['move_to_staking'])
+    expect(bonds.bondList.mints.map((m) => m.status)).toEqual(['move_to_staking'])
   })
 
   it('cancels or stakes a bond once per press', async () => {
@@ -265,7 +265,7 @@ describe('BondsState', () => {
     h.api.mintList = [aMint({ id: 1 })]
     const bonds = h.bonds()
     await bonds.refresh()
-    await Promise.all([bonds.stake(toId(1)), bonds.stake(toId(1))])
+    await Promise.all([bonds.stakeList.stake(toId(1)), bonds.stakeList.stake(toId(1))])
     expect(h.api.callsTo('createStake')).toHaveLength(1)
   })
 
@@ -273,14 +273,14 @@ describe('BondsState', () => {
     const h = stateHarness()
     const bonds = h.bonds()
     const start = h.ticker.now
-    bonds.stakes = [aStake({ id: 1, created_at: start, total_amount: 8_640, daily_reward: 1, max_reward: 1e6 })]
-    const before = bonds.earnedToday
+    bonds.stakeList.stakes = [aStake({ id: 1, created_at: start, total_amount: 8_640, daily_reward: 1, max_reward: 1e6 })]
+    const before = bonds.stakeList.earnedToday
     h.clock.advance(10_000)
     h.ticker.tick()
     // 8640 × 1 % a day = 0.001 a second
-    expect(bonds.earnedToday - before).toBeCloseTo(0.01, 9)
-    expect(bonds.rewardOf(bonds.stakes[0]!)).toBeCloseTo(0.01, 9)
-    expect(bonds.earningPerSecond).toBeCloseTo(0.001, 12)
+    expect(bonds.stakeList.earnedToday - before).toBeCloseTo(0.01, 9)
+    expect(bonds.rewardOf(bonds.stakeList.stakes[0]!)).toBeCloseTo(0.01, 9)
+    expect(bonds.stakeList.earningPerSecond).toBeCloseTo(0.001, 12)
   })
 })
 
@@ -312,38 +312,38 @@ describe('BondsState stake quote (select mint → calculate → create)', () => 
 
   it('cannot be confirmed until the server quote for the picked bond has arrived', async () => {
     const { bonds, answer, quoteOf } = scripted()
-    const asked = bonds.previewStake(toId(7))
-    expect(bonds.stakeQuoteStatus).toBe('loading')
-    expect(bonds.stakeQuoteFor(toId(7))).toBeNull()
-    expect(bonds.canStake(toId(7))).toBe(false)
+    const asked = bonds.stakeQuotes.preview(toId(7))
+    expect(bonds.stakeQuotes.status).toBe('loading')
+    expect(bonds.stakeQuotes.quoteFor(toId(7))).toBeNull()
+    expect(bonds.stakeQuotes.canStake(toId(7))).toBe(false)
     answer(toId(7))
     await asked
-    expect(bonds.stakeQuoteFor(toId(7))).toEqual(quoteOf(toId(7)))
-    expect(bonds.canStake(toId(7))).toBe(true)
+    expect(bonds.stakeQuotes.quoteFor(toId(7))).toEqual(quoteOf(toId(7)))
+    expect(bonds.stakeQuotes.canStake(toId(7))).toBe(true)
     // The quote is for bond 7 only.
-    expect(bonds.stakeQuoteFor(toId(8))).toBeNull()
-    expect(bonds.canStake(toId(8))).toBe(false)
+    expect(bonds.stakeQuotes.quoteFor(toId(8))).toBeNull()
+    expect(bonds.stakeQuotes.canStake(toId(8))).toBe(false)
   })
 
   it('drops the answer for a bond the user has moved away from, whatever order the answers come in', async () => {
     const { bonds, answer, quoteOf } = scripted()
-    const first = bonds.previewStake(toId(1))
-    const second = bonds.previewStake(toId(2))
+    const first = bonds.stakeQuotes.preview(toId(1))
+    const second = bonds.stakeQuotes.preview(toId(2))
     answer(toId(2))
     await second
     answer(toId(1))
     await first
-    expect(bonds.stakeQuoteFor(toId(2))).toEqual(quoteOf(toId(2)))
-    expect(bonds.stakeQuoteFor(toId(1))).toBeNull()
-    expect(bonds.canStake(toId(1))).toBe(false)
+    expect(bonds.stakeQuotes.quoteFor(toId(2))).toEqual(quoteOf(toId(2)))
+    expect(bonds.stakeQuotes.quoteFor(toId(1))).toBeNull()
+    expect(bonds.stakeQuotes.canStake(toId(1))).toBe(false)
 
     // Back to bond 1: its old quote is not reused; a new one is asked for.
-    const again = bonds.previewStake(toId(1))
-    expect(bonds.canStake(toId(1))).toBe(false)
-    expect(bonds.canStake(toId(2))).toBe(false)
+    const again = bonds.stakeQuotes.preview(toId(1))
+    expect(bonds.stakeQuotes.canStake(toId(1))).toBe(false)
+    expect(bonds.stakeQuotes.canStake(toId(2))).toBe(false)
     answer(toId(1))
     await again
-    expect(bonds.canStake(toId(1))).toBe(true)
+    expect(bonds.stakeQuotes.canStake(toId(1))).toBe(true)
   })
 
   it('a refused quote leaves the stake unconfirmable until a retry succeeds', async () => {
@@ -351,12 +351,12 @@ describe('BondsState stake quote (select mint → calculate → create)', () => 
     h.api.mintList = [aMint({ id: 4 })]
     const bonds = h.bonds()
     h.api.failWith('calculateStake', new RequestRejected({ status: 400, msg: 'Only an active bond can be staked; this one is pending' }))
-    await bonds.previewStake(toId(4))
-    expect(bonds.stakeQuoteStatus).toBe('failed')
-    expect(bonds.canStake(toId(4))).toBe(false)
+    await bonds.stakeQuotes.preview(toId(4))
+    expect(bonds.stakeQuotes.status).toBe('failed')
+    expect(bonds.stakeQuotes.canStake(toId(4))).toBe(false)
     h.api.recover('calculateStake')
-    await bonds.previewStake(toId(4))
-    expect(bonds.canStake(toId(4))).toBe(true)
+    await bonds.stakeQuotes.preview(toId(4))
+    expect(bonds.stakeQuotes.canStake(toId(4))).toBe(true)
     expect(h.api.callsTo('calculateStake').map((c) => c.input)).toEqual([{ staking_id: '4' }, { staking_id: '4' }])
   })
 
@@ -364,9 +364,9 @@ describe('BondsState stake quote (select mint → calculate → create)', () => 
     const h = stateHarness()
     h.api.mintList = [aMint({ id: 4 })]
     const bonds = h.bonds()
-    await bonds.previewStake(toId(4))
-    const staking = bonds.stake(toId(4))
-    expect(bonds.canStake(toId(4))).toBe(false)
+    await bonds.stakeQuotes.preview(toId(4))
+    const staking = bonds.stakeList.stake(toId(4))
+    expect(bonds.stakeQuotes.canStake(toId(4))).toBe(false)
     await staking
   })
 })
@@ -376,14 +376,14 @@ describe('BondsState pending stakes', () => {
     const h = stateHarness()
     const bonds = h.bonds()
     const now = h.ticker.now
-    bonds.stakes = [
+    bonds.stakeList.stakes = [
       aStake({ id: 3, status: 'pending', created_at: now - 30 }),
       aStake({ id: 2, status: 'pending', created_at: now - 60 }),
       aStake({ id: 1, status: 'active', created_at: now - 600 }),
     ]
     const lists: number[][] = []
     const stop = reaction(
-      () => bonds.visibleStakes,
+      () => bonds.stakeList.visibleStakes,
       (list) => lists.push(list.map((s) => Number(s.id))),
       { fireImmediately: true },
     )

@@ -17,7 +17,7 @@ const forms: Array<{ name: string; method: Method; make: (h: H) => (n: number) =
       // The user then declines to pay: the mint's answer came, so its key is spent all the same.
       h.wallet.signOutcome = 'rejects'
       const b = h.bonds()
-      return (n) => b.buy(100 + n, 30)
+      return (n) => b.bondList.buy(100 + n, 30)
     },
   },
   {
@@ -26,7 +26,7 @@ const forms: Array<{ name: string; method: Method; make: (h: H) => (n: number) =
     make: (h) => {
       h.api.mintList = [aMint({ id: 5, status: 'active' }), aMint({ id: 6, status: 'active' })]
       const b = h.bonds()
-      return (n) => b.stake(toId(5 + n))
+      return (n) => b.stakeList.stake(toId(5 + n))
     },
   },
   {

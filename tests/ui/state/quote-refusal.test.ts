@@ -16,19 +16,19 @@ describe('a refused quote is kept for exactly the input it answers, and told by 
     const bonds = h.bonds()
     h.api.failWith('calculateMint', tooLittle)
 
-    await bonds.preview(0.5, 30)
-    expect(bonds.refusalFor(0.5, 30)).toBe('amount must be at least 1')
-    expect(bonds.quoteFor(0.5, 30)).toBeNull()
-    expect(bonds.refusalFor(0.5, 60)).toBeNull()
-    expect(bonds.refusalFor(5, 30)).toBeNull()
+    await bonds.quotes.preview(0.5, 30)
+    expect(bonds.quotes.refusalFor(0.5, 30)).toBe('amount must be at least 1')
+    expect(bonds.quotes.quoteFor(0.5, 30)).toBeNull()
+    expect(bonds.quotes.refusalFor(0.5, 60)).toBeNull()
+    expect(bonds.quotes.refusalFor(5, 30)).toBeNull()
     expect(toastTexts(h)).toEqual([])
     expect(h.platform.haptics).toEqual([])
 
     h.api.recover('calculateMint')
-    await bonds.preview(10, 30)
-    expect(bonds.refusalFor(10, 30)).toBeNull()
-    expect(bonds.quoteFor(10, 30)).not.toBeNull()
-    expect(bonds.refusalFor(0.5, 30)).toBeNull()
+    await bonds.quotes.preview(10, 30)
+    expect(bonds.quotes.refusalFor(10, 30)).toBeNull()
+    expect(bonds.quotes.quoteFor(10, 30)).not.toBeNull()
+    expect(bonds.quotes.refusalFor(0.5, 30)).toBeNull()
   })
 
   it('bonds: a refusal answered after a newer amount was asked is dropped', async () => {
@@ -40,23 +40,23 @@ describe('a refused quote is kept for exactly the input it answers, and told by 
       h.toasts,
     )
     const quote: BondQuote = { amount_token: 10, amount_ton: 1, tariff_days: 30, daily_reward: 1, max_reward: 30, expected_reward: 30 }
-    const first = bonds.preview(0.5, 30)
-    const second = bonds.preview(10, 30)
+    const first = bonds.quotes.preview(0.5, 30)
+    const second = bonds.quotes.preview(10, 30)
     answers[1]!(Effect.succeed(quote))
     await second
     answers[0]!(Effect.fail(tooLittle))
     await first
-    expect(bonds.refusalFor(10, 30)).toBeNull()
-    expect(bonds.quoteFor(10, 30)).toEqual(quote)
-    expect(bonds.refusalFor(0.5, 30)).toBeNull()
+    expect(bonds.quotes.refusalFor(10, 30)).toBeNull()
+    expect(bonds.quotes.quoteFor(10, 30)).toEqual(quote)
+    expect(bonds.quotes.refusalFor(0.5, 30)).toBeNull()
   })
 
   it('bonds: a quote that never reached the server is a toast, not a refusal in place', async () => {
     const h = stateHarness()
     const bonds = h.bonds()
     h.api.failWith('calculateMint', new NetworkError({ cause: 'ECONNREFUSED' }))
-    await bonds.preview(10, 30)
-    expect(bonds.refusalFor(10, 30)).toBeNull()
+    await bonds.quotes.preview(10, 30)
+    expect(bonds.quotes.refusalFor(10, 30)).toBeNull()
     expect(toastTexts(h)).toHaveLength(1)
     expect(h.platform.haptics).toEqual(['error'])
   })
@@ -66,13 +66,13 @@ describe('a refused quote is kept for exactly the input it answers, and told by 
     h.api.mintList = [aMint({ id: 4 })]
     const bonds = h.bonds()
     h.api.failWith('calculateStake', new RequestRejected({ status: 400, msg: 'Only an active bond can be staked' }))
-    await bonds.previewStake(toId(4))
-    expect(bonds.stakeQuoteRefusal).toBe('Only an active bond can be staked')
+    await bonds.stakeQuotes.preview(toId(4))
+    expect(bonds.stakeQuotes.refusal).toBe('Only an active bond can be staked')
     expect(toastTexts(h)).toEqual([])
     h.api.recover('calculateStake')
-    await bonds.previewStake(toId(4))
-    expect(bonds.stakeQuoteRefusal).toBeNull()
-    expect(bonds.canStake(toId(4))).toBe(true)
+    await bonds.stakeQuotes.preview(toId(4))
+    expect(bonds.stakeQuotes.refusal).toBeNull()
+    expect(bonds.stakeQuotes.canStake(toId(4))).toBe(true)
   })
 
   it('re-bonding: the refusal is for this source, amount and term only', async () => {

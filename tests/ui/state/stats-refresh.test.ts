@@ -64,7 +64,7 @@ describe('the platform stats refetch', () => {
     expect(asked()).toBe(1)
     await answer({ active_bonds: 1 })
 
-    expect(await bonds.stake(toId(4))).toBe(true)
+    expect(await bonds.stakeList.stake(toId(4))).toBe(true)
     expect(asked()).toBe(2)
     // The stake's live event comes while its refetch is out: one more follows, not a second at once.
     bonds.applyLiveStake(aStake({ id: 5, status: 'active' }))
@@ -73,9 +73,9 @@ describe('the platform stats refetch', () => {
     expect(asked()).toBe(3)
     await answer({ active_stakes: 1 })
 
-    expect(await bonds.cancel(toId(404))).toBe(false)
+    expect(await bonds.bondList.cancel(toId(404))).toBe(false)
     expect(asked()).toBe(3)
-    expect(await bonds.cancel(toId(12))).toBe(true)
+    expect(await bonds.bondList.cancel(toId(12))).toBe(true)
     expect(asked()).toBe(4)
     await answer({ active_bonds: 0 })
     expect(market.stats).toEqual({ active_bonds: 0 })

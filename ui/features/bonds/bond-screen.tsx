@@ -1,7 +1,7 @@
 import { observer } from 'mobx-react-lite'
 import { type FormEvent, useState } from 'react'
 import { dailyPercent, formatAmount, perDayRate } from '../../../core/index.ts'
-import { useStates } from '../../app/contexts.ts'
+import { useBondsState, useWalletState } from '../../app/contexts.ts'
 import { useNavigate } from '../../app/navigation.ts'
 import { Button } from '../../components/button.tsx'
 import { DayChips } from '../../components/chips.tsx'
@@ -17,16 +17,16 @@ import { useT } from '../../i18n/use-t.ts'
 import { WalletChip } from '../wallet/wallet-chip.tsx'
 
 const BondPreview = observer(function BondPreview({ amount, days }: { readonly amount: number | null; readonly days: number | null }) {
-  const { bonds } = useStates()
+  const bonds = useBondsState()
   const t = useT()
   useDebouncedEffect(() => {
-    if (amount !== null && days !== null) void bonds.preview(amount, days)
+    if (amount !== null && days !== null) void bonds.quotes.preview(amount, days)
   }, [amount, days])
 
-  const quote = bonds.quoteFor(amount, days)
-  const calculating = quote === null && bonds.quoteKey !== `${amount}:${days}`
+  const quote = bonds.quotes.quoteFor(amount, days)
+  const calculating = quote === null && bonds.quotes.quoteKey !== `${amount}:${days}`
   if (amount === null || days === null) return <p className="muted preview-hint">{t('bond.previewHint')}</p>
-  const refusal = bonds.refusalFor(amount, days)
+  const refusal = bonds.quotes.refusalFor(amount, days)
   if (refusal !== null) return <QuoteRefusal msg={refusal} testId="bond-preview-error" />
   return (
     <div className="summary" aria-busy={calculating || undefined} data-testid="bond-preview">
@@ -54,7 +54,8 @@ const BondPreview = observer(function BondPreview({ amount, days }: { readonly a
 })
 
 const BondAction = observer(function BondAction({ canBuy }: { readonly canBuy: boolean }) {
-  const { bonds, wallet } = useStates()
+  const bonds = useBondsState()
+  const wallet = useWalletState()
   const t = useT()
   if (!wallet.isConnected)
     return (
@@ -63,28 +64,29 @@ const BondAction = observer(function BondAction({ canBuy }: { readonly canBuy: b
       </Button>
     )
   return (
-    <Button type="submit" block busy={bonds.isSaving} disabled={!canBuy} testId="buy-bond">
-      {bonds.isSaving ? t('bond.buying') : t('bond.buy')}
+    <Button type="submit" block busy={bonds.bondList.isSaving} disabled={!canBuy} testId="buy-bond">
+      {bonds.bondList.isSaving ? t('bond.buying') : t('bond.buy')}
     </Button>
   )
 })
 
 /** Route /bond (mint): pick a term, enter an amount, preview, and buy through the wallet. */
 export const BondScreen = observer(function BondScreen() {
-  const { bonds, wallet } = useStates()
+  const bonds = useBondsState()
+  const wallet = useWalletState()
   const t = useT()
   const navigate = useNavigate()
   const stillHere = useStillMounted()
   const amount = useAmountField()
   const [chosen, setChosen] = useState<number | null>(null)
-  const plans = bonds.activePlans
+  const plans = bonds.bondList.activePlans
   const days = chosen !== null && plans.some((p) => p.days === chosen) ? chosen : (plans[0]?.days ?? null)
 
   const submit = async (e: FormEvent) => {
     e.preventDefault()
     amount.setTouched(true)
-    if (!wallet.isConnected || amount.value === null || days === null || bonds.isSaving || bonds.refusalFor(amount.value, days) !== null) return
-    const r = await bonds.buy(amount.value, days)
+    if (!wallet.isConnected || amount.value === null || days === null || bonds.bondList.isSaving || bonds.quotes.refusalFor(amount.value, days) !== null) return
+    const r = await bonds.bondList.buy(amount.value, days)
     // The purchase resolves once the balance watch ends (up to 30 s): only a user still here is taken to the dashboard.
     if (r && stillHere()) {
       amount.reset()
@@ -107,7 +109,7 @@ export const BondScreen = observer(function BondScreen() {
         </Section>
         <InputAmount field={amount} label={t('bond.amount')} testId="bond-amount" />
         <BondPreview amount={amount.value} days={days} />
-        <BondAction canBuy={amount.value !== null && days !== null && bonds.refusalFor(amount.value, days) === null} />
+        <BondAction canBuy={amount.value !== null && days !== null && bonds.quotes.refusalFor(amount.value, days) === null} />
       </form>
     </div>
   )

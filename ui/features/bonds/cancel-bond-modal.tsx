@@ -1,6 +1,6 @@
 import { observer } from 'mobx-react-lite'
 import { formatAmount, type Mint, REWARD_DECIMALS, shownNumber } from '../../../core/index.ts'
-import { useStates } from '../../app/contexts.ts'
+import { useBondsState } from '../../app/contexts.ts'
 import { ConfirmFooter } from '../../components/confirm-footer.tsx'
 import { Modal } from '../../components/modal.tsx'
 import { Row } from '../../components/section.tsx'
@@ -9,10 +9,10 @@ import { useT } from '../../i18n/use-t.ts'
 
 /** What cancelling costs, worked out by the backend's rule (core cancelCost) and read at the ticker's second. */
 const CancelCostRows = observer(function CancelCostRows({ mint }: { readonly mint: Mint }) {
-  const { bonds } = useStates()
+  const bonds = useBondsState()
   const t = useT()
   if (mint.status !== 'active') return <p data-testid="cancel-bond-unpaid">{t('cancelBond.unpaid')}</p>
-  const cost = bonds.cancelCostOf(mint)
+  const cost = bonds.bondList.cancelCostOf(mint)
   return (
     <div className="summary">
       <Row label={t('cancelBond.refund')} value={<span data-testid="cancel-bond-refund">{formatAmount(cost.refund, 4)} AXIOM</span>} strong />
@@ -31,13 +31,13 @@ const CancelCostRows = observer(function CancelCostRows({ mint }: { readonly min
 
 /** Confirms cancelling a bond (spec §2: cancel bond modal), saying first what it returns and costs. */
 export const CancelBondModal = observer(function CancelBondModal({ mint, onClose }: { readonly mint: Mint | null; readonly onClose: () => void }) {
-  const { bonds } = useStates()
+  const bonds = useBondsState()
   const t = useT()
   const shown = useLastDefined(mint)
-  const busy = shown ? bonds.isBusy(shown.id) : false
+  const busy = shown ? bonds.bondList.isBusy(shown.id) : false
   const confirm = async () => {
     if (!shown) return
-    const ok = await bonds.cancel(shown.id)
+    const ok = await bonds.bondList.cancel(shown.id)
     if (ok) onClose()
   }
   return (

@@ -1,7 +1,7 @@
 import { observer } from 'mobx-react-lite'
 import { useState } from 'react'
 import type { Mint } from '../../../core/index.ts'
-import { useStates } from '../../app/contexts.ts'
+import { useBondsState } from '../../app/contexts.ts'
 import { useNavigate } from '../../app/navigation.ts'
 import { Button } from '../../components/button.tsx'
 import { EmptyState } from '../../components/empty-state.tsx'
@@ -13,12 +13,12 @@ import { CancelBondModal } from './cancel-bond-modal.tsx'
 import { canCancelMint } from './record-actions.ts'
 
 const MintActions = observer(function MintActions({ mint, onCancel }: { readonly mint: Mint; readonly onCancel: (m: Mint) => void }) {
-  const { bonds } = useStates()
+  const bonds = useBondsState()
   const t = useT()
   const navigate = useNavigate()
   const id = mint.id
-  const busy = bonds.isBusy(mint.id)
-  const stakeable = bonds.stakeableMints.some((m) => m.id === id)
+  const busy = bonds.bondList.isBusy(mint.id)
+  const stakeable = bonds.bondList.stakeableMints.some((m) => m.id === id)
   if (!canCancelMint(mint) && !stakeable) return null
   return (
     <>
@@ -38,11 +38,11 @@ const MintActions = observer(function MintActions({ mint, onCancel }: { readonly
 
 /** The user's bonds with ticking rewards, and their cancel and stake actions. */
 export const MintsList = observer(function MintsList() {
-  const { bonds } = useStates()
+  const bonds = useBondsState()
   const t = useT()
   const navigate = useNavigate()
   const [cancelling, setCancelling] = useState<Mint | null>(null)
-  const mints = bonds.visibleMints
+  const mints = bonds.bondList.visibleMints
 
   if (mints.length === 0 && bonds.isFetching)
     return (

@@ -2,7 +2,7 @@ import { observer } from 'mobx-react-lite'
 import { useEffect, useState } from 'react'
 import { Link, useSearchParams } from 'wouter'
 import { dailyPercent, formatAmount, type Mint, perDayRate, shownNumber } from '../../../core/index.ts'
-import { useStates } from '../../app/contexts.ts'
+import { useBondsState } from '../../app/contexts.ts'
 import { useNavigate } from '../../app/navigation.ts'
 import { Button } from '../../components/button.tsx'
 import { EmptyState } from '../../components/empty-state.tsx'
@@ -31,19 +31,19 @@ function MintOption({ mint, selected, onSelect }: { readonly mint: Mint; readonl
 
 /** The server's terms for staking `mint` (GET /staking/calculate): what the stake will earn. */
 const StakeSummary = observer(function StakeSummary({ mint }: { readonly mint: Mint }) {
-  const { bonds } = useStates()
+  const bonds = useBondsState()
   const t = useT()
-  const quote = bonds.stakeQuoteFor(mint.id)
+  const quote = bonds.stakeQuotes.quoteFor(mint.id)
   if (!quote)
-    return bonds.stakeQuoteStatus === 'failed' ? (
-      <div className="summary" data-testid="stake-quote-failed" role={bonds.stakeQuoteRefusal !== null ? 'alert' : undefined}>
+    return bonds.stakeQuotes.status === 'failed' ? (
+      <div className="summary" data-testid="stake-quote-failed" role={bonds.stakeQuotes.refusal !== null ? 'alert' : undefined}>
         <p className="muted">{t('staking.quoteFailed')}</p>
-        {bonds.stakeQuoteRefusal !== null ? (
+        {bonds.stakeQuotes.refusal !== null ? (
           <p className="summary__refusal" data-testid="stake-quote-error">
-            {bonds.stakeQuoteRefusal}
+            {bonds.stakeQuotes.refusal}
           </p>
         ) : null}
-        <Button variant="secondary" size="sm" onClick={() => void bonds.previewStake(mint.id)} testId="stake-quote-retry">
+        <Button variant="secondary" size="sm" onClick={() => void bonds.stakeQuotes.preview(mint.id)} testId="stake-quote-retry">
           {t('staking.quoteRetry')}
         </Button>
       </div>
@@ -71,22 +71,22 @@ const StakeSummary = observer(function StakeSummary({ mint }: { readonly mint: M
  * (spec §7: select mint → calculate → create), stake it.
  */
 export const SelectMintScreen = observer(function SelectMintScreen() {
-  const { bonds } = useStates()
+  const bonds = useBondsState()
   const t = useT()
   const navigate = useNavigate()
   const [params] = useSearchParams()
   const [picked, setPicked] = useState<string | null>(params.get('mint'))
-  const mints = bonds.stakeableMints
+  const mints = bonds.bondList.stakeableMints
   const mint = mints.find((m) => m.id === picked) ?? null
   const mintId = mint?.id ?? null
 
   useEffect(() => {
-    if (mintId !== null) void bonds.previewStake(mintId)
+    if (mintId !== null) void bonds.stakeQuotes.preview(mintId)
   }, [bonds, mintId])
 
   const confirm = async () => {
-    if (!mint || !bonds.canStake(mint.id)) return
-    const ok = await bonds.stake(mint.id)
+    if (!mint || !bonds.stakeQuotes.canStake(mint.id)) return
+    const ok = await bonds.stakeList.stake(mint.id)
     if (ok) navigate('/staking', { replace: true })
   }
 
@@ -113,8 +113,8 @@ export const SelectMintScreen = observer(function SelectMintScreen() {
             ))}
           </ul>
           <Section title={t('staking.summary')}>{mint ? <StakeSummary mint={mint} /> : <p className="muted">{t('staking.pick')}</p>}</Section>
-          <Button block busy={mint ? bonds.isBusy(mint.id) : false} disabled={!bonds.canStake(mintId)} onClick={() => void confirm()} testId="stake-confirm">
-            {mint && bonds.isBusy(mint.id) ? t('staking.staking') : t('staking.confirm')}
+          <Button block busy={mint ? bonds.bondList.isBusy(mint.id) : false} disabled={!bonds.stakeQuotes.canStake(mintId)} onClick={() => void confirm()} testId="stake-confirm">
+            {mint && bonds.bondList.isBusy(mint.id) ? t('staking.staking') : t('staking.confirm')}
           </Button>
         </>
       )}

@@ -1,6 +1,6 @@
 import { observer } from 'mobx-react-lite'
 import { Link } from 'wouter'
-import { useStates } from '../../app/contexts.ts'
+import { useBondsState } from '../../app/contexts.ts'
 import { EmptyState } from '../../components/empty-state.tsx'
 import { PlusIcon, StakingIcon } from '../../components/icons.tsx'
 import { RecordRow } from '../../components/record-row.tsx'
@@ -9,9 +9,9 @@ import { Skeleton } from '../../components/spinner.tsx'
 import { useT } from '../../i18n/use-t.ts'
 
 const StakesList = observer(function StakesList() {
-  const { bonds } = useStates()
+  const bonds = useBondsState()
   const t = useT()
-  const stakes = bonds.visibleStakes
+  const stakes = bonds.stakeList.visibleStakes
   if (stakes.length === 0 && bonds.isFetching)
     return (
       <div className="card stack" aria-busy="true">

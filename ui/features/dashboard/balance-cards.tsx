@@ -1,6 +1,6 @@
 import { observer } from 'mobx-react-lite'
 import { formatAmount } from '../../../core/index.ts'
-import { useStates } from '../../app/contexts.ts'
+import { useBondsState, useFirstFiguresStates } from '../../app/contexts.ts'
 import { CardBalance } from '../../components/card-balance.tsx'
 import { Skeleton } from '../../components/spinner.tsx'
 import { TokenIcon } from '../../components/token-icon.tsx'
@@ -18,10 +18,10 @@ const EARNED_TODAY_DECIMALS = 6
  * accrual as the bonds arrive.
  */
 const MainAmount = observer(function MainAmount() {
-  const states = useStates()
+  const states = useFirstFiguresStates()
   const { session, bonds } = states
   const text = useComputed(
-    () => (session.user && firstFiguresIn(states) ? formatAmount(session.user.balance_token + bonds.earnedToday, MAIN_DECIMALS) : null),
+    () => (session.user && firstFiguresIn(states) ? formatAmount(session.user.balance_token + bonds.stakeList.earnedToday, MAIN_DECIMALS) : null),
     [states],
   )
   return text ?? <Skeleton width={140} height={28} />
@@ -29,9 +29,9 @@ const MainAmount = observer(function MainAmount() {
 
 /** "Total earned today", ticking every second. */
 export const EarnedToday = observer(function EarnedToday() {
-  const { bonds } = useStates()
+  const bonds = useBondsState()
   const t = useT()
-  const text = useComputed(() => formatAmount(bonds.earnedToday, EARNED_TODAY_DECIMALS), [bonds])
+  const text = useComputed(() => formatAmount(bonds.stakeList.earnedToday, EARNED_TODAY_DECIMALS), [bonds])
   return (
     <div className="earned-today">
       <span className="earned-today__label">{t('dashboard.earnedToday')}</span>
@@ -43,7 +43,7 @@ export const EarnedToday = observer(function EarnedToday() {
 })
 
 const SideBalance = observer(function SideBalance({ field }: { readonly field: 'referral_balance' | 'task_balance' }) {
-  const states = useStates()
+  const states = useFirstFiguresStates()
   const user = states.session.user
   return user && firstFiguresIn(states) ? formatAmount(user[field]) : <Skeleton width={80} height={20} />
 })

@@ -1,6 +1,6 @@
 import { observer } from 'mobx-react-lite'
 import { type FinancialStats, formatAmount } from '../../../core/index.ts'
-import { useStates } from '../../app/contexts.ts'
+import { useMarketState } from '../../app/contexts.ts'
 import { Section } from '../../components/section.tsx'
 import { Skeleton } from '../../components/spinner.tsx'
 import { useT } from '../../i18n/use-t.ts'
@@ -22,7 +22,7 @@ const FIGURES: ReadonlyArray<{ readonly key: Figure; readonly show: (value: numb
 
 /** The platform's financial stats (`GET /stats/financial`), loaded with the dashboard. */
 export const FinancialStatsCard = observer(function FinancialStatsCard() {
-  const { market } = useStates()
+  const market = useMarketState()
   const t = useT()
   const stats = market.stats
   if (market.statsLoaded && !stats) return null

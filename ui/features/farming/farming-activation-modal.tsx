@@ -1,6 +1,6 @@
 import { observer } from 'mobx-react-lite'
 import { formatAmount } from '../../../core/index.ts'
-import { useStates } from '../../app/contexts.ts'
+import { useFarmingState } from '../../app/contexts.ts'
 import { Button } from '../../components/button.tsx'
 import { AlertIcon, CheckIcon } from '../../components/icons.tsx'
 import { Modal } from '../../components/modal.tsx'
@@ -10,7 +10,7 @@ import { useT } from '../../i18n/use-t.ts'
 
 /** The outcome of a farm code (spec §4): ACTIVE, REACHED or REVOKED, until dismissed. */
 export const FarmingActivationModal = observer(function FarmingActivationModal() {
-  const { farming } = useStates()
+  const farming = useFarmingState()
   const t = useT()
   const shown = useLastDefined(farming.activation)
   const close = () => farming.dismissActivation()

@@ -1,6 +1,6 @@
 import { observer } from 'mobx-react-lite'
 import { type FarmingLink, formatAmount, fundingSourceOf } from '../../../core/index.ts'
-import { useStates } from '../../app/contexts.ts'
+import { useFarmingState } from '../../app/contexts.ts'
 import { Button } from '../../components/button.tsx'
 import { EmptyState } from '../../components/empty-state.tsx'
 import { LinkIcon } from '../../components/icons.tsx'
@@ -8,7 +8,7 @@ import { useLanguage, useT } from '../../i18n/use-t.ts'
 import { formatDateTime } from '../../lib/format.ts'
 
 const LinkRow = observer(function LinkRow({ link, onShow }: { readonly link: FarmingLink; readonly onShow: (l: FarmingLink) => void }) {
-  const { farming } = useStates()
+  const farming = useFarmingState()
   const t = useT()
   const language = useLanguage()
   const id = link.id
@@ -46,7 +46,7 @@ const LinkRow = observer(function LinkRow({ link, onShow }: { readonly link: Far
 
 /** The user's farming links: created_at, status, activations used, cancel and share. */
 export const FarmingLinksList = observer(function FarmingLinksList({ onShow }: { readonly onShow: (l: FarmingLink) => void }) {
-  const { farming } = useStates()
+  const farming = useFarmingState()
   const t = useT()
   if (farming.links.length === 0)
     return <EmptyState icon={<LinkIcon size={28} />} title={t('farming.noLinks')} hint={t('farming.noLinksHint')} testId="farming-links-empty" />

@@ -1,6 +1,6 @@
 import { observer } from 'mobx-react-lite'
 import { farmingLink, formatAmount, type FarmingLink, shareLinkUrl } from '../../../core/index.ts'
-import { useLinkOpener, useStates, useUiConfig } from '../../app/contexts.ts'
+import { useFarmingState, useLinkOpener, useUiConfig } from '../../app/contexts.ts'
 import { Button } from '../../components/button.tsx'
 import { CheckIcon, CopyIcon, LinkIcon, ShareIcon } from '../../components/icons.tsx'
 import { Modal } from '../../components/modal.tsx'
@@ -32,7 +32,7 @@ function CopyLine({ label, value, testId }: { readonly label: string; readonly v
  * links modal). A "for me" link still open can be activated right here: it is for its creator alone.
  */
 export const FarmingLinksModal = observer(function FarmingLinksModal({ link, onClose }: { readonly link: FarmingLink | null; readonly onClose: () => void }) {
-  const { farming } = useStates()
+  const farming = useFarmingState()
   const t = useT()
   const config = useUiConfig()
   const openLink = useLinkOpener()

@@ -1,7 +1,7 @@
 import { observer } from 'mobx-react-lite'
 import { type FormEvent, useEffect, useId, useState } from 'react'
 import { activePlansByDays, dailyPercent, type FarmingLink, formatAmount, type FundingSource, type UserData } from '../../../core/index.ts'
-import { useStates } from '../../app/contexts.ts'
+import { useFarmingState, useSessionState } from '../../app/contexts.ts'
 import { Button } from '../../components/button.tsx'
 import { DayChips } from '../../components/chips.tsx'
 import { InputAmount, useAmountField } from '../../components/input-amount.tsx'
@@ -25,7 +25,7 @@ const balanceOf = (user: UserData | null, source: FundingSource): number | undef
   !user ? undefined : source === 'main' ? user.balance_token : source === 'referral' ? user.referral_balance : user.task_balance
 
 const FarmingPreview = observer(function FarmingPreview({ amount, days }: { readonly amount: number | null; readonly days: number | null }) {
-  const { farming } = useStates()
+  const farming = useFarmingState()
   const t = useT()
   useDebouncedEffect(() => {
     if (amount !== null && days !== null) void farming.preview(amount, days)
@@ -49,7 +49,8 @@ const FarmingPreview = observer(function FarmingPreview({ amount, days }: { read
  * (/tasks/re-bonding) — single or multi-use, for me or to share; and the links list.
  */
 export const FarmingScreen = observer(function FarmingScreen({ source }: { readonly source: FundingSource }) {
-  const { farming, session } = useStates()
+  const farming = useFarmingState()
+  const session = useSessionState()
   const t = useT()
   const activationsId = useId()
   useEffect(() => {

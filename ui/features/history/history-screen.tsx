@@ -1,7 +1,7 @@
 import { observer } from 'mobx-react-lite'
 import { useEffect, useState } from 'react'
 import { formatAmount, formatNonZero, type Operation, shortAddress, type Withdrawal } from '../../../core/index.ts'
-import { useStates } from '../../app/contexts.ts'
+import { useHistoryState } from '../../app/contexts.ts'
 import { EmptyState } from '../../components/empty-state.tsx'
 import { ChevronLeftIcon, ChevronRightIcon, HistoryIcon } from '../../components/icons.tsx'
 import { ScreenHeader } from '../../components/section.tsx'
@@ -115,7 +115,7 @@ const Loading = () => (
 )
 
 const Operations = observer(function Operations() {
-  const { history } = useStates()
+  const history = useHistoryState()
   const t = useT()
   const list = history.operations
   if (list.items.length === 0 && list.isFetching) return <Loading />
@@ -133,7 +133,7 @@ const Operations = observer(function Operations() {
 })
 
 const Withdrawals = observer(function Withdrawals() {
-  const { history } = useStates()
+  const history = useHistoryState()
   const t = useT()
   const list = history.withdrawals
   if (list.items.length === 0 && list.isFetching) return <Loading />
@@ -152,7 +152,7 @@ const Withdrawals = observer(function Withdrawals() {
 
 /** Route /history: operations and withdrawals, 10 a page. */
 export function HistoryScreen() {
-  const { history } = useStates()
+  const history = useHistoryState()
   const t = useT()
   const [tab, setTab] = useState<Tab>('operations')
   useEffect(() => {

@@ -3,7 +3,7 @@ import { reaction } from 'mobx'
 import { observer } from 'mobx-react-lite'
 import { useEffect, useRef, useState } from 'react'
 import { type Candle, formatAmount } from '../../../core/index.ts'
-import { useStates } from '../../app/contexts.ts'
+import { useMarketState } from '../../app/contexts.ts'
 import { Spinner } from '../../components/spinner.tsx'
 import { useLanguage, useT } from '../../i18n/use-t.ts'
 import { nextTask } from '../../lib/next-task.ts'
@@ -26,7 +26,7 @@ const cssVar = (el: Element, name: string, fallback: string): string =>
  * bundle); the series is set from market.candles and updated from market.liveCandle.
  */
 export const CandleChart = observer(function CandleChart() {
-  const { market } = useStates()
+  const market = useMarketState()
   const t = useT()
   const language = useLanguage()
   const host = useRef<HTMLDivElement>(null)

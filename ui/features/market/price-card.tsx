@@ -1,7 +1,7 @@
 import { observer } from 'mobx-react-lite'
 import { lazy, Suspense } from 'react'
 import { CANDLE_INTERVALS, type CandleInterval, formatAmount } from '../../../core/index.ts'
-import { useStates } from '../../app/contexts.ts'
+import { useFirstFiguresStates, useMarketState } from '../../app/contexts.ts'
 import { firstScreenPainted } from '../../app/first-paint.ts'
 import { Segmented } from '../../components/segmented.tsx'
 import { Skeleton, Spinner } from '../../components/spinner.tsx'
@@ -39,7 +39,7 @@ function Change({ label, value, testId }: { readonly label: string; readonly val
 }
 
 const PriceLine = observer(function PriceLine() {
-  const states = useStates()
+  const states = useFirstFiguresStates()
   const t = useT()
   // Shown with the balances, in the same paint (first-figures.ts).
   const price = firstFiguresIn(states) ? states.market.price : null
@@ -71,7 +71,7 @@ const PriceLine = observer(function PriceLine() {
 })
 
 const IntervalTabs = observer(function IntervalTabs() {
-  const { market } = useStates()
+  const market = useMarketState()
   const t = useT()
   return (
     <Segmented<CandleInterval>

@@ -2,7 +2,7 @@ import { observer } from 'mobx-react-lite'
 import { useEffect, useState } from 'react'
 import { Link } from 'wouter'
 import { displayedLevel, formatAmount, referralLink } from '../../../core/index.ts'
-import { useStates, useUiConfig } from '../../app/contexts.ts'
+import { useReferralsState, useSessionState, useUiConfig } from '../../app/contexts.ts'
 import { Button } from '../../components/button.tsx'
 import { CardBalance } from '../../components/card-balance.tsx'
 import { CopyIcon, RebondIcon, SellIcon, TransferIcon } from '../../components/icons.tsx'
@@ -16,7 +16,7 @@ import { TierTable } from './tier-table.tsx'
 import '../../styles/referral.css'
 
 const LevelCard = observer(function LevelCard() {
-  const { session } = useStates()
+  const session = useSessionState()
   const t = useT()
   const user = session.user
   return (
@@ -35,7 +35,7 @@ const LevelCard = observer(function LevelCard() {
 })
 
 const ReferralBalance = observer(function ReferralBalance() {
-  const { session } = useStates()
+  const session = useSessionState()
   const t = useT()
   const [open, setOpen] = useState(false)
   const balance = session.user?.referral_balance
@@ -67,7 +67,7 @@ const ReferralBalance = observer(function ReferralBalance() {
 })
 
 const ReferralLinkLine = observer(function ReferralLinkLine() {
-  const { session } = useStates()
+  const session = useSessionState()
   const config = useUiConfig()
   const copy = useCopy()
   const t = useT()
@@ -90,7 +90,7 @@ const ReferralLinkLine = observer(function ReferralLinkLine() {
 })
 
 const Tiers = observer(function Tiers() {
-  const { session } = useStates()
+  const session = useSessionState()
   const t = useT()
   const user = session.user
   return (
@@ -102,7 +102,7 @@ const Tiers = observer(function Tiers() {
 
 /** Route /referral: the level and tiers, the friends, inviting, and the referral balance's uses. */
 export function ReferralScreen() {
-  const { referrals } = useStates()
+  const referrals = useReferralsState()
   const t = useT()
   useEffect(() => referrals.view(), [referrals])
   return (

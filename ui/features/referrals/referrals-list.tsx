@@ -1,6 +1,6 @@
 import { observer } from 'mobx-react-lite'
 import { displayedLevel, formatAmount } from '../../../core/index.ts'
-import { useStates } from '../../app/contexts.ts'
+import { useReferralsState } from '../../app/contexts.ts'
 import { EmptyState } from '../../components/empty-state.tsx'
 import { ReferralIcon } from '../../components/icons.tsx'
 import { useLanguage, useT } from '../../i18n/use-t.ts'
@@ -8,7 +8,7 @@ import { formatDateTime } from '../../lib/format.ts'
 
 /** The invited friends. */
 export const ReferralsList = observer(function ReferralsList() {
-  const { referrals } = useStates()
+  const referrals = useReferralsState()
   const t = useT()
   const language = useLanguage()
   if (referrals.referrals.length === 0)

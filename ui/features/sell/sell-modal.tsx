@@ -1,7 +1,7 @@
 import { observer } from 'mobx-react-lite'
 import { useEffect } from 'react'
 import { formatAmount, shortAddress } from '../../../core/index.ts'
-import { useStates } from '../../app/contexts.ts'
+import { useSellState, useToasts } from '../../app/contexts.ts'
 import { ConfirmFooter } from '../../components/confirm-footer.tsx'
 import { SellIcon } from '../../components/icons.tsx'
 import { Modal } from '../../components/modal.tsx'
@@ -25,7 +25,8 @@ export const SellModal = observer(function SellModal({
   readonly onClose: () => void
   readonly onSold: () => void
 }) {
-  const { sell, toasts } = useStates()
+  const sell = useSellState()
+  const toasts = useToasts()
   const t = useT()
   const shown = useLastDefined(draft)
   const quote = shown ? sell.quoteFor(shown.amount, shown.address) : null

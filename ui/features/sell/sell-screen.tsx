@@ -1,7 +1,7 @@
 import { observer } from 'mobx-react-lite'
 import { type FormEvent, useId, useState } from 'react'
 import { formatAmount, isTonAddress } from '../../../core/index.ts'
-import { useStates } from '../../app/contexts.ts'
+import { useSellState, useSessionState, useWalletState } from '../../app/contexts.ts'
 import { Button } from '../../components/button.tsx'
 import { WalletIcon } from '../../components/icons.tsx'
 import { InputAmount, useAmountField } from '../../components/input-amount.tsx'
@@ -16,7 +16,7 @@ type From = 'main' | 'referral'
 
 /** The fee and what the user receives, once the amount and the address are both valid. */
 const SellPreview = observer(function SellPreview({ amount, address }: { readonly amount: number | null; readonly address: string }) {
-  const { sell } = useStates()
+  const sell = useSellState()
   const t = useT()
   const addressOk = isTonAddress(address)
   useDebouncedEffect(() => {
@@ -37,7 +37,9 @@ const SellPreview = observer(function SellPreview({ amount, address }: { readonl
 
 /** Sell (routes /sell, /referral/sell, /tasks/sell): an amount from the main or referral balance to a TON address. */
 export const SellScreen = observer(function SellScreen({ fromReferral }: { readonly fromReferral: boolean }) {
-  const { sell, session, wallet } = useStates()
+  const sell = useSellState()
+  const session = useSessionState()
+  const wallet = useWalletState()
   const t = useT()
   const addressId = useId()
   const [from, setFrom] = useState<From>(fromReferral ? 'referral' : 'main')

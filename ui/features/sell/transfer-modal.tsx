@@ -1,6 +1,6 @@
 import { observer } from 'mobx-react-lite'
 import type { FormEvent } from 'react'
-import { useStates } from '../../app/contexts.ts'
+import { useSellState, useSessionState, useToasts } from '../../app/contexts.ts'
 import { Button } from '../../components/button.tsx'
 import { TransferIcon } from '../../components/icons.tsx'
 import { InputAmount, useAmountField } from '../../components/input-amount.tsx'
@@ -9,7 +9,9 @@ import { useT } from '../../i18n/use-t.ts'
 
 /** Moves referral balance into the main balance (spec §2: transfer modal). */
 export const TransferModal = observer(function TransferModal({ open, onClose }: { readonly open: boolean; readonly onClose: () => void }) {
-  const { sell, session, toasts } = useStates()
+  const sell = useSellState()
+  const session = useSessionState()
+  const toasts = useToasts()
   const t = useT()
   const max = session.user?.referral_balance ?? 0
   const amount = useAmountField(max)

@@ -1,7 +1,7 @@
 import { observer } from 'mobx-react-lite'
 import { useId, useState } from 'react'
 import { formatAmount, type Task } from '../../../core/index.ts'
-import { useStates } from '../../app/contexts.ts'
+import { useErrorFeedback, useTasksState } from '../../app/contexts.ts'
 import { Button } from '../../components/button.tsx'
 import { CameraIcon } from '../../components/icons.tsx'
 import { Modal } from '../../components/modal.tsx'
@@ -21,7 +21,8 @@ const readAsDataUrl = (file: File): Promise<string> =>
  * a photo that is too large comes back as 413 and the §8 toast tells the user.
  */
 export const AddPhotoModal = observer(function AddPhotoModal({ task, onClose }: { readonly task: Task | null; readonly onClose: () => void }) {
-  const { tasks, errors } = useStates()
+  const tasks = useTasksState()
+  const errors = useErrorFeedback()
   const t = useT()
   const id = useId()
   const shown = useLastDefined(task)

@@ -1,7 +1,7 @@
 import { observer } from 'mobx-react-lite'
 import { type FormEvent, useId, useState } from 'react'
 import type { Task } from '../../../core/index.ts'
-import { useLinkOpener, useStates } from '../../app/contexts.ts'
+import { useLinkOpener, useTasksState } from '../../app/contexts.ts'
 import { Button } from '../../components/button.tsx'
 import { LinkIcon } from '../../components/icons.tsx'
 import { Modal } from '../../components/modal.tsx'
@@ -19,7 +19,7 @@ const isHttpUrl = (s: string): boolean => {
 
 /** A link task's check: the user gives the URL they visited (spec §2: tasks link-verification modal). */
 export const LinkVerificationModal = observer(function LinkVerificationModal({ task, onClose }: { readonly task: Task | null; readonly onClose: () => void }) {
-  const { tasks } = useStates()
+  const tasks = useTasksState()
   const t = useT()
   const openLink = useLinkOpener()
   const id = useId()

@@ -2,7 +2,7 @@ import { observer } from 'mobx-react-lite'
 import { useState } from 'react'
 import { Link } from 'wouter'
 import { formatAmount, nextTaskStep, type Task, type TaskStep } from '../../../core/index.ts'
-import { useLinkOpener, useStates } from '../../app/contexts.ts'
+import { useLinkOpener, useSessionState, useTasksState } from '../../app/contexts.ts'
 import { Button } from '../../components/button.tsx'
 import { CardBalance } from '../../components/card-balance.tsx'
 import { EmptyState } from '../../components/empty-state.tsx'
@@ -26,7 +26,7 @@ const TaskRow = observer(function TaskRow({
   readonly onNeedLink: (t: Task) => void
   readonly onNeedPhoto: (t: Task) => void
 }) {
-  const { tasks } = useStates()
+  const tasks = useTasksState()
   const openLink = useLinkOpener()
   const t = useT()
   const id = task.task_id
@@ -60,7 +60,7 @@ const TaskRow = observer(function TaskRow({
 })
 
 const TaskBalance = observer(function TaskBalance() {
-  const { session } = useStates()
+  const session = useSessionState()
   const t = useT()
   const balance = session.user?.task_balance
   return (
@@ -86,7 +86,7 @@ const TaskBalance = observer(function TaskBalance() {
 
 /** Route /tasks: each task's next step (start → validate → claim), with the proof modals. */
 export const TasksScreen = observer(function TasksScreen() {
-  const { tasks } = useStates()
+  const tasks = useTasksState()
   const t = useT()
   const [linkTask, setLinkTask] = useState<Task | null>(null)
   const [photoTask, setPhotoTask] = useState<Task | null>(null)

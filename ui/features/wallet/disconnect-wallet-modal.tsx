@@ -1,6 +1,6 @@
 import { observer } from 'mobx-react-lite'
 import { useState } from 'react'
-import { useStates } from '../../app/contexts.ts'
+import { useWalletState } from '../../app/contexts.ts'
 import { ConfirmFooter } from '../../components/confirm-footer.tsx'
 import { WalletIcon } from '../../components/icons.tsx'
 import { Modal } from '../../components/modal.tsx'
@@ -8,7 +8,7 @@ import { useT } from '../../i18n/use-t.ts'
 
 /** Confirms disconnecting the TON wallet (spec §2: disconnect wallet modal). */
 export const DisconnectWalletModal = observer(function DisconnectWalletModal({ open, onClose }: { readonly open: boolean; readonly onClose: () => void }) {
-  const { wallet } = useStates()
+  const wallet = useWalletState()
   const t = useT()
   const [busy, setBusy] = useState(false)
   const disconnect = async () => {

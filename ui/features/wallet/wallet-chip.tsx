@@ -1,13 +1,13 @@
 import { observer } from 'mobx-react-lite'
 import { useState } from 'react'
-import { useStates } from '../../app/contexts.ts'
+import { useWalletState } from '../../app/contexts.ts'
 import { WalletIcon } from '../../components/icons.tsx'
 import { useT } from '../../i18n/use-t.ts'
 import { DisconnectWalletModal } from './disconnect-wallet-modal.tsx'
 
 /** The connected wallet as 'UQAb…xY12'; pressing it offers to disconnect. */
 export const WalletChip = observer(function WalletChip() {
-  const { wallet } = useStates()
+  const wallet = useWalletState()
   const t = useT()
   const [open, setOpen] = useState(false)
   if (!wallet.shortAddress) return null

@@ -1,0 +1,29 @@
+import type { LiveEvent } from '../../core/index.ts'
+import type { BondsState } from '../features/bonds/bonds-state.ts'
+import type { MarketState } from '../features/market/market-state.ts'
+import type { SessionState } from './session-state.ts'
+
+/** The view models live events change. */
+export interface LiveEventTargets {
+  readonly session: SessionState
+  readonly bonds: BondsState
+  readonly market: MarketState
+}
+
+/** Routes a live event to the view model it changes. */
+export const routeLiveEvent = ({ session, bonds, market }: LiveEventTargets, event: LiveEvent): void => {
+  switch (event.event) {
+    case 'user:balance':
+      return session.applyBalance(event.data)
+    case 'global:collective_bonus':
+      return session.applyCollectiveBonus(event.data.collective_bonus)
+    case 'user:mint':
+      return bonds.applyLiveMint(event.data)
+    case 'user:staking':
+      return bonds.applyLiveStake(event.data)
+    case 'price_update':
+      return market.applyPrice(event.data)
+    case 'current_candle':
+      return market.applyCandle(event.data)
+  }
+}
