@@ -7,6 +7,8 @@ import { BALANCE_COLUMNS, type BalanceColumn } from './domain/ledger.ts'
 import { createPriceFeed } from './domain/price-walk.ts'
 import { noQueue } from './events.ts'
 import { DomainError } from './domain/errors.ts'
+import { recordPriceTick } from './domain/recorded-price.ts'
+import { requireNano } from './money.ts'
 
 const USAGE = `usage: npm run admin -- <command>   (database: AXIOM_DB, default ${DEFAULT_DB_PATH})
   maintenance on|off                       switch maintenance mode
@@ -14,7 +16,8 @@ const USAGE = `usage: npm run admin -- <command>   (database: AXIOM_DB, default 
   credit <telegramId> <amount> [balance]   credit tokens; balance: ${BALANCE_COLUMNS.join(' | ')} (default balance_token)
   mark-paid <mintId>                       a bond's TON payment arrived: activate it
   collective <percent>                     set the collective bonus, e.g. 0.25
-  users                                    list users and balances`
+  users                                    list users and balances
+  price set <ton>                          record the price now, in TON per AXIOM (production's price source)`
 
 /** Runs one admin command against a database file; returns the text to print. */
 export const runAdminCommand = async (dbPath: string, argv: ReadonlyArray<string>): Promise<string> => {
@@ -55,6 +58,12 @@ export const runAdminCommand = async (dbPath: string, argv: ReadonlyArray<string
         if (!a) return USAGE
         await admin.setCollectiveBonus(a)
         return `collective bonus ${a} %`
+      case 'price': {
+        if (a !== 'set' || !b) return USAGE
+        const nano = requireNano('price', b)
+        await recordPriceTick(engine, ctx.now(), nano)
+        return `price ${b} TON per AXIOM from ${new Date(ctx.now() * 1000).toISOString()}`
+      }
       case 'users':
         return JSON.stringify(await admin.users(), null, 2)
       default:

@@ -11,6 +11,7 @@ import { advanceChainCursor, creditBondPayment, readChainCursor, type ChainCurso
 import { bondPayment, expireUnpaidBonds, markMintPaid, type BondPayment } from './domain/mints.ts'
 import { settleUser } from './domain/positions.ts'
 import { createPriceFeed } from './domain/price-walk.ts'
+import { createRecordedPriceFeed } from './domain/recorded-price.ts'
 import { salePayouts, type SalePayouts } from './domain/sale-payouts.ts'
 import { readChange } from './domain/user-events.ts'
 import { forgetSettings } from './domain/settings.ts'
@@ -92,6 +93,11 @@ export const startServer = async (options: StartOptions = {}): Promise<RunningSe
   const config: ServerConfig = { ...defaultConfig(), ...overrides }
   const engine = await openEngine(config.dbPath)
   const cluster = await openCluster(config.dbPath, engine, { retryMs: config.leaseRetryMs })
+  const recorded = config.priceSource === 'recorded' ? await createRecordedPriceFeed(engine).catch(async (e: unknown) => {
+    await cluster.close()
+    await engine.close()
+    throw e
+  }) : null
   const ctx: ServerContext = {
     db: engine,
     engine,
@@ -100,12 +106,13 @@ export const startServer = async (options: StartOptions = {}): Promise<RunningSe
     events: noQueue,
     // Every committed change goes to every instance, which reads it back for the sockets it holds.
     live: { deliver: (changes) => (changes.length === 0 ? Promise.resolve() : cluster.publish({ type: 'changes', changes })) },
-    price: createPriceFeed(config.priceSeed),
+    price: recorded ?? createPriceFeed(config.priceSeed),
   }
   const hub = createHub()
   const sink = liveEvents(hub)
   cluster.subscribe(async (m) => {
     if (m.type === 'tick') {
+      await recorded?.refresh()
       hub.broadcast('price_update', priceWire(ctx.price.current(m.at)))
       pushCandles(ctx, hub, m.at)
       return
@@ -149,6 +156,7 @@ export const startServer = async (options: StartOptions = {}): Promise<RunningSe
   })
 
   const tick = async () => {
+    await recorded?.refresh()
     if (priceLease.held()) await cluster.publish({ type: 'tick', at: ctx.now() })
   }
   let settling: Promise<void> | null = null

@@ -195,6 +195,8 @@ export const createTonProofService = (options: TonProofServiceOptions): TonProof
     if (!p.domain || typeof p.domain.value !== 'string' || typeof p.domain.lengthBytes !== 'number') return fail('proof.domain is required')
     if (!Number.isInteger(p.timestamp)) return fail('proof.timestamp is required')
     if (check.network !== undefined && !networks.includes(String(check.network))) return fail(`Network ${check.network} is not accepted`)
+    // A service of one network (production) must hear which network the proof is for.
+    if (check.network === undefined && networks.length === 1) return fail(`The proof must name its network (${networks[0]})`)
 
     // 1. The payload is one we issued, unexpired and unused.
     const payloadError = payloadOk(p.payload, subject)

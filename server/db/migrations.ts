@@ -167,6 +167,10 @@ export const MIGRATIONS: ReadonlyArray<string> = [
   `
   CREATE TABLE chain_cursor (name TEXT PRIMARY KEY, lt INTEGER NOT NULL, tx_hash TEXT NOT NULL, updated_at INTEGER NOT NULL);
   `,
+  // 6: the price production quotes (server/domain/recorded-price.ts): ticks an operator records.
+  `
+  CREATE TABLE price_ticks (at INTEGER NOT NULL PRIMARY KEY, price_nano INTEGER NOT NULL CHECK (price_nano > 0));
+  `,
 ]
 
 /** Tables whose rows may be lost in a crash: PostgreSQL keeps them out of its write-ahead log. */

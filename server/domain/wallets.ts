@@ -34,6 +34,7 @@ export const walletProofService = (ctx: ServerContext, spent: ReadonlySet<string
   createTonProofService({
     secret: tonProofSecret(ctx.config.jwtSecret),
     allowedDomains: ctx.config.tonProofDomains,
+    networks: ctx.config.tonProofNetworks,
     now: ctx.now,
     spent: spentOnly(spent),
   })
