@@ -1,3 +1,4 @@
+import { Address, toNano } from '@ton/core'
 import Fastify, { type FastifyInstance } from 'fastify'
 import { randomBytes } from 'node:crypto'
 import { createTonProofService, type RunningServer, type TonProofService } from '../server/main.ts'
@@ -10,6 +11,10 @@ import { Bridge } from './ton-connect/bridge.ts'
 import { DevWallet, type AutoMode, type WalletsListEntry } from './ton-connect/dev-wallet.ts'
 
 export { localTreasuryAddress } from './chain/dev-keys.ts'
+
+/** What POST /faucet sends when no amount is asked, and the most it sends at once (TON). */
+export const DEFAULT_FAUCET_TON = 10
+export const MAX_FAUCET_TON = 1000
 
 /** The default port of the local TON server (v4 API, bridge, dev wallet, tonProof). */
 export const DEFAULT_LOCAL_TON_PORT = 8788
@@ -139,6 +144,21 @@ export const attachLocalTon = async (backend: BackendHandle, options: LocalTonOp
     name: 'AXIOM (local)',
     iconUrl: `${url}/dev-wallet/icon.svg`,
   }))
+  server.post<{ Body: { address?: unknown; amount?: unknown } }>('/faucet', async (req, reply) => {
+    const body = (typeof req.body === 'string' ? JSON.parse(req.body || '{}') : (req.body ?? {})) as { address?: unknown; amount?: unknown }
+    let to: Address
+    try {
+      to = Address.parse(String(body.address ?? ''))
+    } catch {
+      return reply.code(400).send({ error: 'address must be a TON address' })
+    }
+    const amountText = body.amount === undefined ? String(DEFAULT_FAUCET_TON) : String(body.amount)
+    if (!/^\d{1,4}(\.\d{1,9})?$/.test(amountText) || toNano(amountText) === 0n || toNano(amountText) > toNano(MAX_FAUCET_TON)) {
+      return reply.code(400).send({ error: `amount must be TON above 0 and at most ${MAX_FAUCET_TON}` })
+    }
+    await chain.faucet(to, toNano(amountText))
+    return { sent: amountText, to: to.toRawString() }
+  })
   server.get('/wallets-v2.json', async () => devWallet.walletsListDto())
   server.get('/chain/info', async () =>
     json({
