@@ -24,6 +24,12 @@ export {
 export { startServer, type RunningServer, type StartOptions } from './start-server.ts'
 export { productionOptions, ProductionRefused, type LiveOptions } from './production-checks.ts'
 export type { Lease } from './cluster.ts'
+/** The chain side (server/chain/): the watcher and payouts through TonClient4, their rows, the treasury. */
+export type { ChainService, ChainServiceOptions } from './chain/chain-service.ts'
+export type { OutgoingPayment, PaymentRecord } from './chain/payment-rows.ts'
+export { MIN_REFUND_NANO, refundComment, saleComment } from './chain/payment-rows.ts'
+export { DEFAULT_MAX_FAILURES, VALID_FOR_S, type TreasurySigner } from './chain/payouts.ts'
+export { commentOf, normalizedMessageHash, TREASURY_CURSOR } from './chain/watcher.ts'
 /** What the hooks of RunningServer take and throw. */
 export type { BondPayment } from './domain/mints.ts'
 export { CursorMoved, type ChainCursor, type CursorStep } from './domain/chain-cursor.ts'

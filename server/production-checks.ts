@@ -21,10 +21,9 @@ const refuse = (reason: string): never => {
 
 export const MIN_JWT_SECRET_BYTES = 32
 
-/** What production adds to the options: the checked treasury key among them. */
+/** What production adds to the options: the checked treasury key, and the chain service started with the server. */
 export interface LiveOptions extends StartOptions {
   readonly treasuryKey: TreasuryKey
-  readonly tonApi: string
 }
 
 /**
@@ -102,6 +101,6 @@ export const productionOptions = async (env: NodeJS.ProcessEnv, base: StartOptio
     priceSource: 'recorded',
     communityChat: chat!,
     treasuryKey: key!,
-    tonApi: tonApi!,
+    chain: { endpoint: tonApi!, treasury: key!, fromStart: false },
   }
 }

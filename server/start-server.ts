@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream'
 import type { FastifyInstance } from 'fastify'
 import { WebSocketServer, type WebSocket } from 'ws'
 import { createAdmin, type Admin } from './admin-ops.ts'
+import { startChainService, type ChainService, type ChainServiceOptions } from './chain/chain-service.ts'
 import { defaultConfig, type ServerConfig } from './config.ts'
 import type { ServerContext } from './context.ts'
 import type { Lease } from './cluster.ts'
@@ -29,6 +30,8 @@ import { handleMainSocket } from './sockets/main-socket.ts'
 export interface StartOptions extends Partial<ServerConfig> {
   /** Unix seconds; tests pass a movable clock. */
   readonly now?: () => number
+  /** The chain's watcher and payouts, started with the server (production); else RunningServer.startChain. */
+  readonly chain?: ChainServiceOptions
 }
 
 export interface RunningServer {
@@ -77,6 +80,13 @@ export interface RunningServer {
    * loop checks before it acts, so that several instances run one of each (`chain-watcher`, `payouts`).
    */
   lease(name: string): Promise<Lease>
+  /**
+   * Starts the treasury's watcher and payouts through the TON HTTP API v4 (server/chain/), on the
+   * leases `chain-watcher` and `payouts`. Once; a second call answers the first service.
+   */
+  startChain(options: ChainServiceOptions): Promise<ChainService>
+  /** The chain service, once started. */
+  chain(): ChainService | null
   /** Whether this instance drives the price (holds the `price` lease); the others relay its ticks. */
   drivesPrice(): boolean
   /** Runs one price tick now (broadcast price_update and current_candle to every instance's sockets) if this instance drives the price. */
@@ -89,7 +99,7 @@ const CANDLE_PATHS = new Set(['/api/ws/candles', '/api/ws/candles/'])
 
 /** Starts the reference backend: migrations, HTTP, both sockets, the price ticker and the settle job. */
 export const startServer = async (options: StartOptions = {}): Promise<RunningServer> => {
-  const { now, ...overrides } = options
+  const { now, chain: chainOptions, ...overrides } = options
   const config: ServerConfig = { ...defaultConfig(), ...overrides }
   const engine = await openEngine(config.dbPath)
   const cluster = await openCluster(config.dbPath, engine, { retryMs: config.leaseRetryMs })
@@ -190,6 +200,12 @@ export const startServer = async (options: StartOptions = {}): Promise<RunningSe
   ]
   for (const t of timers) t.unref()
 
+  let chain: Promise<ChainService> | null = null
+  const startChain = (o: ChainServiceOptions) =>
+    (chain ??= (async () => startChainService(ctx, { watcher: await cluster.lease('chain-watcher'), payouts: await cluster.lease('payouts') }, o))())
+  let chainNow: ChainService | null = null
+  if (chainOptions) chainNow = await startChain(chainOptions)
+
   await app.listen({ port: config.port, host: config.host })
   const address = app.server.address()
   const port = typeof address === 'object' && address ? address.port : config.port
@@ -211,10 +227,13 @@ export const startServer = async (options: StartOptions = {}): Promise<RunningSe
     payouts: salePayouts(ctx),
     tonProofRequesters: () => recordTonProofRequesters(ctx),
     lease: (name) => cluster.lease(name),
+    startChain: async (o) => (chainNow = await startChain(o)),
+    chain: () => chainNow,
     drivesPrice: () => priceLease.held(),
     tick,
     close: async () => {
       for (const t of timers) clearInterval(t)
+      if (chain) (await chain).stop()
       for (const ws of wss.clients) ws.terminate()
       wss.close()
       await app.close()
