@@ -166,7 +166,7 @@ export const createChainWatcher = (ctx: ServerContext, o: ChainWatcherOptions): 
           await once()
         } catch (e) {
           // CursorMoved: another watcher moved it; the next pass starts from where it is.
-          if (!(e instanceof CursorMoved)) log('watcher pass failed (tried again on the next)', e)
+          if (!(e instanceof CursorMoved)) log('watcher pass failed (tried again on the next)', e instanceof Error ? e.message : e)
         }
       } while (again)
     })().finally(() => {

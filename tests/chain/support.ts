@@ -51,9 +51,11 @@ export const memoryStorage = () => {
 }
 
 /** The v4 API over a chain of a test's own, on a random port. */
-export const serveV4 = async (chain: LocalChain): Promise<{ url: string; close(): Promise<void> }> => {
+export const serveV4 = async (chain: LocalChain): Promise<{ url: string; close(): Promise<void>; readonly served: ReadonlyArray<string> }> => {
   const app = Fastify({ logger: false })
+  const served: string[] = []
+  app.addHook('onRequest', async (req) => void served.push(`${req.method} ${req.url.split('?')[0]}`))
   registerV4Routes(app, chain)
   const url = await app.listen({ port: 0, host: '127.0.0.1' })
-  return { url, close: () => app.close() }
+  return { url, served, close: () => app.close() }
 }
