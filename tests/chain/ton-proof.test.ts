@@ -1,4 +1,5 @@
 import { beginCell, storeStateInit } from '@ton/core'
+import { WalletContractV5R1 } from '@ton/ton'
 import { describe, expect, it } from 'vitest'
 import { devWalletKey } from '../../stand-ins/chain/dev-keys.ts'
 import { createTonProofService, publicKeyFromStateInit, type TonProofCheck } from '../../server/auth/ton-proof.ts'
@@ -92,5 +93,32 @@ describe('tonProof', () => {
       msg: 'public_key does not match the state_init',
     })
     expect(s.verify({ ...proofFor(payload), network: '1' }).valid).toBe(false)
+  })
+})
+
+describe('tonProof of a W5 (v5r1) wallet, and the network', () => {
+  const w5Key = devWalletKey(2).keyPair
+  const w5 = WalletContractV5R1.create({ publicKey: w5Key.publicKey, walletId: { networkGlobalId: -239 } })
+  const w5Proof = (s: ReturnType<typeof service>, network: string | undefined): TonProofCheck => {
+    const p = signTonProof({ address: w5.address, secretKey: w5Key.secretKey, domain: 'axiom.example', payload: s.issue(), timestamp: clock.now })
+    return {
+      address: w5.address.toRawString(),
+      ...(network !== undefined ? { network } : {}),
+      proof: { ...p, state_init: beginCell().store(storeStateInit(w5.init)).endCell().toBoc().toString('base64') },
+    }
+  }
+
+  it("accepts a W5 wallet's proof: its key read from the v5r1 data", () => {
+    clock.now = NOW
+    const s = service()
+    expect(s.verify(w5Proof(s, '-239'))).toEqual({ valid: true, address: w5.address.toRawString(), publicKey: w5Key.publicKey.toString('hex') })
+  })
+
+  it('a mainnet service refuses a testnet proof, and one that names no network', () => {
+    clock.now = NOW
+    const mainnet = createTonProofService({ secret: 'test-secret', allowedDomains: ['axiom.example'], networks: ['-239'], now: () => clock.now })
+    expect(mainnet.verify(w5Proof(mainnet, '-3'))).toEqual({ valid: false, msg: 'Network -3 is not accepted' })
+    expect(mainnet.verify(w5Proof(mainnet, undefined))).toEqual({ valid: false, msg: 'The proof must name its network (-239)' })
+    expect(mainnet.verify(w5Proof(mainnet, '-239')).valid).toBe(true)
   })
 })
