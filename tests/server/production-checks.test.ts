@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { mnemonicNew, mnemonicToPrivateKey } from '@ton/crypto'
 import { WalletContractV4, WalletContractV5R1 } from '@ton/ton'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { newTreasury } from '../../server/chain/new-treasury.ts'
 import { DEV_BOT_TOKEN, DEV_JWT_SECRET, optionsFromEnv, productionOptions, ProductionRefused } from '../../server/main.ts'
 
 let words: string[]
@@ -103,6 +104,15 @@ describe('production fails closed (NODE_ENV=production)', () => {
   it('refuses without a community chat or a v4 endpoint', async () => {
     expect(await refusal({ ...good(), AXIOM_COMMUNITY_CHAT: ' ' })).toMatch(/AXIOM_COMMUNITY_CHAT is not set/)
     expect(await refusal({ ...good(), AXIOM_TON_API: undefined })).toMatch(/AXIOM_TON_API is not set/)
+  })
+
+  it('npm run treasury:new creates a treasury the checks accept: its mnemonic and its address', async () => {
+    const t = await newTreasury('testnet', 'v5r1')
+    expect(t.mnemonic.split(' ')).toHaveLength(24)
+    const o = await productionOptions({ ...good(), AXIOM_TON_NETWORK: 'testnet', AXIOM_TREASURY: t.address, AXIOM_TREASURY_MNEMONIC: t.mnemonic }, {})
+    expect(o.treasuryKey.address.toString({ bounceable: false, testOnly: true, urlSafe: true })).toBe(t.address)
+    // A testnet-flagged address on mainnet is refused.
+    expect(await refusal({ ...good(), AXIOM_TREASURY: t.address, AXIOM_TREASURY_MNEMONIC: t.mnemonic })).toMatch(/testnet address but AXIOM_TON_NETWORK is mainnet/)
   })
 
   it('the entry prints one line and exits 1 (what deploy/Dockerfile runs)', () => {
