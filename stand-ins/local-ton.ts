@@ -313,6 +313,7 @@ export const printLocalTon = (ton: LocalTon): void => {
     `  dev wallet page               ${ton.devWallet.universalLink}  (each Telegram user gets their own wallet; default ${ton.devWallet.key.friendly}; auto-approve ${ton.devWallet.auto})`,
     `  wallets list                  ${ton.walletsListUrl}`,
     `  tonProof                      ${ton.url}/ton-proof/payload, ${ton.url}/ton-proof/check`,
+    `  faucet (local test TON)       POST ${ton.url}/faucet {"address": "…", "amount": "10"}`,
     `  treasury                      ${ton.treasuryAddress}`,
     `  chain info                    ${ton.url}/chain/info`,
   ]
