@@ -118,7 +118,12 @@ export const createPayoutSender = (ctx: ServerContext, o: PayoutSenderOptions): 
     if (inFlight) return inFlight
 
     const queued = (await outgoingPayments(ctx, ['queued'])).slice(0, MAX_MESSAGES[o.treasury.version])
-    if (queued.length === 0) return []
+    if (queued.length === 0) {
+      // A funded treasury not deployed yet is deployed by a transfer of nothing: until it is, a
+      // bounceable payment to it bounces. Nothing is paid by it, so nothing is recorded.
+      if (!active && BigInt(account.balance.coins) > 0n) await send(signTransfer(o.treasury, 0, chainNow + validFor, [], true).toBoc().toString('base64'))
+      return []
+    }
     const validUntil = chainNow + validFor
     const cell = signTransfer(o.treasury, seqno, validUntil, queued, !active)
     const boc = cell.toBoc().toString('base64')

@@ -119,7 +119,9 @@ export const createChainWatcher = (ctx: ServerContext, o: ChainWatcherOptions): 
       await confirmSent(ctx, normalizedMessageHash(msg), to.txHash, sent, step, o.maxFailures)
       return to
     }
-    const aborted = tx.description.type === 'generic' && tx.description.aborted
+    // An aborted transaction of a bounceable message sent the value back (its bounce); a
+    // non-bounceable one's value stayed (a payment to a treasury not deployed yet): that is a payment.
+    const aborted = tx.description.type === 'generic' && tx.description.aborted && msg?.info.type === 'internal' && msg.info.bounce
     if (!msg || msg.info.type !== 'internal' || msg.info.bounced || aborted) {
       await passTransaction(ctx, step)
       return to
