@@ -3,7 +3,7 @@ import type { Duplex } from 'node:stream'
 import type { FastifyInstance } from 'fastify'
 import { WebSocketServer, type WebSocket } from 'ws'
 import { createAdmin, type Admin } from './admin-ops.ts'
-import { startChainService, type ChainService, type ChainServiceOptions } from './chain/chain-service.ts'
+import { publicKeyOnChain, startChainService, type ChainService, type ChainServiceOptions } from './chain/chain-service.ts'
 import { defaultConfig, type ServerConfig } from './config.ts'
 import type { ServerContext } from './context.ts'
 import type { Lease } from './cluster.ts'
@@ -100,6 +100,7 @@ const CANDLE_PATHS = new Set(['/api/ws/candles', '/api/ws/candles/'])
 /** Starts the reference backend: migrations, HTTP, both sockets, the price ticker and the settle job. */
 export const startServer = async (options: StartOptions = {}): Promise<RunningServer> => {
   const { now, chain: chainOptions, ...overrides } = options
+  let chainNow: ChainService | null = null
   const config: ServerConfig = { ...defaultConfig(), ...overrides }
   const engine = await openEngine(config.dbPath)
   const cluster = await openCluster(config.dbPath, engine, { retryMs: config.leaseRetryMs })
@@ -117,6 +118,7 @@ export const startServer = async (options: StartOptions = {}): Promise<RunningSe
     // Every committed change goes to every instance, which reads it back for the sockets it holds.
     live: { deliver: (changes) => (changes.length === 0 ? Promise.resolve() : cluster.publish({ type: 'changes', changes })) },
     price: recorded ?? createPriceFeed(config.priceSeed),
+    chainPublicKey: (address) => (chainNow ? publicKeyOnChain(chainNow.client, address) : Promise.resolve(null)),
   }
   const hub = createHub()
   const sink = liveEvents(hub)
@@ -203,7 +205,6 @@ export const startServer = async (options: StartOptions = {}): Promise<RunningSe
   let chain: Promise<ChainService> | null = null
   const startChain = (o: ChainServiceOptions) =>
     (chain ??= (async () => startChainService(ctx, { watcher: await cluster.lease('chain-watcher'), payouts: await cluster.lease('payouts') }, o))())
-  let chainNow: ChainService | null = null
   if (chainOptions) chainNow = await startChain(chainOptions)
 
   await app.listen({ port: config.port, host: config.host })

@@ -1,3 +1,4 @@
+import type { Address } from '@ton/core'
 import { TonClient4 } from '@ton/ton'
 import type { Lease } from '../cluster.ts'
 import type { ServerContext } from '../context.ts'
@@ -31,6 +32,14 @@ export interface ChainService {
   records(): Promise<PaymentRecord[]>
   outgoing(): Promise<OutgoingPayment[]>
   stop(): void
+}
+
+/** What the contract at `address` answers to `get_public_key` now, or null (not deployed, no such method). */
+export const publicKeyOnChain = async (client: TonClient4, address: Address): Promise<Buffer | null> => {
+  const last = await client.getLastBlock()
+  const r = await client.runMethod(last.last.seqno, address, 'get_public_key')
+  if (r.exitCode !== 0 && r.exitCode !== 1) return null
+  return Buffer.from(r.reader.readBigNumber().toString(16).padStart(64, '0'), 'hex')
 }
 
 /** The watcher and the payouts of the backend, on their leases, through one TonClient4. */

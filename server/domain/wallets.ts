@@ -35,6 +35,7 @@ export const walletProofService = (ctx: ServerContext, spent: ReadonlySet<string
     secret: tonProofSecret(ctx.config.jwtSecret),
     allowedDomains: ctx.config.tonProofDomains,
     networks: ctx.config.tonProofNetworks,
+    ...(ctx.chainPublicKey ? { publicKeyOf: ctx.chainPublicKey } : {}),
     now: ctx.now,
     spent: spentOnly(spent),
   })
