@@ -5,7 +5,8 @@
  *   1. 1 000 bonds are created through the API, and their 1 000 payments sent to the treasury in a
  *      burst (20 dev wallets) while the watcher is not polling; then the watcher's passes page back
  *      through the treasury's history and credit them all. Time to send, time to credit.
- *   2. 200 sales are created through the API and paid: payout passes (4 messages per v4r2 transfer)
+ *   2. 200 sales are created through the API and paid: payout passes (4 messages per v4r2 transfer,
+ *      255 per W5 one with BENCH_TREASURY=v5r1)
  *      and watcher passes until every one is confirmed on the chain. Time until all are paid.
  * Figures in docs/benchmarks.md ("Chain: bond payments and sales through the v4 API").
  */
@@ -14,7 +15,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Fastify from 'fastify'
 import { DEV_BOT_TOKEN, startServer } from '../server/main.ts'
-import { localTreasuryAddress } from '../stand-ins/chain/dev-keys.ts'
+import { WalletContractV5R1 } from '@ton/ton'
+import { localTreasuryAddress, treasuryKey } from '../stand-ins/chain/dev-keys.ts'
 import { commentCell, LocalChain } from '../stand-ins/chain/local-chain.ts'
 import { registerV4Routes } from '../stand-ins/chain/v4-api.ts'
 import { signInitDataFor } from '../tests/support/init-data.ts'
@@ -22,6 +24,8 @@ import { signInitDataFor } from '../tests/support/init-data.ts'
 const BONDS = Number(process.env.BENCH_BONDS ?? 1000)
 const SALES = Number(process.env.BENCH_SALES ?? 200)
 const WALLETS = 20
+const TREASURY = process.env.BENCH_TREASURY === 'v5r1' ? 'v5r1' : 'v4r2'
+const w5Of = (publicKey: Buffer) => WalletContractV5R1.create({ publicKey, walletId: { networkGlobalId: -239 } })
 
 const ms = (t0: number) => Math.round(performance.now() - t0)
 
@@ -32,7 +36,7 @@ const main = async () => {
   const server = await startServer({
     port: 0,
     dbPath: join(dir, 'axiom.db'),
-    treasuryAddress: localTreasuryAddress(),
+    treasuryAddress: TREASURY === 'v5r1' ? w5Of(treasuryKey().keyPair.publicKey).address.toRawString() : localTreasuryAddress(),
     rateLimits: null,
     welcomeBalanceNano: 0n,
     now: () => Math.floor(Date.now() / 1000) + 600,
@@ -41,13 +45,18 @@ const main = async () => {
   const v4 = Fastify({ logger: false })
   registerV4Routes(v4, chain)
   const endpoint = await v4.listen({ port: 0, host: '127.0.0.1' })
+  // BENCH_TREASURY=v5r1: a W5 treasury (255 messages a transfer), funded from the faucet and deployed by the payouts.
+  const w5 = TREASURY === 'v5r1' ? w5Of(chain.treasury.keyPair.publicKey) : null
+  if (w5) await chain.faucet(w5.address, 100_000_000_000_000n)
+  const treasuryAddress = w5 ? w5.address : chain.treasury.wallet.address
   const svc = await server.startChain({
     endpoint,
-    treasury: { version: 'v4r2', keyPair: chain.treasury.keyPair, wallet: chain.treasury.wallet },
+    treasury: w5 ? { version: 'v5r1', keyPair: chain.treasury.keyPair, wallet: w5 } : { version: 'v4r2', keyPair: chain.treasury.keyPair, wallet: chain.treasury.wallet },
     fromStart: true,
     pollMs: 0,
     payoutMs: 0,
   })
+  if (w5) await svc.payouts.pass()
   try {
     const api = async (path: string, token: string | null, body?: unknown) => {
       const r = await fetch(`${server.url}/api${path}`, {
@@ -75,7 +84,7 @@ const main = async () => {
       Array.from({ length: WALLETS }, async (_, w) => {
         for (let i = w; i < BONDS; i += WALLETS) {
           const b = bonds[i]!
-          await chain.transfer(chain.devWallet(w), [{ to: chain.treasury.address, value: b.nano, body: commentCell(b.comment), bounce: true }])
+          await chain.transfer(chain.devWallet(w), [{ to: treasuryAddress, value: b.nano, body: commentCell(b.comment), bounce: true }])
         }
       }),
     )
@@ -110,12 +119,12 @@ const main = async () => {
     const messages = new Set((await svc.outgoing()).filter((r) => r.kind === 'sale').map((r) => r.msgHash)).size
 
     const lines = [
-      `bench:chain (${new Date().toISOString()}, node ${process.version}, SQLite file, local v4 API over @ton/sandbox, TonClient4)`,
+      `bench:chain (${new Date().toISOString()}, node ${process.version}, ${TREASURY} treasury, SQLite file, local v4 API over @ton/sandbox, TonClient4)`,
       `  ${BONDS} bonds created through the API            ${createMs} ms`,
       `  ${BONDS} payments sent to the treasury (burst, ${WALLETS} wallets)  ${sendMs} ms`,
       `  credited through the v4 path                 ${creditMs} ms  (${passes} watcher passes; ${activated} activated, ${active} active bonds)`,
       `  ${SALES} sales created through the API           ${salesCreateMs} ms`,
-      `  ${SALES} sales paid and confirmed                ${payMs} ms  (${rounds} payout+watcher rounds, ${messages} treasury messages of up to 4; ${paid} paid)`,
+      `  ${SALES} sales paid and confirmed                ${payMs} ms  (${rounds} payout+watcher rounds, ${messages} treasury messages of up to ${TREASURY === 'v5r1' ? 255 : 4}; ${paid} paid)`,
     ]
     console.log(lines.join('\n'))
     if (activated !== BONDS || Number(active) !== BONDS || paid !== SALES) {
