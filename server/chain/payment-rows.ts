@@ -261,6 +261,11 @@ const failOne = (ctx: ServerContext, row: OutgoingPayment, error: string, maxFai
     row.id,
   )
 
+/** A queued payment no message can carry (its address): `failed` at once, for the operator. */
+export const failUnpayable = async (ctx: ServerContext, id: bigint, error: string): Promise<void> => {
+  await run(ctx.db, `UPDATE outgoing_payments SET state = 'failed', last_error = ?, updated_at = ? WHERE id = ? AND state = 'queued'`, error, ctx.now(), id)
+}
+
 /** The message `msgHash` can no longer land (expired with its seqno unused, or the seqno went to another): its payments are signed anew. */
 export const abandonMessage = (ctx: ServerContext, msgHash: string, error: string, maxFailures: number): Promise<void> =>
   inTx(ctx, async (ctx) => {

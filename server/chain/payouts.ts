@@ -1,4 +1,4 @@
-import { beginCell, external, internal, loadMessage, SendMode, storeMessage, type Cell } from '@ton/core'
+import { Address, beginCell, external, internal, loadMessage, SendMode, storeMessage, type Cell } from '@ton/core'
 import { WalletContractV4, type TonClient4 } from '@ton/ton'
 import type { Lease } from '../cluster.ts'
 import type { ServerContext } from '../context.ts'
@@ -6,12 +6,22 @@ import { readChainCursor } from '../domain/chain-cursor.ts'
 import {
   abandonMessage,
   claimForMessage,
+  failUnpayable,
   outgoingPayments,
   queueDueSales,
   type OutgoingPayment,
 } from './payment-rows.ts'
 import { MAX_MESSAGES, type TreasuryKey } from './treasury.ts'
 import { normalizedMessageHash, TREASURY_CURSOR } from './watcher.ts'
+
+const parses = (a: string) => {
+  try {
+    Address.parse(a)
+    return true
+  } catch {
+    return false
+  }
+}
 
 /** How long a signed message stays valid (its valid_until is the chain's time plus this). */
 export const VALID_FOR_S = 60
@@ -117,7 +127,10 @@ export const createPayoutSender = (ctx: ServerContext, o: PayoutSenderOptions): 
     }
     if (inFlight) return inFlight
 
-    const queued = (await outgoingPayments(ctx, ['queued'])).slice(0, MAX_MESSAGES[o.treasury.version])
+    const all = await outgoingPayments(ctx, ['queued'])
+    // An address the chain cannot take would stop every message it is in: it goes to the operator.
+    for (const r of all.filter((r) => !parses(r.to))) await failUnpayable(ctx, r.id, `unparsable address ${r.to}`)
+    const queued = all.filter((r) => parses(r.to)).slice(0, MAX_MESSAGES[o.treasury.version])
     if (queued.length === 0) {
       // A funded treasury not deployed yet is deployed by a transfer of nothing: until it is, a
       // bounceable payment to it bounces. Nothing is paid by it, so nothing is recorded.

@@ -139,15 +139,18 @@ export const createChainWatcher = (ctx: ServerContext, o: ChainWatcherOptions): 
   const once = async () => {
     if (!o.lease.held()) return
     let cursor = await readChainCursor(ctx, name)
+    if (cursor === null && !o.fromStart) {
+      // A new deployment on a real network: what the address received before it is not ours to
+      // decide, and its history is not read. The cursor starts at its newest transaction.
+      const last = await o.client.getLastBlock()
+      const newest = (await o.client.getAccountLite(last.last.seqno, o.treasury)).account.last
+      if (newest) await passTransaction(ctx, { name, from: null, to: { lt: BigInt(newest.lt), txHash: hex(Buffer.from(newest.hash, 'base64')) } })
+      return
+    }
     let txs = await newerThan(cursor)
     if (txs === 'none') {
       log(`the cursor ${name} is not on this chain: its whole history is handled`)
       txs = (await newerThan(null)) as Transaction[]
-    } else if (cursor === null && !o.fromStart) {
-      // A new deployment on a real network: what the address received before it is not ours to decide.
-      const newest = txs.at(-1)
-      if (newest) await passTransaction(ctx, { name, from: null, to: { lt: newest.lt, txHash: hex(newest.hash()) } })
-      return
     }
     for (const tx of txs) {
       if (!o.lease.held()) return

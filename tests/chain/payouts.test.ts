@@ -202,6 +202,23 @@ describe('payouts through the v4 API are paid exactly once', () => {
   })
 })
 
+describe('a payment no message can carry', () => {
+  it('an unparsable address is failed at once, for the operator, and does not hold up the others', async () => {
+    const now = Math.floor(Date.now() / 1000)
+    await ctx().db.run(
+      `INSERT INTO outgoing_payments (kind, ref, to_address, amount_nano, comment, state, failures, created_at, updated_at)
+       VALUES ('refund', 'refund:bad-address', 'not-an-address', 20000000, 'axiom:refund:1:refused', 'queued', 0, ?, ?)`,
+      now,
+      now,
+    )
+    const { id, amount } = await createSale(1, '6.5')
+    expect((await untilPaid(sender(), id)).state).toBe('paid')
+    expect(salePaymentsTo(s.ton.chain, 1, id)).toEqual([amount])
+    const bad = (await outgoingPayments(ctx())).find((r) => r.to === 'not-an-address')!
+    expect(bad).toMatchObject({ state: 'failed', lastError: 'unparsable address not-an-address' })
+  })
+})
+
 describe('npm run admin: payouts, payout retry, payout settle', () => {
   it('lists failed payments, and settles one by hand', async () => {
     const { mkdtempSync, rmSync } = await import('node:fs')

@@ -205,6 +205,28 @@ describe('the payment watcher across a restart, through TonClient4', () => {
     })
   }
 
+  it("a live deployment's first watcher (no cursor) starts after the treasury's newest transaction, reading no history", async () => {
+    const before = await bond()
+    await pay(1, before.nano, `axiom:mint:${before.id}`)
+    const w = createChainWatcher(ts.server.ctx, {
+      client: client(),
+      treasury: chain.treasury.wallet.address,
+      lease: await ts.server.lease('chain-watcher'),
+      cursor: 'live-start',
+      fromStart: false,
+      maxFailures: 5,
+      log: quiet,
+    })
+    const historyReads = proxy.seen.filter((c) => c.includes('/tx/')).length
+    await w.pass()
+    expect(w.decided).toEqual([])
+    expect(proxy.seen.filter((c) => c.includes('/tx/')).length).toBe(historyReads)
+    expect(await ts.server.readChainCursor('live-start')).toEqual(lastTreasuryTx())
+    await pay(2, toNano('0.3'), 'after the start')
+    await w.pass()
+    expect(w.decided.map((r) => [r.outcome, r.comment])).toEqual([['ignored', 'after the start']])
+  })
+
   it('a transaction hash is decided at most once: the unique column refuses a second decision', async () => {
     const paid = await bond()
     const p = { txHash: 'ab'.repeat(32), lt: 1n, txNow: ts.clock.now, from: chain.devWallet(1).address, amountNano: paid.nano, comment: `axiom:mint:${paid.id}` }
