@@ -132,7 +132,7 @@ const main = async () => {
       process.exitCode = 1
     }
   } finally {
-    svc.stop()
+    await svc.stop()
     await server.close()
     await v4.close()
     rmSync(dir, { recursive: true, force: true })

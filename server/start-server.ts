@@ -234,7 +234,7 @@ export const startServer = async (options: StartOptions = {}): Promise<RunningSe
     tick,
     close: async () => {
       for (const t of timers) clearInterval(t)
-      if (chain) (await chain).stop()
+      if (chain) await (await chain).stop()
       for (const ws of wss.clients) ws.terminate()
       wss.close()
       await app.close()

@@ -31,7 +31,8 @@ export interface ChainService {
   settle(): Promise<void>
   records(): Promise<PaymentRecord[]>
   outgoing(): Promise<OutgoingPayment[]>
-  stop(): void
+  /** Stops the timers and waits for the passes under way: nothing touches the database after it. */
+  stop(): Promise<void>
 }
 
 /** What the contract at `address` answers to `get_public_key` now, or null (not deployed, no such method). */
@@ -85,8 +86,9 @@ export const startChainService = (
     },
     records: () => paymentRecords(ctx),
     outgoing: () => outgoingPayments(ctx),
-    stop: () => {
+    stop: async () => {
       for (const t of timers) clearInterval(t)
+      await Promise.all([watcher.halt(), payouts.halt()])
     },
   }
 }

@@ -48,6 +48,8 @@ export interface PayoutSender {
    * message (up to 255 for W5, 4 for v4), recorded, then sent. Answers the payments it sent or resent.
    */
   pass(): Promise<OutgoingPayment[]>
+  /** No pass starts any more; resolves when the one under way (if any) is done. */
+  halt(): Promise<void>
 }
 
 /** The external message carrying `messages`, signed by the treasury with `seqno`, valid until `validUntil`. */
@@ -91,8 +93,9 @@ export const createPayoutSender = (ctx: ServerContext, o: PayoutSenderOptions): 
     }
   }
 
+  let halted = false
   const once = async (): Promise<OutgoingPayment[]> => {
-    if (!o.lease.held()) return []
+    if (halted || !o.lease.held()) return []
     await queueDueSales(ctx)
     // The chain first, then the cursor, then the rows: a row still `sending` after a cursor past the
     // transaction that used its seqno was not in that transaction.
@@ -157,5 +160,9 @@ export const createPayoutSender = (ctx: ServerContext, o: PayoutSenderOptions): 
         .finally(() => {
           running = null
         })),
+    halt: async () => {
+      halted = true
+      await running
+    },
   }
 }

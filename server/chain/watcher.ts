@@ -57,6 +57,8 @@ export interface ChainWatcher {
   pass(): Promise<void>
   /** The decisions of this pass and the earlier ones this instance made (the database has them all). */
   readonly decided: ReadonlyArray<PaymentRecord>
+  /** No pass starts any more; resolves when the one under way (if any) is done. */
+  halt(): Promise<void>
 }
 
 const hex = (b: Buffer) => b.toString('hex')
@@ -136,8 +138,9 @@ export const createChainWatcher = (ctx: ServerContext, o: ChainWatcherOptions): 
     return to
   }
 
+  let halted = false
   const once = async () => {
-    if (!o.lease.held()) return
+    if (halted || !o.lease.held()) return
     let cursor = await readChainCursor(ctx, name)
     if (cursor === null && !o.fromStart) {
       // A new deployment on a real network: what the address received before it is not ours to
@@ -153,7 +156,7 @@ export const createChainWatcher = (ctx: ServerContext, o: ChainWatcherOptions): 
       txs = (await newerThan(null)) as Transaction[]
     }
     for (const tx of txs) {
-      if (!o.lease.held()) return
+      if (halted || !o.lease.held()) return
       cursor = await handle(tx, cursor)
     }
   }
@@ -180,5 +183,12 @@ export const createChainWatcher = (ctx: ServerContext, o: ChainWatcherOptions): 
     return running
   }
 
-  return { pass, decided }
+  return {
+    pass,
+    decided,
+    halt: async () => {
+      halted = true
+      await running
+    },
+  }
 }
