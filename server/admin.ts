@@ -8,6 +8,9 @@ import { BALANCE_COLUMNS, type BalanceColumn } from './domain/ledger.ts'
 import { createPriceFeed } from './domain/price-walk.ts'
 import { noQueue } from './domain/events.ts'
 import { DomainError } from './domain/errors.ts'
+import { recordPriceTick } from './domain/recorded-price.ts'
+import { outgoingPayments, retryOutgoing, settleOutgoing, type OutgoingState } from './chain/payment-rows.ts'
+import { requireNano } from './domain/money.ts'
 
 const USAGE = `usage: npm run admin -- <command>   (database: AXIOM_DB, default ${DEFAULT_DB_PATH})
   maintenance on|off                       switch maintenance mode
@@ -15,7 +18,11 @@ const USAGE = `usage: npm run admin -- <command>   (database: AXIOM_DB, default 
   credit <telegramId> <amount> [balance]   credit tokens; balance: ${BALANCE_COLUMNS.join(' | ')} (default balance_token)
   mark-paid <mintId>                       a bond's TON payment arrived: activate it
   collective <percent>                     set the collective bonus, e.g. 0.25
-  users                                    list users and balances`
+  users                                    list users and balances
+  price set <ton>                          record the price now, in TON per AXIOM (production's price source)
+  payouts [state]                          list outgoing payments (sales, refunds); state: queued | sending | paid | failed
+  payout retry <id>                        sign a failed outgoing payment anew
+  payout settle <id> <note…>               mark a failed outgoing payment settled by hand (paid outside AXIOM)`
 
 /** Runs one admin command against a database file; returns the text to print. */
 export const runAdminCommand = async (dbPath: string, argv: ReadonlyArray<string>): Promise<string> => {
@@ -56,6 +63,24 @@ export const runAdminCommand = async (dbPath: string, argv: ReadonlyArray<string
         if (!a) return USAGE
         await admin.setCollectiveBonus(a)
         return `collective bonus ${a} %`
+      case 'price': {
+        if (a !== 'set' || !b) return USAGE
+        const nano = requireNano('price', b)
+        await recordPriceTick(engine, ctx.now(), nano)
+        return `price ${b} TON per AXIOM from ${new Date(ctx.now() * 1000).toISOString()}`
+      }
+      case 'payouts': {
+        const states = a ? [a as OutgoingState] : undefined
+        const rows = await outgoingPayments(ctx, states)
+        return JSON.stringify(rows.map(({ boc: _boc, ...r }) => r), (_k, v) => (typeof v === 'bigint' ? v.toString() : v), 2)
+      }
+      case 'payout': {
+        if ((a !== 'retry' && a !== 'settle') || !b || !/^\d+$/.test(b)) return USAGE
+        if (a === 'retry') return (await retryOutgoing(ctx, BigInt(b))) ? `payment #${b} queued again` : `payment #${b} is not failed`
+        const note = argv.slice(3).join(' ').trim()
+        if (!note) return USAGE
+        return (await settleOutgoing(ctx, BigInt(b), note)) ? `payment #${b} settled: ${note}` : `payment #${b} is not failed`
+      }
       case 'users':
         return JSON.stringify(await admin.users(), null, 2)
       default:

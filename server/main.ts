@@ -9,6 +9,7 @@ import { type WelcomePolicy, DEFAULT_DB_PATH, DEFAULT_HOST, DEFAULT_PORT, DEFAUL
 import { DEFAULT_RATE_LIMITS, type RateLimitConfig, type RateRule } from './config/rate-limits.ts'
 import { requireNano } from './domain/money.ts'
 import { startServer, type StartOptions } from './start-server.ts'
+import { productionOptions } from './production-checks.ts'
 
 export { DEFAULT_DB_PATH, DEV_BOT_TOKEN, DEV_JWT_SECRET, type WelcomePolicy } from './config/config.ts'
 /** Request limits and the seam for a store several instances share. */
@@ -21,7 +22,14 @@ export {
   type RateRule,
 } from './config/rate-limits.ts'
 export { startServer, type RunningServer, type StartOptions } from './start-server.ts'
+export { productionOptions, ProductionRefused, type LiveOptions } from './production-checks.ts'
 export type { Lease } from './cluster/cluster.ts'
+/** The chain side (server/chain/): the watcher and payouts through TonClient4, their rows, the treasury. */
+export type { ChainService, ChainServiceOptions } from './chain/chain-service.ts'
+export type { OutgoingPayment, PaymentRecord } from './chain/payment-rows.ts'
+export { MIN_REFUND_NANO, refundComment, saleComment } from './chain/payment-rows.ts'
+export { DEFAULT_MAX_FAILURES, VALID_FOR_S, type TreasurySigner } from './chain/payouts.ts'
+export { commentOf, normalizedMessageHash, TREASURY_CURSOR } from './chain/watcher.ts'
 /** What the hooks of RunningServer take and throw. */
 export type { BondPayment } from './domain/mints.ts'
 export { CursorMoved, type ChainCursor, type CursorStep } from './domain/chain-cursor.ts'
@@ -86,8 +94,18 @@ export const optionsFromEnv = (env: NodeJS.ProcessEnv = process.env): StartOptio
     : {}),
 })
 
+/**
+ * The options the entry starts with: optionsFromEnv, and with NODE_ENV=production the checks of
+ * server/production-checks.ts (throws ProductionRefused with the one-line reason).
+ */
+export const entryOptionsFromEnv = async (env: NodeJS.ProcessEnv = process.env): Promise<StartOptions> =>
+  env.NODE_ENV === 'production' ? productionOptions(env, optionsFromEnv(env)) : optionsFromEnv(env)
+
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const options = optionsFromEnv()
+  const options = await entryOptionsFromEnv().catch((e: unknown) => {
+    console.error(`AXIOM refuses to start: ${e instanceof Error ? e.message : String(e)}`)
+    process.exit(1)
+  })
   const server = await startServer(options)
   console.log(`AXIOM reference backend on ${server.url}/api (db ${server.ctx.engine.where})`)
   const stop = () => void server.close().then(() => process.exit(0))

@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream'
 import type { FastifyInstance } from 'fastify'
 import { WebSocketServer, type WebSocket } from 'ws'
 import { createAdmin, type Admin } from './admin-ops.ts'
+import { publicKeyOnChain, startChainService, type ChainService, type ChainServiceOptions } from './chain/chain-service.ts'
 import { defaultConfig, type ServerConfig } from './config/config.ts'
 import type { ServerContext } from './domain/context.ts'
 import type { Lease } from './cluster/cluster.ts'
@@ -12,6 +13,7 @@ import { advanceChainCursor, creditBondPayment, readChainCursor, type ChainCurso
 import { bondPayment, expireUnpaidBonds, markMintPaid, type BondPayment } from './domain/mints.ts'
 import { settleUser } from './domain/positions.ts'
 import { createPriceFeed } from './domain/price-walk.ts'
+import { createRecordedPriceFeed } from './domain/recorded-price.ts'
 import { salePayouts, type SalePayouts } from './domain/sale-payouts.ts'
 import { readChange } from './domain/user-events.ts'
 import { forgetSettings } from './domain/settings.ts'
@@ -29,6 +31,8 @@ import { handleMainSocket } from './sockets/main-socket.ts'
 export interface StartOptions extends Partial<ServerConfig> {
   /** Unix seconds; tests pass a movable clock. */
   readonly now?: () => number
+  /** The chain's watcher and payouts, started with the server (production); else RunningServer.startChain. */
+  readonly chain?: ChainServiceOptions
 }
 
 export interface RunningServer {
@@ -77,6 +81,13 @@ export interface RunningServer {
    * loop checks before it acts, so that several instances run one of each (`chain-watcher`, `payouts`).
    */
   lease(name: string): Promise<Lease>
+  /**
+   * Starts the treasury's watcher and payouts through the TON HTTP API v4 (server/chain/), on the
+   * leases `chain-watcher` and `payouts`. Once; a second call answers the first service.
+   */
+  startChain(options: ChainServiceOptions): Promise<ChainService>
+  /** The chain service, once started. */
+  chain(): ChainService | null
   /** Whether this instance drives the price (holds the `price` lease); the others relay its ticks. */
   drivesPrice(): boolean
   /** Runs one price tick now (broadcast price_update and current_candle to every instance's sockets) if this instance drives the price. */
@@ -89,7 +100,8 @@ const CANDLE_PATHS = new Set(['/api/ws/candles', '/api/ws/candles/'])
 
 /** Starts the reference backend: migrations, HTTP, both sockets, the price ticker and the settle job. */
 export const startServer = async (options: StartOptions = {}): Promise<RunningServer> => {
-  const { now, ...overrides } = options
+  const { now, chain: chainOptions, ...overrides } = options
+  let chainNow: ChainService | null = null
   const config: ServerConfig = { ...defaultConfig(), ...overrides }
   const engine = await openEngine(config.dbPath)
   const cluster = await openCluster(config.dbPath, engine, { retryMs: config.leaseRetryMs })
@@ -99,6 +111,11 @@ export const startServer = async (options: StartOptions = {}): Promise<RunningSe
       if (change.kind === 'setting' || change.kind === 'collective') forgetSettings(engine)
     }
   }
+  const recorded = config.priceSource === 'recorded' ? await createRecordedPriceFeed(engine).catch(async (e: unknown) => {
+    await cluster.close()
+    await engine.close()
+    throw e
+  }) : null
   const ctx: ServerContext = {
     db: engine,
     engine,
@@ -115,12 +132,14 @@ export const startServer = async (options: StartOptions = {}): Promise<RunningSe
         return cluster.publish({ type: 'changes', changes })
       },
     },
-    price: createPriceFeed(config.priceSeed),
+    price: recorded ?? createPriceFeed(config.priceSeed),
+    chainPublicKey: (address) => (chainNow ? publicKeyOnChain(chainNow.client, address) : Promise.resolve(null)),
   }
   const hub = createHub()
   const sink = liveEvents(hub)
   cluster.subscribe(async (m) => {
     if (m.type === 'tick') {
+      await recorded?.refresh()
       hub.broadcast('price_update', priceWire(ctx.price.current(m.at)))
       pushCandles(ctx, hub, m.at)
       return
@@ -163,6 +182,7 @@ export const startServer = async (options: StartOptions = {}): Promise<RunningSe
   })
 
   const tick = async () => {
+    await recorded?.refresh()
     if (priceLease.held()) await cluster.publish({ type: 'tick', at: ctx.now() })
   }
   let settling: Promise<void> | null = null
@@ -196,6 +216,11 @@ export const startServer = async (options: StartOptions = {}): Promise<RunningSe
   ]
   for (const t of timers) t.unref()
 
+  let chain: Promise<ChainService> | null = null
+  const startChain = (o: ChainServiceOptions) =>
+    (chain ??= (async () => startChainService(ctx, { watcher: await cluster.lease('chain-watcher'), payouts: await cluster.lease('payouts') }, o))())
+  if (chainOptions) chainNow = await startChain(chainOptions)
+
   await app.listen({ port: config.port, host: config.host })
   const address = app.server.address()
   const port = typeof address === 'object' && address ? address.port : config.port
@@ -217,10 +242,13 @@ export const startServer = async (options: StartOptions = {}): Promise<RunningSe
     payouts: salePayouts(ctx),
     tonProofRequesters: () => recordTonProofRequesters(ctx),
     lease: (name) => cluster.lease(name),
+    startChain: async (o) => (chainNow = await startChain(o)),
+    chain: () => chainNow,
     drivesPrice: () => priceLease.held(),
     tick,
     close: async () => {
       for (const t of timers) clearInterval(t)
+      if (chain) await (await chain).stop()
       for (const ws of wss.clients) ws.terminate()
       wss.close()
       await app.close()

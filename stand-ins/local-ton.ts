@@ -1,15 +1,18 @@
+import { Address, toNano } from '@ton/core'
 import Fastify, { type FastifyInstance } from 'fastify'
 import { randomBytes } from 'node:crypto'
-import { createTonProofService, type RunningServer, type TonProofService } from '../server/main.ts'
+import { createTonProofService, type ChainService, type PaymentRecord, type RunningServer, type TonProofService } from '../server/main.ts'
 import { localTreasuryAddress, sameAddress } from './chain/dev-keys.ts'
 import { LocalChain } from './chain/local-chain.ts'
-import { createPayoutProcessor, type PayoutProcessor } from './chain/payouts.ts'
 import { registerV4Routes } from './chain/v4-api.ts'
-import { createPaymentWatcher, type PaymentWatcher } from './chain/watcher.ts'
 import { Bridge } from './ton-connect/bridge.ts'
 import { DevWallet, type AutoMode, type WalletsListEntry } from './ton-connect/dev-wallet.ts'
 
 export { localTreasuryAddress } from './chain/dev-keys.ts'
+
+/** What POST /faucet sends when no amount is asked, and the most it sends at once (TON). */
+export const DEFAULT_FAUCET_TON = 10
+export const MAX_FAUCET_TON = 1000
 
 /** The default port of the local TON server (v4 API, bridge, dev wallet, tonProof). */
 export const DEFAULT_LOCAL_TON_PORT = 8788
@@ -27,7 +30,33 @@ export type BackendHandle = Pick<
   | 'payouts'
   | 'tonProofRequesters'
   | 'lease'
+  | 'startChain'
 >
+
+/** The backend's watcher, as the local stack shows it. */
+export interface LocalWatcher {
+  /** What this instance's watcher decided, oldest first (the database has every instance's: GET /chain/payments). */
+  readonly records: ReadonlyArray<PaymentRecord>
+  /** Runs the watcher, the payouts (refunds among them) and the watcher again, and waits for them. */
+  idle(): Promise<void>
+}
+
+/** One outgoing payment after a payout pass. */
+export interface PayoutRecord {
+  readonly id: bigint
+  readonly kind: 'sale' | 'refund'
+  readonly withdrawalId: bigint | null
+  readonly address: string
+  readonly amountNano: bigint
+  /** completed: paid on the chain; sending: signed and sent, not yet seen; retry: to be signed anew; failed: for the operator. */
+  readonly outcome: 'completed' | 'sending' | 'retry' | 'failed'
+  readonly txHash?: string
+}
+
+export interface LocalPayouts {
+  /** One payout pass of the backend now; answers what it sent and where each stands after it. */
+  processOnce(): Promise<PayoutRecord[]>
+}
 
 export interface LocalTonOptions {
   /** 0 picks a free port (tests). Default DEFAULT_LOCAL_TON_PORT. */
@@ -44,7 +73,9 @@ export interface LocalTonOptions {
   readonly heartbeatMs?: number
   /** Pending sales are paid every this many ms (default 1000; 0: only payouts.processOnce()). */
   readonly payoutIntervalMs?: number
-  /** Refund refused payments (default true). */
+  /** The watcher reads the treasury's history every this many ms besides each new block (default 1000; 0: on new blocks only). */
+  readonly watchIntervalMs?: number
+  /** Refunds (and sales) are sent: false leaves the queue unsent (payoutIntervalMs 0 and nothing run). */
   readonly refunds?: boolean
   /** tonProof domain allow-list (default: localhost, 127.0.0.1, and AXIOM_TON_PROOF_DOMAINS, comma-separated). */
   readonly tonProofDomains?: ReadonlyArray<string>
@@ -65,8 +96,10 @@ export interface LocalTon {
   readonly chain: LocalChain
   readonly bridge: Bridge
   readonly devWallet: DevWallet
-  readonly watcher: PaymentWatcher
-  readonly payouts: PayoutProcessor
+  readonly watcher: LocalWatcher
+  readonly payouts: LocalPayouts
+  /** The backend's chain service, on this chain's v4 API. */
+  readonly service: ChainService
   readonly tonProof: TonProofService
   readonly app: FastifyInstance
   /** The entry for TON Connect UI's walletsListConfiguration.includeWallets. */
@@ -79,9 +112,9 @@ const json = (v: unknown) => JSON.parse(JSON.stringify(v, (_k, x) => (typeof x =
 /**
  * Starts the offline TON stand-ins next to a running reference backend, on their own port (the
  * backend's Fastify is already listening, and Fastify takes no routes after listen): the
- * @ton/sandbox chain with its v4 API, the payment watcher (→ backend.creditBondPayment, under the
- * backend's `chain-watcher` lease, from its persisted cursor), the sale payout
- * processor, the TON Connect bridge, the dev wallet and the tonProof routes.
+ * @ton/sandbox chain with its v4 API and faucet, the TON Connect bridge, the dev wallet and the
+ * tonProof routes; then starts the backend's own watcher and payouts (RunningServer.startChain) on
+ * this v4 API, with the local treasury's key.
  * The backend must use the local treasury: startServer({ treasuryAddress: localTreasuryAddress() }).
  */
 export const attachLocalTon = async (backend: BackendHandle, options: LocalTonOptions = {}): Promise<LocalTon> => {
@@ -123,12 +156,6 @@ export const attachLocalTon = async (backend: BackendHandle, options: LocalTonOp
     allowedDomains: options.tonProofDomains ?? ['localhost', '127.0.0.1', ...envDomains],
     now: backend.now,
   })
-  // One watcher and one payout loop among the backend's instances (on SQLite there is one instance: always held).
-  const watcher = createPaymentWatcher(chain, backend, {
-    lease: await backend.lease('chain-watcher'),
-    ...(options.refunds !== undefined ? { refunds: options.refunds } : {}),
-  })
-  const payouts = createPayoutProcessor(chain, backend, { intervalMs: options.payoutIntervalMs ?? 1000, lease: await backend.lease('payouts') })
 
   registerV4Routes(server, chain)
   bridge.register(server, '/bridge')
@@ -139,6 +166,21 @@ export const attachLocalTon = async (backend: BackendHandle, options: LocalTonOp
     name: 'AXIOM (local)',
     iconUrl: `${url}/dev-wallet/icon.svg`,
   }))
+  server.post<{ Body: { address?: unknown; amount?: unknown } }>('/faucet', async (req, reply) => {
+    const body = (typeof req.body === 'string' ? JSON.parse(req.body || '{}') : (req.body ?? {})) as { address?: unknown; amount?: unknown }
+    let to: Address
+    try {
+      to = Address.parse(String(body.address ?? ''))
+    } catch {
+      return reply.code(400).send({ error: 'address must be a TON address' })
+    }
+    const amountText = body.amount === undefined ? String(DEFAULT_FAUCET_TON) : String(body.amount)
+    if (!/^\d{1,4}(\.\d{1,9})?$/.test(amountText) || toNano(amountText) === 0n || toNano(amountText) > toNano(MAX_FAUCET_TON)) {
+      return reply.code(400).send({ error: `amount must be TON above 0 and at most ${MAX_FAUCET_TON}` })
+    }
+    await chain.faucet(to, toNano(amountText))
+    return { sent: amountText, to: to.toRawString() }
+  })
   server.get('/wallets-v2.json', async () => devWallet.walletsListDto())
   server.get('/chain/info', async () =>
     json({
@@ -151,13 +193,16 @@ export const attachLocalTon = async (backend: BackendHandle, options: LocalTonOp
       backend: backend.url,
     }),
   )
-  server.get('/chain/payments', async () => json(watcher.records))
-  server.get('/chain/payouts', async () => json(payouts.records))
-  server.post('/chain/payouts/run', async () => json(await payouts.processOnce()))
+  // Filled once the backend's chain service runs (after listen: it reads this server's v4 API).
+  let service: ChainService | null = null
+  let payouts: LocalPayouts | null = null
+  server.get('/chain/payments', async (_req, reply) => (service ? json(await service.records()) : reply.code(503).send({ error: 'starting' })))
+  server.get('/chain/payouts', async (_req, reply) => (service ? json(await service.outgoing()) : reply.code(503).send({ error: 'starting' })))
+  server.post('/chain/payouts/run', async (_req, reply) => (payouts ? json(await payouts.processOnce()) : reply.code(503).send({ error: 'starting' })))
 
+  let offBlocks: () => void = () => undefined
   const stopAll = () => {
-    payouts.stop()
-    watcher.stop()
+    offBlocks()
     devWallet.close()
     bridge.close()
   }
@@ -172,6 +217,56 @@ export const attachLocalTon = async (backend: BackendHandle, options: LocalTonOp
   // Links must be reachable from a browser: a wildcard listen address is shown as 127.0.0.1.
   url = `http://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host}:${port}`
 
+  // The backend's watcher and payouts (server/chain/), on this chain's v4 API like on any other: one of
+  // each among the backend's instances, on its leases. A new block wakes the watcher at once (a real
+  // node is polled; here the wait would only slow the tests and the emulator down).
+  const svc = await backend
+    .startChain({
+      endpoint: url,
+      treasury: { version: 'v4r2', keyPair: chain.treasury.keyPair, wallet: chain.treasury.wallet },
+      fromStart: true,
+      pollMs: options.watchIntervalMs ?? 1000,
+      payoutMs: options.refunds === false ? 0 : (options.payoutIntervalMs ?? 1000),
+    })
+    .catch(async (e: unknown) => {
+      stopAll()
+      await server.close()
+      throw e
+    })
+  service = svc
+  offBlocks = chain.onTransactions(async (txs) => {
+    if (txs.some((t) => t.address.equals(chain.treasury.wallet.address))) await svc.watcher.pass()
+  })
+  const localPayouts: LocalPayouts = {
+    processOnce: async () => {
+      if (options.refunds === false) return []
+      const sent = await svc.payouts.pass()
+      const now = new Map((await svc.outgoing()).map((r) => [r.id, r]))
+      return sent.map((r) => {
+        const at = now.get(r.id) ?? r
+        const outcome = at.state === 'paid' ? 'completed' : at.state === 'queued' ? 'retry' : at.state
+        return {
+          id: r.id,
+          kind: r.kind,
+          withdrawalId: r.withdrawalId,
+          address: r.to,
+          amountNano: r.amountNano,
+          outcome,
+          ...(at.paidTxHash ? { txHash: at.paidTxHash } : {}),
+        }
+      })
+    },
+  }
+  payouts = localPayouts
+  const watcher: LocalWatcher = {
+    records: svc.watcher.decided,
+    idle: async () => {
+      await svc.watcher.pass()
+      if (options.refunds !== false) await svc.payouts.pass()
+      await svc.watcher.pass()
+    },
+  }
+
   return {
     url,
     port,
@@ -184,7 +279,8 @@ export const attachLocalTon = async (backend: BackendHandle, options: LocalTonOp
     bridge,
     devWallet,
     watcher,
-    payouts,
+    payouts: localPayouts,
+    service: svc,
     tonProof,
     app: server,
     walletsListEntry: devWallet.walletsListEntry(),
@@ -217,6 +313,7 @@ export const printLocalTon = (ton: LocalTon): void => {
     `  dev wallet page               ${ton.devWallet.universalLink}  (each Telegram user gets their own wallet; default ${ton.devWallet.key.friendly}; auto-approve ${ton.devWallet.auto})`,
     `  wallets list                  ${ton.walletsListUrl}`,
     `  tonProof                      ${ton.url}/ton-proof/payload, ${ton.url}/ton-proof/check`,
+    `  faucet (local test TON)       POST ${ton.url}/faucet {"address": "…", "amount": "10"}`,
     `  treasury                      ${ton.treasuryAddress}`,
     `  chain info                    ${ton.url}/chain/info`,
   ]

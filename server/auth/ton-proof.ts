@@ -101,6 +101,11 @@ export interface TonProofServiceOptions {
    * refuse a replay across restarts passes a store over its database.
    */
   readonly spent?: SpentPayloads
+  /**
+   * For a wallet whose state init this service cannot read the key from (v4r1, say): the key the
+   * contract at that address answers to `get_public_key` on the chain, or null. Used by verifyAsync.
+   */
+  readonly publicKeyOf?: (address: Address) => Promise<Buffer | null>
 }
 
 /** Payloads already verified, each kept until its expiry (unix seconds). */
@@ -139,6 +144,8 @@ export interface TonProofService {
    * acted on the proof.
    */
   verify(check: TonProofCheck, subject?: string, keepPayload?: boolean): TonProofResult
+  /** verify, and for a contract of unknown code the `get_public_key` fallback (options.publicKeyOf). */
+  verifyAsync(check: TonProofCheck, subject?: string, keepPayload?: boolean): Promise<TonProofResult>
   /** Spends a verified payload, so that it is never accepted again. */
   spend(payload: string): void
   /** POST `${prefix}/payload` → { payload }; POST `${prefix}/check` → { valid: true, address } | 4xx { msg }. */
@@ -146,6 +153,7 @@ export interface TonProofService {
 }
 
 const fail = (msg: string): TonProofResult => ({ valid: false, msg })
+const UNSUPPORTED = 'Unsupported wallet contract'
 
 /** `localhost:5173`, `[::1]:5173` have a port; `localhost`, `[::1]` do not. */
 const hasPort = (host: string) => (host.startsWith('[') ? /\]:\d+$/.test(host) : host.includes(':'))
@@ -185,7 +193,7 @@ export const createTonProofService = (options: TonProofServiceOptions): TonProof
     used.add(payload, Buffer.from(payload, 'hex').readUInt32BE(8))
   }
 
-  const verify = (check: TonProofCheck, subject?: string, keepPayload = false): TonProofResult => {
+  const verify = (check: TonProofCheck, subject?: string, keepPayload = false, chainKey: Buffer | null = null): TonProofResult => {
     const p = check?.proof
     if (!p || typeof p !== 'object') return fail('proof is required')
     if (typeof check.address !== 'string') return fail('address is required')
@@ -195,6 +203,8 @@ export const createTonProofService = (options: TonProofServiceOptions): TonProof
     if (!p.domain || typeof p.domain.value !== 'string' || typeof p.domain.lengthBytes !== 'number') return fail('proof.domain is required')
     if (!Number.isInteger(p.timestamp)) return fail('proof.timestamp is required')
     if (check.network !== undefined && !networks.includes(String(check.network))) return fail(`Network ${check.network} is not accepted`)
+    // A service of one network (production) must hear which network the proof is for.
+    if (check.network === undefined && networks.length === 1) return fail(`The proof must name its network (${networks[0]})`)
 
     // 1. The payload is one we issued, unexpired and unused.
     const payloadError = payloadOk(p.payload, subject)
@@ -213,8 +223,10 @@ export const createTonProofService = (options: TonProofServiceOptions): TonProof
     } catch {
       return fail('Invalid state_init')
     }
-    const publicKey = publicKeyFromStateInit(init)
-    if (!publicKey) return fail('Unsupported wallet contract')
+    // The chain's answer is only asked for a contract whose code is not known here; step 5 then holds
+    // the state init to the claimed address, whose contract gave that key.
+    const publicKey = publicKeyFromStateInit(init) ?? chainKey
+    if (!publicKey) return fail(UNSUPPORTED)
     if (check.public_key !== undefined && check.public_key.toLowerCase() !== publicKey.toString('hex')) {
       return fail('public_key does not match the state_init')
     }
@@ -241,14 +253,28 @@ export const createTonProofService = (options: TonProofServiceOptions): TonProof
     return { valid: true, address: address.toRawString(), publicKey: publicKey.toString('hex') }
   }
 
+  const verifyAsync = async (check: TonProofCheck, subject?: string, keepPayload = false): Promise<TonProofResult> => {
+    const first = verify(check, subject, keepPayload)
+    if (first.valid || first.msg !== UNSUPPORTED || !options.publicKeyOf) return first
+    let address: Address
+    try {
+      address = Address.parse(check.address)
+    } catch {
+      return first
+    }
+    const key = await options.publicKeyOf(address).catch(() => null)
+    return key && key.length === 32 ? verify(check, subject, keepPayload, key) : first
+  }
+
   return {
+    verifyAsync,
     issue: (subject) => {
       const body = Buffer.alloc(12)
       randomBytes(8).copy(body)
       body.writeUInt32BE(now() + ttl, 8)
       return Buffer.concat([body, mac(body, subject)]).toString('hex')
     },
-    verify,
+    verify: (check, subject, keepPayload) => verify(check, subject, keepPayload),
     spend,
     register(app, prefix = '/ton-proof') {
       app.post(`${prefix}/payload`, async () => ({ payload: this.issue() }))

@@ -65,6 +65,15 @@ export interface ServerConfig {
   /** Behind a reverse proxy: take the client IP from X-Forwarded-For (else every client is the proxy's IP). */
   readonly trustProxy: boolean
   readonly logger: boolean
+  /**
+   * Where the price comes from: 'walk', the seeded random walk (the local stack, tests), or
+   * 'recorded', the ticks an operator records (`npm run admin -- price set`): production's.
+   */
+  readonly priceSource: 'walk' | 'recorded'
+  /** The tonProof networks (global ids) wallet binding accepts; production: its own network's only. */
+  readonly tonProofNetworks: ReadonlyArray<string>
+  /** The community chat a member must be in (AXIOM_COMMUNITY_CHAT); null in development. */
+  readonly communityChat: string | null
 }
 
 export const defaultConfig = (): ServerConfig => ({
@@ -93,4 +102,7 @@ export const defaultConfig = (): ServerConfig => ({
   rateLimitStore: null,
   trustProxy: false,
   logger: false,
+  priceSource: 'walk',
+  tonProofNetworks: ['-239', '-3'],
+  communityChat: null,
 })

@@ -167,6 +167,29 @@ export const MIGRATIONS: ReadonlyArray<string> = [
   `
   CREATE TABLE chain_cursor (name TEXT PRIMARY KEY, lt INTEGER NOT NULL, tx_hash TEXT NOT NULL, updated_at INTEGER NOT NULL);
   `,
+  // 6: the price production quotes (server/domain/recorded-price.ts): ticks an operator records.
+  `
+  CREATE TABLE price_ticks (at INTEGER NOT NULL PRIMARY KEY, price_nano INTEGER NOT NULL CHECK (price_nano > 0));
+  `,
+  // 7: the chain's side (server/chain/payment-rows.ts): each payment into the treasury decided once
+  // (its transaction hash is the key), and the outgoing payments the treasury owes, sales and refunds
+  // in one queue, each with the seqno, valid_until and message hash it was signed with.
+  `
+  CREATE TABLE chain_payments (
+    tx_hash TEXT PRIMARY KEY, lt INTEGER NOT NULL, tx_now INTEGER NOT NULL, source TEXT NOT NULL,
+    amount_nano INTEGER NOT NULL, comment TEXT, mint_id INTEGER, outcome TEXT NOT NULL, reason TEXT,
+    detail TEXT, overpaid_nano INTEGER, handled_at INTEGER NOT NULL
+  );
+  CREATE TABLE outgoing_payments (
+    id INTEGER PRIMARY KEY, kind TEXT NOT NULL, ref TEXT NOT NULL UNIQUE, withdrawal_id INTEGER,
+    to_address TEXT NOT NULL, amount_nano INTEGER NOT NULL CHECK (amount_nano > 0), comment TEXT NOT NULL,
+    state TEXT NOT NULL, seqno INTEGER, valid_until INTEGER, msg_hash TEXT, boc TEXT,
+    failures INTEGER NOT NULL DEFAULT 0, last_error TEXT, paid_tx_hash TEXT,
+    created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL
+  );
+  CREATE INDEX outgoing_payments_state ON outgoing_payments(state, id);
+  CREATE INDEX outgoing_payments_msg ON outgoing_payments(msg_hash);
+  `,
 ]
 
 /** Tables whose rows may be lost in a crash: PostgreSQL keeps them out of its write-ahead log. */

@@ -1,3 +1,4 @@
+import type { Address } from '@ton/core'
 import type { ServerConfig } from '../config/config.ts'
 import type { Db, Engine } from '../db/engine.ts'
 import { createEventQueue, type EventQueue, type LiveEvents } from './events.ts'
@@ -15,6 +16,8 @@ export interface ServerContext {
   readonly events: EventQueue
   readonly live: LiveEvents
   readonly price: PriceFeed
+  /** The key a contract answers to `get_public_key` on the chain (the tonProof fallback), once the chain service runs. */
+  readonly chainPublicKey?: (address: Address) => Promise<Buffer | null>
 }
 
 /**

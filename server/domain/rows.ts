@@ -103,7 +103,7 @@ export type LinkRow = {
   readonly locked_nano: bigint
 }
 
-/** `sending`: stand-ins/chain/payouts.ts may have the payout on its way. */
+/** `sending`: in the outgoing queue (server/chain/payouts.ts): its payout may be on its way. */
 export type WithdrawalRow = {
   readonly id: bigint
   readonly user_id: bigint

@@ -34,6 +34,8 @@ export const walletProofService = (ctx: ServerContext, spent: ReadonlySet<string
   createTonProofService({
     secret: tonProofSecret(ctx.config.jwtSecret),
     allowedDomains: ctx.config.tonProofDomains,
+    networks: ctx.config.tonProofNetworks,
+    ...(ctx.chainPublicKey ? { publicKeyOf: ctx.chainPublicKey } : {}),
     now: ctx.now,
     spent: spentOnly(spent),
   })

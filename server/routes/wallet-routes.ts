@@ -73,7 +73,7 @@ export const walletRoutes = (app: FastifyInstance, ctx: ServerContext) => {
   app.post('/wallet/ton-proof/check', async (req) => {
     const check = checkOf(req.body)
     const spent = (await isPayloadSpent(ctx, check.proof.payload)) ? new Set([check.proof.payload]) : new Set<string>()
-    const r = walletProofService(ctx, spent).verify(check, String(req.userId), true)
+    const r = await walletProofService(ctx, spent).verifyAsync(check, String(req.userId), true)
     if (!r.valid) throw httpError(400, `Invalid proof: ${r.msg}`)
     // Spent with the binding: a refused bind (409) leaves the payload usable.
     const wallet_address = await bindWallet(ctx, req.userId, r.address, check.network ?? null, check.proof.payload)

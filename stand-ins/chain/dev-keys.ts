@@ -53,6 +53,10 @@ export const treasuryKey = (): DevKey => devKeyFromSeedText('treasury', TREASURY
 /** The raw address the backend must use as `treasuryAddress` (AXIOM_TREASURY) with the local chain. */
 export const localTreasuryAddress = (): string => treasuryKey().address
 
+/** The faucet: local test TON for any address (POST /faucet on the local TON server), as testnet's faucet bot. */
+export const faucetKey = (): DevKey => devKeyFromSeedText('faucet', 'axiom-local-ton:faucet')
+export const DEFAULT_FAUCET_BALANCE = 10_000_000_000_000_000n // 10 million TON
+
 export const devWalletKey = (index: number): DevKey => devKeyFromSeedText(`dev-wallet-${index}`, devWalletSeedText(index))
 
 /** The seed of the dev wallet of one Telegram user: the dev wallet answers each user with their own. */

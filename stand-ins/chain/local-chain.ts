@@ -15,7 +15,9 @@ import {
   DEFAULT_DEV_WALLET_BALANCE,
   DEFAULT_DEV_WALLETS,
   DEFAULT_TREASURY_BALANCE,
+  DEFAULT_FAUCET_BALANCE,
   devWalletKey,
+  faucetKey,
   treasuryKey,
   type DevKey,
 } from './dev-keys.ts'
@@ -68,7 +70,7 @@ const accountOf = (tx: BlockchainTransaction): Address => {
   return Address.parseRaw(`0:${tx.address.toString(16).padStart(64, '0')}`)
 }
 
-const blockHash = (seqno: number, kind: 'root' | 'file') =>
+export const blockHashOf = (seqno: number, kind: 'root' | 'file') =>
   createHash('sha256').update(`axiom-local-ton:${kind}:${seqno}`).digest('base64')
 
 /**
@@ -100,6 +102,7 @@ export class LocalChain {
         createShardAccount({ address: key.wallet.address, code: key.wallet.init.code, data: key.wallet.init.data, balance }),
       )
     await deploy(treasury, options.treasuryBalance ?? DEFAULT_TREASURY_BALANCE)
+    await deploy(faucetKey(), DEFAULT_FAUCET_BALANCE)
     for (const w of devWallets) await deploy(w, options.devWalletBalance ?? DEFAULT_DEV_WALLET_BALANCE)
     return new LocalChain(blockchain, treasury, devWallets)
   }
@@ -110,8 +113,8 @@ export class LocalChain {
       seqno: this.seqno,
       workchain: -1,
       shard: '-9223372036854775808',
-      rootHash: blockHash(this.seqno, 'root'),
-      fileHash: blockHash(this.seqno, 'file'),
+      rootHash: blockHashOf(this.seqno, 'root'),
+      fileHash: blockHashOf(this.seqno, 'file'),
       now: this.blockTime,
     }
   }
@@ -187,6 +190,11 @@ export class LocalChain {
     })
     for (const l of [...this.listeners]) await l(txs)
     return result
+  }
+
+  /** Sends `amount` local test TON from the faucet to `to` (non-bounceable: an undeployed wallet gets it too). */
+  async faucet(to: Address | string, amount: bigint): Promise<SendMessageResult> {
+    return this.transfer(faucetKey(), [{ to, value: amount, bounce: false }])
   }
 
   async seqnoOf(key: DevKey): Promise<number> {

@@ -103,7 +103,9 @@ describe('the payment watcher', () => {
     expect(refundsTo(2)).toContainEqual({ comment: `axiom:refund:${mint.id}:underpaid`, value: short })
   })
 
-  it('refunds a payment after valid_until', async () => {
+  it("refunds a payment after valid_until, by the chain's time of the payment", async () => {
+    // Quoted 61 s before the chain's clock: the payment lands after its valid_until.
+    s.ts.clock.advance(-61)
     const { mint, payment } = await createMint()
     s.ts.clock.advance(61)
     await pay(2, BigInt(payment.amount_nano), payment.comment)
@@ -111,6 +113,20 @@ describe('the payment watcher', () => {
     expect(await mintStatus(mint.id)).toBe('pending')
     expect(s.ton.watcher.records.at(-1)).toMatchObject({ outcome: 'refunded', reason: 'expired' })
     expect(refundsTo(2)).toContainEqual({ comment: `axiom:refund:${mint.id}:expired`, value: BigInt(payment.amount_nano) })
+  })
+
+  it("activates a payment made in time though the server's clock says the bond expired (a watcher that was down)", async () => {
+    const { mint, payment } = await createMint()
+    // Ten minutes on the server's clock, none on the chain's: the payment's own time decides.
+    s.ts.clock.advance(600)
+    try {
+      await pay(1, BigInt(payment.amount_nano), payment.comment)
+      await s.ton.watcher.idle()
+      expect(await mintStatus(mint.id)).toBe('active')
+      expect(s.ton.watcher.records.at(-1)).toMatchObject({ outcome: 'activated', mintId: BigInt(mint.id) })
+    } finally {
+      s.ts.clock.advance(-600)
+    }
   })
 
   it('refunds a second payment of an active bond without activating it twice', async () => {

@@ -1,44 +1,58 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { WithdrawHistory } from '../../core/domain/entities/withdraw.ts'
-import { localTreasuryAddress } from '../../stand-ins/chain/dev-keys.ts'
-import { readComment, type ChainTx, type LocalChain } from '../../stand-ins/chain/local-chain.ts'
-import { attachLocalTon } from '../../stand-ins/local-ton.ts'
-import { createPayoutProcessor, saleComment, type PayoutProcessor } from '../../stand-ins/chain/payouts.ts'
-import { big, getRow, run, str } from '../../server/db/sql.ts'
-import { decode, startTestServer, type Session } from '../server/support.ts'
-import { eventually, startStack, type Stack } from './support.ts'
+import { TonClient4 } from '@ton/ton'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { outgoingPayments, type OutgoingPayment } from '../../server/chain/payment-rows.ts'
+import { createPayoutSender, type PayoutSender } from '../../server/chain/payouts.ts'
+import { runAdminCommand, saleComment, type Lease } from '../../server/main.ts'
+import { big, getRow, str } from '../../server/db/sql.ts'
+import { readComment, type LocalChain } from '../../stand-ins/chain/local-chain.ts'
+import { startFaultProxy, type Fault, type FaultProxy } from '../support/fault-proxy.ts'
+import type { Session } from '../server/support.ts'
+import { startStack, type Stack } from './support.ts'
 
+/**
+ * The payouts (server/chain/payouts.ts) through TonClient4, and a proxy in front of the local v4 API
+ * that breaks what a real endpoint breaks. Whatever happens, each sale is paid once.
+ */
 let s: Stack
 let user: Session
-const restarted: PayoutProcessor[] = []
+let proxy: FaultProxy
 
 beforeAll(async () => {
   s = await startStack()
+  proxy = await startFaultProxy(s.ton.v4Endpoint)
   user = await s.ts.login(6001)
-  // Welcome tokens are not for sale: the sales sell tokens of the user's own.
-  await s.ts.server.admin.credit(6001, '500')
+  await s.ts.server.admin.credit(6001, '5000')
 })
-afterEach(() => {
-  for (const p of restarted.splice(0)) p.stop()
+afterAll(async () => {
+  await proxy?.close()
+  await s?.close()
 })
-afterAll(async () => s?.close())
 
-const db = () => s.ts.server.ctx.db
+const ctx = () => s.ts.server.ctx
+const always: Lease = { held: () => true, onAcquired: () => undefined }
+const quiet = () => undefined
 
-/** Creates a sale of `tokens` AXIOM to dev wallet `index`; answers its id and the nanotons it pays. */
+/** A payout sender of its own (as another process, or the same after a restart), through the proxy. */
+const sender = (o: { maxFailures?: number; validForS?: number; timeoutMs?: number } = {}): PayoutSender =>
+  createPayoutSender(ctx(), {
+    client: new TonClient4({ endpoint: proxy.url, timeout: o.timeoutMs ?? 2000 }),
+    treasury: { version: 'v4r2', keyPair: s.ton.chain.treasury.keyPair, wallet: s.ton.chain.treasury.wallet },
+    lease: always,
+    maxFailures: o.maxFailures ?? 5,
+    ...(o.validForS !== undefined ? { validForS: o.validForS } : {}),
+    log: quiet,
+  })
+
 const createSale = async (index: number, tokens = '10') => {
   const res = await user.call('POST', '/withdraw/create', { body: { token_amount: tokens, address: s.ton.chain.devWallet(index).friendly } })
   expect(res.status).toBe(200)
   const id = BigInt(res.body.id)
-  return { id, amount: big((await getRow(db(), 'SELECT amount_ton FROM withdrawals WHERE id = ?', id))!, 'amount_ton') }
+  return { id, amount: big((await getRow(ctx().db, 'SELECT amount_ton FROM withdrawals WHERE id = ?', id))!, 'amount_ton') }
 }
 
-const rowStatus = async (id: bigint) => str((await getRow(db(), 'SELECT status FROM withdrawals WHERE id = ?', id))!, 'status')
+const rowStatus = async (id: bigint) => str((await getRow(ctx().db, 'SELECT status FROM withdrawals WHERE id = ?', id))!, 'status')
+const outgoingOf = async (id: bigint): Promise<OutgoingPayment> => (await outgoingPayments(ctx())).find((r) => r.withdrawalId === id)!
 
-/** Every payment of sale `id` that reached dev wallet `index`: the value of each message with its comment. */
 const salePaymentsTo = (chain: LocalChain, index: number, id: bigint): bigint[] =>
   chain
     .transactionsOf(chain.devWallet(index).address)
@@ -46,124 +60,187 @@ const salePaymentsTo = (chain: LocalChain, index: number, id: bigint): bigint[] 
     .filter((m) => m?.info.type === 'internal' && readComment(m.body) === saleComment(id))
     .map((m) => (m!.info.type === 'internal' ? m!.info.value.coins : 0n))
 
-const sendsSale = (txs: ReadonlyArray<ChainTx>, id: bigint) =>
-  txs.some((t) => t.tx.outMessages.values().some((m) => readComment(m.body) === saleComment(id)))
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
-/** A payout runner started afresh on the same database and chain, as after a restart of the backend. */
-const restart = () => {
-  const p = createPayoutProcessor(s.ton.chain, s.ts.server, { intervalMs: 0 })
-  restarted.push(p)
-  return p
+/** Passes of `p` until sale `id` is paid (the local chain's watcher confirms as each block lands). */
+const untilPaid = async (p: PayoutSender, id: bigint, passes = 10) => {
+  for (let i = 0; i < passes && (await outgoingOf(id))?.state !== 'paid'; i++) {
+    await p.pass()
+    await s.ton.service.watcher.pass()
+  }
+  return outgoingOf(id)
 }
 
-describe('sale payouts are paid exactly once', () => {
-  it('an error thrown after the payment left the treasury does not pay it again', async () => {
+describe('payouts through the v4 API are paid exactly once', () => {
+  it('records seqno, valid_until and the message hash before sending; paid when the treasury transaction carrying it is seen', async () => {
     const { id, amount } = await createSale(1)
-    let thrown = 0
-    // A fault between the send and the status update: the chain has run the payment, then the send rejects.
-    const off = s.ton.chain.onTransactions((txs) => {
-      if (sendsSale(txs, id) && thrown++ === 0) throw new Error('crash after the send')
-    })
-    try {
-      const first = await s.ton.payouts.processOnce()
-      expect(thrown).toBe(1)
-      expect(first).toEqual([expect.objectContaining({ withdrawalId: id, outcome: 'completed' })])
-      expect(await s.ton.payouts.processOnce()).toEqual([])
-    } finally {
-      off()
-    }
-    expect(salePaymentsTo(s.ton.chain, 1, id)).toEqual([amount])
+    const done = await s.ton.payouts.processOnce()
+    expect(done).toEqual([expect.objectContaining({ withdrawalId: id, outcome: 'completed', amountNano: amount })])
+    const row = await outgoingOf(id)
+    expect(row).toMatchObject({ state: 'paid', kind: 'sale', comment: saleComment(id) })
+    expect(row.seqno).toBeGreaterThanOrEqual(0)
+    expect(row.validUntil).toBeGreaterThan(Math.floor(Date.now() / 1000))
+    expect(row.msgHash).toMatch(/^[0-9a-f]{64}$/)
+    const tx = s.ton.chain.transactionsOf(s.ton.treasuryAddress).find((t) => t.tx.hash().toString('hex') === row.paidTxHash)
+    expect(tx?.tx.inMessage?.info.type).toBe('external-in')
     expect(await rowStatus(id)).toBe('completed')
+    expect(salePaymentsTo(s.ton.chain, 1, id)).toEqual([amount])
+    expect(await s.ton.payouts.processOnce()).toEqual([])
   })
 
-  it('a runner that dies between the send and the update leaves the row sending; after a restart it is completed, not paid again', async () => {
+  it('a kill between signing and sending: the restarted sender sends the recorded message, once', async () => {
     const { id, amount } = await createSale(2)
-    let release!: () => void
-    const stuck = new Promise<void>((r) => (release = r))
-    // The first runner never gets past its send: as if the process died right after it.
-    const off = s.ton.chain.onTransactions(async (txs) => {
-      if (sendsSale(txs, id)) await stuck
-    })
-    const dead = s.ton.payouts.processOnce()
+    // The message is recorded, then the process dies before the send reaches the chain.
+    proxy.fail('/send', { kind: 'drop' })
     try {
-      await eventually(() => salePaymentsTo(s.ton.chain, 2, id).length === 1)
-      expect(await rowStatus(id)).toBe('sending')
-      // The API still shows the sale as not paid, in a form the client's schema accepts.
-      const history = decode(WithdrawHistory, (await user.call('GET', '/withdraw/history')).body)
-      expect(history.items.find((w) => BigInt(w.id) === id)?.status).toBe('pending')
-
-      const next = restart()
-      const recovered = await next.recovered
-      expect(recovered).toEqual([expect.objectContaining({ withdrawalId: id, outcome: 'completed', recovered: true })])
-      expect(await rowStatus(id)).toBe('completed')
-      expect(await next.processOnce()).toEqual([])
+      await sender().pass()
     } finally {
-      off()
-      release()
+      proxy.clear()
     }
-    await dead
+    const signed = await outgoingOf(id)
+    expect(signed.state).toBe('sending')
+    expect(salePaymentsTo(s.ton.chain, 2, id)).toEqual([])
+    const restarted = sender()
+    expect((await untilPaid(restarted, id)).state).toBe('paid')
+    // The same message: same seqno and hash.
+    expect(await outgoingOf(id)).toMatchObject({ seqno: signed.seqno, msgHash: signed.msgHash })
     expect(salePaymentsTo(s.ton.chain, 2, id)).toEqual([amount])
-    expect(await rowStatus(id)).toBe('completed')
-    expect(await s.ton.payouts.processOnce()).toEqual([])
   })
 
-  it('a row left sending with nothing on the chain (a crash before the send) is sent once at start-up', async () => {
-    const { id, amount } = await createSale(1, '7')
-    // What a crash leaves after `sending` was committed and before the transfer was signed.
-    await run(db(), `UPDATE withdrawals SET status = 'sending' WHERE id = ?`, id)
-    const next = restart()
-    expect(await next.recovered).toEqual([expect.objectContaining({ withdrawalId: id, outcome: 'completed', amountNano: amount })])
-    expect((await next.recovered)[0]?.recovered).toBeUndefined()
-    expect(await rowStatus(id)).toBe('completed')
-    expect(await next.processOnce()).toEqual([])
-    expect(await s.ton.payouts.processOnce()).toEqual([])
-    expect(salePaymentsTo(s.ton.chain, 1, id)).toEqual([amount])
+  const faults: Array<[string, Fault]> = [
+    ['answers 5xx', { kind: 'status', status: 503, msg: 'unavailable' }],
+    ['times out', { kind: 'delay', ms: 4000 }],
+    ['takes the message but loses the answer', { kind: 'lose-answer' }],
+  ]
+  for (const [what, fault] of faults) {
+    it(`a v4 endpoint that ${what} on /send: resent until it lands, paid once`, async () => {
+      const { id, amount } = await createSale(1, '3')
+      const p = sender({ timeoutMs: 1000 })
+      proxy.fail('/send', fault)
+      try {
+        await p.pass()
+        await p.pass()
+      } finally {
+        proxy.clear()
+      }
+      expect((await untilPaid(p, id)).state).toBe('paid')
+      await p.pass()
+      expect(salePaymentsTo(s.ton.chain, 1, id)).toEqual([amount])
+    })
+  }
+
+  it('a message held up past its valid_until is refused by the wallet; signed anew only then, paid once', async () => {
+    const { id, amount } = await createSale(2, '4')
+    const p = sender({ validForS: 1 })
+    proxy.fail('/send', { kind: 'late', ms: 2500 })
+    try {
+      await p.pass()
+    } finally {
+      proxy.clear()
+    }
+    const first = await outgoingOf(id)
+    // Before valid_until nothing is signed anew: the same message is resent.
+    await sleep(2100)
+    await p.pass()
+    const second = await outgoingOf(id)
+    expect(second.failures).toBeGreaterThanOrEqual(1)
+    await sleep(1000)
+    expect((await untilPaid(p, id)).state).toBe('paid')
+    expect((await outgoingOf(id)).msgHash).not.toBe(first.msgHash)
+    expect(salePaymentsTo(s.ton.chain, 2, id)).toEqual([amount])
   })
 
-  it('the recovery looks for the comment of its own sale only', async () => {
-    const a = await createSale(1, '3')
+  it('two instances both believing they hold the lease: each sale is in one message, paid once', async () => {
+    const sales = [await createSale(1, '2'), await createSale(2, '2'), await createSale(1, '2')]
+    const a = sender()
+    const b = sender()
+    for (let i = 0; i < 8; i++) {
+      await Promise.all([a.pass(), b.pass()])
+      await s.ton.service.watcher.pass()
+    }
+    for (const sale of sales) {
+      expect((await outgoingOf(sale.id)).state).toBe('paid')
+      expect(salePaymentsTo(s.ton.chain, sale.id === sales[1]!.id ? 2 : 1, sale.id)).toEqual([sale.amount])
+    }
+  })
+
+  it('several due sales go out together: up to 4 messages in one v4r2 transfer', async () => {
+    const sales = []
+    // Distinct amounts: an identical create within 5 s answers the first sale.
+    for (let i = 0; i < 6; i++) sales.push(await createSale(1 + (i % 2), `1.${i + 1}`))
     await s.ton.payouts.processOnce()
-    expect(salePaymentsTo(s.ton.chain, 1, a.id)).toEqual([a.amount])
-    // b, to the same wallet, is left sending before its transfer: a's payment there is not b's.
-    const b = await createSale(1, '4')
-    await run(db(), `UPDATE withdrawals SET status = 'sending' WHERE id = ?`, b.id)
-    const next = restart()
-    const [r] = await next.recovered
-    expect(r).toMatchObject({ withdrawalId: b.id, outcome: 'completed' })
-    expect(r?.recovered).toBeUndefined()
-    expect(salePaymentsTo(s.ton.chain, 1, b.id)).toEqual([b.amount])
-    expect(salePaymentsTo(s.ton.chain, 1, a.id)).toEqual([a.amount])
+    const rows = await Promise.all(sales.map((x) => outgoingOf(x.id)))
+    expect(new Set(rows.slice(0, 4).map((r) => r.msgHash)).size).toBe(1)
+    expect(rows[4]!.msgHash).not.toBe(rows[0]!.msgHash)
+    await s.ton.payouts.processOnce()
+    for (const x of sales) expect((await outgoingOf(x.id)).state).toBe('paid')
+  })
+
+  it('after N failures a payment is failed, for the operator to retry or settle with npm run admin', async () => {
+    const { id, amount } = await createSale(2, '5')
+    const p = sender({ maxFailures: 2, validForS: 1 })
+    proxy.fail('/send', { kind: 'drop' })
+    try {
+      for (let i = 0; i < 6 && (await outgoingOf(id))?.state !== 'failed'; i++) {
+        await p.pass()
+        await sleep(1100)
+      }
+    } finally {
+      proxy.clear()
+    }
+    const failed = await outgoingOf(id)
+    expect(failed).toMatchObject({ state: 'failed', failures: 2 })
+    expect(failed.lastError).toMatch(/expired/)
+    // Nothing more is sent for a failed payment.
+    await p.pass()
+    expect(salePaymentsTo(s.ton.chain, 2, id)).toEqual([])
+    // The admin commands work on the database file; here on the same in-memory database, through its context.
+    const { retryOutgoing } = await import('../../server/chain/payment-rows.ts')
+    expect(await retryOutgoing(ctx(), failed.id)).toBe(true)
+    expect((await untilPaid(p, id)).state).toBe('paid')
+    expect(salePaymentsTo(s.ton.chain, 2, id)).toEqual([amount])
   })
 })
 
-describe('start-up of the local TON stack', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'axiom-payouts-'))
-  afterAll(() => rmSync(dir, { recursive: true, force: true }))
+describe('a payment no message can carry', () => {
+  it('an unparsable address is failed at once, for the operator, and does not hold up the others', async () => {
+    const now = Math.floor(Date.now() / 1000)
+    await ctx().db.run(
+      `INSERT INTO outgoing_payments (kind, ref, to_address, amount_nano, comment, state, failures, created_at, updated_at)
+       VALUES ('refund', 'refund:bad-address', 'not-an-address', 20000000, 'axiom:refund:1:refused', 'queued', 0, ?, ?)`,
+      now,
+      now,
+    )
+    const { id, amount } = await createSale(1, '6.5')
+    expect((await untilPaid(sender(), id)).state).toBe('paid')
+    expect(salePaymentsTo(s.ton.chain, 1, id)).toEqual([amount])
+    const bad = (await outgoingPayments(ctx())).find((r) => r.to === 'not-an-address')!
+    expect(bad).toMatchObject({ state: 'failed', lastError: 'unparsable address not-an-address' })
+  })
+})
 
-  it('attachLocalTon settles a sale left sending in the file database', async () => {
-    const dbPath = join(dir, 'axiom.db')
-    const first = await startTestServer({ dbPath, treasuryAddress: localTreasuryAddress() })
-    first.clock.now = Math.floor(Date.now() / 1000)
-    const seller = await first.login(6101)
-    await first.server.admin.credit(6101, '5')
-    const created = await seller.call('POST', '/withdraw/create', { body: { token_amount: '5', address: s.ton.chain.devWallet(2).friendly } })
-    expect(created.status).toBe(200)
-    const id = BigInt(created.body.id)
-    await run(first.server.ctx.db, `UPDATE withdrawals SET status = 'sending' WHERE id = ?`, id)
-    const amount = big((await getRow(first.server.ctx.db, 'SELECT amount_ton FROM withdrawals WHERE id = ?', id))!, 'amount_ton')
-    await first.close()
-
-    const second = await startTestServer({ dbPath, treasuryAddress: localTreasuryAddress() })
-    second.clock.now = Math.floor(Date.now() / 1000)
-    const ton = await attachLocalTon(second.server, { port: 0, payoutIntervalMs: 0, autoApprove: 'off' })
+describe('npm run admin: payouts, payout retry, payout settle', () => {
+  it('lists failed payments, and settles one by hand', async () => {
+    const { mkdtempSync, rmSync } = await import('node:fs')
+    const { tmpdir } = await import('node:os')
+    const { join } = await import('node:path')
+    const { openEngine } = await import('../../server/db/open-engine.ts')
+    const dir = mkdtempSync(join(tmpdir(), 'axiom-payout-admin-'))
     try {
-      expect(await ton.payouts.recovered).toEqual([expect.objectContaining({ withdrawalId: id, outcome: 'completed' })])
-      expect(salePaymentsTo(ton.chain, 2, id)).toEqual([amount])
-      expect(str((await getRow(second.server.ctx.db, 'SELECT status FROM withdrawals WHERE id = ?', id))!, 'status')).toBe('completed')
-      expect(await ton.payouts.processOnce()).toEqual([])
+      const dbPath = join(dir, 'a.db')
+      const engine = await openEngine(dbPath)
+      await engine.run(
+        `INSERT INTO outgoing_payments (kind, ref, to_address, amount_nano, comment, state, failures, last_error, created_at, updated_at)
+         VALUES ('refund', 'refund:x', '0:${'1'.repeat(64)}', 5, 'axiom:refund:1:expired', 'failed', 5, 'expired', 1, 1)`,
+      )
+      await engine.close()
+      const listed = JSON.parse(await runAdminCommand(dbPath, ['payouts', 'failed']))
+      expect(listed).toEqual([expect.objectContaining({ id: '1', state: 'failed', failures: 5, kind: 'refund' })])
+      expect(await runAdminCommand(dbPath, ['payout', 'settle', '1', 'refunded', 'from', 'the', 'office', 'wallet'])).toBe('payment #1 settled: refunded from the office wallet')
+      expect(await runAdminCommand(dbPath, ['payout', 'retry', '1'])).toBe('payment #1 is not failed')
+      expect(JSON.parse(await runAdminCommand(dbPath, ['payouts', 'failed']))).toEqual([])
     } finally {
-      await ton.close()
-      await second.close()
+      rmSync(dir, { recursive: true, force: true })
     }
   })
 })

@@ -1,7 +1,7 @@
 import { toNano } from '@ton/core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { commentCell, readComment } from '../../stand-ins/chain/local-chain.ts'
-import { MIN_REFUND_NANO } from '../../stand-ins/chain/watcher.ts'
+import { MIN_REFUND_NANO } from '../../server/main.ts'
 import type { Session } from '../server/support.ts'
 import { startStack, type Stack } from './support.ts'
 
@@ -87,9 +87,20 @@ describe('the refund minimum', () => {
 
   it('keeps dust without a bond comment as before (ignored)', async () => {
     const sendsBefore = treasurySends()
-    await pay(2, 1000n, 'hello')
+    await pay(2, toNano('0.005'), 'hello')
     await s.ton.watcher.idle()
     expect(s.ton.watcher.records.at(-1)).toMatchObject({ outcome: 'ignored', comment: 'hello' })
+    expect(treasurySends()).toBe(sendsBefore)
+  })
+
+  it('passes over a transaction too poor to run (aborted): nothing recorded, nothing sent', async () => {
+    const sendsBefore = treasurySends()
+    const recordsBefore = s.ton.watcher.records.length
+    await pay(2, 1000n, 'axiom:mint:999996')
+    await s.ton.watcher.idle()
+    const last = s.ton.chain.transactionsOf(s.ton.treasuryAddress).at(-1)!.tx
+    expect(last.description.type === 'generic' && last.description.aborted).toBe(true)
+    expect(s.ton.watcher.records.length).toBe(recordsBefore)
     expect(treasurySends()).toBe(sendsBefore)
   })
 })

@@ -1,3 +1,6 @@
+import Fastify from 'fastify'
+import type { LocalChain } from '../../stand-ins/chain/local-chain.ts'
+import { registerV4Routes } from '../../stand-ins/chain/v4-api.ts'
 import { attachLocalTon, type LocalTon, type LocalTonOptions } from '../../stand-ins/local-ton.ts'
 import { localTreasuryAddress } from '../../stand-ins/chain/dev-keys.ts'
 import { startTestServer, type TestServer } from '../server/support.ts'
@@ -45,4 +48,14 @@ export const memoryStorage = () => {
     getItem: async (k: string) => m.get(k) ?? null,
     removeItem: async (k: string) => void m.delete(k),
   }
+}
+
+/** The v4 API over a chain of a test's own, on a random port. */
+export const serveV4 = async (chain: LocalChain): Promise<{ url: string; close(): Promise<void>; readonly served: ReadonlyArray<string> }> => {
+  const app = Fastify({ logger: false })
+  const served: string[] = []
+  app.addHook('onRequest', async (req) => void served.push(`${req.method} ${req.url.split('?')[0]}`))
+  registerV4Routes(app, chain)
+  const url = await app.listen({ port: 0, host: '127.0.0.1' })
+  return { url, served, close: () => app.close() }
 }

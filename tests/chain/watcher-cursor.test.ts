@@ -1,41 +1,72 @@
 import { toNano } from '@ton/core'
+import { TonClient4 } from '@ton/ton'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { decidePayment } from '../../server/chain/payment-rows.ts'
+import { createPayoutSender } from '../../server/chain/payouts.ts'
+import { createChainWatcher, TREASURY_CURSOR, type ChainWatcher } from '../../server/chain/watcher.ts'
+import type { Lease } from '../../server/main.ts'
 import { localTreasuryAddress } from '../../stand-ins/chain/dev-keys.ts'
 import { commentCell, LocalChain, readComment } from '../../stand-ins/chain/local-chain.ts'
-import { createPaymentWatcher, TREASURY_CURSOR, type MintPayee, type PaymentWatcher } from '../../stand-ins/chain/watcher.ts'
-import type { Lease } from '../../server/main.ts'
+import { TX_PAGE } from '../../stand-ins/chain/v4-api.ts'
+import { startFaultProxy, type FaultProxy } from '../support/fault-proxy.ts'
 import { startTestServer, type Session, type TestServer } from '../server/support.ts'
+import { serveV4 } from './support.ts'
 
 /**
- * The payment watcher keeps its place in the backend (SQLite here): a watcher started on the same
- * database handles what came while none ran, once, and nothing that was handled before.
+ * The watcher (server/chain/watcher.ts) reads the treasury through TonClient4 and keeps its place in
+ * the backend: a watcher started on the same database handles what came while none ran, once, oldest
+ * first, paging back through the history; nothing handled before is handled again.
  */
 let ts: TestServer
 let chain: LocalChain
+let v4: { url: string; close(): Promise<void> }
+let proxy: FaultProxy
 let referrer: Session
 let buyer: Session
-const watchers: PaymentWatcher[] = []
 
 beforeAll(async () => {
   ts = await startTestServer({ treasuryAddress: localTreasuryAddress() })
   ts.clock.now = Math.floor(Date.now() / 1000)
   chain = await LocalChain.create({ devWallets: 3 })
+  v4 = await serveV4(chain)
+  proxy = await startFaultProxy(v4.url)
   referrer = await ts.login(8100)
   buyer = await ts.login(8101, (await referrer.call('GET', '/user/me')).body.ref_code)
 })
 afterAll(async () => {
-  for (const w of watchers) w.stop()
+  await proxy?.close()
+  await v4?.close()
   await ts?.close()
 })
 
-const watch = async (lease?: Lease, backend: MintPayee = ts.server) => {
-  const w = createPaymentWatcher(chain, backend, { lease: lease ?? (await ts.server.lease('chain-watcher')), retryMs: 50 })
-  watchers.push(w)
-  return w
+const client = () => new TonClient4({ endpoint: proxy.url, timeout: 1500 })
+const quiet = () => undefined
+
+const watch = async (lease?: Lease): Promise<ChainWatcher> =>
+  createChainWatcher(ts.server.ctx, {
+    client: client(),
+    treasury: chain.treasury.wallet.address,
+    lease: lease ?? (await ts.server.lease('chain-watcher')),
+    fromStart: true,
+    maxFailures: 5,
+    log: quiet,
+  })
+
+/** Sends the refunds the watchers queued, and lets `w` see them land. */
+const settle = async (w: ChainWatcher) => {
+  await w.pass()
+  const payouts = createPayoutSender(ts.server.ctx, {
+    client: client(),
+    treasury: { version: 'v4r2', keyPair: chain.treasury.keyPair, wallet: chain.treasury.wallet },
+    lease: await ts.server.lease('payouts'),
+    maxFailures: 5,
+    log: quiet,
+  })
+  await payouts.pass()
+  await w.pass()
 }
 
 let nextAmount = 10
-/** A pending bond and the TON it asks for; the payment comment is written here, by hand. */
 const bond = async () => {
   const res = await buyer.call('POST', '/mint/create', { body: { amount: nextAmount++, days: 30 } })
   expect(res.status).toBe(200)
@@ -50,7 +81,6 @@ const mint = async (id: bigint) => {
   return (list.body.items as Array<{ id: number | string; status: string; activated_at: number | null }>).find((m) => String(m.id) === String(id))
 }
 
-/** What came back to dev wallet `index` from the treasury: the refunds, by comment. */
 const refundsTo = (index: number) =>
   chain
     .transactionsOf(chain.devWallet(index).address)
@@ -68,137 +98,143 @@ const lastTreasuryTx = () => {
   return { lt: t.tx.lt, txHash: t.tx.hash().toString('hex') }
 }
 
-describe('the payment watcher across a restart', () => {
+const outcomes = (w: ChainWatcher) => w.decided.map((r) => [r.mintId, r.outcome, r.reason])
+
+describe('the payment watcher across a restart, through TonClient4', () => {
   it('catches up from the cursor: what came while it was stopped is handled once, what was handled before is not', async () => {
     const first = await watch()
     const one = await bond()
     await pay(1, one.nano, `axiom:mint:${one.id}`)
-    await first.idle()
+    await first.pass()
     const paidOnce = await mint(one.id)
     expect(paidOnce?.status).toBe('active')
-    expect(first.records.map((r) => [r.mintId, r.outcome])).toEqual([[one.id, 'activated']])
+    expect(outcomes(first)).toEqual([[one.id, 'activated', null]])
     expect(await ts.server.readChainCursor(TREASURY_CURSOR)).toEqual(lastTreasuryTx())
-    first.stop()
 
     // While no watcher runs: bond 2 is paid, and bond 1 a second time (from another wallet).
     const two = await bond()
     await pay(1, two.nano, `axiom:mint:${two.id}`)
     await pay(2, one.nano, `axiom:mint:${one.id}`)
-    await first.idle()
     expect((await mint(two.id))?.status).toBe('pending')
-    expect(refundsTo(2)).toEqual([])
-    expect(first.records).toHaveLength(1)
 
     const second = await watch()
-    await second.idle()
+    await settle(second)
     expect((await mint(two.id))?.status).toBe('active')
-    expect(second.records.map((r) => [r.mintId, r.outcome, r.reason])).toEqual([
-      [two.id, 'activated', undefined],
+    expect(outcomes(second)).toEqual([
+      [two.id, 'activated', null],
       [one.id, 'refunded', 'duplicate'],
     ])
     expect(refundsTo(2)).toEqual([`axiom:refund:${one.id}:duplicate`])
     expect(refundsTo(1)).toEqual([])
-    // Bond 1 was not paid again: same activation, one referral bonus.
     expect(await mint(one.id)).toEqual(paidOnce)
     expect(await bonusesFor(one.id)).toHaveLength(1)
     expect(await bonusesFor(two.id)).toHaveLength(1)
-    // The cursor is past the refund the watcher sent too: the last transaction of the treasury.
+    // The cursor is past the refund too: the treasury's last transaction.
     expect(await ts.server.readChainCursor(TREASURY_CURSOR)).toEqual(lastTreasuryTx())
-    second.stop()
 
-    // Nothing new: a third watcher handles nothing and refunds nothing.
     const third = await watch()
-    await third.idle()
-    expect(third.records).toEqual([])
+    await settle(third)
+    expect(third.decided).toEqual([])
     expect(refundsTo(2)).toEqual([`axiom:refund:${one.id}:duplicate`])
-    third.stop()
   })
 
-  it('a payment arriving while the watcher catches up is handled once, after the older ones', async () => {
-    const stopped = await bond()
-    await pay(1, stopped.nano, `axiom:mint:${stopped.id}`)
-    await pay(2, toNano('0.5'), 'a plain top-up')
-    const live = await bond()
+  it(`after downtime pages back through more than one page (${TX_PAGE}) of history and handles it oldest first`, async () => {
     const w = await watch()
-    // Paid at once after the start, whether the catch-up is done or not.
-    await pay(1, live.nano, `axiom:mint:${live.id}`)
-    await pay(1, live.nano, `axiom:mint:${live.id}`)
-    await w.idle()
-    expect(w.records.map((r) => [r.mintId, r.outcome, r.reason])).toEqual([
-      [stopped.id, 'activated', undefined],
-      [null, 'ignored', undefined],
-      [live.id, 'activated', undefined],
-      [live.id, 'refunded', 'duplicate'],
-    ])
-    expect(new Set(w.records.map((r) => r.txHash)).size).toBe(4)
-    expect((await mint(live.id))?.status).toBe('active')
-    expect(await bonusesFor(live.id)).toHaveLength(1)
-    expect(refundsTo(1)).toEqual([`axiom:refund:${live.id}:duplicate`])
+    await w.pass()
+    const bonds = []
+    for (let i = 0; i < TX_PAGE + 7; i++) {
+      const b = await bond()
+      bonds.push(b)
+      await pay(1 + (i % 2), b.nano, `axiom:mint:${b.id}`)
+    }
+    await w.pass()
+    expect(outcomes(w)).toEqual(bonds.map((b) => [b.id, 'activated', null]))
+    for (const b of bonds) expect((await mint(b.id))?.status).toBe('active')
     expect(await ts.server.readChainCursor(TREASURY_CURSOR)).toEqual(lastTreasuryTx())
-    w.stop()
   })
 
   it('handles nothing while its lease is elsewhere, and catches up each time it takes it', async () => {
-    // A lease moved by hand: what RunningServer.lease gives on PostgreSQL, where another instance may hold it.
     let held = false
-    const onTake: Array<() => void> = []
-    const lease: Lease = { held: () => held, onAcquired: (fn) => void (onTake.push(fn), held && fn()) }
-    const take = () => {
-      held = true
-      for (const fn of onTake) fn()
-    }
+    const lease: Lease = { held: () => held, onAcquired: () => undefined }
     const w = await watch(lease)
     const paid = await bond()
     await pay(1, paid.nano, `axiom:mint:${paid.id}`)
-    await w.idle()
-    expect(w.records).toEqual([])
+    await w.pass()
+    expect(w.decided).toEqual([])
     expect((await mint(paid.id))?.status).toBe('pending')
-
-    take()
-    await w.idle()
-    expect(w.records.map((r) => [r.mintId, r.outcome])).toEqual([[paid.id, 'activated']])
-
+    held = true
+    await w.pass()
+    expect(outcomes(w)).toEqual([[paid.id, 'activated', null]])
     held = false
     await pay(2, paid.nano, `axiom:mint:${paid.id}`)
-    await w.idle()
-    expect(w.records).toHaveLength(1)
-    expect(refundsTo(2)).not.toContain(`axiom:refund:${paid.id}:duplicate`)
-    take()
-    await w.idle()
-    expect(w.records.map((r) => [r.mintId, r.outcome, r.reason])).toEqual([
-      [paid.id, 'activated', undefined],
+    await w.pass()
+    expect(w.decided).toHaveLength(1)
+    held = true
+    await settle(w)
+    expect(outcomes(w)).toEqual([
+      [paid.id, 'activated', null],
       [paid.id, 'refunded', 'duplicate'],
     ])
     expect(refundsTo(2).filter((c) => c === `axiom:refund:${paid.id}:duplicate`)).toHaveLength(1)
     expect(await bonusesFor(paid.id)).toHaveLength(1)
-    w.stop()
   })
 
-  it('a backend that fails mid-payment: the payment is tried again from the cursor and credited once', async () => {
-    let failures = 1
-    const flaky: MintPayee = {
-      now: ts.server.now,
-      bondPayment: ts.server.bondPayment,
-      readChainCursor: ts.server.readChainCursor,
-      advanceChainCursor: ts.server.advanceChainCursor,
-      creditBondPayment: async (...args) => {
-        if (failures-- > 0) throw new Error('connection reset')
-        return ts.server.creditBondPayment(...args)
-      },
-    }
-    const w = await watch(undefined, flaky)
-    await w.idle()
+  for (const [what, fault] of [
+    ['answers 5xx', { kind: 'status', status: 502, msg: 'bad gateway' }],
+    ['drops the connection', { kind: 'drop' }],
+    ['times out', { kind: 'delay', ms: 3000 }],
+  ] as const) {
+    it(`a v4 endpoint that ${what} while the history is read: nothing decided; the next pass credits it once`, async () => {
+      const w = await watch()
+      await w.pass()
+      const paid = await bond()
+      await pay(1, paid.nano, `axiom:mint:${paid.id}`)
+      proxy.fail('/account/', fault)
+      try {
+        await w.pass()
+      } finally {
+        proxy.clear()
+      }
+      expect(w.decided).toEqual([])
+      expect((await mint(paid.id))?.status).toBe('pending')
+      await w.pass()
+      await w.pass()
+      expect(outcomes(w)).toEqual([[paid.id, 'activated', null]])
+      expect(await bonusesFor(paid.id)).toHaveLength(1)
+      expect(await ts.server.readChainCursor(TREASURY_CURSOR)).toEqual(lastTreasuryTx())
+    })
+  }
+
+  it("a live deployment's first watcher (no cursor) starts after the treasury's newest transaction, reading no history", async () => {
+    const before = await bond()
+    await pay(1, before.nano, `axiom:mint:${before.id}`)
+    const w = createChainWatcher(ts.server.ctx, {
+      client: client(),
+      treasury: chain.treasury.wallet.address,
+      lease: await ts.server.lease('chain-watcher'),
+      cursor: 'live-start',
+      fromStart: false,
+      maxFailures: 5,
+      log: quiet,
+    })
+    const historyReads = proxy.seen.filter((c) => c.includes('/tx/')).length
+    await w.pass()
+    expect(w.decided).toEqual([])
+    expect(proxy.seen.filter((c) => c.includes('/tx/')).length).toBe(historyReads)
+    expect(await ts.server.readChainCursor('live-start')).toEqual(lastTreasuryTx())
+    await pay(2, toNano('0.3'), 'after the start')
+    await w.pass()
+    expect(w.decided.map((r) => [r.outcome, r.comment])).toEqual([['ignored', 'after the start']])
+  })
+
+  it('a transaction hash is decided at most once: the unique column refuses a second decision', async () => {
     const paid = await bond()
-    await pay(1, paid.nano, `axiom:mint:${paid.id}`)
-    const until = Date.now() + 5_000
-    while (w.records.length === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20))
-    await w.idle()
-    // Refused once, then credited: one record, one activation, one referral bonus.
-    expect(failures).toBe(-1)
-    expect(w.records.map((r) => [r.mintId, r.outcome])).toEqual([[paid.id, 'activated']])
+    const p = { txHash: 'ab'.repeat(32), lt: 1n, txNow: ts.clock.now, from: chain.devWallet(1).address, amountNano: paid.nano, comment: `axiom:mint:${paid.id}` }
+    await decidePayment(ts.server.ctx, p, { name: 'test-a', from: null, to: { lt: 1n, txHash: p.txHash } })
+    await expect(decidePayment(ts.server.ctx, p, { name: 'test-b', from: null, to: { lt: 1n, txHash: p.txHash } })).rejects.toThrow(/UNIQUE|unique|duplicate/)
     expect((await mint(paid.id))?.status).toBe('active')
     expect(await bonusesFor(paid.id)).toHaveLength(1)
-    expect(await ts.server.readChainCursor(TREASURY_CURSOR)).toEqual(lastTreasuryTx())
-    w.stop()
+    // Nothing of the refused second decision was written: its cursor did not move.
+    expect(await ts.server.readChainCursor('test-b')).toBeNull()
   })
 })

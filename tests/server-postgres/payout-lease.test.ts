@@ -1,19 +1,21 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { localTreasuryAddress } from '../../stand-ins/chain/dev-keys.ts'
 import { LocalChain, readComment } from '../../stand-ins/chain/local-chain.ts'
-import { createPayoutProcessor, saleComment } from '../../stand-ins/chain/payouts.ts'
-import { startServer, type RunningServer } from '../../server/main.ts'
+import { saleComment, startServer, type RunningServer } from '../../server/main.ts'
+import { serveV4 } from '../chain/support.ts'
 import { call, signInitData, testDatabase } from '../server/support.ts'
 
 /**
- * Two backends on one PostgreSQL, each with a payout loop over one chain: only the holder of the
- * `payouts` lease pays, and when it goes the other takes over, finishing what was left `sending`
- * without paying anything twice.
+ * Two backends on one PostgreSQL, each with the chain service over one chain's v4 API: only the
+ * holder of the `payouts` lease sends, and when it goes the other takes over the message left in
+ * flight, without paying anything twice.
  */
 const RETRY_MS = 100
 const servers: RunningServer[] = []
+const closers: Array<() => Promise<void>> = []
 afterAll(async () => {
   for (const s of servers) await s.close().catch(() => undefined)
+  for (const c of closers) await c()
 })
 
 const paymentsOf = (chain: LocalChain, id: bigint): bigint[] =>
@@ -24,18 +26,25 @@ const paymentsOf = (chain: LocalChain, id: bigint): bigint[] =>
     .map((m) => (m!.info.type === 'internal' ? m!.info.value.coins : 0n))
 
 describe('one payout loop across instances', () => {
-  it('pays each sale once: the holder pays, the other waits, and takes over the sending ones when the holder closes', async () => {
+  it('pays each sale once: the holder pays, the other takes over what was in flight when the holder closes', async () => {
     const db = await testDatabase()
+    const chain = await LocalChain.create({ devWallets: 2 })
+    const v4 = await serveV4(chain)
+    closers.push(v4.close)
     const start = async () => {
       const s = await startServer({ port: 0, dbPath: db, leaseRetryMs: RETRY_MS, welcomeBalanceNano: 0n, treasuryAddress: localTreasuryAddress() })
       servers.push(s)
-      return s
+      const svc = await s.startChain({
+        endpoint: v4.url,
+        treasury: { version: 'v4r2', keyPair: chain.treasury.keyPair, wallet: chain.treasury.wallet },
+        fromStart: true,
+        pollMs: 100,
+        payoutMs: 0,
+      })
+      return { s, svc }
     }
-    const a = await start()
-    const b = await start()
-    const chain = await LocalChain.create({ devWallets: 2 })
-    const pa = createPayoutProcessor(chain, a, { intervalMs: 0, lease: await a.lease('payouts') })
-    const pb = createPayoutProcessor(chain, b, { intervalMs: 0, lease: await b.lease('payouts') })
+    const { s: a, svc: ca } = await start()
+    const { s: b, svc: cb } = await start()
 
     const reg = await call(a.url, 'POST', '/auth/register', { body: { init_data: signInitData({ id: 9801 }, Math.floor(Date.now() / 1000)) } })
     const token = reg.body.token as string
@@ -52,22 +61,30 @@ describe('one payout loop across instances', () => {
     const first = await sale()
     const second = await sale()
 
-    expect(await pb.processOnce()).toEqual([])
-    expect((await pa.processOnce()).map((r) => [r.withdrawalId, r.outcome])).toEqual([
-      [first, 'completed'],
-      [second, 'completed'],
-    ])
-    expect(await pb.processOnce()).toEqual([])
+    expect(await cb.payouts.pass()).toEqual([])
+    expect((await ca.payouts.pass()).map((r) => r.withdrawalId)).toEqual([first, second])
+    await ca.watcher.pass()
+    expect(await cb.payouts.pass()).toEqual([])
 
-    // A claimed a third sale (committed `sending`) and went before sending it.
+    // A signed a third sale's message (recorded `sending`) and went before it reached the chain.
     const third = await sale()
-    await a.ctx.db.run(`UPDATE withdrawals SET status = 'sending' WHERE id = ?`, third)
+    const { queueDueSales, claimForMessage, outgoingPayments } = await import('../../server/chain/payment-rows.ts')
+    const { signTransfer } = await import('../../server/chain/payouts.ts')
+    const { normalizedMessageHash } = await import('../../server/chain/watcher.ts')
+    const { loadMessage } = await import('@ton/core')
+    await queueDueSales(a.ctx)
+    const row = (await outgoingPayments(a.ctx, ['queued']))[0]!
+    const seqno = await chain.seqnoOf(chain.treasury)
+    const validUntil = Math.floor(Date.now() / 1000) + 60
+    const cell = signTransfer({ version: 'v4r2', keyPair: chain.treasury.keyPair, wallet: chain.treasury.wallet }, seqno, validUntil, [row], false)
+    await claimForMessage(a.ctx, [row.id], { seqno, validUntil, msgHash: normalizedMessageHash(loadMessage(cell.beginParse())), boc: cell.toBoc().toString('base64') })
     await a.close()
-    const deadline = Date.now() + 5_000
-    while ((await pb.recovered).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
-    expect((await pb.recovered).map((r) => [r.withdrawalId, r.outcome])).toEqual([[third, 'completed']])
-    expect(await pb.processOnce()).toEqual([])
-
+    const deadline = Date.now() + 10_000
+    while ((await outgoingPayments(b.ctx, ['paid'])).length < 3 && Date.now() < deadline) {
+      await cb.payouts.pass()
+      await cb.watcher.pass()
+      await new Promise((r) => setTimeout(r, 50))
+    }
     for (const id of [first, second, third]) expect(paymentsOf(chain, id)).toHaveLength(1)
     const statuses = await b.ctx.db.all<{ status: string }>('SELECT status FROM withdrawals ORDER BY id')
     expect(statuses.map((r) => r.status)).toEqual(['completed', 'completed', 'completed'])

@@ -2,8 +2,8 @@ import { toNano } from '@ton/core'
 import { afterAll, describe, expect, it } from 'vitest'
 import { localTreasuryAddress } from '../../stand-ins/chain/dev-keys.ts'
 import { commentCell, LocalChain, readComment } from '../../stand-ins/chain/local-chain.ts'
-import { createPaymentWatcher, TREASURY_CURSOR, type PaymentWatcher } from '../../stand-ins/chain/watcher.ts'
-import { startServer, type RunningServer } from '../../server/main.ts'
+import { startServer, TREASURY_CURSOR, type ChainService, type RunningServer } from '../../server/main.ts'
+import { serveV4 } from '../chain/support.ts'
 import { RELAXED_RATE_LIMITS } from '../support/relaxed-limits.ts'
 import { call, signInitData, testDatabase } from '../server/support.ts'
 
@@ -15,10 +15,18 @@ import { call, signInitData, testDatabase } from '../server/support.ts'
  */
 const RETRY_MS = 100
 const servers: RunningServer[] = []
-const watchers: PaymentWatcher[] = []
+const closers: Array<() => Promise<void>> = []
 afterAll(async () => {
-  for (const w of watchers) w.stop()
   for (const s of servers) await s.close().catch(() => undefined)
+  for (const c of closers) await c()
+})
+
+/** What one instance's watcher decided, and a pass that also sends its refunds. */
+const view = (svc: ChainService) => ({
+  get records() {
+    return svc.watcher.decided
+  },
+  idle: () => svc.settle(),
 })
 
 const waitFor = async (what: string, ok: () => boolean | Promise<boolean>, ms = 10_000) => {
@@ -33,6 +41,8 @@ describe('one payment watcher across instances', () => {
   it('the holder handles the payments; the other takes over from the cursor when it closes, and nothing is handled twice', async () => {
     const db = await testDatabase()
     const chain = await LocalChain.create({ devWallets: 3 })
+    const v4 = await serveV4(chain)
+    closers.push(v4.close)
     const start = async () => {
       const s = await startServer({
         port: 0,
@@ -43,9 +53,14 @@ describe('one payment watcher across instances', () => {
         treasuryAddress: localTreasuryAddress(),
       })
       servers.push(s)
-      const w = createPaymentWatcher(chain, s, { lease: await s.lease('chain-watcher'), retryMs: RETRY_MS })
-      watchers.push(w)
-      return { s, w }
+      const svc = await s.startChain({
+        endpoint: v4.url,
+        treasury: { version: 'v4r2', keyPair: chain.treasury.keyPair, wallet: chain.treasury.wallet },
+        fromStart: true,
+        pollMs: 50,
+        payoutMs: 100,
+      })
+      return { s, w: view(svc) }
     }
     const { s: a, w: wa } = await start()
     const { s: b, w: wb } = await start()

@@ -8,6 +8,8 @@ export type Fault =
   | { readonly kind: 'drop' }
   /** The call reaches the backend and is carried out, but its answer never reaches the client. */
   | { readonly kind: 'lose-answer' }
+  /** The client hears nothing; the call reaches the backend `ms` later all the same (a message held up in the network). */
+  | { readonly kind: 'late'; readonly ms: number }
 
 /**
  * An HTTP proxy in front of the reference backend that can break chosen calls the way real
@@ -19,6 +21,8 @@ export interface FaultProxy {
   /** Breaks calls whose path (under /api) starts with `pathPrefix`, until cleared. */
   fail(pathPrefix: string, fault: Fault): void
   clear(): void
+  /** Every call that reached the proxy, as `METHOD path`, in order (a recording proxy). */
+  readonly seen: ReadonlyArray<string>
   close(): Promise<void>
 }
 
@@ -47,11 +51,26 @@ export const startFaultProxy = async (target: string): Promise<FaultProxy> => {
     out.on('error', () => res.destroy())
     req.pipe(out)
   }
+  const seen: string[] = []
   const server: Server = createServer((req, res) => {
+    seen.push(`${req.method} ${new URL(req.url ?? '/', 'http://x').pathname}`)
     const fault = faultFor(req.url ?? '/')
     if (!fault) return forward(req, res)
     if (fault.kind === 'drop') return req.socket.destroy()
     if (fault.kind === 'lose-answer') return forward(req, res, true)
+    if (fault.kind === 'late') {
+      const chunks: Buffer[] = []
+      req.on('data', (c: Buffer) => chunks.push(c))
+      req.on('end', () => {
+        req.socket.destroy()
+        setTimeout(() => {
+          const out = request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (up) => up.resume())
+          out.on('error', () => undefined)
+          out.end(Buffer.concat(chunks))
+        }, fault.ms)
+      })
+      return
+    }
     if (fault.kind === 'delay') {
       const timer = setTimeout(() => forward(req, res), fault.ms)
       res.on('close', () => clearTimeout(timer))
@@ -65,6 +84,7 @@ export const startFaultProxy = async (target: string): Promise<FaultProxy> => {
   const { port } = server.address() as AddressInfo
   return {
     url: `http://127.0.0.1:${port}`,
+    seen,
     fail: (prefix, fault) => faults.set(prefix, fault),
     clear: () => faults.clear(),
     close: () =>

@@ -1,0 +1,331 @@
+import { Address } from '@ton/core'
+import { BOND_PAYMENT_COMMENT } from '../../core/domain/bond-payment.ts'
+import { inTx, type ServerContext } from '../domain/context.ts'
+import { allRows, big, getRow, insertRow, run, str, type Row } from '../db/sql.ts'
+import { advanceChainCursor, type ChainCursor } from '../domain/chain-cursor.ts'
+import { DomainError } from '../domain/errors.ts'
+import { bondPayment, markMintPaid } from '../domain/mints.ts'
+
+/**
+ * The database side of the chain: what the watcher decided about each payment into the treasury
+ * (`chain_payments`, one row per transaction hash: credited at most once), and the outgoing payments
+ * the treasury owes (`outgoing_payments`: sales and refunds in one queue). Each decision commits with
+ * the move of the watcher's cursor, so a restart neither loses nor repeats one.
+ */
+
+/** The smallest refused payment refunded (0.01 TON): below it a refund would cost the treasury more than it returns. */
+export const MIN_REFUND_NANO = 10_000_000n
+
+export type PaymentOutcome = 'activated' | 'refunded' | 'kept' | 'ignored'
+export type RefusalReason = 'underpaid' | 'expired' | 'duplicate' | 'not_pending' | 'unknown_bond' | 'refused'
+
+/** An inbound internal payment into the treasury, as the chain has it. */
+export interface InboundPayment {
+  readonly txHash: string
+  readonly lt: bigint
+  /** The transaction's own time (unix seconds): what a bond's validity is judged by. */
+  readonly txNow: number
+  readonly from: string
+  readonly amountNano: bigint
+  readonly comment: string | null
+}
+
+export interface PaymentRecord extends InboundPayment {
+  readonly mintId: bigint | null
+  readonly outcome: PaymentOutcome
+  readonly reason: RefusalReason | null
+  readonly detail: string | null
+  readonly overpaidNano: bigint | null
+}
+
+export type OutgoingKind = 'sale' | 'refund'
+/** queued → sending (seqno, valid_until, message hash recorded before the send) → paid; failed after too many tries. */
+export type OutgoingState = 'queued' | 'sending' | 'paid' | 'failed'
+
+export interface OutgoingPayment {
+  readonly id: bigint
+  readonly kind: OutgoingKind
+  readonly withdrawalId: bigint | null
+  readonly to: string
+  readonly amountNano: bigint
+  readonly comment: string
+  readonly state: OutgoingState
+  readonly seqno: number | null
+  readonly validUntil: number | null
+  readonly msgHash: string | null
+  readonly boc: string | null
+  readonly failures: number
+  readonly lastError: string | null
+  readonly paidTxHash: string | null
+}
+
+export const saleComment = (withdrawalId: bigint): string => `axiom:sale:${withdrawalId}`
+export const refundComment = (mintId: bigint | null, reason: RefusalReason): string => `axiom:refund:${mintId ?? 'unknown'}:${reason}`
+
+/** An address in raw form, whichever form it is given in (a friendly and a raw one name the same account). */
+const rawOf = (a: string): string => {
+  try {
+    return Address.parse(a).toRawString()
+  } catch {
+    return a
+  }
+}
+
+const nullable = (r: Row, c: string) => (r[c] === null || r[c] === undefined ? null : r[c])
+
+const outgoingOf = (r: Row): OutgoingPayment => ({
+  id: big(r, 'id'),
+  kind: str(r, 'kind') as OutgoingKind,
+  withdrawalId: nullable(r, 'withdrawal_id') === null ? null : big(r, 'withdrawal_id'),
+  to: str(r, 'to_address'),
+  amountNano: big(r, 'amount_nano'),
+  comment: str(r, 'comment'),
+  state: str(r, 'state') as OutgoingState,
+  seqno: nullable(r, 'seqno') === null ? null : Number(big(r, 'seqno')),
+  validUntil: nullable(r, 'valid_until') === null ? null : Number(big(r, 'valid_until')),
+  msgHash: nullable(r, 'msg_hash') === null ? null : str(r, 'msg_hash'),
+  boc: nullable(r, 'boc') === null ? null : str(r, 'boc'),
+  failures: Number(big(r, 'failures')),
+  lastError: nullable(r, 'last_error') === null ? null : str(r, 'last_error'),
+  paidTxHash: nullable(r, 'paid_tx_hash') === null ? null : str(r, 'paid_tx_hash'),
+})
+
+const recordOf = (r: Row): PaymentRecord => ({
+  txHash: str(r, 'tx_hash'),
+  lt: big(r, 'lt'),
+  txNow: Number(big(r, 'tx_now')),
+  from: str(r, 'source'),
+  amountNano: big(r, 'amount_nano'),
+  comment: nullable(r, 'comment') === null ? null : str(r, 'comment'),
+  mintId: nullable(r, 'mint_id') === null ? null : big(r, 'mint_id'),
+  outcome: str(r, 'outcome') as PaymentOutcome,
+  reason: nullable(r, 'reason') === null ? null : (str(r, 'reason') as RefusalReason),
+  detail: nullable(r, 'detail') === null ? null : str(r, 'detail'),
+  overpaidNano: nullable(r, 'overpaid_nano') === null ? null : big(r, 'overpaid_nano'),
+})
+
+/** The watcher's decisions, oldest first. */
+export const paymentRecords = async (ctx: ServerContext): Promise<PaymentRecord[]> =>
+  (await allRows(ctx.db, 'SELECT * FROM chain_payments ORDER BY lt')).map(recordOf)
+
+export const outgoingPayments = async (ctx: ServerContext, states?: ReadonlyArray<OutgoingState>): Promise<OutgoingPayment[]> =>
+  (
+    await (states
+      ? allRows(ctx.db, `SELECT * FROM outgoing_payments WHERE state IN (${states.map(() => '?').join(', ')}) ORDER BY id`, ...states)
+      : allRows(ctx.db, 'SELECT * FROM outgoing_payments ORDER BY id'))
+  ).map(outgoingOf)
+
+export const outgoingPayment = async (ctx: ServerContext, id: bigint): Promise<OutgoingPayment | null> => {
+  const r = await getRow(ctx.db, 'SELECT * FROM outgoing_payments WHERE id = ?', id)
+  return r ? outgoingOf(r) : null
+}
+
+const insertRecord = (ctx: ServerContext, p: InboundPayment, r: Omit<PaymentRecord, keyof InboundPayment>) =>
+  run(
+    ctx.db,
+    `INSERT INTO chain_payments (tx_hash, lt, tx_now, source, amount_nano, comment, mint_id, outcome, reason, detail, overpaid_nano, handled_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    p.txHash,
+    p.lt,
+    p.txNow,
+    p.from,
+    p.amountNano,
+    p.comment,
+    r.mintId,
+    r.outcome,
+    r.reason,
+    r.detail,
+    r.overpaidNano,
+    ctx.now(),
+  )
+
+const enqueue = (ctx: ServerContext, kind: OutgoingKind, ref: string, to: string, amount: bigint, comment: string, withdrawalId: bigint | null) =>
+  insertRow(
+    ctx.db,
+    `INSERT INTO outgoing_payments (kind, ref, withdrawal_id, to_address, amount_nano, comment, state, failures, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, 'queued', 0, ?, ?)`,
+    kind,
+    ref,
+    withdrawalId,
+    to,
+    amount,
+    comment,
+    ctx.now(),
+    ctx.now(),
+  )
+
+/**
+ * Decides one inbound payment, in one transaction with the cursor's move from `from` to `to`: a
+ * bond activated, or a refund queued, or the payment kept or ignored, and its row in
+ * `chain_payments` (whose key is the transaction hash: a second decision about it cannot commit).
+ * Throws CursorMoved (another watcher has it) or a backend failure; a refusal is a decision.
+ */
+export const decidePayment = async (
+  ctx: ServerContext,
+  p: InboundPayment,
+  step: { name: string; from: ChainCursor | null; to: ChainCursor },
+  minRefundNano = MIN_REFUND_NANO,
+): Promise<PaymentRecord> => {
+  const decide = (forceRefusal: string | null) =>
+    inTx(ctx, async (ctx) => {
+      await advanceChainCursor(ctx, { name: step.name, expected: step.from, next: step.to })
+      const m = p.comment ? BOND_PAYMENT_COMMENT.exec(p.comment.trim()) : null
+      const none = { mintId: null, reason: null, detail: null, overpaidNano: null }
+      if (!m) {
+        await insertRecord(ctx, p, { ...none, outcome: 'ignored' })
+        return { ...p, ...none, outcome: 'ignored' as const }
+      }
+      const mintId = BigInt(m[1]!)
+      const refused = async (reason: RefusalReason, detail: string | null): Promise<PaymentRecord> => {
+        if (p.amountNano < minRefundNano) {
+          const why = `${p.amountNano} nanoton is below the refund minimum of ${minRefundNano}: kept, not refunded`
+          const r = { mintId, outcome: 'kept' as const, reason, detail: detail ? `${detail}; ${why}` : why, overpaidNano: null }
+          await insertRecord(ctx, p, r)
+          return { ...p, ...r }
+        }
+        const r = { mintId, outcome: 'refunded' as const, reason, detail, overpaidNano: null }
+        await insertRecord(ctx, p, r)
+        await enqueue(ctx, 'refund', `refund:${p.txHash}`, p.from, p.amountNano, refundComment(mintId, reason), null)
+        return { ...p, ...r }
+      }
+      if (forceRefusal !== null) return refused('refused', forceRefusal)
+      const bond = await bondPayment(ctx, mintId)
+      if (!bond) return refused('unknown_bond', null)
+      if (bond.status !== 'pending') return refused(bond.status === 'canceled' ? 'not_pending' : 'duplicate', `bond is ${bond.status}`)
+      // The chain's time of the payment, not the server's: a watcher that was down judges it as it was.
+      if (p.txNow > bond.payBy) return refused('expired', `paid at ${p.txNow}, due by ${bond.payBy}`)
+      if (p.amountNano < bond.amountNano) return refused('underpaid', `paid ${p.amountNano}, expected ${bond.amountNano}`)
+      await markMintPaid(ctx, mintId, p.amountNano)
+      const r = { mintId, outcome: 'activated' as const, reason: null, detail: null, overpaidNano: p.amountNano > bond.amountNano ? p.amountNano - bond.amountNano : null }
+      await insertRecord(ctx, p, r)
+      return { ...p, ...r }
+    })
+  try {
+    return await decide(null)
+  } catch (e) {
+    // A rule of the backend refused the credit (nothing was written): refunded as refused.
+    if (e instanceof DomainError) return decide(e.message)
+    throw e
+  }
+}
+
+/** A treasury transaction that is no payment to decide (its own sends are confirmed by confirmSent): the cursor moves past it. */
+export const passTransaction = (ctx: ServerContext, step: { name: string; from: ChainCursor | null; to: ChainCursor }) =>
+  advanceChainCursor(ctx, { name: step.name, expected: step.from, next: step.to })
+
+/** One internal message the treasury's transaction sent: where, how much, which comment. */
+export interface SentMessage {
+  readonly to: string
+  readonly amountNano: bigint
+  readonly comment: string | null
+}
+
+/**
+ * The treasury's own transaction, carrying the external message `msgHash`: with the cursor's move,
+ * each outgoing payment of that message is paid if the transaction sent it (a sale's withdrawal
+ * becomes completed), else (the wallet skipped it: its balance) queued again, one failure more.
+ */
+export const confirmSent = (
+  ctx: ServerContext,
+  msgHash: string,
+  txHash: string,
+  sent: ReadonlyArray<SentMessage>,
+  step: { name: string; from: ChainCursor | null; to: ChainCursor },
+  maxFailures: number,
+): Promise<OutgoingPayment[]> =>
+  inTx(ctx, async (ctx) => {
+    await advanceChainCursor(ctx, { name: step.name, expected: step.from, next: step.to })
+    const rows = (await allRows(ctx.db, `SELECT * FROM outgoing_payments WHERE msg_hash = ? AND state = 'sending'`, msgHash)).map(outgoingOf)
+    const left = [...sent]
+    for (const row of rows) {
+      const to = rawOf(row.to)
+      const i = left.findIndex((m) => rawOf(m.to) === to && m.amountNano === row.amountNano && m.comment === row.comment)
+      if (i >= 0) {
+        left.splice(i, 1)
+        await run(ctx.db, `UPDATE outgoing_payments SET state = 'paid', paid_tx_hash = ?, updated_at = ? WHERE id = ?`, txHash, ctx.now(), row.id)
+        if (row.withdrawalId !== null) await run(ctx.db, `UPDATE withdrawals SET status = 'completed' WHERE id = ? AND status = 'sending'`, row.withdrawalId)
+      } else await failOne(ctx, row, 'the treasury did not send it (its balance?)', maxFailures)
+    }
+    return rows
+  })
+
+/** One more failure: queued again to be signed anew, or `failed` after `maxFailures`. */
+const failOne = (ctx: ServerContext, row: OutgoingPayment, error: string, maxFailures: number) =>
+  run(
+    ctx.db,
+    `UPDATE outgoing_payments SET state = ?, failures = failures + 1, last_error = ?, seqno = NULL, valid_until = NULL, msg_hash = NULL, boc = NULL, updated_at = ?
+     WHERE id = ? AND state = 'sending'`,
+    row.failures + 1 >= maxFailures ? 'failed' : 'queued',
+    error,
+    ctx.now(),
+    row.id,
+  )
+
+/** A queued payment no message can carry (its address): `failed` at once, for the operator. */
+export const failUnpayable = async (ctx: ServerContext, id: bigint, error: string): Promise<void> => {
+  await run(ctx.db, `UPDATE outgoing_payments SET state = 'failed', last_error = ?, updated_at = ? WHERE id = ? AND state = 'queued'`, error, ctx.now(), id)
+}
+
+/** The message `msgHash` can no longer land (expired with its seqno unused, or the seqno went to another): its payments are signed anew. */
+export const abandonMessage = (ctx: ServerContext, msgHash: string, error: string, maxFailures: number): Promise<void> =>
+  inTx(ctx, async (ctx) => {
+    for (const row of (await allRows(ctx.db, `SELECT * FROM outgoing_payments WHERE msg_hash = ? AND state = 'sending'`, msgHash)).map(outgoingOf)) {
+      await failOne(ctx, row, error, maxFailures)
+    }
+  })
+
+/** Every `pending` sale joins the queue (its withdrawal becomes `sending`: the API still shows it pending). */
+export const queueDueSales = (ctx: ServerContext): Promise<number> =>
+  inTx(ctx, async (ctx) => {
+    const due = await allRows(ctx.db, `SELECT id, address, amount_ton FROM withdrawals WHERE status = 'pending' ORDER BY id`)
+    for (const w of due) {
+      const id = big(w, 'id')
+      await run(ctx.db, `UPDATE withdrawals SET status = 'sending' WHERE id = ? AND status = 'pending'`, id)
+      await enqueue(ctx, 'sale', `sale:${id}`, str(w, 'address'), big(w, 'amount_ton'), saleComment(id), id)
+    }
+    return due.length
+  })
+
+/**
+ * Claims queued payments for one signed message, recording its seqno, valid_until, hash and BOC
+ * before anything is sent. False (nothing written) when any of them is no longer queued.
+ */
+export const claimForMessage = (
+  ctx: ServerContext,
+  ids: ReadonlyArray<bigint>,
+  m: { seqno: number; validUntil: number; msgHash: string; boc: string },
+): Promise<boolean> =>
+  inTx(ctx, async (ctx) => {
+    for (const id of ids) {
+      const r = await run(
+        ctx.db,
+        `UPDATE outgoing_payments SET state = 'sending', seqno = ?, valid_until = ?, msg_hash = ?, boc = ?, updated_at = ? WHERE id = ? AND state = 'queued'`,
+        m.seqno,
+        m.validUntil,
+        m.msgHash,
+        m.boc,
+        ctx.now(),
+        id,
+      )
+      if (r.changes !== 1) throw new ClaimLost()
+    }
+    return true
+  }).catch((e: unknown) => {
+    if (e instanceof ClaimLost) return false
+    throw e
+  })
+
+class ClaimLost extends Error {}
+
+/** The operator's commands on a `failed` payment: sign it anew, or mark it settled by hand. */
+export const retryOutgoing = async (ctx: ServerContext, id: bigint): Promise<boolean> =>
+  (await run(ctx.db, `UPDATE outgoing_payments SET state = 'queued', failures = 0, last_error = NULL, updated_at = ? WHERE id = ? AND state = 'failed'`, ctx.now(), id)).changes === 1
+
+export const settleOutgoing = (ctx: ServerContext, id: bigint, note: string): Promise<boolean> =>
+  inTx(ctx, async (ctx) => {
+    const row = await outgoingPayment(ctx, id)
+    if (!row || row.state !== 'failed') return false
+    await run(ctx.db, `UPDATE outgoing_payments SET state = 'paid', last_error = ?, updated_at = ? WHERE id = ?`, `settled by the operator: ${note}`, ctx.now(), id)
+    if (row.withdrawalId !== null) await run(ctx.db, `UPDATE withdrawals SET status = 'completed' WHERE id = ? AND status = 'sending'`, row.withdrawalId)
+    return true
+  })

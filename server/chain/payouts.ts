@@ -1,0 +1,168 @@
+import { Address, beginCell, external, internal, loadMessage, SendMode, storeMessage, type Cell } from '@ton/core'
+import { WalletContractV4, type TonClient4 } from '@ton/ton'
+import type { Lease } from '../cluster/cluster.ts'
+import type { ServerContext } from '../domain/context.ts'
+import { readChainCursor } from '../domain/chain-cursor.ts'
+import {
+  abandonMessage,
+  claimForMessage,
+  failUnpayable,
+  outgoingPayments,
+  queueDueSales,
+  type OutgoingPayment,
+} from './payment-rows.ts'
+import { MAX_MESSAGES, type TreasuryKey } from './treasury.ts'
+import { normalizedMessageHash, TREASURY_CURSOR } from './watcher.ts'
+
+const parses = (a: string) => {
+  try {
+    Address.parse(a)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** How long a signed message stays valid (its valid_until is the chain's time plus this). */
+export const VALID_FOR_S = 60
+/** Failures (a message signed anew) after which an outgoing payment is `failed`, for the operator. */
+export const DEFAULT_MAX_FAILURES = 5
+
+/** The treasury's signing side: its contract and key. */
+export type TreasurySigner = Pick<TreasuryKey, 'version' | 'keyPair' | 'wallet'>
+
+export interface PayoutSenderOptions {
+  readonly client: TonClient4
+  readonly treasury: TreasurySigner
+  /** Only the holder sends (RunningServer.lease('payouts')). */
+  readonly lease: Lease
+  readonly maxFailures: number
+  readonly validForS?: number
+  readonly log?: (msg: string, e?: unknown) => void
+}
+
+export interface PayoutSender {
+  /**
+   * One pass: due sales join the queue; the message in flight is resent (until its valid_until),
+   * or given up when it can no longer land; else the next queued payments are signed into one
+   * message (up to 255 for W5, 4 for v4), recorded, then sent. Answers the payments it sent or resent.
+   */
+  pass(): Promise<OutgoingPayment[]>
+  /** No pass starts any more; resolves when the one under way (if any) is done. */
+  halt(): Promise<void>
+}
+
+/** The external message carrying `messages`, signed by the treasury with `seqno`, valid until `validUntil`. */
+export const signTransfer = (t: TreasurySigner, seqno: number, validUntil: number, rows: ReadonlyArray<OutgoingPayment>, deploy: boolean): Cell => {
+  const messages = rows.map((r) =>
+    internal({ to: r.to, value: r.amountNano, bounce: false, body: beginCell().storeUint(0, 32).storeStringTail(r.comment).endCell() }),
+  )
+  const args = {
+    seqno,
+    secretKey: t.keyPair.secretKey,
+    messages,
+    // The treasury pays the forwarding fees; a message it cannot pay is skipped, not the whole transfer.
+    sendMode: SendMode.PAY_GAS_SEPARATELY + SendMode.IGNORE_ERRORS,
+    timeout: validUntil,
+  }
+  const body = t.wallet instanceof WalletContractV4 ? t.wallet.createTransfer(args) : t.wallet.createTransfer(args)
+  const ext = external({ to: t.wallet.address, init: deploy ? t.wallet.init : undefined, body })
+  return beginCell().store(storeMessage(ext)).endCell()
+}
+
+/**
+ * Pays the outgoing queue from the treasury through TonClient4, never twice: each message's seqno,
+ * valid_until and hash are committed before it is sent; the same message is resent until it lands
+ * (the watcher marks its payments paid when it sees the treasury's transaction carrying it) or can
+ * no longer land (its valid_until passed by the chain's clock with the seqno unused, or the seqno
+ * was used and the watcher, caught up past it, did not find it): only then are they signed anew.
+ * One message in flight at a time: messages of one seqno exclude each other.
+ */
+export const createPayoutSender = (ctx: ServerContext, o: PayoutSenderOptions): PayoutSender => {
+  const log = o.log ?? ((msg, e) => console.error(`[chain] ${msg}`, e ?? ''))
+  const validFor = o.validForS ?? VALID_FOR_S
+  const address = o.treasury.wallet.address
+  let running: Promise<OutgoingPayment[]> | null = null
+
+  const send = async (boc: string): Promise<void> => {
+    try {
+      await o.client.sendMessage(Buffer.from(boc, 'base64'))
+    } catch (e) {
+      // Whether it arrived or not, the same message is resent on the next pass until valid_until.
+      log('sending a treasury message failed (resent on the next pass)', e instanceof Error ? e.message : e)
+    }
+  }
+
+  let halted = false
+  const once = async (): Promise<OutgoingPayment[]> => {
+    if (halted || !o.lease.held()) return []
+    await queueDueSales(ctx)
+    // The chain first, then the cursor, then the rows: a row still `sending` after a cursor past the
+    // transaction that used its seqno was not in that transaction.
+    const last = await o.client.getLastBlock()
+    const account = (await o.client.getAccountLite(last.last.seqno, address)).account
+    const active = account.state.type === 'active'
+    let seqno = 0
+    if (active) {
+      const r = await o.client.runMethod(last.last.seqno, address, 'seqno')
+      if (r.exitCode !== 0 && r.exitCode !== 1) throw new Error(`the treasury's seqno get method failed (exit code ${r.exitCode})`)
+      seqno = r.reader.readNumber()
+    }
+    const chainNow = last.now
+    const cursor = await readChainCursor(ctx, TREASURY_CURSOR)
+    const caughtUp = account.last === null || (cursor !== null && cursor.lt >= BigInt(account.last.lt))
+    const sending = await outgoingPayments(ctx, ['sending'])
+    const byMessage = new Map<string, OutgoingPayment[]>()
+    for (const r of sending) byMessage.set(r.msgHash!, [...(byMessage.get(r.msgHash!) ?? []), r])
+
+    let inFlight: OutgoingPayment[] | null = null
+    for (const [hash, rows] of byMessage) {
+      const m = rows[0]!
+      if (seqno > m.seqno!) {
+        if (caughtUp) await abandonMessage(ctx, hash, `seqno ${m.seqno} was used without this message`, o.maxFailures)
+        else inFlight = rows // the watcher has yet to see the transaction that used it
+      } else if (chainNow > m.validUntil!) {
+        await abandonMessage(ctx, hash, `expired (valid until ${m.validUntil}) before it landed`, o.maxFailures)
+      } else {
+        await send(m.boc!)
+        inFlight = rows
+      }
+    }
+    if (inFlight) return inFlight
+
+    const all = await outgoingPayments(ctx, ['queued'])
+    // An address the chain cannot take would stop every message it is in: it goes to the operator.
+    for (const r of all.filter((r) => !parses(r.to))) await failUnpayable(ctx, r.id, `unparsable address ${r.to}`)
+    const queued = all.filter((r) => parses(r.to)).slice(0, MAX_MESSAGES[o.treasury.version])
+    if (queued.length === 0) {
+      // A funded treasury not deployed yet is deployed by a transfer of nothing: until it is, a
+      // bounceable payment to it bounces. Nothing is paid by it, so nothing is recorded.
+      if (!active && BigInt(account.balance.coins) > 0n) await send(signTransfer(o.treasury, 0, chainNow + validFor, [], true).toBoc().toString('base64'))
+      return []
+    }
+    const validUntil = chainNow + validFor
+    const cell = signTransfer(o.treasury, seqno, validUntil, queued, !active)
+    const boc = cell.toBoc().toString('base64')
+    const msgHash = normalizedMessageHash(loadMessage(cell.beginParse()))
+    // Recorded before it is sent: a kill after this line leaves a message the next pass resends.
+    if (!(await claimForMessage(ctx, queued.map((r) => r.id), { seqno, validUntil, msgHash, boc }))) return []
+    await send(boc)
+    return queued
+  }
+
+  return {
+    pass: () =>
+      (running ??= once()
+        .catch((e: unknown) => {
+          log('payout pass failed (tried again on the next)', e instanceof Error ? e.message : e)
+          return [] as OutgoingPayment[]
+        })
+        .finally(() => {
+          running = null
+        })),
+    halt: async () => {
+      halted = true
+      await running
+    },
+  }
+}
