@@ -1,4 +1,5 @@
 import { tokens } from './money.ts'
+import type { TelegramSettings } from './telegram/gateway.ts'
 import { DEFAULT_RATE_LIMITS, type RateLimitConfig, type RateLimitStoreFactory } from './http/rate-limits.ts'
 
 /** Dev defaults: not secret, documented in docs/api.md so tests and the local stack can sign initData. */
@@ -64,6 +65,8 @@ export interface ServerConfig {
   /** Behind a reverse proxy: take the client IP from X-Forwarded-For (else every client is the proxy's IP). */
   readonly trustProxy: boolean
   readonly logger: boolean
+  /** The Bot API (server/telegram/): null runs without Telegram (membership by task 1 or the admin, no prepared shares, no notifications sent). */
+  readonly telegram: TelegramSettings | null
 }
 
 export const defaultConfig = (): ServerConfig => ({
@@ -92,4 +95,5 @@ export const defaultConfig = (): ServerConfig => ({
   rateLimitStore: null,
   trustProxy: false,
   logger: false,
+  telegram: null,
 })

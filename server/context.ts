@@ -2,6 +2,7 @@ import type { ServerConfig } from './config.ts'
 import type { Db, Engine } from './db/engine.ts'
 import { createEventQueue, type EventQueue, type LiveEvents } from './events.ts'
 import type { PriceFeed } from './domain/price-walk.ts'
+import type { TelegramGateway } from './telegram/gateway.ts'
 
 /** Everything a domain function needs: the database, the rules' settings, the clock, live events, prices. */
 export interface ServerContext {
@@ -15,6 +16,8 @@ export interface ServerContext {
   readonly events: EventQueue
   readonly live: LiveEvents
   readonly price: PriceFeed
+  /** The Bot API, when config.telegram is set. */
+  readonly telegram: TelegramGateway | null
 }
 
 /**

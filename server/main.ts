@@ -9,6 +9,7 @@ import { type WelcomePolicy, DEFAULT_DB_PATH, DEFAULT_HOST, DEFAULT_PORT, DEFAUL
 import { DEFAULT_RATE_LIMITS, type RateLimitConfig, type RateRule } from './http/rate-limits.ts'
 import { requireNano } from './money.ts'
 import { startServer, type StartOptions } from './start-server.ts'
+import { telegramFromEnv } from './telegram/settings-from-env.ts'
 
 export { DEFAULT_DB_PATH, DEV_BOT_TOKEN, DEV_JWT_SECRET, type WelcomePolicy } from './config.ts'
 /** Request limits and the seam for a store several instances share. */
@@ -79,6 +80,7 @@ export const optionsFromEnv = (env: NodeJS.ProcessEnv = process.env): StartOptio
   ...(env.AXIOM_LEASE_RETRY_MS !== undefined ? { leaseRetryMs: positiveMs('AXIOM_LEASE_RETRY_MS', env.AXIOM_LEASE_RETRY_MS) } : {}),
   ...(env.AXIOM_REQUEST_TIMEOUT_MS !== undefined ? { requestTimeoutMs: positiveMs('AXIOM_REQUEST_TIMEOUT_MS', env.AXIOM_REQUEST_TIMEOUT_MS) } : {}),
   ...rateLimitsFromEnv(env),
+  telegram: telegramFromEnv(env),
   ...(env.AXIOM_TRUST_PROXY === '1' ? { trustProxy: true } : {}),
   ...(env.AXIOM_WELCOME_POLICY !== undefined ? { welcomePolicy: welcomePolicyOf(env.AXIOM_WELCOME_POLICY) } : {}),
   ...(env.AXIOM_WELCOME_BALANCE !== undefined

@@ -24,6 +24,7 @@ import { priceWire } from './http/wire-format.ts'
 import { handleCandleSocket, pushCandles } from './sockets/candle-socket.ts'
 import { createHub, LIVE_GAP_CLOSE, liveEvents, type SocketHub } from './sockets/hub.ts'
 import { handleMainSocket } from './sockets/main-socket.ts'
+import { createTelegramGateway } from './telegram/gateway.ts'
 
 export interface StartOptions extends Partial<ServerConfig> {
   /** Unix seconds; tests pass a movable clock. */
@@ -101,6 +102,7 @@ export const startServer = async (options: StartOptions = {}): Promise<RunningSe
     // Every committed change goes to every instance, which reads it back for the sockets it holds.
     live: { deliver: (changes) => (changes.length === 0 ? Promise.resolve() : cluster.publish({ type: 'changes', changes })) },
     price: createPriceFeed(config.priceSeed),
+    telegram: config.telegram ? createTelegramGateway(config.botToken, config.telegram) : null,
   }
   const hub = createHub()
   const sink = liveEvents(hub)
