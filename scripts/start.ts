@@ -39,6 +39,14 @@ const waitFor = async (url: string, timeoutMs: number) => {
   throw new Error(`${url} did not answer within ${timeoutMs / 1000} s`)
 }
 
+const hostPort = Number(process.env.TG_HOST_PORT ?? DEFAULT_TG_HOST_PORT)
+const hostUrl = `http://127.0.0.1:${hostPort}`
+const names = miniAppNamesFromEnv()
+// The backend and the bot talk to the emulator's Bot API exactly as to Telegram's.
+process.env.TELEGRAM_API_ROOT ??= hostUrl
+process.env.AXIOM_COMMUNITY_CHAT ??= '@axiom_community'
+process.env.AXIOM_MINI_APP_LINK ??= `https://t.me/${names.botUsername ?? 'axiom_dev_bot'}/${names.appShortName ?? 'app'}`
+
 const backend = spawn(process.execPath, ['--import', 'tsx', 'stand-ins/main.ts'], {
   stdio: 'inherit',
   env: { ...process.env, PORT: String(backendPort) },
@@ -62,11 +70,11 @@ const app = await createServer({ configFile: 'vite.config.ts' })
 await app.listen()
 const appUrl = app.resolvedUrls?.local[0] ?? 'http://127.0.0.1:5173/'
 const host = await startTelegramHost({
-  port: Number(process.env.TG_HOST_PORT ?? DEFAULT_TG_HOST_PORT),
+  port: hostPort,
   appUrl,
   botToken: process.env.BOT_TOKEN ?? DEV_BOT_TOKEN,
   admin: adminForDb(process.env.AXIOM_DB ?? DEFAULT_DB_PATH),
-  ...miniAppNamesFromEnv(),
+  ...names,
 })
 stopHost = () => host.close()
 console.log('')
