@@ -22,6 +22,9 @@ export {
   type RateRule,
 } from './http/rate-limits.ts'
 export { startServer, type RunningServer, type StartOptions } from './start-server.ts'
+/** The Bot API settings (TELEGRAM_API_ROOT, AXIOM_COMMUNITY_CHAT, AXIOM_MINI_APP_LINK) and the notification sender. */
+export { defaultTelegramSettings, type TelegramSettings } from './telegram/gateway.ts'
+export type { OutboxSender } from './telegram/outbox.ts'
 export type { Lease } from './cluster.ts'
 /** What the hooks of RunningServer take and throw. */
 export type { BondPayment } from './domain/mints.ts'

@@ -25,6 +25,8 @@ import { handleCandleSocket, pushCandles } from './sockets/candle-socket.ts'
 import { createHub, LIVE_GAP_CLOSE, liveEvents, type SocketHub } from './sockets/hub.ts'
 import { handleMainSocket } from './sockets/main-socket.ts'
 import { createTelegramGateway } from './telegram/gateway.ts'
+import { createBotApi } from './telegram/bot-api.ts'
+import { startOutboxSender, type OutboxSender } from './telegram/outbox.ts'
 
 export interface StartOptions extends Partial<ServerConfig> {
   /** Unix seconds; tests pass a movable clock. */
@@ -77,6 +79,8 @@ export interface RunningServer {
    * loop checks before it acts, so that several instances run one of each (`chain-watcher`, `payouts`).
    */
   lease(name: string): Promise<Lease>
+  /** The notification sender (with config.telegram): it sends while this instance holds the `telegram-outbox` lease. */
+  readonly outbox: OutboxSender | null
   /** Whether this instance drives the price (holds the `price` lease); the others relay its ticks. */
   drivesPrice(): boolean
   /** Runs one price tick now (broadcast price_update and current_candle to every instance's sockets) if this instance drives the price. */
@@ -132,6 +136,18 @@ export const startServer = async (options: StartOptions = {}): Promise<RunningSe
   // One instance drives the price walk; the others relay its ticks to their sockets.
   const priceLease = await cluster.lease('price')
   const app = buildApp(ctx)
+  // One sender across the instances: the holder of the `telegram-outbox` lease.
+  const outboxLease = config.telegram ? await cluster.lease('telegram-outbox') : null
+  const outbox =
+    config.telegram && outboxLease
+      ? startOutboxSender(ctx, createBotApi({ token: config.botToken, apiRoot: config.telegram.apiRoot, maxRetryAfterS: 60, timeoutSeconds: 10 }), {
+          perSecond: config.telegram.notifyPerSecond,
+          held: () => outboxLease.held(),
+          idleMs: 1_000,
+          maxBackoffS: 300,
+          miniAppLink: config.telegram.miniAppLink,
+        })
+      : null
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 })
   const alive = new WeakSet<WebSocket>()
@@ -205,10 +221,12 @@ export const startServer = async (options: StartOptions = {}): Promise<RunningSe
     payouts: salePayouts(ctx),
     tonProofRequesters: () => recordTonProofRequesters(ctx),
     lease: (name) => cluster.lease(name),
+    outbox,
     drivesPrice: () => priceLease.held(),
     tick,
     close: async () => {
       for (const t of timers) clearInterval(t)
+      await outbox?.stop()
       for (const ws of wss.clients) ws.terminate()
       wss.close()
       await app.close()

@@ -1,3 +1,4 @@
+import { queueNotice } from '../telegram/outbox.ts'
 import { randomBytes } from 'node:crypto'
 import { UnknownSessionUser } from './errors.ts'
 import { allRows, big, getRow, insertRow, run } from '../db/sql.ts'
@@ -52,6 +53,7 @@ export const registerUser = (ctx: ServerContext, tg: TelegramUser, refCode: stri
       ctx.now(),
       tg.language ?? null,
     )
+    if (referrer) await queueNotice(ctx, big(referrer, 'id'), 'friend_joined', { name: tg.name })
     const welcome = ctx.config.welcomeBalanceNano
     if (welcome > 0n)
       await moveBalance(ctx, userId, 'balance_token', welcome, 'welcome', 'Welcome balance', ctx.config.welcomePolicy === 'locked' ? welcome : 0n)

@@ -6,6 +6,9 @@ import { collectiveBonus } from '../domain/settings.ts'
 import { referralWire, userWire } from '../http/wire-format.ts'
 import { recheckMembershipIfDue } from '../telegram/membership.ts'
 import { prepareShareMessage } from '../telegram/share-message.ts'
+import { setNotifications } from '../telegram/outbox.ts'
+import { bodyFields } from '../http/params.ts'
+import { httpError } from '../http/errors.ts'
 
 export const userRoutes = (app: FastifyInstance, ctx: ServerContext) => {
   app.get('/user/me', async (req) => {
@@ -18,4 +21,12 @@ export const userRoutes = (app: FastifyInstance, ctx: ServerContext) => {
   app.get('/user/referrals', async (req) => (await referralsOf(ctx, req.userId)).map(referralWire))
 
   app.post('/user/share-message', async (req) => prepareShareMessage(ctx, req.userId))
+
+  // The bot's /notifications on|off: whether the backend writes to this user in the bot's chat.
+  app.post('/user/notifications', async (req) => {
+    const enabled = bodyFields(req.body).enabled
+    if (typeof enabled !== 'boolean') throw httpError(422, 'enabled must be true or false')
+    await setNotifications(ctx, req.userId, enabled)
+    return { notifications: enabled }
+  })
 }

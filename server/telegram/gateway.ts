@@ -11,6 +11,8 @@ export interface TelegramSettings {
   readonly miniAppLink: string
   /** A Bot API call made while a user waits gives up after this. */
   readonly requestTimeoutMs: number
+  /** Notifications sent a second, all instances together (Telegram allows about 30). */
+  readonly notifyPerSecond: number
 }
 
 export const defaultTelegramSettings = (): TelegramSettings => ({
@@ -18,6 +20,7 @@ export const defaultTelegramSettings = (): TelegramSettings => ({
   communityChat: null,
   miniAppLink: 'https://t.me/axiom_dev_bot/app',
   requestTimeoutMs: 3_000,
+  notifyPerSecond: 25,
 })
 
 /** The backend's side of Telegram: its Bot API client and what it remembers between requests. */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { DEV_BOT_TOKEN } from '../../server/main.ts'
+import { defaultTelegramSettings, DEV_BOT_TOKEN } from '../../server/main.ts'
 import { BLOCKED, chatMember, error, ok, startBotApiFake, tooManyRequests, type BotApiFake } from '../support/bot-api-fake.ts'
 import { signInitDataFor } from '../support/init-data.ts'
 import { startTestServer, type TestServer } from './support.ts'
@@ -15,7 +15,7 @@ let status: Map<number, ReturnType<typeof ok>>
 beforeAll(async () => {
   fake = await startBotApiFake(DEV_BOT_TOKEN)
   fake.on('getChatMember', (p) => status.get(Number(p.user_id)) ?? ok(chatMember(Number(p.user_id), 'left')))
-  t = await startTestServer({ telegram: { apiRoot: fake.url, communityChat: COMMUNITY, miniAppLink: LINK, requestTimeoutMs: 3_000 } })
+  t = await startTestServer({ telegram: { ...defaultTelegramSettings(), apiRoot: fake.url, communityChat: COMMUNITY, miniAppLink: LINK, requestTimeoutMs: 3_000 } })
 })
 afterAll(async () => {
   await t.close()
@@ -120,7 +120,7 @@ describe('community membership from getChatMember', () => {
   })
 
   it('the Bot API being down never becomes a 5xx at sign-in or on /user/me', async () => {
-    const down = await startTestServer({ telegram: { apiRoot: 'http://127.0.0.1:9', communityChat: COMMUNITY, miniAppLink: LINK, requestTimeoutMs: 1_000 } })
+    const down = await startTestServer({ telegram: { ...defaultTelegramSettings(), apiRoot: 'http://127.0.0.1:9', communityChat: COMMUNITY, miniAppLink: LINK, requestTimeoutMs: 1_000 } })
     try {
       const s = await down.login(7006)
       const res = await s.call('GET', '/user/me')

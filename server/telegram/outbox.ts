@@ -1,0 +1,151 @@
+import type { Api } from 'grammy'
+import type { ServerContext } from '../context.ts'
+import type { Row } from '../db/engine.ts'
+import { allRows, big, getRow, run, str } from '../db/sql.ts'
+import { describeFailure, failureOf } from './bot-api.ts'
+import { noticeText, type NoticeKind } from './notice-text.ts'
+
+export type { NoticeKind } from './notice-text.ts'
+
+/**
+ * Queues a message to the user in the bot's chat, inside the caller's transaction: it exists
+ * exactly when the change it tells about committed. Whether it is sent (notifications on, bot not
+ * blocked) is decided when it is sent.
+ */
+export const queueNotice = async (ctx: ServerContext, userId: bigint, kind: NoticeKind, payload: Readonly<Record<string, string | number>>): Promise<void> => {
+  const now = ctx.now()
+  await run(ctx.db, 'INSERT INTO outbox (user_id, kind, payload, next_at, created_at) VALUES (?, ?, ?, ?, ?)', userId, kind, JSON.stringify(payload), now, now)
+}
+
+/** `/notifications on|off` (POST /api/user/notifications). */
+export const setNotifications = async (ctx: ServerContext, userId: bigint, enabled: boolean): Promise<void> => {
+  await run(ctx.db, 'UPDATE users SET notifications = ? WHERE id = ?', enabled ? 1 : 0, userId)
+}
+
+export interface OutboxSenderOptions {
+  /** Messages a second, all instances together (one sender holds the lease); Telegram allows about 30. */
+  readonly perSecond: number
+  /** Is this instance the sender? (the `telegram-outbox` lease). */
+  readonly held: () => boolean
+  /** How long an idle sender waits before looking again. */
+  readonly idleMs: number
+  /** The longest wait before a failed send is tried again. */
+  readonly maxBackoffS: number
+  /** The mini app's direct link, for each message's button. */
+  readonly miniAppLink: string
+}
+
+export interface OutboxSender {
+  /** Sends what is due now; resolves with how many were sent (tests and the bench drive it). */
+  drain(): Promise<number>
+  stop(): Promise<void>
+}
+
+const BATCH = 100
+
+/**
+ * The one sender: takes due rows in order, paced at `perSecond`. Each row is claimed (pending →
+ * sending, committed) before it is sent, and marked sent after: a row is never sent twice, across
+ * restarts too; a row a crash left in `sending` is not sent again (marked `uncertain`), as it may
+ * have reached the user. A refusal for good (blocked, chat gone) ends the row; an outage or 429
+ * leaves it pending for later.
+ */
+export const startOutboxSender = (ctx: ServerContext, api: Api, o: OutboxSenderOptions): OutboxSender => {
+  const gapMs = 1000 / o.perSecond
+  let nextSlot = 0
+  let stopped = false
+  let running: Promise<number> | null = null
+  let wasHeld = false
+  let timer: NodeJS.Timeout | null = null
+
+  const pace = async () => {
+    const now = performance.now()
+    if (nextSlot > now) await new Promise((r) => setTimeout(r, nextSlot - now))
+    nextSlot = Math.max(nextSlot, now) + gapMs
+  }
+
+  const finish = (id: bigint, state: string, error: string | null = null) =>
+    run(ctx.db, 'UPDATE outbox SET state = ?, done_at = ?, last_error = ? WHERE id = ? AND state = ?', state, ctx.now(), error, id, 'sending')
+
+  const sendOne = async (row: Row): Promise<boolean> => {
+    const id = big(row, 'id')
+    const claimed = await run(ctx.db, "UPDATE outbox SET state = 'sending', attempts = attempts + 1 WHERE id = ? AND state = 'pending'", id)
+    if (claimed.changes !== 1) return false
+    const user = await getRow(ctx.db, 'SELECT telegram_id, language, notifications, bot_blocked_at FROM users WHERE id = ?', big(row, 'user_id'))
+    if (!user || big(user, 'notifications') === 0n || user.bot_blocked_at !== null) {
+      await finish(id, 'skipped', !user ? 'no user' : user.bot_blocked_at !== null ? 'bot blocked' : 'notifications off')
+      return false
+    }
+    const language = user.language === null ? null : str(user, 'language')
+    const message = noticeText(str(row, 'kind') as NoticeKind, JSON.parse(str(row, 'payload')) as Record<string, string | number>, language, o.miniAppLink)
+    await pace()
+    try {
+      await api.sendMessage(Number(big(user, 'telegram_id')), message.text, message.button ? { reply_markup: { inline_keyboard: [[message.button]] } } : {})
+      await finish(id, 'sent')
+      return true
+    } catch (e) {
+      const failure = failureOf(e)
+      if (failure === 'blocked') {
+        await run(ctx.db, 'UPDATE users SET bot_blocked_at = ? WHERE id = ?', ctx.now(), big(row, 'user_id'))
+        await finish(id, 'refused', describeFailure(e))
+        return false
+      }
+      if (failure === 'refused') {
+        await finish(id, 'refused', describeFailure(e))
+        return false
+      }
+      // Not sent (Telegram answered with an error, or the request never got an answer): try again later.
+      const attempts = Number(big(row, 'attempts')) + 1
+      const backoff = Math.min(o.maxBackoffS, 2 ** Math.min(attempts, 10))
+      await run(ctx.db, "UPDATE outbox SET state = 'pending', next_at = ?, last_error = ? WHERE id = ? AND state = 'sending'", ctx.now() + backoff, describeFailure(e), id)
+      return false
+    }
+  }
+
+  const drainOnce = async (): Promise<number> => {
+    if (!o.held()) {
+      wasHeld = false
+      return 0
+    }
+    // Taking the lease: what the previous sender left in `sending` may have reached the user.
+    if (!wasHeld) await run(ctx.db, "UPDATE outbox SET state = 'uncertain', done_at = ? WHERE state = 'sending'", ctx.now())
+    wasHeld = true
+    let sent = 0
+    for (;;) {
+      if (stopped || !o.held()) return sent
+      const rows = await allRows(ctx.db, "SELECT id, user_id, kind, payload, attempts FROM outbox WHERE state = 'pending' AND next_at <= ? ORDER BY id LIMIT ?", ctx.now(), BATCH)
+      if (rows.length === 0) return sent
+      for (const row of rows) {
+        if (stopped || !o.held()) return sent
+        if (await sendOne(row)) sent++
+      }
+    }
+  }
+
+  const drain = () => {
+    running ??= drainOnce().finally(() => {
+      running = null
+    })
+    return running
+  }
+
+  const loop = () => {
+    if (stopped) return
+    timer = setTimeout(() => {
+      void drain()
+        .catch(() => undefined)
+        .finally(loop)
+    }, o.idleMs)
+    timer.unref()
+  }
+  loop()
+
+  return {
+    drain,
+    stop: async () => {
+      stopped = true
+      if (timer) clearTimeout(timer)
+      await running?.catch(() => undefined)
+    },
+  }
+}
