@@ -42,7 +42,7 @@ export interface UserBackend {
 }
 
 /** Per Telegram user: a session of their own against AXIOM_API, as the mini app has. */
-export const backendFor = (origin: string, botToken: string) => {
+export const backendFor = (origin: string, botToken: string, nowS: () => number = () => Math.floor(Date.now() / 1000)) => {
   const users = new Map<number, UserBackend>()
   return (user: ChatUser): UserBackend => {
     const known = users.get(user.id)
@@ -53,7 +53,7 @@ export const backendFor = (origin: string, botToken: string) => {
     const platform = {
       // A fresh signature on each sign-in: init data ages out (the backend's initDataMaxAgeS).
       launch: () => ({
-        initData: signInitData(user, botToken, Math.floor(Date.now() / 1000)),
+        initData: signInitData(user, botToken, nowS()),
         userId: String(user.id),
         languageCode: user.language_code ?? 'en',
         // The bot never signs a user in with a start parameter: the app does, from the link the bot sends.

@@ -11,7 +11,15 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   const config = botConfigFromEnv(process.env)
   const running = await runBot(config, { appUrl: process.env.AXIOM_APP_URL || null })
   console.log(`AXIOM bot on ${config.apiRoot} (${running.mode}${running.url ? ` at ${running.url}` : ''}), backend ${config.api}`)
-  const stop = () => void running.stop().then(() => process.exit(0))
+  let stopping = false
+  // Another consumer took the updates (Telegram's 409): this process ends, as only one may run.
+  void running.done.then(() => {
+    if (!stopping) process.exit(1)
+  })
+  const stop = () => {
+    stopping = true
+    void running.stop().then(() => process.exit(0))
+  }
   process.on('SIGINT', stop)
   process.on('SIGTERM', stop)
 }

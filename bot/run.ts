@@ -7,6 +7,9 @@ export interface RunningBot {
   /** 'polling', or the webhook's local URL. */
   readonly mode: 'polling' | 'webhook'
   readonly url: string | null
+  /** Settles when the bot stops consuming updates: stop(), or Telegram ending the polling (409: another consumer). */
+  readonly done: Promise<void>
+  isRunning(): boolean
   stop(): Promise<void>
 }
 
@@ -21,18 +24,23 @@ export const runBot = async (config: BotConfig, options: AxiomBotOptions = {}): 
   await bot.init()
   await setUp()
   if (!config.webhook) {
-    let failed: unknown = null
-    const polling = bot.start({ allowed_updates: ['message', 'callback_query'] }).catch((e: unknown) => {
-      failed = e
-      console.error(`bot: polling stopped: ${e instanceof Error ? e.message : e}`)
-    })
+    let polling = true
+    const done = bot
+      .start({ allowed_updates: ['message', 'callback_query'] })
+      .catch((e: unknown) => {
+        console.error(`bot: polling stopped: ${e instanceof Error ? e.message : e}`)
+      })
+      .finally(() => {
+        polling = false
+      })
     return {
       mode: 'polling',
       url: null,
+      done,
+      isRunning: () => polling,
       stop: async () => {
         if (bot.isRunning()) await bot.stop()
-        await polling
-        if (failed) return
+        await done
       },
     }
   }
@@ -51,13 +59,18 @@ export const runBot = async (config: BotConfig, options: AxiomBotOptions = {}): 
   await bot.api.setWebhook(hook.url, { secret_token: hook.secret, allowed_updates: ['message', 'callback_query'] })
   const address = server.address()
   const port = typeof address === 'object' && address ? address.port : hook.port
+  let open = true
+  const closed = new Promise<void>((resolve) => server.once('close', () => resolve()))
   return {
     mode: 'webhook',
     url: `http://${hook.host}:${port}`,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve())
-        server.closeAllConnections()
-      }),
+    done: closed,
+    isRunning: () => open,
+    stop: async () => {
+      open = false
+      server.close()
+      server.closeAllConnections()
+      await closed
+    },
   }
 }

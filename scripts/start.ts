@@ -1,7 +1,8 @@
 /**
  * `npm start`: the whole product on one machine, offline — the reference backend (with the local
- * TON stand-ins), the app's dev server (which proxies /api, sockets included, to the backend), and
- * the Telegram host emulator that opens the app the way Telegram does.
+ * TON stand-ins), the app's dev server (which proxies /api, sockets included, to the backend), the
+ * Telegram host emulator that opens the app the way Telegram does and serves the Bot API, and the
+ * product's bot on it.
  */
 import { spawn } from 'node:child_process'
 import { createServer } from 'vite'
@@ -77,10 +78,18 @@ const host = await startTelegramHost({
   ...names,
 })
 stopHost = () => host.close()
+// The product's bot, long polling the emulator's Bot API (as it would Telegram's), on the backend.
+const bot = spawn(process.execPath, ['--import', 'tsx', 'bot/main.ts'], {
+  stdio: 'inherit',
+  env: { ...process.env, AXIOM_API: backendUrl, AXIOM_APP_URL: process.env.AXIOM_APP_URL ?? appUrl },
+})
+bot.on('exit', (code) => console.error(`the bot exited (${code})`))
+process.on('exit', () => bot.kill('SIGTERM'))
 console.log('')
 console.log(`  AXIOM reference backend   ${backendUrl}/api`)
 console.log(`  Local TON (chain, bridge, dev wallet)  ${tonUrl}   (docs/local-stack.md)`)
 console.log(`  AXIOM mini app            ${appUrl}   (outside Telegram it redirects to the bot, as in production)`)
+console.log(`  Bot API (emulated)        ${hostUrl}/bot<token>/<method>   the backend and \`npm run bot\` use it`)
 console.log('')
 console.log(`  ➜ Open the app in the Telegram host emulator:  ${host.url}`)
 console.log('')
