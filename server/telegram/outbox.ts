@@ -51,7 +51,8 @@ const BATCH = 100
  * leaves it pending for later.
  */
 export const startOutboxSender = (ctx: ServerContext, api: Api, o: OutboxSenderOptions): OutboxSender => {
-  const gapMs = 1000 / o.perSecond
+  // A millisecond over the exact gap: arrival jitter never puts perSecond + 1 in one second.
+  const gapMs = 1000 / o.perSecond + 1
   let nextSlot = 0
   let stopped = false
   let running: Promise<number> | null = null
