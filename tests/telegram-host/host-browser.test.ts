@@ -205,6 +205,21 @@ describe('telegram host in Chromium with the real telegram-web-app.js', () => {
     expect(id).not.toBe(1003)
   })
 
+  it('a farming Share (t.me/share/url with a link to the bot) is the last link a new user can open', async () => {
+    await page.goto(`${host.url}?user=1005`)
+    const frame = await appFrame(page, app.origin)
+    const link = 'https://t.me/axiom_test_bot/app?startapp=farm_F1'
+    await frame.evaluate((l) => (window as any).Telegram.WebApp.openTelegramLink(`https://t.me/share/url?url=${encodeURIComponent(l)}&text=Farm`), link)
+    const open = byTestId(page, 'host-open-start-link')
+    await open.waitFor()
+    expect(await open.getAttribute('title')).toBe(link)
+    await open.click()
+    await expect.poll(async () => {
+      const f = await appFrame(page, app.origin)
+      return f.evaluate(() => (window as any).Telegram.WebApp.initDataUnsafe.start_param)
+    }).toBe('farm_F1')
+  })
+
   it('opens a t.me direct link given in its query, and a ?start= link as the bot chat, with no start parameter for the app', async () => {
     const link = 'https://t.me/axiom_test_bot/app?startapp=REF77'
     await page.goto(`${host.url}?user=1004&link=${encodeURIComponent(link)}`)
