@@ -17,9 +17,13 @@ export const queueNotice = async (ctx: ServerContext, userId: bigint, kind: Noti
   await run(ctx.db, 'INSERT INTO outbox (user_id, kind, payload, next_at, created_at) VALUES (?, ?, ?, ?, ?)', userId, kind, JSON.stringify(payload), now, now)
 }
 
-/** `/notifications on|off` (POST /api/user/notifications). */
+/**
+ * `/notifications on|off` (POST /api/user/notifications). Turning them on from the bot's chat also
+ * clears a recorded block: the user is writing to the bot again, so they unblocked it.
+ */
 export const setNotifications = async (ctx: ServerContext, userId: bigint, enabled: boolean): Promise<void> => {
-  await run(ctx.db, 'UPDATE users SET notifications = ? WHERE id = ?', enabled ? 1 : 0, userId)
+  if (enabled) await run(ctx.db, 'UPDATE users SET notifications = 1, bot_blocked_at = NULL WHERE id = ?', userId)
+  else await run(ctx.db, 'UPDATE users SET notifications = 0 WHERE id = ?', userId)
 }
 
 export interface OutboxSenderOptions {

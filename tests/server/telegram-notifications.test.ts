@@ -89,6 +89,11 @@ describe('notifications through the outbox', () => {
     await t.login(8008, code)
     await drain()
     expect(sentTo(8006)).toHaveLength(1)
+    // Back in the bot's chat, /notifications on: the block is lifted.
+    expect((await carol.call('POST', '/user/notifications', { body: { enabled: true } })).status).toBe(200)
+    await t.login(8012, code)
+    await drain()
+    expect(sentTo(8006).map((c) => c.params.text)).toEqual(['User 8007 joined AXIOM through your link.', 'User 8012 joined AXIOM through your link.'])
 
     const dan = await t.login(8009)
     const danCode = ((await dan.call('GET', '/user/me')).body as { ref_code: string }).ref_code
