@@ -55,18 +55,31 @@ const BATCH = 100
  * leaves it pending for later.
  */
 export const startOutboxSender = (ctx: ServerContext, api: Api, o: OutboxSenderOptions): OutboxSender => {
-  // A millisecond over the exact gap: arrival jitter never puts perSecond + 1 in one second.
-  const gapMs = 1000 / o.perSecond + 1
-  let nextSlot = 0
+  // At most perSecond sends in any second (a sliding window of the last perSecond start times, 20 ms
+  // wider so that arrival jitter keeps them within it at Telegram too), and no two closer than half
+  // the even gap: a slow send is caught up on, never with a burst.
+  const WINDOW_MS = 1020
+  const window: number[] = []
+  const minGapMs = 500 / o.perSecond
   let stopped = false
   let running: Promise<number> | null = null
   let wasHeld = false
   let timer: NodeJS.Timeout | null = null
 
   const pace = async () => {
-    const now = performance.now()
-    if (nextSlot > now) await new Promise((r) => setTimeout(r, nextSlot - now))
-    nextSlot = Math.max(nextSlot, now) + gapMs
+    for (;;) {
+      const now = performance.now()
+      while (window.length > 0 && window[0]! <= now - WINDOW_MS) window.shift()
+      const last = window.at(-1)
+      const waitGap = last === undefined ? 0 : last + minGapMs - now
+      const waitWindow = window.length < o.perSecond ? 0 : window[0]! + WINDOW_MS - now
+      const wait = Math.max(waitGap, waitWindow)
+      if (wait <= 0) {
+        window.push(now)
+        return
+      }
+      await new Promise((r) => setTimeout(r, Math.ceil(wait)))
+    }
   }
 
   const finish = (id: bigint, state: string, error: string | null = null) =>
