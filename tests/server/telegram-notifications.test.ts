@@ -57,6 +57,24 @@ describe('notifications through the outbox', () => {
     expect(sentTo(8003).map((c) => c.params.text)).toEqual([`Your payment arrived: bond #${mintId} for 20 AXIOM is active.`])
   })
 
+  it('a bond that completes, and a farming link a friend uses, are told to their owners', async () => {
+    const owner = await t.login(8200)
+    const created = await owner.call('POST', '/mint/create', { body: { amount: 10, days: 10 } })
+    const mintId = Number(created.body.mint.id)
+    await t.server.markMintPaid(mintId)
+    const link = await owner.call('POST', '/farming/create', { body: { amount: 5, days: 10, count_activations: 1, is_multilink: false, is_for_me: false, from_ref_balance: false, from_task_balance: false } })
+    expect(link.status, JSON.stringify(link.body)).toBe(200)
+    const friend = await t.login(8201)
+    expect((await friend.call('GET', '/farming/activation-status', { query: { activation_code: link.body.activation_code } })).body.status).toBe('ACTIVE')
+    t.clock.advance(11 * 86_400)
+    const again = await t.login(8200)
+    await again.call('GET', '/user/me')
+    await drain()
+    const texts = sentTo(8200).map((c) => c.params.text)
+    expect(texts).toContain('User 8201 used your farming link: a bond of 5 AXIOM.')
+    expect(texts).toContain(`Bond #${mintId} completed: 10 AXIOM and its reward are on your balance.`)
+  })
+
   it('an outage or a 429 leaves the message for later; it is sent once when Telegram is back', async () => {
     const s = await t.login(8004)
     const friend = ((await s.call('GET', '/user/me')).body as { ref_code: string }).ref_code
