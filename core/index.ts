@@ -105,7 +105,7 @@ export { openMainSocket, openCandleSocket, type CandleSocket, type MainSocketDep
 
 // Use cases: every one bound to its ports by `useCases`; the helpers their callers share
 export { useCases, type UseCases } from './use-cases/index.ts'
-export { type AuthOutcome, type AuthenticateDeps } from './use-cases/authenticate.ts'
+export { authenticate, type AuthOutcome, type AuthenticateDeps } from './use-cases/authenticate.ts'
 export {
   bondPaymentTransaction,
   waitForBalanceChange,

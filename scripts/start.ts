@@ -1,7 +1,8 @@
 /**
  * `npm start`: the whole product on one machine, offline — the reference backend (with the local
- * TON stand-ins), the app's dev server (which proxies /api, sockets included, to the backend), and
- * the Telegram host emulator that opens the app the way Telegram does.
+ * TON stand-ins), the app's dev server (which proxies /api, sockets included, to the backend), the
+ * Telegram host emulator that opens the app the way Telegram does and serves the Bot API, and the
+ * product's bot on it.
  */
 import { spawn } from 'node:child_process'
 import { createServer } from 'vite'
@@ -39,6 +40,14 @@ const waitFor = async (url: string, timeoutMs: number) => {
   throw new Error(`${url} did not answer within ${timeoutMs / 1000} s`)
 }
 
+const hostPort = Number(process.env.TG_HOST_PORT ?? DEFAULT_TG_HOST_PORT)
+const hostUrl = `http://127.0.0.1:${hostPort}`
+const names = miniAppNamesFromEnv()
+// The backend and the bot talk to the emulator's Bot API exactly as to Telegram's.
+process.env.TELEGRAM_API_ROOT ??= hostUrl
+process.env.AXIOM_COMMUNITY_CHAT ??= '@axiom_community'
+process.env.AXIOM_MINI_APP_LINK ??= `https://t.me/${names.botUsername ?? 'axiom_dev_bot'}/${names.appShortName ?? 'app'}`
+
 const backend = spawn(process.execPath, ['--import', 'tsx', 'stand-ins/main.ts'], {
   stdio: 'inherit',
   env: { ...process.env, PORT: String(backendPort) },
@@ -62,17 +71,25 @@ const app = await createServer({ configFile: 'vite.config.ts' })
 await app.listen()
 const appUrl = app.resolvedUrls?.local[0] ?? 'http://127.0.0.1:5173/'
 const host = await startTelegramHost({
-  port: Number(process.env.TG_HOST_PORT ?? DEFAULT_TG_HOST_PORT),
+  port: hostPort,
   appUrl,
   botToken: process.env.BOT_TOKEN ?? DEV_BOT_TOKEN,
   admin: adminForDb(process.env.AXIOM_DB ?? DEFAULT_DB_PATH),
-  ...miniAppNamesFromEnv(),
+  ...names,
 })
 stopHost = () => host.close()
+// The product's bot, long polling the emulator's Bot API (as it would Telegram's), on the backend.
+const bot = spawn(process.execPath, ['--import', 'tsx', 'bot/main.ts'], {
+  stdio: 'inherit',
+  env: { ...process.env, AXIOM_API: backendUrl, AXIOM_APP_URL: process.env.AXIOM_APP_URL ?? appUrl },
+})
+bot.on('exit', (code) => console.error(`the bot exited (${code})`))
+process.on('exit', () => bot.kill('SIGTERM'))
 console.log('')
 console.log(`  AXIOM reference backend   ${backendUrl}/api`)
 console.log(`  Local TON (chain, bridge, dev wallet)  ${tonUrl}   (docs/local-stack.md)`)
 console.log(`  AXIOM mini app            ${appUrl}   (outside Telegram it redirects to the bot, as in production)`)
+console.log(`  Bot API (emulated)        ${hostUrl}/bot<token>/<method>   the backend and \`npm run bot\` use it`)
 console.log('')
 console.log(`  ➜ Open the app in the Telegram host emulator:  ${host.url}`)
 console.log('')

@@ -39,6 +39,7 @@ export const runAdminCommand = async (dbPath: string, argv: ReadonlyArray<string
     events: noQueue,
     live: { deliver: (changes) => cluster.publish({ type: 'changes', changes }) },
     price: createPriceFeed(defaultConfig().priceSeed),
+    telegram: null,
   }
   const admin = createAdmin(ctx)
   try {

@@ -10,6 +10,7 @@ import { DEFAULT_RATE_LIMITS, type RateLimitConfig, type RateRule } from './conf
 import { requireNano } from './domain/money.ts'
 import { startServer, type StartOptions } from './start-server.ts'
 import { productionOptions } from './production-checks.ts'
+import { telegramFromEnv } from './telegram/settings-from-env.ts'
 
 export { DEFAULT_DB_PATH, DEV_BOT_TOKEN, DEV_JWT_SECRET, type WelcomePolicy } from './config/config.ts'
 /** Request limits and the seam for a store several instances share. */
@@ -30,6 +31,9 @@ export type { OutgoingPayment, PaymentRecord } from './chain/payment-rows.ts'
 export { MIN_REFUND_NANO, refundComment, saleComment } from './chain/payment-rows.ts'
 export { DEFAULT_MAX_FAILURES, VALID_FOR_S, type TreasurySigner } from './chain/payouts.ts'
 export { commentOf, normalizedMessageHash, TREASURY_CURSOR } from './chain/watcher.ts'
+/** The Bot API settings (TELEGRAM_API_ROOT, AXIOM_COMMUNITY_CHAT, AXIOM_MINI_APP_LINK) and the notification sender. */
+export { defaultTelegramSettings, type TelegramSettings } from './telegram/gateway.ts'
+export type { OutboxSender } from './telegram/outbox.ts'
 /** What the hooks of RunningServer take and throw. */
 export type { BondPayment } from './domain/mints.ts'
 export { CursorMoved, type ChainCursor, type CursorStep } from './domain/chain-cursor.ts'
@@ -87,6 +91,7 @@ export const optionsFromEnv = (env: NodeJS.ProcessEnv = process.env): StartOptio
   ...(env.AXIOM_LEASE_RETRY_MS !== undefined ? { leaseRetryMs: positiveMs('AXIOM_LEASE_RETRY_MS', env.AXIOM_LEASE_RETRY_MS) } : {}),
   ...(env.AXIOM_REQUEST_TIMEOUT_MS !== undefined ? { requestTimeoutMs: positiveMs('AXIOM_REQUEST_TIMEOUT_MS', env.AXIOM_REQUEST_TIMEOUT_MS) } : {}),
   ...rateLimitsFromEnv(env),
+  telegram: telegramFromEnv(env),
   ...(env.AXIOM_TRUST_PROXY === '1' ? { trustProxy: true } : {}),
   ...(env.AXIOM_WELCOME_POLICY !== undefined ? { welcomePolicy: welcomePolicyOf(env.AXIOM_WELCOME_POLICY) } : {}),
   ...(env.AXIOM_WELCOME_BALANCE !== undefined

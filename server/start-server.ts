@@ -27,6 +27,9 @@ import { priceWire } from './http/wire-format.ts'
 import { handleCandleSocket, pushCandles } from './sockets/candle-socket.ts'
 import { createHub, LIVE_GAP_CLOSE, liveEvents, type SocketHub } from './sockets/hub.ts'
 import { handleMainSocket } from './sockets/main-socket.ts'
+import { createTelegramGateway } from './telegram/gateway.ts'
+import { createBotApi } from './telegram/bot-api.ts'
+import { startOutboxSender, type OutboxSender } from './telegram/outbox.ts'
 
 export interface StartOptions extends Partial<ServerConfig> {
   /** Unix seconds; tests pass a movable clock. */
@@ -88,6 +91,8 @@ export interface RunningServer {
   startChain(options: ChainServiceOptions): Promise<ChainService>
   /** The chain service, once started. */
   chain(): ChainService | null
+  /** The notification sender (with config.telegram): it sends while this instance holds the `telegram-outbox` lease. */
+  readonly outbox: OutboxSender | null
   /** Whether this instance drives the price (holds the `price` lease); the others relay its ticks. */
   drivesPrice(): boolean
   /** Runs one price tick now (broadcast price_update and current_candle to every instance's sockets) if this instance drives the price. */
@@ -134,6 +139,7 @@ export const startServer = async (options: StartOptions = {}): Promise<RunningSe
     },
     price: recorded ?? createPriceFeed(config.priceSeed),
     chainPublicKey: (address) => (chainNow ? publicKeyOnChain(chainNow.client, address) : Promise.resolve(null)),
+    telegram: config.telegram ? createTelegramGateway(config.botToken, config.telegram) : null,
   }
   const hub = createHub()
   const sink = liveEvents(hub)
@@ -163,6 +169,18 @@ export const startServer = async (options: StartOptions = {}): Promise<RunningSe
   // One instance drives the price walk; the others relay its ticks to their sockets.
   const priceLease = await cluster.lease('price')
   const app = buildApp(ctx)
+  // One sender across the instances: the holder of the `telegram-outbox` lease.
+  const outboxLease = config.telegram ? await cluster.lease('telegram-outbox') : null
+  const outbox =
+    config.telegram && outboxLease
+      ? startOutboxSender(ctx, createBotApi({ token: config.botToken, apiRoot: config.telegram.apiRoot, maxRetryAfterS: 60, timeoutSeconds: 10 }), {
+          perSecond: config.telegram.notifyPerSecond,
+          held: () => outboxLease.held(),
+          idleMs: 1_000,
+          maxBackoffS: 300,
+          miniAppLink: config.telegram.miniAppLink,
+        })
+      : null
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 })
   const alive = new WeakSet<WebSocket>()
@@ -244,11 +262,13 @@ export const startServer = async (options: StartOptions = {}): Promise<RunningSe
     lease: (name) => cluster.lease(name),
     startChain: async (o) => (chainNow = await startChain(o)),
     chain: () => chainNow,
+    outbox,
     drivesPrice: () => priceLease.held(),
     tick,
     close: async () => {
       for (const t of timers) clearInterval(t)
       if (chain) await (await chain).stop()
+      await outbox?.stop()
       for (const ws of wss.clients) ws.terminate()
       wss.close()
       await app.close()

@@ -30,7 +30,8 @@ const userOf = (params: URLSearchParams): TelegramUser | null => {
   // Telegram user ids use up to 52 bits: a JSON number reads them exactly.
   if (typeof u.id !== 'number' || !Number.isSafeInteger(u.id) || u.id <= 0) return null
   const name = [text(u.first_name), text(u.last_name)].filter(Boolean).join(' ') || text(u.username) || `user${u.id}`
-  return { id: BigInt(u.id), name: Array.from(name).slice(0, MAX_NAME_LENGTH).join('') }
+  const language = typeof u.language_code === 'string' && /^[a-z]{2,3}(-[A-Za-z0-9]{1,8})?$/.test(u.language_code) ? u.language_code : null
+  return { id: BigInt(u.id), name: Array.from(name).slice(0, MAX_NAME_LENGTH).join(''), language }
 }
 
 /**

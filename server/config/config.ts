@@ -1,3 +1,4 @@
+import type { TelegramSettings } from './telegram-settings.ts'
 import { DEFAULT_RATE_LIMITS, type RateLimitConfig, type RateLimitStoreFactory } from './rate-limits.ts'
 
 /** Dev defaults: not secret, documented in docs/api.md so tests and the local stack can sign initData. */
@@ -74,6 +75,8 @@ export interface ServerConfig {
   readonly tonProofNetworks: ReadonlyArray<string>
   /** The community chat a member must be in (AXIOM_COMMUNITY_CHAT); null in development. */
   readonly communityChat: string | null
+  /** The Bot API (server/telegram/): null runs without Telegram (membership by task 1 or the admin, no prepared shares, no notifications sent). */
+  readonly telegram: TelegramSettings | null
 }
 
 export const defaultConfig = (): ServerConfig => ({
@@ -105,4 +108,5 @@ export const defaultConfig = (): ServerConfig => ({
   priceSource: 'walk',
   tonProofNetworks: ['-239', '-3'],
   communityChat: null,
+  telegram: null,
 })

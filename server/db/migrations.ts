@@ -190,12 +190,31 @@ export const MIGRATIONS: ReadonlyArray<string> = [
   CREATE INDEX outgoing_payments_state ON outgoing_payments(state, id);
   CREATE INDEX outgoing_payments_msg ON outgoing_payments(msg_hash);
   `,
+  // 8: Telegram (server/telegram/): the user's language (initData's language_code), whether they want
+  // the bot's notifications and whether they blocked the bot; and the notification outbox, each row
+  // written in the transaction of the change it tells about, sent by one instance.
+  `
+  ALTER TABLE users ADD COLUMN language TEXT;
+  ALTER TABLE users ADD COLUMN notifications INTEGER NOT NULL DEFAULT 1;
+  ALTER TABLE users ADD COLUMN bot_blocked_at INTEGER;
+  CREATE TABLE outbox (
+    id INTEGER PRIMARY KEY,
+    user_id INTEGER NOT NULL REFERENCES users(id),
+    kind TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    state TEXT NOT NULL DEFAULT 'pending',
+    attempts INTEGER NOT NULL DEFAULT 0,
+    next_at INTEGER NOT NULL,
+    created_at INTEGER NOT NULL,
+    done_at INTEGER,
+    last_error TEXT
+  );
+  CREATE INDEX outbox_due ON outbox(state, next_at, id);
+  `,
 ]
 
 /** Tables whose rows may be lost in a crash: PostgreSQL keeps them out of its write-ahead log. */
 const UNLOGGED_TABLES = ['rate_limit_hits']
-
-export const SCHEMA_VERSION = MIGRATIONS.length
 
 /**
  * A step in PostgreSQL's words: the same tables, columns, keys and checks. Every integer is a

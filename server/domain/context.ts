@@ -3,6 +3,7 @@ import type { ServerConfig } from '../config/config.ts'
 import type { Db, Engine } from '../db/engine.ts'
 import { createEventQueue, type EventQueue, type LiveEvents } from './events.ts'
 import type { PriceFeed } from './price-walk.ts'
+import type { TelegramGateway } from './telegram-gateway.ts'
 
 /** Everything a domain function needs: the database, the rules' settings, the clock, live events, prices. */
 export interface ServerContext {
@@ -18,6 +19,8 @@ export interface ServerContext {
   readonly price: PriceFeed
   /** The key a contract answers to `get_public_key` on the chain (the tonProof fallback), once the chain service runs. */
   readonly chainPublicKey?: (address: Address) => Promise<Buffer | null>
+  /** The Bot API, when config.telegram is set. */
+  readonly telegram: TelegramGateway | null
 }
 
 /**

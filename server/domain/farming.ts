@@ -1,3 +1,4 @@
+import { queueNotice } from './outbox.ts'
 import { randomBytes } from 'node:crypto'
 import { InsufficientBalance, InvalidInput, NotCancellable, NotFound, NotYourLink } from './errors.ts'
 import { big, bool, getRow, num, run, str, insertRow } from '../db/sql.ts'
@@ -148,5 +149,9 @@ export const activateLink = (ctx: ServerContext, userId: bigint, code: string): 
       linkId,
     )
     await run(ctx.db, 'INSERT INTO farming_activations (link_id, user_id, mint_id, created_at) VALUES (?, ?, ?, ?)', linkId, userId, mintId, ctx.now())
+    if (!isCreator) {
+      const friend = await getRow(ctx.db, 'SELECT name FROM users WHERE id = ?', userId)
+      await queueNotice(ctx, big(link, 'user_id'), 'farming_used', { name: friend ? str(friend, 'name') : 'A friend', amount: formatNano(amount) })
+    }
     return active((await getRow<MintRow>(ctx.db, 'SELECT * FROM mints WHERE id = ?', mintId))!)
   })

@@ -1,3 +1,4 @@
+import { queueNotice } from './outbox.ts'
 import type { MintStatus } from '../../core/domain/entities/mint.ts'
 import { BondNotPending, NotCancellable, NotFound, Underpaid } from './errors.ts'
 import { bondPaymentComment } from '../../core/domain/bond-payment.ts'
@@ -178,6 +179,7 @@ export const markMintPaid = (ctx: ServerContext, mintId: bigint, paidNano?: bigi
       queueBalance(ctx, referrerId)
     }
     queueMint(ctx, userId, mintId)
+    await queueNotice(ctx, userId, 'bond_paid', { mint_id: Number(mintId), amount: formatNano(amount) })
     return await mintById(ctx, mintId)
   })
 

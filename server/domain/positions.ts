@@ -1,6 +1,8 @@
+import { queueNotice } from './outbox.ts'
 import { allRows, big, getRow, num, run, str, type Row } from '../db/sql.ts'
 import { inTx, type ServerContext } from './context.ts'
 import { moveBalance } from './ledger.ts'
+import { formatNano } from './money.ts'
 import { earnedAfter, type RewardTerms } from './rewards.ts'
 import { queueMint, queueStake } from './user-events.ts'
 import { ME_COLUMNS, type MeRow, type MintRow, positionColumns, type StakeRow } from './rows.ts'
@@ -51,6 +53,8 @@ export const settlePosition = async (ctx: ServerContext, table: PositionTable, r
       await moveBalance(ctx, userId, 'balance_token', big(row, 'max_reward'), kind.reward, `${kind.label} #${id} reward`)
       if (table === 'mints') queueMint(ctx, userId, id)
       else queueStake(ctx, userId, id)
+      const amount = formatNano(big(row, 'total_amount'))
+      await queueNotice(ctx, userId, table === 'mints' ? 'bond_completed' : 'stake_completed', table === 'mints' ? { mint_id: Number(id), amount } : { stake_id: Number(id), amount })
       return true
     })
   }

@@ -1,5 +1,7 @@
-import type { ServerContext } from './context.ts'
-import { allRows, big, run, str } from '../db/sql.ts'
+import { queueNotice } from './outbox.ts'
+import { inTx, type ServerContext } from './context.ts'
+import { allRows, big, getRow, run, str } from '../db/sql.ts'
+import { formatNano } from './money.ts'
 
 /**
  * The payout states of a `withdrawals` row (its `status` column), in order:
@@ -41,7 +43,13 @@ export const salePayouts = (ctx: ServerContext): SalePayouts => {
         (row) => ({ id: big(row, 'id'), address: str(row, 'address'), amountNano: big(row, 'amount_ton'), state: str(row, 'status') as SaleDue['state'] }),
       ),
     claim: (id) => move(id, 'pending', 'sending'),
-    markSent: (id) => move(id, 'sending', 'completed'),
+    markSent: (id) =>
+      inTx(ctx, async (tx) => {
+        const moved = (await run(tx.db, `UPDATE withdrawals SET status = 'completed' WHERE id = ? AND status = 'sending'`, id)).changes === 1
+        const row = moved ? await getRow(tx.db, 'SELECT user_id, amount_ton FROM withdrawals WHERE id = ?', id) : undefined
+        if (row) await queueNotice(tx, big(row, 'user_id'), 'sale_paid', { amount_ton: formatNano(big(row, 'amount_ton')) })
+        return moved
+      }),
     release: (id) => move(id, 'sending', 'pending'),
   }
 }

@@ -1,5 +1,6 @@
 import { getRow, run, str } from '../db/sql.ts'
 import { FileTooLarge, InvalidInput, NotFound, TaskStepOutOfOrder } from './errors.ts'
+import { proveCommunity } from './membership.ts'
 import { inTx, type ServerContext } from './context.ts'
 import { tokens } from './money.ts'
 import { moveBalance } from './ledger.ts'
@@ -119,7 +120,7 @@ export const validateTask = (ctx: ServerContext, userId: bigint, taskId: number,
   const task = taskById(taskId)
   return step(ctx, userId, task, 'STARTED', 'VALIDATED', async (tx) => {
     checkProof(tx, task, body)
-    if (task.kind === 'community') await run(tx.db, 'UPDATE users SET community = 1 WHERE id = ?', userId)
+    if (task.kind === 'community') await proveCommunity(tx, userId)
   })
 }
 

@@ -1,6 +1,7 @@
+import { queueNotice } from './outbox.ts'
 import { randomBytes } from 'node:crypto'
 import { UnknownSessionUser } from './errors.ts'
-import { allRows, big, getRow, insertRow } from '../db/sql.ts'
+import { allRows, big, getRow, insertRow, run } from '../db/sql.ts'
 import { inTx, type ServerContext } from './context.ts'
 import { moveBalance } from './ledger.ts'
 import type { UserRow } from './rows.ts'
@@ -8,6 +9,8 @@ import type { UserRow } from './rows.ts'
 export interface TelegramUser {
   readonly id: bigint
   readonly name: string
+  /** initData's language_code (what the bot and the share message speak), when the client sent one. */
+  readonly language?: string | null
 }
 
 export const userRow = async (ctx: ServerContext, userId: bigint): Promise<UserRow> => {
@@ -35,17 +38,22 @@ export const newRefCode = (): string => {
 export const registerUser = (ctx: ServerContext, tg: TelegramUser, refCode: string | null): Promise<bigint> =>
   inTx(ctx, async (ctx) => {
     const existing = await getRow(ctx.db, 'SELECT id FROM users WHERE telegram_id = ?', tg.id)
-    if (existing) return big(existing, 'id')
+    if (existing) {
+      if (tg.language) await run(ctx.db, 'UPDATE users SET language = ? WHERE id = ? AND (language IS NULL OR language <> ?)', tg.language, big(existing, 'id'), tg.language)
+      return big(existing, 'id')
+    }
     const referrer = refCode ? await getRow(ctx.db, 'SELECT id FROM users WHERE ref_code = ?', refCode) : undefined
     const userId = await insertRow(
       ctx.db,
-      'INSERT INTO users (telegram_id, name, ref_code, referrer_id, created_at) VALUES (?, ?, ?, ?, ?)',
+      'INSERT INTO users (telegram_id, name, ref_code, referrer_id, created_at, language) VALUES (?, ?, ?, ?, ?, ?)',
       tg.id,
       tg.name,
       newRefCode(),
       referrer ? big(referrer, 'id') : null,
       ctx.now(),
+      tg.language ?? null,
     )
+    if (referrer) await queueNotice(ctx, big(referrer, 'id'), 'friend_joined', { name: tg.name })
     const welcome = ctx.config.welcomeBalanceNano
     if (welcome > 0n)
       await moveBalance(ctx, userId, 'balance_token', welcome, 'welcome', 'Welcome balance', ctx.config.welcomePolicy === 'locked' ? welcome : 0n)

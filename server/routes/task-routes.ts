@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { ServerContext } from '../domain/context.ts'
-import { claimTask, listTasks, startTask, validateTask } from '../domain/tasks.ts'
+import { claimTask, listTasks, startTask, taskById, validateTask } from '../domain/tasks.ts'
+import { refreshMembership } from '../domain/membership.ts'
 import { bodyFields, intField } from '../http/params.ts'
 import { taskWire } from '../http/wire-format.ts'
 
@@ -11,7 +12,10 @@ export const taskRoutes = (app: FastifyInstance, ctx: ServerContext) => {
   app.post('/task/start', async (req) => taskWire(await startTask(ctx, req.userId, taskId(bodyFields(req.body)))))
   app.post('/task/validate', async (req) => {
     const body = bodyFields(req.body)
-    return taskWire(await validateTask(ctx, req.userId, taskId(body), body))
+    const id = taskId(body)
+    // Joining is proven, not declared: Telegram is asked before the community task is validated.
+    if (taskById(id).kind === 'community') await refreshMembership(ctx, req.userId)
+    return taskWire(await validateTask(ctx, req.userId, id, body))
   })
   app.post('/task/claim', async (req) => taskWire(await claimTask(ctx, req.userId, taskId(bodyFields(req.body)))))
 }

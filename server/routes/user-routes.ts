@@ -1,18 +1,32 @@
-import { randomBytes } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import type { ServerContext } from '../domain/context.ts'
 import { settledUserRow } from '../domain/positions.ts'
 import { referralsOf } from '../domain/users.ts'
 import { collectiveBonus } from '../domain/settings.ts'
 import { referralWire, userWire } from '../http/wire-format.ts'
+import { recheckMembershipIfDue } from '../domain/membership.ts'
+import { prepareShareMessage } from '../telegram/share-message.ts'
+import { setNotifications } from '../domain/outbox.ts'
+import { bodyFields } from '../http/params.ts'
+import { httpError } from '../http/errors.ts'
 
 export const userRoutes = (app: FastifyInstance, ctx: ServerContext) => {
   app.get('/user/me', async (req) => {
     const [user, bonus] = await Promise.all([settledUserRow(ctx, req.userId), collectiveBonus(ctx)])
-    return userWire(user, bonus)
+    // While the user is not a member, Telegram is asked again (at most every 10 s): Done → reload lifts the gate.
+    const community = await recheckMembershipIfDue(ctx, req.userId, user.community !== 0n)
+    return userWire({ ...user, community: community ? 1n : 0n }, bonus)
   })
 
   app.get('/user/referrals', async (req) => (await referralsOf(ctx, req.userId)).map(referralWire))
 
-  app.post('/user/share-message', async () => ({ inline_message_id: randomBytes(12).toString('base64url') }))
+  app.post('/user/share-message', async (req) => prepareShareMessage(ctx, req.userId))
+
+  // The bot's /notifications on|off: whether the backend writes to this user in the bot's chat.
+  app.post('/user/notifications', async (req) => {
+    const enabled = bodyFields(req.body).enabled
+    if (typeof enabled !== 'boolean') throw httpError(422, 'enabled must be true or false')
+    await setNotifications(ctx, req.userId, enabled)
+    return { notifications: enabled }
+  })
 }

@@ -26,7 +26,9 @@
     allowVerticalSwipe: true,
     orientationLocked: false,
     needCloseConfirmation: false,
-    share: null, // { id }
+    share: null, // { id, prepared }
+    chatOpen: false, // the bot's chat is shown instead of the app
+    chatSeen: 0, // the last message id drawn
     lastBotLink: '', // the last t.me link to the bot the app opened
     popup: null,
     mainButton: { is_visible: false },
@@ -138,6 +140,7 @@
     $('minimized').hidden = state.visible || state.closed
     $('share').hidden = !state.share
     $('popup').hidden = !state.popup
+    $('bot-chat').hidden = !state.chatOpen
     const vp = viewport()
     $('st-viewport').textContent = `${vp.width}×${vp.height}`
     paintChrome()
@@ -188,6 +191,23 @@
     note(member ? 'community joined' : 'community left', r.ok ? { user_id: id } : { user_id: id, status: r.status, error: r.json && r.json.error })
   }
 
+  /** A link to the bot that a friend may tap next ("Open the last bot link as a new user"). */
+  const rememberBotLink = (href) => {
+    let url
+    try {
+      url = new URL(href)
+    } catch {
+      return
+    }
+    if (url.hostname !== 't.me') return
+    const bot = '/' + config.botUsername.toLowerCase()
+    const path = url.pathname.replace(/\/+$/, '').toLowerCase()
+    if (path !== bot && !path.startsWith(bot + '/')) return
+    state.lastBotLink = url.href
+    $('host-open-start-link').hidden = false
+    $('host-open-start-link').title = url.href
+  }
+
   /** A t.me link, as Telegram's client would route it (path plus query). */
   const openTelegramPath = (pathFull) => {
     const url = new URL(pathFull, 'https://t.me')
@@ -199,16 +219,17 @@
       return
     }
     if (path === '/share/url' || path === '/share') {
-      note('share link', { url: url.searchParams.get('url'), text: url.searchParams.get('text') })
+      const shared = url.searchParams.get('url')
+      note('share link', { url: shared, text: url.searchParams.get('text') })
+      // Sent to a friend: what they tap is the shared link.
+      if (shared) rememberBotLink(shared)
       return
     }
     const bot = '/' + config.botUsername.toLowerCase()
     if (path === bot || path.startsWith(bot + '/')) {
       // Sent to a chat, and tapped there by a friend: the host routes it when it is opened (POST /launch with the link).
       note('bot link', { link: url.href, start: url.searchParams.get('start'), startapp: url.searchParams.get('startapp') })
-      state.lastBotLink = url.href
-      $('host-open-start-link').hidden = false
-      $('host-open-start-link').title = url.href
+      rememberBotLink(url.href)
       return
     }
     note('telegram link', url.href)
@@ -235,7 +256,9 @@
   // ---------- dialogs ----------
   const closeShare = (sent) => {
     if (!state.share) return
+    const shared = state.share
     state.share = null
+    if (sent && shared.link) rememberBotLink(shared.link)
     showState()
     if (sent) send('prepared_message_sent', {})
     else send('prepared_message_failed', { error: 'USER_DECLINED' })
@@ -392,8 +415,37 @@
     web_app_open_tg_link: (d) => openTelegramPath((d && d.path_full) || '/'),
     web_app_send_prepared_message: (d) => {
       if (state.share) return send('prepared_message_failed', { error: 'MESSAGE_SEND_FAILED' })
-      state.share = { id: d && d.id }
-      $('share-text').textContent = `Prepared message ${d && d.id ? '“' + d.id + '”' : ''} from @${config.botUsername}. Choose a chat:`
+      const id = d && d.id
+      state.share = { id }
+      $('share-text').textContent = `Prepared message ${id ? '“' + id + '”' : ''} from @${config.botUsername}. Choose a chat:`
+      $('share-prepared').hidden = true
+      // Telegram shows the message the bot prepared (savePreparedInlineMessage); an unknown id fails.
+      void fetch('/prepared/' + encodeURIComponent(id || '')).then(async (r) => {
+        if (!state.share || state.share.id !== id) return
+        if (!r.ok) {
+          note('prepared message unknown', id)
+          state.share = null
+          showState()
+          return send('prepared_message_failed', { error: 'MESSAGE_EXPIRED' })
+        }
+        const p = await r.json()
+        const content = (p.result && p.result.input_message_content) || {}
+        const row = p.result && p.result.reply_markup && p.result.reply_markup.inline_keyboard && p.result.reply_markup.inline_keyboard[0]
+        const button = row && row[0]
+        state.share.link = button && button.url
+        const box = $('share-prepared')
+        box.replaceChildren(document.createTextNode(content.message_text || p.result.title || ''))
+        if (button) {
+          const b = document.createElement('button')
+          b.type = 'button'
+          b.className = 'btn small'
+          b.textContent = button.text
+          b.disabled = true
+          box.append(b)
+        }
+        box.hidden = false
+        note('prepared message', { id, text: content.message_text, button: button && button.url })
+      })
     },
     web_app_open_popup: (d) => openPopup(d, (id) => send('popup_closed', id === '' ? {} : { button_id: id })),
     web_app_read_text_from_clipboard: (d) => send('clipboard_text_received', { req_id: d && d.req_id, data: null }),
@@ -432,6 +484,104 @@
       note('host error', String((e && e.message) || e))
     }
     showState()
+  })
+
+  // ---------- the bot's chat (the emulator's Bot API holds it) ----------
+  const chatUser = () => {
+    const v = state.form || readForm()
+    return { id: Number(v.user), first_name: v.name || `User ${v.user}`, language_code: v.lang }
+  }
+  const drawMessage = (m) => {
+    const el = document.createElement('div')
+    el.className = 'msg ' + m.from
+    el.dataset.testid = 'host-chat-message'
+    el.dataset.from = m.from
+    el.textContent = m.text
+    const rows = m.reply_markup && m.reply_markup.inline_keyboard
+    if (Array.isArray(rows)) {
+      const kb = document.createElement('div')
+      kb.className = 'kb'
+      for (const row of rows) for (const b of row || []) {
+        const btn = document.createElement('button')
+        btn.type = 'button'
+        btn.dataset.testid = 'host-chat-button'
+        btn.textContent = b.text
+        btn.addEventListener('click', () => {
+          note('bot button', b)
+          const values = Object.assign({}, state.form || readForm())
+          // A url button to the bot's direct link opens the app with its startapp; a web_app button opens it with none.
+          if (b.url) {
+            if (new URL(b.url).hostname === 't.me') void launch(values, b.url)
+            else window.open(b.url, '_blank', 'noopener')
+          } else if (b.web_app) void launch(Object.assign(values, { start: '' }))
+        })
+        kb.append(btn)
+      }
+      el.append(kb)
+    }
+    $('chat-list').append(el)
+    $('chat-list').scrollTop = $('chat-list').scrollHeight
+  }
+  const pollChat = async () => {
+    const v = state.form || readForm()
+    if (!/^\d+$/.test(String(v.user))) return
+    const user = Number(v.user)
+    if (state.chatUser !== user) {
+      state.chatUser = user
+      state.chatSeen = 0
+      $('chat-list').replaceChildren()
+    }
+    let r
+    try {
+      r = await fetch(`/chat?user=${user}&after=${state.chatSeen}`)
+    } catch {
+      return
+    }
+    if (!r.ok || state.chatUser !== user) return
+    const j = await r.json()
+    for (const m of j.messages) {
+      if (m.message_id <= state.chatSeen) continue
+      state.chatSeen = m.message_id
+      drawMessage(m)
+      if (m.from === 'bot') note('bot message', { text: m.text.slice(0, 120) })
+    }
+    $('host-member').textContent = j.member
+    $('host-consumer').textContent = j.consumer
+    $('host-block-bot').textContent = j.blocked ? 'Unblock bot' : 'Block bot'
+    $('host-block-bot').dataset.blocked = j.blocked ? '1' : ''
+    const menu = j.menu_button
+    $('chat-open-app').textContent = (menu && menu.type === 'web_app' && menu.text) || 'Open app'
+  }
+  setInterval(() => void pollChat(), 500)
+  const showChat = () => {
+    state.chatOpen = true
+    if (state.iframe) {
+      state.iframe.remove()
+      state.iframe = null
+    }
+    state.closed = false
+    $('bot-sub').textContent = `bot · @${config.botUsername}`
+    showState()
+    void pollChat()
+  }
+  $('chat-form').addEventListener('submit', async (e) => {
+    e.preventDefault()
+    const text = $('chat-text').value.trim()
+    if (!text) return
+    $('chat-text').value = ''
+    await postJson('/chat', { user: chatUser(), text })
+    void pollChat()
+  })
+  $('chat-open-app').addEventListener('click', () => void launch(Object.assign({}, state.form || readForm(), { start: '' })))
+  $('host-show-chat').addEventListener('click', () => {
+    if (!state.form) state.form = readForm()
+    showChat()
+  })
+  $('host-block-bot').addEventListener('click', async () => {
+    const blocked = !$('host-block-bot').dataset.blocked
+    await postJson('/chat/block', { user_id: chatUser().id, blocked })
+    note(blocked ? 'bot blocked' : 'bot unblocked', { user_id: chatUser().id })
+    void pollChat()
   })
 
   // ---------- the form and launching ----------
@@ -476,6 +626,15 @@
         start_param: r.json.start_param || null,
         ...(r.json.bot_start ? { sent_to_bot: '/start ' + r.json.bot_start } : {}),
       })
+      if (r.json.opens === 'bot-chat') {
+        // The chat opens, not the app: the bot answers, and its button opens the app.
+        state.form = values
+        try {
+          localStorage.setItem(STORE_KEY, JSON.stringify(values))
+        } catch {}
+        showChat()
+        return
+      }
     }
     try {
       localStorage.setItem(STORE_KEY, JSON.stringify(values))
@@ -486,7 +645,7 @@
 
     if (state.iframe) state.iframe.remove()
     Object.assign(state, {
-      form: values, ready: false, expanded: false, closed: false, visible: true, backVisible: false,
+      form: values, ready: false, expanded: false, closed: false, visible: true, backVisible: false, chatOpen: false,
       headerColor: null, bgColor: null, bottomBarColor: null, allowVerticalSwipe: true, orientationLocked: false,
       needCloseConfirmation: false, share: null, popup: null, mainButton: { is_visible: false },
     })
@@ -500,6 +659,7 @@
     state.iframe = iframe
     $('viewport').prepend(iframe)
     record.launches.push({ at: Date.now(), form: values, url: r.json.url, initData: r.json.initData })
+    $('bot-sub').textContent = `mini app · @${config.botUsername}`
     note('launch', { user: Number(values.user), name: values.name, lang: values.lang, start: values.start || null, version: values.version, platform: values.platform, scheme: values.scheme })
     showState()
   }

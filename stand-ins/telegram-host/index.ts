@@ -4,7 +4,9 @@
  * over postMessage). The bot token stays here: the page asks POST /launch for a signed fragment.
  *
  * Routes: GET / (the page), GET /host.js (its script), POST /launch, POST /join-community,
- * POST /community, GET /health.
+ * POST /community, GET /health; the Bot API, /bot<token>/<method> (bot-api.ts); and the page's side of
+ * it: GET /chat?user=<id> (the bot's chat with that user), POST /chat (the user writes to the
+ * bot), POST /chat/block, GET /prepared/<id> (a prepared message being shared).
  *
  * POST /launch takes the launch form ({ user, start_param, version, platform, color_scheme }) or,
  * instead of start_param, a `link`: a t.me link to the bot, routed as Telegram does (launchFromLink).
@@ -16,9 +18,11 @@ import type { AddressInfo } from 'node:net'
 import { buildLaunch, DEFAULT_PLATFORM, DEFAULT_VERSION, LaunchError, launchFromLink, parseLaunchRequest, PLATFORMS } from './launch.ts'
 import type { LinkLaunch } from './launch.ts'
 import { THEMES } from './themes.ts'
+import { answerBotApi, createBotApiState, type BotApiState, type EmulatedUser } from './bot-api.ts'
 
 export { buildLaunch, launchFromLink, parseLaunchRequest, type Launch, type LaunchRequest, type LinkLaunch, type MiniAppNames } from './launch.ts'
 export { THEMES, type ColorScheme, type ThemeParams } from './themes.ts'
+export { createBotApiState, startBotApiServer, type BotApiState, type RunningBotApi } from './bot-api.ts'
 
 /** The part of the backend's admin (server/admin-ops.ts) the host needs. */
 export interface HostAdmin {
@@ -45,12 +49,16 @@ export interface TelegramHostOptions {
   readonly communityPath?: string
   /** The signing clock (tests). */
   readonly now?: () => Date
+  /** The Bot API state to serve and show (a test stack starts it first); by default the host makes its own. */
+  readonly botApi?: BotApiState
 }
 
 export interface RunningTelegramHost {
   /** http://host:port/ — open it in a browser. */
   readonly url: string
   readonly port: number
+  /** Its Bot API: the state behind /bot<token>/<method>. */
+  readonly botApi: BotApiState
   close(): Promise<void>
 }
 
@@ -122,20 +130,73 @@ export const startTelegramHost = async (options: TelegramHostOptions): Promise<R
   const page = pageTemplate.replace('__HOST_CONFIG__', () => jsonForHtml(config))
   const now = options.now ?? (() => new Date())
 
+  const botApi =
+    options.botApi ??
+    createBotApiState({
+      token: options.botToken,
+      botUsername: config.botUsername,
+      botName: config.botName,
+      communityChat: '@' + config.communityPath.replace(/^\/+|\/+$/g, ''),
+    })
+
+  /**
+   * Joining or leaving changes what getChatMember answers (what a backend with AXIOM_COMMUNITY_CHAT
+   * asks). A wired admin also writes the backend's flag directly, for a backend without one (dev).
+   */
   const setMember = async (id: number, member: boolean) => {
-    if (!options.admin) return { status: 501, body: { error: 'No backend admin is wired to this host' } }
+    botApi.setMember(id, member)
+    if (!options.admin) return { status: 200, body: { ok: true, user_id: id, member, backend: 'not wired' } }
     try {
       await options.admin.setMember(id, member)
-      return { status: 200, body: { ok: true, user_id: id, member } }
+      return { status: 200, body: { ok: true, user_id: id, member, backend: 'updated' } }
     } catch (e) {
       const status = typeof (e as { statusCode?: unknown }).statusCode === 'number' ? (e as { statusCode: number }).statusCode : 500
-      return { status, body: { error: e instanceof Error ? e.message : String(e) } }
+      return { status: 200, body: { ok: true, user_id: id, member, backend: status === 404 ? 'unknown user' : `error: ${e instanceof Error ? e.message : String(e)}` } }
     }
   }
 
+  const userOf = (raw: unknown): EmulatedUser => {
+    const u = (raw ?? {}) as Record<string, unknown>
+    const id = userIdOf({ id: u.id })
+    const first = typeof u.first_name === 'string' && u.first_name.trim() !== '' ? u.first_name.slice(0, 64) : `User ${id}`
+    const lang = typeof u.language_code === 'string' && /^[a-z]{2,3}$/.test(u.language_code) ? u.language_code : undefined
+    return { id, first_name: first, ...(lang ? { language_code: lang } : {}) }
+  }
+
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    const path = new URL(req.url ?? '/', 'http://host').pathname
+    if (await answerBotApi(botApi, req, res)) return
+    const url = new URL(req.url ?? '/', 'http://host')
+    const path = url.pathname
     const method = req.method ?? 'GET'
+    if (method === 'GET' && path === '/chat') {
+      const id = userIdOf({ id: url.searchParams.get('user') ?? '' })
+      return send(res, 200, {
+        messages: botApi.chatOf(id, Number(url.searchParams.get('after') ?? 0) || 0),
+        member: botApi.members.get(id) ?? 'left',
+        blocked: botApi.blocked.has(id),
+        menu_button: botApi.menuButton,
+        commands: botApi.commands,
+        consumer: botApi.webhook ? 'webhook' : botApi.calls.some((c) => c.method === 'getUpdates' && Date.now() - c.at < 60_000) ? 'polling' : 'none',
+      })
+    }
+    if (method === 'POST' && path === '/chat') {
+      const body = (await readBody(req)) as Record<string, unknown>
+      const text = body.text
+      if (typeof text !== 'string' || text.trim() === '' || text.length > 4096) throw new LaunchError('text must be 1–4096 characters')
+      return send(res, 200, botApi.userWrites(userOf(body.user), text.trim()))
+    }
+    if (method === 'POST' && path === '/chat/block') {
+      const body = (await readBody(req)) as Record<string, unknown>
+      const id = userIdOf(body)
+      if (typeof body.blocked !== 'boolean') throw new LaunchError('blocked must be a boolean')
+      if (body.blocked) botApi.blocked.add(id)
+      else botApi.blocked.delete(id)
+      return send(res, 200, { ok: true, user_id: id, blocked: body.blocked })
+    }
+    if (method === 'GET' && path.startsWith('/prepared/')) {
+      const prepared = botApi.prepared.get(decodeURIComponent(path.slice('/prepared/'.length)))
+      return prepared ? send(res, 200, prepared) : send(res, 404, { error: 'No such prepared message' })
+    }
     if ((method === 'GET' || method === 'HEAD') && (path === '/' || path === '/index.html')) {
       return send(res, 200, page, 'text/html; charset=utf-8')
     }
@@ -149,6 +210,9 @@ export const startTelegramHost = async (options: TelegramHostOptions): Promise<R
         fromLink = launchFromLink(body.link, config)
       }
       const request = parseLaunchRequest(fromLink ? { ...body, start_param: fromLink.start_param } : body)
+      botApi.knowUser(request.user)
+      // A ?start= link opens the bot's chat, and Telegram sends the bot /start <code>.
+      if (fromLink?.opens === 'bot-chat') botApi.userWrites(request.user, fromLink.bot_start ? `/start ${fromLink.bot_start}` : '/start')
       const launch = buildLaunch(request, options.botToken, now())
       return send(res, 200, {
         hash: launch.hash,
@@ -196,8 +260,10 @@ export const startTelegramHost = async (options: TelegramHostOptions): Promise<R
   return {
     url: `http://${shownHost}:${port}/`,
     port,
+    botApi,
     close: () =>
       new Promise<void>((resolve, reject) => {
+        botApi.close()
         server.close((e) => (e ? reject(e) : resolve()))
         server.closeAllConnections()
       }),

@@ -6,7 +6,10 @@ import pg from 'pg'
 import type { Browser, FrameLocator, Page } from 'playwright-core'
 import { build, preview, type PreviewServer } from 'vite'
 import { afterAll, beforeAll } from 'vitest'
-import { DEV_BOT_TOKEN, type RunningServer, startServer } from '../../server/main.ts'
+import { defaultTelegramSettings, DEV_BOT_TOKEN, type RunningServer, startServer } from '../../server/main.ts'
+import { botConfigFromEnv } from '../../bot/config.ts'
+import { runBot, type RunningBot } from '../../bot/run.ts'
+import { createBotApiState, type RunningBotApi, startBotApiServer } from '../../stand-ins/telegram-host/bot-api.ts'
 import { attachLocalTon, type LocalTon, localTreasuryAddress } from '../../stand-ins/local-ton.ts'
 import { adminForServer } from '../../stand-ins/telegram-host/db-admin.ts'
 import { type RunningTelegramHost, startTelegramHost } from '../../stand-ins/telegram-host/index.ts'
@@ -28,6 +31,10 @@ export interface Stack {
   readonly proxy: FaultProxy
   readonly appUrl: string
   readonly host: RunningTelegramHost
+  /** The emulator's Bot API (the host serves the same state): the backend's TELEGRAM_API_ROOT. */
+  readonly telegram: RunningBotApi
+  /** The product's bot, when the stack was started with `live: true`. */
+  readonly bot: RunningBot | null
   readonly browser: Browser
   close(): Promise<void>
 }
@@ -68,8 +75,20 @@ const stackDb = async (): Promise<string> => {
   return url.toString()
 }
 
-export const startStack = async (o: { ton?: boolean } = {}): Promise<Stack> => {
+/**
+ * `live: true` runs the stack as it goes live on Telegram: membership from getChatMember on the
+ * emulator's community (AXIOM_COMMUNITY_CHAT), and the product's bot polling the emulator. Without
+ * it, membership stays the dev one (the admin), but the Bot API is there for prepared messages.
+ */
+export interface StackOptions {
+  readonly ton?: boolean
+  readonly live?: boolean
+}
+
+export const startStack = async (o: StackOptions = {}): Promise<Stack> => {
+  const telegram = await startBotApiServer(createBotApiState({ token: DEV_BOT_TOKEN, botUsername: 'axiom_dev_bot', botName: 'AXIOM', communityChat: '@axiom_community' }))
   const server = await startServer({
+    telegram: { ...defaultTelegramSettings(), apiRoot: telegram.url, communityChat: o.live ? '@axiom_community' : null },
     port: 0,
     dbPath: await stackDb(),
     priceTickMs: 500,
@@ -94,7 +113,8 @@ export const startStack = async (o: { ton?: boolean } = {}): Promise<Stack> => {
     },
   })
   const appUrl = app.resolvedUrls?.local[0] ?? ''
-  const host = await startTelegramHost({ port: 0, appUrl, botToken: DEV_BOT_TOKEN, admin: adminForServer(server) })
+  const host = await startTelegramHost({ port: 0, appUrl, botToken: DEV_BOT_TOKEN, admin: adminForServer(server), botApi: telegram.state })
+  const bot = o.live ? await runBot(botConfigFromEnv({ BOT_TOKEN: DEV_BOT_TOKEN, TELEGRAM_API_ROOT: telegram.url, AXIOM_API: server.url }), { appUrl }) : null
   const browser = await launchChromium()
   return {
     server,
@@ -102,12 +122,16 @@ export const startStack = async (o: { ton?: boolean } = {}): Promise<Stack> => {
     proxy,
     appUrl,
     host,
+    telegram,
+    bot,
     browser,
     // Each step is tolerant, so a test that stopped the backend on purpose still closes cleanly.
     close: async () => {
       const steps: Array<() => Promise<unknown>> = [
         () => browser.close(),
+        () => bot?.stop() ?? Promise.resolve(),
         () => host.close(),
+        () => telegram.close(),
         () => new Promise<void>((resolve) => app.httpServer.close(() => resolve())),
         () => proxy.close(),
         () => server.close(),
@@ -121,7 +145,7 @@ export const startStack = async (o: { ton?: boolean } = {}): Promise<Stack> => {
  * The whole product for one test file: started before its tests, stopped (and the build removed)
  * after them. The returned object stands for the running stack.
  */
-export const useStack = (o: { ton?: boolean } = {}): Stack => {
+export const useStack = (o: StackOptions = {}): Stack => {
   let running: Stack | null = null
   beforeAll(async () => {
     running = await startStack(o)

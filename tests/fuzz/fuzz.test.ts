@@ -133,6 +133,7 @@ const callsFor = (victim: { mint: number; link: number; pending: number }): Call
   { method: 'GET', path: '/user/me', auth: true, harmless: true },
   { method: 'GET', path: '/user/referrals', auth: true, harmless: true },
   { method: 'POST', path: '/user/share-message', auth: true, harmless: true },
+  { method: 'POST', path: '/user/notifications', auth: true, body: { enabled: flag(true) } },
   { method: 'POST', path: '/wallet/ton-proof/payload', auth: true, harmless: true },
   {
     method: 'POST',

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { FarmingActivation, FarmingLink, FarmingLinkList, FarmingPlanList } from '../../core/domain/entities/farming.ts'
-import { CandleList, FinancialStats, MaintenanceStatus, OperationHistory, Price, SharedMessage } from '../../core/domain/entities/market.ts'
+import { CandleList, FinancialStats, MaintenanceStatus, OperationHistory, Price } from '../../core/domain/entities/market.ts'
 import { BondQuote, Mint, MintList, MintPayment, MintPlanList, Stake, StakeList, StakeQuote } from '../../core/domain/entities/mint.ts'
 import { TokenPair } from '../../core/domain/entities/session.ts'
 import { Task, TaskList } from '../../core/domain/entities/task.ts'
@@ -60,9 +60,10 @@ describe('auth and user', () => {
     expect(list[0]).toMatchObject({ level: 0, turnover: 0 })
   })
 
-  it('POST /user/share-message answers an inline_message_id', async () => {
+  it('POST /user/share-message without a Bot API answers 424 with msg, never an invented id', async () => {
     const res = await alice.call('POST', '/user/share-message')
-    expect(decode(SharedMessage, res.body).inline_message_id).toMatch(/^[\w-]{8,}$/)
+    expect(res.status).toBe(424)
+    expect(res.body).toEqual({ msg: expect.any(String) })
   })
 })
 

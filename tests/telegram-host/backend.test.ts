@@ -67,10 +67,11 @@ describe('telegram host with the reference backend', () => {
     }
   })
 
-  it('answers 404 for a user the backend does not know yet', async () => {
+  it('joins for a user the backend does not know yet (Telegram does not ask the backend), and says so', async () => {
     for (const host of [inProcess, separate]) {
       const r = await json(new URL('/join-community', host.url).href, 'POST', { user_id: 999_999 })
-      expect(r.status).toBe(404)
+      expect(r.status).toBe(200)
+      expect(r.body.backend).toBe('unknown user')
     }
   })
 })

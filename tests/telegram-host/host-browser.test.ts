@@ -101,18 +101,36 @@ describe('telegram host in Chromium with the real telegram-web-app.js', () => {
     await expect.poll(() => admin.calls).toContainEqual([4242, true])
     await expect.poll(() => log.textContent()).toContain('community joined')
 
-    // Share: Send answers prepared_message_sent, Cancel prepared_message_failed.
-    const share = () =>
-      frame.evaluate(() => {
+    // Share a message the bot prepared (savePreparedInlineMessage on the host's Bot API): the sheet
+    // shows it; Send answers prepared_message_sent, Cancel prepared_message_failed, and an id
+    // Telegram never issued fails.
+    const link = 'https://t.me/axiom_test_bot/app?startapp=INV1'
+    const saved = await fetch(`${host.url}bot${TEST_BOT_TOKEN}/savePreparedInlineMessage`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        user_id: 4242,
+        allow_user_chats: true,
+        result: { type: 'article', id: 'x', title: 'Invite', input_message_content: { message_text: 'Join me on AXIOM' }, reply_markup: { inline_keyboard: [[{ text: 'Open AXIOM', url: link }]] } },
+      }),
+    })
+    const id = ((await saved.json()) as any).result.id as string
+    const share = (messageId: string) =>
+      frame.evaluate((messageId) => {
         const W = (window as any).Telegram.WebApp
-        W.shareMessage('msg-1', (sent: boolean) => (window as any).appLog.shared.push(sent))
-      })
-    await share()
+        W.shareMessage(messageId, (sent: boolean) => (window as any).appLog.shared.push(sent))
+      }, messageId)
+    await share(id)
+    await expect.poll(() => byTestId(page, 'host-share-prepared').textContent()).toContain('Join me on AXIOM')
     await byTestId(page, 'host-share-send').click()
     await expect.poll(() => frame.evaluate(() => (window as any).appLog.shared)).toEqual([true])
-    await share()
+    // What a friend taps next is the prepared message's button.
+    expect(await byTestId(page, 'host-open-start-link').getAttribute('title')).toBe(link)
+    await share(id)
     await byTestId(page, 'host-share-cancel').click()
     await expect.poll(() => frame.evaluate(() => (window as any).appLog.shared)).toEqual([true, false])
+    await share('never-issued')
+    await expect.poll(() => frame.evaluate(() => (window as any).appLog.shared)).toEqual([true, false, false])
 
     // Minimize / restore reach the app as deactivated / activated.
     await byTestId(page, 'host-minimize').click()
@@ -187,6 +205,21 @@ describe('telegram host in Chromium with the real telegram-web-app.js', () => {
     expect(id).not.toBe(1003)
   })
 
+  it('a farming Share (t.me/share/url with a link to the bot) is the last link a new user can open', async () => {
+    await page.goto(`${host.url}?user=1005`)
+    const frame = await appFrame(page, app.origin)
+    const link = 'https://t.me/axiom_test_bot/app?startapp=farm_F1'
+    await frame.evaluate((l) => (window as any).Telegram.WebApp.openTelegramLink(`https://t.me/share/url?url=${encodeURIComponent(l)}&text=Farm`), link)
+    const open = byTestId(page, 'host-open-start-link')
+    await open.waitFor()
+    expect(await open.getAttribute('title')).toBe(link)
+    await open.click()
+    await expect.poll(async () => {
+      const f = await appFrame(page, app.origin)
+      return f.evaluate(() => (window as any).Telegram.WebApp.initDataUnsafe.start_param)
+    }).toBe('farm_F1')
+  })
+
   it('opens a t.me direct link given in its query, and a ?start= link as the bot chat, with no start parameter for the app', async () => {
     const link = 'https://t.me/axiom_test_bot/app?startapp=REF77'
     await page.goto(`${host.url}?user=1004&link=${encodeURIComponent(link)}`)
@@ -197,11 +230,17 @@ describe('telegram host in Chromium with the real telegram-web-app.js', () => {
     await frame.evaluate(() => (window as any).Telegram.WebApp.openTelegramLink('https://t.me/axiom_test_bot?start=REF77'))
     await byTestId(page, 'host-open-start-link').click()
     await expect.poll(() => byTestId(page, 'host-log').textContent()).toContain('link opened the bot chat')
+    // The bot's chat opens (not the app), with /start REF77 sent by the new user.
+    await expect.poll(() => byTestId(page, 'host-bot-chat').isVisible()).toBe(true)
+    await expect.poll(() => byTestId(page, 'host-chat-list').textContent()).toContain('/start REF77')
+    expect(await byTestId(page, 'host-iframe').count()).toBe(0)
+    expect(await byTestId(page, 'host-log').textContent()).toContain('/start REF77')
+    // The chat's menu button opens the app, with no start parameter, as that new user.
+    await byTestId(page, 'host-chat-open-app').click()
     await expect.poll(async () => {
       frame = await appFrame(page, app.origin)
       return frame.evaluate(() => (window as any).Telegram.WebApp.initDataUnsafe.user.id)
     }).not.toBe(1004)
     expect(await frame.evaluate(() => (window as any).Telegram.WebApp.initDataUnsafe.start_param ?? null)).toBeNull()
-    expect(await byTestId(page, 'host-log').textContent()).toContain('/start REF77')
   })
 })

@@ -151,7 +151,7 @@ describe('telegram host: POST /launch', () => {
     expect((await post(host.url, '/join-community', { user_id: 'x' })).status).toBe(400)
   })
 
-  it('answers 501 without an admin, and passes on the admin’s own errors', async () => {
+  it('joins and leaves in its Bot API without an admin, and reports what the admin said', async () => {
     const bare = await startTelegramHost({ appUrl: APP_URL, botToken: TEST_BOT_TOKEN })
     const failing = await startTelegramHost({
       appUrl: APP_URL,
@@ -163,10 +163,14 @@ describe('telegram host: POST /launch', () => {
       },
     })
     try {
-      expect((await post(bare.url, '/join-community', { user_id: 7 })).status).toBe(501)
+      const joined = await post(bare.url, '/join-community', { user_id: 7 })
+      expect(joined.status).toBe(200)
+      expect(joined.body).toMatchObject({ member: true, backend: 'not wired' })
+      expect(bare.botApi.members.get(7)).toBe('member')
       const r = await post(failing.url, '/join-community', { user_id: 7 })
-      expect(r.status).toBe(404)
-      expect(r.body.error).toContain('No user')
+      expect(r.status).toBe(200)
+      expect(r.body.backend).toBe('unknown user')
+      expect(failing.botApi.members.get(7)).toBe('member')
     } finally {
       await Promise.all([bare.close(), failing.close()])
     }

@@ -1,0 +1,76 @@
+import { createServer, type Server } from 'node:http'
+import { webhookCallback } from 'grammy'
+import { createAxiomBot, type AxiomBotOptions } from './bot.ts'
+import type { BotConfig } from './config.ts'
+
+export interface RunningBot {
+  /** 'polling', or the webhook's local URL. */
+  readonly mode: 'polling' | 'webhook'
+  readonly url: string | null
+  /** Settles when the bot stops consuming updates: stop(), or Telegram ending the polling (409: another consumer). */
+  readonly done: Promise<void>
+  isRunning(): boolean
+  stop(): Promise<void>
+}
+
+/**
+ * Runs the bot: long polling by default; with a webhook configured, an HTTP server that refuses a
+ * request without the right X-Telegram-Bot-Api-Secret-Token (401), after setWebhook with that secret.
+ * One consumer per token: Telegram answers a second poller, or polling while a webhook is set, with
+ * 409, so run one bot process (docs/deploy.md).
+ */
+export const runBot = async (config: BotConfig, options: AxiomBotOptions = {}): Promise<RunningBot> => {
+  const { bot, setUp } = createAxiomBot(config, options)
+  await bot.init()
+  await setUp()
+  if (!config.webhook) {
+    let polling = true
+    const done = bot
+      .start({ allowed_updates: ['message', 'callback_query'] })
+      .catch((e: unknown) => {
+        console.error(`bot: polling stopped: ${e instanceof Error ? e.message : e}`)
+      })
+      .finally(() => {
+        polling = false
+      })
+    return {
+      mode: 'polling',
+      url: null,
+      done,
+      isRunning: () => polling,
+      stop: async () => {
+        if (bot.isRunning()) await bot.stop()
+        await done
+      },
+    }
+  }
+  const hook = config.webhook
+  const handle = webhookCallback(bot, 'http', { secretToken: hook.secret })
+  const server: Server = createServer((req, res) => {
+    if (req.method !== 'POST') {
+      res.writeHead(405).end()
+      return
+    }
+    void Promise.resolve(handle(req, res)).catch(() => {
+      if (!res.headersSent) res.writeHead(500).end()
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(hook.port, hook.host, resolve))
+  await bot.api.setWebhook(hook.url, { secret_token: hook.secret, allowed_updates: ['message', 'callback_query'] })
+  const address = server.address()
+  const port = typeof address === 'object' && address ? address.port : hook.port
+  let open = true
+  const closed = new Promise<void>((resolve) => server.once('close', () => resolve()))
+  return {
+    mode: 'webhook',
+    url: `http://${hook.host}:${port}`,
+    done: closed,
+    isRunning: () => open,
+    stop: async () => {
+      open = false
+      server.close()
+      server.closeAllConnections()
+      await closed
+    },
+  }
+}

@@ -1,0 +1,151 @@
+import type { Api } from 'grammy'
+import type { ServerContext } from '../domain/context.ts'
+import type { Row } from '../db/engine.ts'
+import { allRows, big, getRow, run, str } from '../db/sql.ts'
+import { describeFailure, failureOf } from './bot-api.ts'
+import type { NoticeKind } from '../domain/outbox.ts'
+import { noticeText } from './notice-text.ts'
+
+export { queueNotice, setNotifications, type NoticeKind } from '../domain/outbox.ts'
+
+export interface OutboxSenderOptions {
+  /** Messages a second, all instances together (one sender holds the lease); Telegram allows about 30. */
+  readonly perSecond: number
+  /** Is this instance the sender? (the `telegram-outbox` lease). */
+  readonly held: () => boolean
+  /** How long an idle sender waits before looking again. */
+  readonly idleMs: number
+  /** The longest wait before a failed send is tried again. */
+  readonly maxBackoffS: number
+  /** The mini app's direct link, for each message's button. */
+  readonly miniAppLink: string
+}
+
+export interface OutboxSender {
+  /** Sends what is due now; resolves with how many were sent (tests and the bench drive it). */
+  drain(): Promise<number>
+  stop(): Promise<void>
+}
+
+const BATCH = 100
+
+/**
+ * The one sender: takes due rows in order, paced at `perSecond`. Each row is claimed (pending →
+ * sending, committed) before it is sent, and marked sent after: a row is never sent twice, across
+ * restarts too; a row a crash left in `sending` is not sent again (marked `uncertain`), as it may
+ * have reached the user. A refusal for good (blocked, chat gone) ends the row; an outage or 429
+ * leaves it pending for later.
+ */
+export const startOutboxSender = (ctx: ServerContext, api: Api, o: OutboxSenderOptions): OutboxSender => {
+  // At most perSecond sends in any second (a sliding window of the last perSecond start times, 20 ms
+  // wider so that arrival jitter keeps them within it at Telegram too), and no two closer than half
+  // the even gap: a slow send is caught up on, never with a burst.
+  const WINDOW_MS = 1020
+  const window: number[] = []
+  const minGapMs = 500 / o.perSecond
+  let stopped = false
+  let running: Promise<number> | null = null
+  let wasHeld = false
+  let timer: NodeJS.Timeout | null = null
+
+  const pace = async () => {
+    for (;;) {
+      const now = performance.now()
+      while (window.length > 0 && window[0]! <= now - WINDOW_MS) window.shift()
+      const last = window.at(-1)
+      const waitGap = last === undefined ? 0 : last + minGapMs - now
+      const waitWindow = window.length < o.perSecond ? 0 : window[0]! + WINDOW_MS - now
+      const wait = Math.max(waitGap, waitWindow)
+      if (wait <= 0) {
+        window.push(now)
+        return
+      }
+      await new Promise((r) => setTimeout(r, Math.ceil(wait)))
+    }
+  }
+
+  const finish = (id: bigint, state: string, error: string | null = null) =>
+    run(ctx.db, 'UPDATE outbox SET state = ?, done_at = ?, last_error = ? WHERE id = ? AND state = ?', state, ctx.now(), error, id, 'sending')
+
+  const sendOne = async (row: Row): Promise<boolean> => {
+    const id = big(row, 'id')
+    const claimed = await run(ctx.db, "UPDATE outbox SET state = 'sending', attempts = attempts + 1 WHERE id = ? AND state = 'pending'", id)
+    if (claimed.changes !== 1) return false
+    const user = await getRow(ctx.db, 'SELECT telegram_id, language, notifications, bot_blocked_at FROM users WHERE id = ?', big(row, 'user_id'))
+    if (!user || big(user, 'notifications') === 0n || user.bot_blocked_at !== null) {
+      await finish(id, 'skipped', !user ? 'no user' : user.bot_blocked_at !== null ? 'bot blocked' : 'notifications off')
+      return false
+    }
+    const language = user.language === null ? null : str(user, 'language')
+    const message = noticeText(str(row, 'kind') as NoticeKind, JSON.parse(str(row, 'payload')) as Record<string, string | number>, language, o.miniAppLink)
+    await pace()
+    try {
+      await api.sendMessage(Number(big(user, 'telegram_id')), message.text, message.button ? { reply_markup: { inline_keyboard: [[message.button]] } } : {})
+      await finish(id, 'sent')
+      return true
+    } catch (e) {
+      const failure = failureOf(e)
+      if (failure === 'blocked') {
+        await run(ctx.db, 'UPDATE users SET bot_blocked_at = ? WHERE id = ?', ctx.now(), big(row, 'user_id'))
+        await finish(id, 'refused', describeFailure(e))
+        return false
+      }
+      if (failure === 'refused') {
+        await finish(id, 'refused', describeFailure(e))
+        return false
+      }
+      // Not sent (Telegram answered with an error, or the request never got an answer): try again later.
+      const attempts = Number(big(row, 'attempts')) + 1
+      const backoff = Math.min(o.maxBackoffS, 2 ** Math.min(attempts, 10))
+      await run(ctx.db, "UPDATE outbox SET state = 'pending', next_at = ?, last_error = ? WHERE id = ? AND state = 'sending'", ctx.now() + backoff, describeFailure(e), id)
+      return false
+    }
+  }
+
+  const drainOnce = async (): Promise<number> => {
+    if (!o.held()) {
+      wasHeld = false
+      return 0
+    }
+    // Taking the lease: what the previous sender left in `sending` may have reached the user.
+    if (!wasHeld) await run(ctx.db, "UPDATE outbox SET state = 'uncertain', done_at = ? WHERE state = 'sending'", ctx.now())
+    wasHeld = true
+    let sent = 0
+    for (;;) {
+      if (stopped || !o.held()) return sent
+      const rows = await allRows(ctx.db, "SELECT id, user_id, kind, payload, attempts FROM outbox WHERE state = 'pending' AND next_at <= ? ORDER BY id LIMIT ?", ctx.now(), BATCH)
+      if (rows.length === 0) return sent
+      for (const row of rows) {
+        if (stopped || !o.held()) return sent
+        if (await sendOne(row)) sent++
+      }
+    }
+  }
+
+  const drain = () => {
+    running ??= drainOnce().finally(() => {
+      running = null
+    })
+    return running
+  }
+
+  const loop = () => {
+    if (stopped) return
+    timer = setTimeout(() => {
+      void drain()
+        .catch(() => undefined)
+        .finally(loop)
+    }, o.idleMs)
+    timer.unref()
+  }
+  loop()
+
+  return {
+    drain,
+    stop: async () => {
+      stopped = true
+      if (timer) clearTimeout(timer)
+      await running?.catch(() => undefined)
+    },
+  }
+}

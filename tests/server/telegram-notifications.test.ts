@@ -1,0 +1,138 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { defaultTelegramSettings, DEV_BOT_TOKEN } from '../../server/main.ts'
+import { BLOCKED, error, ok, startBotApiFake, tooManyRequests, type BotApiFake, type FakeAnswer } from '../support/bot-api-fake.ts'
+import { startTestServer, type TestServer } from './support.ts'
+
+let fake: BotApiFake
+let t: TestServer
+/** What sendMessage answers next, per chat id (default: sent). */
+let script: Map<number, FakeAnswer[]>
+let nextMessageId = 1
+
+beforeAll(async () => {
+  fake = await startBotApiFake(DEV_BOT_TOKEN)
+  fake.on('getChatMember', (p) => ok({ status: 'member', user: { id: p.user_id, is_bot: false, first_name: 'x' } }))
+  fake.on('sendMessage', (p) => {
+    const queued = script.get(Number(p.chat_id))?.shift()
+    if (queued) return queued
+    return ok({ message_id: nextMessageId++, date: 1, chat: { id: p.chat_id, type: 'private' }, text: p.text })
+  })
+  t = await startTestServer({ telegram: { ...defaultTelegramSettings(), apiRoot: fake.url, communityChat: '@axiom_community' } })
+})
+afterAll(async () => {
+  await t.close()
+  await fake.close()
+})
+beforeEach(() => {
+  script = new Map()
+})
+
+const sentTo = (chatId: number) => fake.callsOf('sendMessage').filter((c) => c.params.chat_id === chatId)
+const drain = () => t.server.outbox!.drain()
+
+describe('notifications through the outbox', () => {
+  it('a friend who joins through the link: the referrer is told once, in the bot chat, with a button to the app', async () => {
+    const alice = await t.login(8001)
+    const code = ((await alice.call('GET', '/user/me')).body as { ref_code: string }).ref_code
+    await t.login(8002, code)
+    await drain()
+    const sent = sentTo(8001)
+    expect(sent).toHaveLength(1)
+    expect(sent[0]!.params.text).toBe('User 8002 joined AXIOM through your link.')
+    expect((sent[0]!.params.reply_markup as any).inline_keyboard[0][0]).toEqual({ text: 'Open AXIOM', url: 'https://t.me/axiom_dev_bot/app' })
+    // Sent is sent: draining again sends nothing more, and signing in again queues nothing.
+    await t.login(8002, code)
+    await drain()
+    expect(sentTo(8001)).toHaveLength(1)
+  })
+
+  it('a bond paid: the message is written with the activation, and sent', async () => {
+    const bob = await t.login(8003)
+    const created = await bob.call('POST', '/mint/create', { body: { amount: 20, days: 30 } })
+    const mintId = Number(created.body.mint.id)
+    await drain()
+    expect(sentTo(8003)).toHaveLength(0)
+    await t.server.markMintPaid(mintId)
+    await drain()
+    expect(sentTo(8003).map((c) => c.params.text)).toEqual([`Your payment arrived: bond #${mintId} for 20 AXIOM is active.`])
+  })
+
+  it('a bond that completes, and a farming link a friend uses, are told to their owners', async () => {
+    const owner = await t.login(8200)
+    const created = await owner.call('POST', '/mint/create', { body: { amount: 10, days: 10 } })
+    const mintId = Number(created.body.mint.id)
+    await t.server.markMintPaid(mintId)
+    const link = await owner.call('POST', '/farming/create', { body: { amount: 5, days: 10, count_activations: 1, is_multilink: false, is_for_me: false, from_ref_balance: false, from_task_balance: false } })
+    expect(link.status, JSON.stringify(link.body)).toBe(200)
+    const friend = await t.login(8201)
+    expect((await friend.call('GET', '/farming/activation-status', { query: { activation_code: link.body.activation_code } })).body.status).toBe('ACTIVE')
+    t.clock.advance(11 * 86_400)
+    const again = await t.login(8200)
+    await again.call('GET', '/user/me')
+    await drain()
+    const texts = sentTo(8200).map((c) => c.params.text)
+    expect(texts).toContain('User 8201 used your farming link: a bond of 5 AXIOM.')
+    expect(texts).toContain(`Bond #${mintId} completed: 10 AXIOM and its reward are on your balance.`)
+  })
+
+  it('an outage or a 429 leaves the message for later; it is sent once when Telegram is back', async () => {
+    const s = await t.login(8004)
+    const friend = ((await s.call('GET', '/user/me')).body as { ref_code: string }).ref_code
+    script.set(8004, [error(500, 'Internal Server Error')])
+    await t.login(8005, friend)
+    await drain()
+    expect(sentTo(8004)).toHaveLength(1)
+    // Not due yet: the backoff holds it.
+    await drain()
+    expect(sentTo(8004)).toHaveLength(1)
+    t.clock.advance(10)
+    script.set(8004, [tooManyRequests(1)])
+    const started = Date.now()
+    await drain()
+    // The 429's retry_after was waited, then the same message went through once.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900)
+    expect(sentTo(8004)).toHaveLength(3)
+    t.clock.advance(600)
+    await drain()
+    expect(sentTo(8004)).toHaveLength(3)
+  })
+
+  it('a user who blocked the bot is recorded and gets nothing more; one with notifications off gets nothing', async () => {
+    const carol = await t.login(8006)
+    const code = ((await carol.call('GET', '/user/me')).body as { ref_code: string }).ref_code
+    script.set(8006, [BLOCKED])
+    await t.login(8007, code)
+    await drain()
+    expect(sentTo(8006)).toHaveLength(1)
+    await t.login(8008, code)
+    await drain()
+    expect(sentTo(8006)).toHaveLength(1)
+    // Back in the bot's chat, /notifications on: the block is lifted.
+    expect((await carol.call('POST', '/user/notifications', { body: { enabled: true } })).status).toBe(200)
+    await t.login(8012, code)
+    await drain()
+    expect(sentTo(8006).map((c) => c.params.text)).toEqual(['User 8007 joined AXIOM through your link.', 'User 8012 joined AXIOM through your link.'])
+
+    const dan = await t.login(8009)
+    const danCode = ((await dan.call('GET', '/user/me')).body as { ref_code: string }).ref_code
+    expect((await dan.call('POST', '/user/notifications', { body: { enabled: false } })).status).toBe(200)
+    await t.login(8010, danCode)
+    await drain()
+    expect(sentTo(8009)).toHaveLength(0)
+    expect((await dan.call('POST', '/user/notifications', { body: { enabled: 'no' } })).status).toBe(422)
+    expect((await dan.call('POST', '/user/notifications', { body: { enabled: true } })).status).toBe(200)
+    await t.login(8011, danCode)
+    await drain()
+    expect(sentTo(8009)).toHaveLength(1)
+  })
+
+  it('paces sends at no more than 25 a second', async () => {
+    const eve = await t.login(8100)
+    const code = ((await eve.call('GET', '/user/me')).body as { ref_code: string }).ref_code
+    for (let i = 1; i <= 30; i++) await t.login(8100 + i, code)
+    await drain()
+    const times = sentTo(8100).map((c) => c.at)
+    expect(times).toHaveLength(30)
+    for (let i = 25; i < times.length; i++) expect(times[i]! - times[i - 25]!).toBeGreaterThanOrEqual(1000)
+  })
+})
