@@ -56,7 +56,12 @@ const onTouchStart = (e: TouchEvent): void => {
 const onTouchMove = (e: TouchEvent): void => {
   if (e.touches.length > 1) return // pinch zoom is not a scroll
   const y = e.touches[0]?.clientY ?? touchY
-  cancelUnlessAllowed(e, touchY - y)
+  // Measured from the last move, so a finger that turns back is judged by where it goes now. A move
+  // with no vertical part is left alone in the modal's content, where cancelling it would stop the
+  // scroll that follows.
+  if (y !== touchY) cancelUnlessAllowed(e, touchY - y)
+  else if (!allowedRoot(e.target) && e.cancelable) e.preventDefault()
+  touchY = y
 }
 
 const keyDelta = (e: KeyboardEvent): number =>
@@ -69,6 +74,8 @@ const onKeyDown = (e: KeyboardEvent): void => {
 }
 
 const listen = { capture: true, passive: false } as const
+/** A touchstart is only read: kept passive, so taps do not wait on the main thread. */
+const watch = { capture: true, passive: true } as const
 
 /** The page's offset as the user sees it, locked or not. */
 export const pageScrollY = (): number => (saved ? saved.y : window.scrollY)
@@ -121,7 +128,7 @@ export const lockPageScroll = (content: Element | null): (() => void) => {
     body.overflow = 'hidden'
     body.overscrollBehavior = 'none'
     document.addEventListener('wheel', onWheel, listen)
-    document.addEventListener('touchstart', onTouchStart, listen)
+    document.addEventListener('touchstart', onTouchStart, watch)
     document.addEventListener('touchmove', onTouchMove, listen)
     document.addEventListener('keydown', onKeyDown, listen)
   }
@@ -134,7 +141,7 @@ export const lockPageScroll = (content: Element | null): (() => void) => {
     const { x, y, html, body } = saved
     saved = null
     document.removeEventListener('wheel', onWheel, listen)
-    document.removeEventListener('touchstart', onTouchStart, listen)
+    document.removeEventListener('touchstart', onTouchStart, watch)
     document.removeEventListener('touchmove', onTouchMove, listen)
     document.removeEventListener('keydown', onKeyDown, listen)
     Object.assign(document.documentElement.style, html)
