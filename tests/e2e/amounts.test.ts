@@ -148,6 +148,7 @@ describe('the sale preview', () => {
       // Pasted, still in the field: the message shows at once, and no quote is shown or asked for.
       await app.getByTestId('sell-address').fill(BAD_CHECKSUM)
       await expectText(app.getByTestId('sell-address-error'), 'Enter a valid TON address')
+      // Time is what is under test here: past the quote's 400 ms debounce, still no quote was asked for.
       await new Promise((r) => setTimeout(r, 1_000))
       expect(await app.getByTestId('sell-preview').count(), route).toBe(0)
       expect(quotes.length, route).toBe(asked)

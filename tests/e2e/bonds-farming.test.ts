@@ -1,6 +1,6 @@
 import type { FrameLocator } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
-import { amountOf, expectContains, expectText, expectToast, frameEval, nextUser, text, toastTexts } from './helpers.ts'
+import { amountOf, expectContains, expectText, expectToast, frameEval, nextUser, settled, text, toastTexts, watchRequests } from './helpers.ts'
 import { activeBond, api, launch, makeMember, useStack } from './stack.ts'
 
 /** Bonds and stakes (without the wallet UI: bonds are created and paid through the API), and farming links. */
@@ -181,12 +181,13 @@ describe('farming links', () => {
     expect(bMints.items.map((m) => m.status)).toEqual(['active'])
 
     // The same code again for B (same storage): no modal, checked once per code.
+    const inFlight = watchRequests(bApp.page)
     const again = await launch(stack, { user: b, path: `/?farm_code=${code}`, page: bApp.page })
     await again.app.getByTestId('screen-dashboard').waitFor()
     expect(await frameEval(again.app, () => location.search)).toBe(`?farm_code=${code}`)
     await expectText(again.app.getByTestId(`mint-status-${bMints.items[0]!.id}`), 'Active')
-    // Give the start-up a moment in which a check would have opened the modal.
-    await new Promise((r) => setTimeout(r, 1000))
+    // Once the start-up has settled (its lists answered), a check would have opened the modal.
+    await settled(again.app, inFlight)
     expect(await again.app.getByTestId('farming-activation-modal').count()).toBe(0)
     expect(bApp.errors).toEqual([])
     await bApp.page.close()

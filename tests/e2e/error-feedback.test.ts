@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { FrameLocator, Page } from 'playwright-core'
 import { afterAll, describe, expect, it } from 'vitest'
-import { errorHaptics, expectText, expectToast, frameEval, nextUser, toastTexts } from './helpers.ts'
+import { errorHaptics, expectText, expectToast, frameEval, nextUser, settled, toastTexts, watchRequests } from './helpers.ts'
 import { launch, useStack } from './stack.ts'
 
 /**
@@ -21,8 +21,6 @@ const onTasks = async (app: FrameLocator) => {
   await expectText(app.getByTestId('task-action-1'), 'Start')
 }
 
-/** Nothing arrives for a moment: late answers of calls in flight would show up meanwhile. */
-const settle = () => new Promise((r) => setTimeout(r, 1_500))
 
 describe('the error haptic comes with every error', () => {
   it('a copy the browser refuses: the error toast and the error haptic', async () => {
@@ -63,6 +61,7 @@ describe('the error haptic comes with every error', () => {
 describe('maintenance met by a call', () => {
   it('an action answered 503 "We are under maintenance" shows the maintenance page at once, no error toast and no error haptic; the app comes back when maintenance is over', async () => {
     const { app, page, errors } = await launch(stack, { user: nextUser() })
+    const inFlight = watchRequests(page)
     await onTasks(app)
     // Only this call meets maintenance: the backend itself (and its maintenance poll) says it is off,
     // so the page can only come from the call's answer.
@@ -71,7 +70,8 @@ describe('maintenance met by a call', () => {
       const before = await errorHaptics(page)
       await app.getByTestId('task-action-1').click()
       await app.getByTestId('maintenance').waitFor({ timeout: 3_000 })
-      await settle()
+      // Late answers of calls in flight would show up by the time the app has settled.
+      await settled(app, inFlight)
       expect(await toastTexts(app, 'error')).toEqual([])
       expect(await errorHaptics(page)).toBe(before)
     } finally {
@@ -86,12 +86,14 @@ describe('maintenance met by a call', () => {
 
   it('the operator switches maintenance on while the user acts: the maintenance page, not one error toast; off again, the app reloads', async () => {
     const { app, page } = await launch(stack, { user: nextUser() })
+    const inFlight = watchRequests(page)
     await onTasks(app)
     await stack.server.admin.setMaintenance(true)
     try {
       await app.getByTestId('task-action-1').click()
       await app.getByTestId('maintenance').waitFor({ timeout: 12_000 })
-      await settle()
+      // Late answers of calls in flight would show up by the time the app has settled.
+      await settled(app, inFlight)
       expect(await toastTexts(app, 'error')).toEqual([])
     } finally {
       await stack.server.admin.setMaintenance(false)

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest'
-import { expectText, expectToast, nextUser } from './helpers.ts'
+import { expectText, expectToast, nextUser, settled, watchRequests } from './helpers.ts'
 import { api, launch, makeMember, useStack } from './stack.ts'
 
 const stack = useStack()
@@ -30,6 +30,7 @@ it('a friend who is not yet a member sees only the join modal; after joining and
     amount: 7, days: 10, count_activations: 1, from_ref_balance: true, from_task_balance: false, is_multilink: false, is_for_me: false,
   })
   const page = await stack.browser.newPage({ viewport: { width: 1100, height: 900 } })
+  const inFlight = watchRequests(page)
   const activationCalls: string[] = []
   const answered: string[] = []
   page.on('request', (r) => {
@@ -44,7 +45,7 @@ it('a friend who is not yet a member sees only the join modal; after joining and
   // The lists have loaded (the check would go out right after them) and the app has settled: still no
   // activation sheet, and the code was not checked.
   await expect.poll(() => ['/api/mint/', '/api/farming/', '/api/task/list', '/api/user/referrals'].every((p) => answered.includes(p))).toBe(true)
-  await page.waitForTimeout(500)
+  await settled(app, inFlight)
   expect(await app.getByTestId('farming-activation-modal').count()).toBe(0)
   expect(activationCalls).toEqual([])
 

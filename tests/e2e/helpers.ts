@@ -97,3 +97,30 @@ export const errorHaptics = (page: Page): Promise<number> =>
         (e) => e.dir === 'in' && e.type === 'web_app_trigger_haptic_feedback' && e.data?.notification_type === 'error',
       ).length,
   )
+
+/**
+ * Watches the page's HTTP requests (from now on) and tells how many still wait for their answer.
+ * Streams that stay open are not waited for: WebSockets (the live feed) are not requests here, and
+ * event streams (the wallet bridge) are left out.
+ */
+export const watchRequests = (page: Page): (() => number) => {
+  const open = new Set<unknown>()
+  page.on('request', (r) => {
+    if (r.resourceType() !== 'eventsource') open.add(r)
+  })
+  page.on('requestfinished', (r) => open.delete(r))
+  page.on('requestfailed', (r) => open.delete(r))
+  return () => open.size
+}
+
+/**
+ * Waits until the app has settled: no request in flight, then the app's main thread idle once and a
+ * frame drawn. Whatever a late answer or a call made on the way would show is on screen by then,
+ * so a test can assert that something did not happen without sleeping for a guessed time.
+ */
+export const settled = async (app: FrameLocator, inFlight: () => number): Promise<void> => {
+  await expect.poll(inFlight, { timeout: 15_000, message: 'requests still in flight' }).toBe(0)
+  await frameEval(app, () => new Promise<void>((done) => requestIdleCallback(() => requestAnimationFrame(() => done()), { timeout: 2_000 })))
+  // A request started by the last answer's handling is waited for too.
+  await expect.poll(inFlight, { timeout: 15_000, message: 'requests still in flight' }).toBe(0)
+}

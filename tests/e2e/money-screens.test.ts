@@ -1,6 +1,6 @@
 import type { FrameLocator } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
-import { amountOf, expectText, expectToast, nextUser, text } from './helpers.ts'
+import { amountOf, expectText, expectToast, nextUser, settled, text, watchRequests } from './helpers.ts'
 import { activeBond, api, launch, makeMember, useStack } from './stack.ts'
 
 /**
@@ -64,18 +64,20 @@ describe('staking a bond', () => {
     // 10 days: 0.5 % + 0.2 % staking + 0.1 % collective = 0.8 %/day, 20 × 0.8 % × 10 = 1.6 AXIOM.
     const fast = await activeBond(stack, user, 20, 10)
     const { app, page, errors } = await launch(stack, { user })
+    const inFlight = watchRequests(page)
     await openSelectMint(app)
     await app.getByTestId(`select-mint-${slow}`).waitFor()
     const confirm = app.getByTestId('stake-confirm')
     expect(await confirm.isDisabled()).toBe(true)
 
+    const held = stack.proxy.met('/staking/calculate')
     stack.proxy.fail('/staking/calculate', { kind: 'delay', ms: 3_000 })
     try {
       await app.getByTestId(`select-mint-${slow}`).click()
       await app.getByTestId('stake-quote-loading').waitFor()
       expect(await confirm.isDisabled()).toBe(true)
-      // The slow bond's quote is on its way; the user picks the other bond, whose quote is quick.
-      await new Promise((r) => setTimeout(r, 500))
+      // The slow bond's quote is held on its way; the user picks the other bond, whose quote is quick.
+      await expect.poll(() => stack.proxy.met('/staking/calculate'), { timeout: 10_000 }).toBe(held + 1)
     } finally {
       stack.proxy.clear()
     }
@@ -84,8 +86,8 @@ describe('staking a bond', () => {
     await expectText(app.getByTestId('stake-summary-max'), '1.60 AXIOM')
     await expect.poll(() => confirm.isEnabled()).toBe(true)
 
-    // The slow answer arrives: the summary still shows the bond that is picked.
-    await new Promise((r) => setTimeout(r, 3_000))
+    // The slow answer arrives (or its call is given up): the summary still shows the bond that is picked.
+    await settled(app, inFlight)
     await expectText(app.getByTestId('stake-summary-amount'), '20.00 AXIOM')
     await expectText(app.getByTestId('stake-summary-max'), '1.60 AXIOM')
 

@@ -1,6 +1,6 @@
 import type { FrameLocator, Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
-import { errorHaptics, expectText, text, toastTexts } from './helpers.ts'
+import { errorHaptics, expectText, settled, text, toastTexts, watchRequests } from './helpers.ts'
 import { launch, useStack } from './stack.ts'
 
 /**
@@ -25,6 +25,7 @@ const connectDevWallet = async (page: Page, app: FrameLocator) => {
 describe('a bond amount the backend refuses to quote', () => {
   it('is answered in the summary, not by a toast, and Buy waits for an amount it quotes', async () => {
     const { app, page, errors } = await launch(stack, { user: 9301 })
+    const inFlight = watchRequests(page)
     await connectDevWallet(page, app)
     await app.getByTestId('screen-bond').waitFor()
     const hapticsBefore = await errorHaptics(page)
@@ -36,8 +37,8 @@ describe('a bond amount the backend refuses to quote', () => {
     expect(await refusal.getAttribute('role')).toBe('alert')
     await expectText(refusal, 'This cannot be quoted: amount must be at least 1')
     expect(await app.getByTestId('buy-bond').isDisabled()).toBe(true)
-    // Long enough for a toast to have shown, had one been sent.
-    await new Promise((r) => setTimeout(r, 800))
+    // Settled: a toast sent with the refusal would be on screen by now.
+    await settled(app, inFlight)
     expect(await toastTexts(app, 'error')).toEqual([])
     expect(await errorHaptics(page)).toBe(hapticsBefore)
 

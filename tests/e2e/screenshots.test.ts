@@ -87,7 +87,10 @@ describe('README screenshots', () => {
     const friend = await launch(stack, { user: nextUser(), name: 'Bob', path: `/?farm_code=${links.items[0]!.activation_code}` })
     await phone(friend.page)
     await friend.app.getByTestId('activation-active').waitFor()
-    await new Promise((r) => setTimeout(r, 300))
+    // The sheet has finished sliding in.
+    await expect
+      .poll(() => friend.app.getByTestId('farming-activation-modal').evaluate((sheet) => sheet.getAnimations().every((a) => a.playState === 'finished')))
+      .toBe(true)
     await shoot(friend.page, friend.app, 'farming-activation')
     await friend.page.close()
 

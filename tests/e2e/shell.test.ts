@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { launch, makeMember, useStack } from './stack.ts'
+import type { FrameLocator, Page } from 'playwright-core'
+import { activeBond, launch, makeMember, useStack } from './stack.ts'
 import { expectContains, expectText, frameEval, nextUser, tabLabels, text } from './helpers.ts'
 
 /** The app's frame: tabs, routes, the host's back button, maintenance, the community gate and the Russian UI. */
@@ -239,6 +240,81 @@ describe('maintenance', () => {
   })
 })
 
+
+/** Where `selector` is on screen, in the app's frame: what the user sees move when the page scrolls. */
+const screenTop = (app: FrameLocator, selector: string) =>
+  app.locator(selector).first().evaluate((el) => Math.round(el.getBoundingClientRect().top))
+
+/** Waits for two frames in the app, so a scroll started by an event already handled has been drawn. */
+const twoFrames = (app: FrameLocator) =>
+  frameEval(app, () => new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done()))))
+
+/** Counts, at the window, the scroll inputs the app received, so a test waits for each to arrive. */
+const countInputs = (app: FrameLocator) =>
+  frameEval(app, () => {
+    const w = window as unknown as { __inputs: Record<string, number> }
+    w.__inputs = { wheel: 0, touchmove: 0, keydown: 0 }
+    for (const type of Object.keys(w.__inputs)) addEventListener(type, () => w.__inputs[type]!++)
+  })
+const inputsSeen = (app: FrameLocator, type: 'wheel' | 'touchmove' | 'keydown'): Promise<number> =>
+  frameEval(app, () => (window as unknown as { __inputs: Record<string, number> }).__inputs).then((i) => i[type] ?? 0)
+
+/**
+ * Makes the page grow by `px` under whatever is on screen, over twenty frames, the way the
+ * dashboard grows when its data arrives under the community gate.
+ */
+const growPage = (app: FrameLocator, px: number) =>
+  frameEval(app, () => {
+    const grow = document.createElement('div')
+    grow.dataset.testid = 'grown'
+    document.getElementById('main')!.append(grow)
+  }).then(() =>
+    app.getByTestId('grown').last().evaluate((grow, total) => {
+      let h = 0
+      const step = () => {
+        h = Math.min(total, h + Math.ceil(total / 20))
+        grow.style.height = `${h}px`
+        if (h < total) requestAnimationFrame(step)
+      }
+      requestAnimationFrame(step)
+    }, px),
+  )
+
+/** A page that takes touch input as well as a mouse and keys. */
+const touchPage = () => stack.browser.newPage({ viewport: { width: 1100, height: 900 }, hasTouch: true })
+
+/** A finger dragged by `dy` from (x, y), in page coordinates, in twelve moves. */
+const touchDrag = async (page: Page, x: number, y: number, dy: number) => {
+  const cdp = await page.context().newCDPSession(page)
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x, y }] })
+  for (let i = 1; i <= 12; i++) await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x, y: y + (dy * i) / 12 }] })
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] })
+  await cdp.detach()
+}
+
+/** A point in the app's frame, in page coordinates: over the backdrop, above a bottom sheet. */
+const overBackdrop = async (page: Page) => {
+  const box = (await page.locator('iframe').boundingBox())!
+  return { x: box.x + box.width / 2, y: box.y + 80 }
+}
+
+/** One of each scroll input a user has, each awaited until the app has received it. */
+const scrollEveryWay = async (page: Page, app: FrameLocator, down = true) => {
+  const at = await overBackdrop(page)
+  const received = async (type: 'wheel' | 'touchmove' | 'keydown', send: () => Promise<unknown>) => {
+    const before = await inputsSeen(app, type)
+    await send()
+    await expect.poll(() => inputsSeen(app, type), { message: `${type} reached the app` }).toBeGreaterThan(before)
+    await twoFrames(app)
+  }
+  await page.mouse.move(at.x, at.y)
+  await received('wheel', () => page.mouse.wheel(0, down ? 800 : -800))
+  await received('touchmove', () => touchDrag(page, at.x, at.y + (down ? 300 : 0), down ? -300 : 300))
+  for (const key of down ? ['PageDown', 'Space', 'ArrowDown', 'End'] : ['PageUp', 'Shift+Space', 'ArrowUp', 'Home']) {
+    await received('keydown', () => page.keyboard.press(key))
+  }
+}
+
 describe('the community gate', () => {
   it('blocks a non-member until they join; Done reloads into the dashboard', async () => {
     const user = nextUser()
@@ -264,6 +340,129 @@ describe('the community gate', () => {
     await app.getByTestId('screen-dashboard').waitFor()
     await expect.poll(() => app.getByTestId('community-modal').count()).toBe(0)
     await expect.poll(() => frameEval(app, () => document.body.style.overflow)).not.toBe('hidden')
+    expect(errors).toEqual([])
+    await page.close()
+  })
+})
+
+
+describe('the page under a modal holds still', () => {
+  it('under the community gate: wheel, touch, keys and scrolls into view move nothing while the page grows; after joining the page scrolls', async () => {
+    const { app, page, errors } = await launch(stack, { user: nextUser(), member: false, page: await touchPage() })
+    await app.getByTestId('community-modal').waitFor()
+    await app.getByTestId('balance-main').waitFor()
+    await countInputs(app)
+    const top = await screenTop(app, '#main')
+    // Keys go to the page itself, not to the gate's button.
+    const backdrop = await overBackdrop(page)
+    await page.mouse.click(backdrop.x, backdrop.y)
+    await frameEval(app, () => (document.activeElement as HTMLElement | null)?.blur())
+
+    await growPage(app, 1200)
+    // Something under the gate scrolled into view (a focus, or a driver that hovers the body while it grows).
+    await app.locator('body').hover()
+    await app.getByTestId('grown').evaluate((el) => el.scrollIntoView({ block: 'end', behavior: 'instant' }))
+    expect(await screenTop(app, '#main'), 'after a scroll into view').toBe(top)
+    await scrollEveryWay(page, app)
+    expect(await screenTop(app, '#main'), 'after wheel, touch and keys').toBe(top)
+    await expect.poll(() => frameEval(app, () => document.getElementById('main')!.offsetHeight)).toBeGreaterThan(2000)
+    expect(await screenTop(app, '#main'), 'once the page has grown').toBe(top)
+
+    await app.getByTestId('community-join').click()
+    await expectText(app.getByTestId('community-done'), 'Done')
+    await app.getByTestId('community-done').click()
+    await app.getByTestId('balance-main').waitFor()
+    await expect.poll(() => app.getByTestId('community-modal').count()).toBe(0)
+    // Unlocked, each input scrolls again (the page is long enough: it has grown).
+    await growPage(app, 1200)
+    await expect.poll(() => frameEval(app, () => document.documentElement.scrollHeight)).toBeGreaterThan(2000)
+    await countInputs(app)
+    // (The touch first, at the top: further down, the price chart takes drags for itself.)
+    const at = await overBackdrop(page)
+    await touchDrag(page, at.x, at.y + 300, -300)
+    await expect.poll(() => frameEval(app, () => window.scrollY), { message: 'touch' }).toBeGreaterThan(0)
+    let y = await frameEval(app, () => window.scrollY)
+    await page.mouse.move(at.x, at.y)
+    await page.mouse.wheel(0, 300)
+    await expect.poll(() => frameEval(app, () => window.scrollY), { message: 'wheel' }).toBeGreaterThan(y)
+    y = await frameEval(app, () => window.scrollY)
+    await page.mouse.click(at.x, at.y)
+    await page.keyboard.press('End')
+    await expect.poll(() => frameEval(app, () => window.scrollY), { message: 'End' }).toBeGreaterThan(y)
+    expect(errors).toEqual([])
+    await page.close()
+  })
+
+  it('a modal opened down the page: nothing moves the page under it, and on closing it is where the user left it', async () => {
+    const user = nextUser()
+    await makeMember(stack, user)
+    const mintId = await activeBond(stack, user, 40, 30)
+    const { app, page, errors } = await launch(stack, { user, page: await touchPage() })
+    const row = `[data-testid="mint-status-${mintId}"]`
+    await expectText(app.getByTestId(`mint-status-${mintId}`), 'Active')
+    await growPage(app, 1500)
+    await expect.poll(() => frameEval(app, () => document.documentElement.scrollHeight)).toBeGreaterThan(2500)
+    // The user scrolls down to the bond, and the page stays longer than the screen below it.
+    await app.getByTestId(`mint-cancel-${mintId}`).scrollIntoViewIfNeeded()
+    const y = await frameEval(app, () => window.scrollY)
+    expect(y).toBeGreaterThan(0)
+    const rowTop = await screenTop(app, row)
+
+    await app.getByTestId(`mint-cancel-${mintId}`).click()
+    await app.getByTestId('cancel-bond-modal').waitFor()
+    expect(await screenTop(app, row), 'when the modal opens').toBe(rowTop)
+    await countInputs(app)
+    const backdrop = await overBackdrop(page)
+    await page.mouse.click(backdrop.x, backdrop.y - 60)
+    await expect.poll(() => app.getByTestId('cancel-bond-modal').count()).toBe(0)
+    expect(await frameEval(app, () => window.scrollY), 'closed by its backdrop').toBe(y)
+
+    await app.getByTestId(`mint-cancel-${mintId}`).click()
+    await app.getByTestId('cancel-bond-modal').waitFor()
+    await frameEval(app, () => (document.activeElement as HTMLElement | null)?.blur())
+    await growPage(app, 600)
+    await app.getByTestId('grown').last().evaluate((el) => el.scrollIntoView({ block: 'end', behavior: 'instant' }))
+    await scrollEveryWay(page, app)
+    await scrollEveryWay(page, app, false)
+    expect(await screenTop(app, row), 'under the modal').toBe(rowTop)
+    await app.getByTestId('cancel-bond-keep').click()
+    await app.getByTestId('cancel-bond-modal').waitFor({ state: 'detached' })
+    expect(await frameEval(app, () => window.scrollY), 'after closing').toBe(y)
+    expect(await screenTop(app, row)).toBe(rowTop)
+    expect(errors).toEqual([])
+    await page.close()
+  })
+
+  it("a modal's own content scrolls when it overflows, and the page under it does not", async () => {
+    const { app, page, errors } = await launch(stack, { user: nextUser(), member: false, page: await touchPage() })
+    const modal = app.getByTestId('community-modal')
+    await modal.waitFor()
+    await app.getByTestId('balance-main').waitFor()
+    // More text than the sheet can show.
+    await modal.evaluate((sheet) => {
+      const long = document.createElement('div')
+      long.style.minHeight = '2000px'
+      long.textContent = 'Long terms'
+      sheet.querySelector('.modal__title')!.after(long)
+    })
+    await expect.poll(() => modal.evaluate((s) => s.scrollHeight > s.clientHeight + 500)).toBe(true)
+    const top = await screenTop(app, '#main')
+    await countInputs(app)
+    const box = (await modal.boundingBox())!
+    const iframe = (await page.locator('iframe').boundingBox())!
+    const on = { x: iframe.x + box.x + box.width / 2, y: iframe.y + box.y + box.height / 2 }
+    await page.mouse.move(on.x, on.y)
+    await page.mouse.wheel(0, 300)
+    await expect.poll(() => modal.evaluate((s) => s.scrollTop), { message: 'wheel' }).toBeGreaterThan(0)
+    const before = await modal.evaluate((s) => s.scrollTop)
+    await touchDrag(page, on.x, on.y + 100, -200)
+    await expect.poll(() => modal.evaluate((s) => s.scrollTop), { message: 'touch' }).toBeGreaterThan(before)
+    // At its end, the sheet's scroll does not pass to the page.
+    await modal.evaluate((s) => s.scrollTo({ top: s.scrollHeight }))
+    await page.mouse.wheel(0, 800)
+    await expect.poll(() => inputsSeen(app, 'wheel')).toBeGreaterThanOrEqual(2)
+    await twoFrames(app)
+    expect(await screenTop(app, '#main')).toBe(top)
     expect(errors).toEqual([])
     await page.close()
   })

@@ -20,6 +20,8 @@ export interface FaultProxy {
   readonly url: string
   /** Breaks calls whose path (under /api) starts with `pathPrefix`, until cleared. */
   fail(pathPrefix: string, fault: Fault): void
+  /** How many calls under `pathPrefix` have met a fault so far: a test waits on it, not on a guessed time. */
+  met(pathPrefix: string): number
   clear(): void
   /** Every call that reached the proxy, as `METHOD path`, in order (a recording proxy). */
   readonly seen: ReadonlyArray<string>
@@ -28,6 +30,7 @@ export interface FaultProxy {
 
 export const startFaultProxy = async (target: string): Promise<FaultProxy> => {
   const faults = new Map<string, Fault>()
+  const broken: string[] = []
   const upstream = new URL(target)
   const faultFor = (url: string) => {
     const path = new URL(url, 'http://x').pathname.replace(/^\/api/, '')
@@ -56,6 +59,7 @@ export const startFaultProxy = async (target: string): Promise<FaultProxy> => {
     seen.push(`${req.method} ${new URL(req.url ?? '/', 'http://x').pathname}`)
     const fault = faultFor(req.url ?? '/')
     if (!fault) return forward(req, res)
+    broken.push(new URL(req.url ?? '/', 'http://x').pathname.replace(/^\/api/, ''))
     if (fault.kind === 'drop') return req.socket.destroy()
     if (fault.kind === 'lose-answer') return forward(req, res, true)
     if (fault.kind === 'late') {
@@ -86,6 +90,7 @@ export const startFaultProxy = async (target: string): Promise<FaultProxy> => {
     url: `http://127.0.0.1:${port}`,
     seen,
     fail: (prefix, fault) => faults.set(prefix, fault),
+    met: (prefix) => broken.filter((path) => path.startsWith(prefix)).length,
     clear: () => faults.clear(),
     close: () =>
       new Promise<void>((resolve) => {

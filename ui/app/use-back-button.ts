@@ -1,4 +1,5 @@
 import { useContext, useEffect } from 'react'
+import { scrollPageTo } from '../lib/page-scroll-lock.ts'
 import { BackButtonContext } from './contexts.ts'
 import { hasHistoryToGoBack, useNavigate, usePathname } from './navigation.ts'
 
@@ -22,10 +23,10 @@ export const useBackButton = (): void => {
   }, [backButton, navigate, isRoot])
 }
 
-/** Navigation scrolls to the top (spec §2). */
+/** Navigation scrolls to the top (spec §2), also when it happens under a modal that holds the page. */
 export const useScrollToTop = (): void => {
   const pathname = usePathname()
   useEffect(() => {
-    window.scrollTo({ top: 0, left: 0, behavior: 'instant' })
+    scrollPageTo(0)
   }, [pathname])
 }

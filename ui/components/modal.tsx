@@ -53,7 +53,7 @@ export function Modal({ open, title, onClose, children, actions, testId, icon }:
     }
   }, [open])
 
-  useBodyScrollLock(rendered)
+  useBodyScrollLock(rendered, sheet)
 
   if (!rendered) return null
 

@@ -1,29 +1,14 @@
-import { useEffect } from 'react'
-
-let locks = 0
-let previous = { html: '', body: '' }
+import { type RefObject, useLayoutEffect } from 'react'
+import { lockPageScroll } from '../lib/page-scroll-lock.ts'
 
 /**
- * Locks page scrolling while `active` (modals): both the root and the body stop scrolling, whichever
- * of them the browser scrolls. Nested locks are counted.
+ * Holds the page still while `active` (modals), with `content` (the modal's sheet) still scrollable.
+ * A layout effect, so the page is pinned before the modal first paints: no frame, wheel or touch
+ * reaches an unlocked page under a visible modal.
  */
-export const useBodyScrollLock = (active: boolean): void => {
-  useEffect(() => {
+export const useBodyScrollLock = (active: boolean, content?: RefObject<Element | null>): void => {
+  useLayoutEffect(() => {
     if (!active) return
-    const html = document.documentElement.style
-    const body = document.body.style
-    if (locks === 0) {
-      previous = { html: html.overflow, body: body.overflow }
-      html.overflow = 'hidden'
-      body.overflow = 'hidden'
-    }
-    locks++
-    return () => {
-      locks--
-      if (locks === 0) {
-        html.overflow = previous.html
-        body.overflow = previous.body
-      }
-    }
-  }, [active])
+    return lockPageScroll(content?.current ?? null)
+  }, [active, content])
 }
