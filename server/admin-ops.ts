@@ -3,7 +3,7 @@ import { inTx } from './context.ts'
 import { allRows, big, getRow, num, run, str } from './db/sql.ts'
 import { EXTERNAL_CREDIT_TYPES, BALANCE_COLUMNS, moveBalance, type BalanceColumn } from './domain/ledger.ts'
 import { expireUnpaidBonds, markMintPaid } from './domain/mints.ts'
-import { settleUser } from './domain/positions.ts'
+import { completeDuePositions } from './domain/settle-pass.ts'
 import { writeSetting } from './domain/settings.ts'
 import { queueCollectiveBonus, queueSetting } from './domain/user-events.ts'
 import { InvalidInput, UnknownTelegramUser } from './domain/errors.ts'
@@ -77,7 +77,7 @@ export const createAdmin = (ctx: ServerContext) => {
       })),
 
     settleAll: async () => {
-      await settleUser(ctx, null)
+      await completeDuePositions(ctx)
       await expireUnpaidBonds(ctx)
     },
 

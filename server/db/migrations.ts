@@ -167,6 +167,15 @@ export const MIGRATIONS: ReadonlyArray<string> = [
   `
   CREATE TABLE chain_cursor (name TEXT PRIMARY KEY, lt INTEGER NOT NULL, tx_hash TEXT NOT NULL, updated_at INTEGER NOT NULL);
   `,
+  // 6: the periodic pass finds only the positions whose term ended (status, ends_at; id for its
+  // keyset), and the idempotency prune only the old keys; (status) alone is covered by the former.
+  `
+  CREATE INDEX mints_due ON mints(status, ends_at, id);
+  CREATE INDEX stakes_due ON stakes(status, ends_at, id);
+  DROP INDEX mints_status;
+  DROP INDEX stakes_status;
+  CREATE INDEX idempotency_created ON idempotency(created_at);
+  `,
 ]
 
 /** Tables whose rows may be lost in a crash: PostgreSQL keeps them out of its write-ahead log. */

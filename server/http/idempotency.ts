@@ -66,7 +66,7 @@ export const once = async <T>(
 export const pruneIdempotency = (ctx: ServerContext) =>
   run(
     ctx.db,
-    `DELETE FROM idempotency WHERE (key LIKE 'auto:%' AND created_at < ?) OR created_at < ?`,
+    `DELETE FROM idempotency WHERE created_at < ? AND (key LIKE 'auto:%' OR created_at < ?)`,
     ctx.now() - 86_400,
     ctx.now() - 7 * 86_400,
   )
