@@ -1,7 +1,9 @@
 import { setImmediate as yieldToLoop } from 'node:timers/promises'
-import { allRows, big, type Row } from '../db/sql.ts'
+import { allRows, big, run, type Row } from '../db/sql.ts'
 import { inTx, type ServerContext } from '../context.ts'
-import { completePosition, type PositionTable } from './positions.ts'
+import { SQLITE_MAX_INTEGER } from '../money.ts'
+import type { PositionTable } from './positions.ts'
+import { queueBalance, queueMint, queueStake } from './user-events.ts'
 
 /**
  * The periodic pass. A running position is never written: its reward follows from its own frozen
@@ -38,6 +40,71 @@ const dueBatch = (ctx: ServerContext, table: PositionTable, now: number, after: 
         limit,
       )
 
+const KIND = {
+  mints: { principal: 'bond_principal', reward: 'bond_reward', label: 'Bond' },
+  stakes: { principal: 'stake_principal', reward: 'stake_reward', label: 'Stake' },
+} as const
+
+const marks = (n: number, one: string) => Array.from({ length: n }, () => one).join(', ')
+
+/**
+ * Completes a batch of due rows in a few set-wise statements (what positions.ts completePosition
+ * does for one, the same rows and operations): status completed, earned_reward = max_reward,
+ * principal (with its locked part) and reward credited to balance_token, one operation each, the
+ * live events queued. A user whose balance would pass the integer limit keeps their positions
+ * active (and the rest of the batch completes). Returns how many it completed.
+ */
+const completeBatch = async (ctx: ServerContext, table: PositionTable, rows: ReadonlyArray<Row>): Promise<number> => {
+  if (rows.length === 0) return 0
+  const userIds = [...new Set(rows.map((r) => big(r, 'user_id')))]
+  const users = await allRows(ctx.db, `SELECT id, balance_token FROM users WHERE id IN (${marks(userIds.length, '?')})`, ...userIds)
+  const credit = new Map<bigint, bigint>()
+  for (const r of rows) credit.set(big(r, 'user_id'), (credit.get(big(r, 'user_id')) ?? 0n) + big(r, 'total_amount') + big(r, 'max_reward'))
+  const fits = new Set(users.filter((u) => big(u, 'balance_token') + credit.get(big(u, 'id'))! <= SQLITE_MAX_INTEGER).map((u) => big(u, 'id')))
+  const candidates = rows.filter((r) => fits.has(big(r, 'user_id')))
+  if (candidates.length === 0) return 0
+  const done = new Set(
+    (
+      await allRows(
+        ctx.db,
+        `UPDATE ${table} SET status = 'completed', earned_reward = max_reward, last_updated_at = ends_at
+         WHERE id IN (${marks(candidates.length, '?')}) AND status = 'active' RETURNING id`,
+        ...candidates.map((r) => big(r, 'id')),
+      )
+    ).map((r) => big(r, 'id')),
+  )
+  const completed = candidates.filter((r) => done.has(big(r, 'id')))
+  if (completed.length === 0) return 0
+  const perUser = new Map<bigint, { amount: bigint; locked: bigint }>()
+  for (const r of completed) {
+    const u = perUser.get(big(r, 'user_id')) ?? { amount: 0n, locked: 0n }
+    perUser.set(big(r, 'user_id'), { amount: u.amount + big(r, 'total_amount') + big(r, 'max_reward'), locked: u.locked + big(r, 'locked_nano') })
+  }
+  const deltas = [...perUser].flatMap(([id, d]) => [id, d.amount, d.locked])
+  await run(
+    ctx.db,
+    `UPDATE users SET balance_token = balance_token + v.column2, locked_nano = locked_nano + v.column3
+     FROM (VALUES ${marks(perUser.size, '(CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT))')}) AS v WHERE users.id = v.column1`,
+    ...deltas,
+  )
+  const kind = KIND[table]
+  const now = ctx.now()
+  const ops: unknown[] = []
+  for (const r of completed) {
+    const id = big(r, 'id')
+    const userId = big(r, 'user_id')
+    ops.push(userId, kind.principal, 'balance_token', big(r, 'total_amount'), now, `${kind.label} #${id} principal returned`)
+    if (big(r, 'max_reward') !== 0n) ops.push(userId, kind.reward, 'balance_token', big(r, 'max_reward'), now, `${kind.label} #${id} reward`)
+  }
+  await run(ctx.db, `INSERT INTO operations (user_id, type, balance, amount, created_at, description) VALUES ${marks(ops.length / 6, '(?, ?, ?, ?, ?, ?)')}`, ...ops)
+  for (const r of completed) {
+    if (table === 'mints') queueMint(ctx, big(r, 'user_id'), big(r, 'id'))
+    else queueStake(ctx, big(r, 'user_id'), big(r, 'id'))
+  }
+  for (const userId of perUser.keys()) queueBalance(ctx, userId)
+  return completed.length
+}
+
 /** Completes every bond and stake due at `ctx.now()`, batch by batch; stops between batches when `signal` aborts. */
 export const completeDuePositions = async (
   ctx: ServerContext,
@@ -51,11 +118,10 @@ export const completeDuePositions = async (
     let after: { endsAt: bigint; id: bigint } | null = null
     for (;;) {
       if (o.signal?.aborted) return { completed, batches, aborted: true }
-      // The batch is read and completed in one transaction: a row another request completed
-      // meanwhile is skipped by completePosition's `status = 'active'` guard.
+      // The batch is read and completed in one transaction.
       const rows: Row[] = await inTx(ctx, async (ctx) => {
         const rows = await dueBatch(ctx, table, now, after, limit)
-        for (const row of rows) if (await completePosition(ctx, table, row)) completed++
+        completed += await completeBatch(ctx, table, rows)
         return rows
       })
       batches++
