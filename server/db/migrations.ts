@@ -185,6 +185,11 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
   `,
   // 7: the platform figures of /stats/financial as running totals (server/domain/platform-totals.ts).
   { sqlite: TOTALS_SQLITE, postgres: TOTALS_POSTGRES },
+  // 8: a page of a user's referrals, newest first, read from the index in its order.
+  `
+  CREATE INDEX users_referrer_id ON users(referrer_id, id);
+  DROP INDEX users_referrer;
+  `,
 ]
 
 /** Tables whose rows may be lost in a crash: PostgreSQL keeps them out of its write-ahead log. */

@@ -5,6 +5,7 @@ import { settledUserRow } from '../domain/positions.ts'
 import { referralsOf } from '../domain/users.ts'
 import { collectiveBonus } from '../domain/settings.ts'
 import { referralWire, userWire } from '../http/wire-format.ts'
+import { paging, queryFields } from '../http/params.ts'
 
 export const userRoutes = (app: FastifyInstance, ctx: ServerContext) => {
   app.get('/user/me', async (req) => {
@@ -12,7 +13,11 @@ export const userRoutes = (app: FastifyInstance, ctx: ServerContext) => {
     return userWire(user, bonus)
   })
 
-  app.get('/user/referrals', async (req) => (await referralsOf(ctx, req.userId)).map(referralWire))
+  app.get('/user/referrals', async (req) => {
+    const { page, limit, offset } = paging(queryFields(req.query))
+    const { rows, total } = await referralsOf(ctx, req.userId, limit, offset)
+    return { items: rows.map(referralWire), total, page, limit }
+  })
 
   app.post('/user/share-message', async () => ({ inline_message_id: randomBytes(12).toString('base64url') }))
 }
