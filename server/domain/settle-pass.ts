@@ -12,7 +12,7 @@ import { queueBalance, queueMint, queueStake } from './user-events.ts'
  * transaction each, yielding to the event loop between batches. So its cost is the number of
  * positions due, not the number active, and no batch holds the loop long.
  */
-export const SETTLE_BATCH = 200
+export const SETTLE_BATCH = 100
 
 export interface PassResult {
   /** Positions this pass completed (paid out). */
