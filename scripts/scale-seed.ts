@@ -95,3 +95,64 @@ export const makeDue = (path: string, n: number, now: number): number => {
     db.close()
   }
 }
+
+/**
+ * The same platform seeded into PostgreSQL (`url`, migrated by opening it), set-wise with
+ * generate_series, one statement per table and 20 000 users; ids and proportions as seedScale's.
+ */
+export const seedScalePostgres = async (url: string, users: number, now: number): Promise<SeedCounts> => {
+  const { openEngine } = await import('../server/db/open-engine.ts')
+  const engine = await openEngine(url)
+  try {
+    for (let from = 1; from <= users; from += CHUNK) {
+      const to = Math.min(users, from + CHUNK - 1)
+      await engine.run(
+        `INSERT INTO users (id, telegram_id, name, ref_code, referrer_id, balance_token, turnover, created_at)
+         SELECT u, ${TELEGRAM_BASE} + u, 'User ' || u, 'r' || u,
+           CASE WHEN u > 1 AND u <= 10001 THEN 1 WHEN u > 10001 THEN 2 + (u % 1000) END, 1000000000000, 0, ${now - 90 * DAY}
+         FROM generate_series(CAST(? AS BIGINT), CAST(? AS BIGINT)) u`,
+        from,
+        to,
+      )
+      await engine.run(
+        `INSERT INTO mints (id, user_id, status, source, created_at, activated_at, ends_at, last_updated_at, total_amount, daily_reward,
+           hold_bonus, collective_bonus, investment_bonus, earned_reward, max_reward, amount_ton, tariff_days, paid_nano)
+         SELECT (u - 1) * 3 + k + 1, u, a.status, 'ton', b.start, b.start, b.start + ${30 * DAY}, b.start, a.total, 7000, 0, 1000, 0,
+           CASE WHEN a.status = 'completed' THEN a.max ELSE 0 END, a.max, 3630000000, 30, 3630000000
+         FROM generate_series(CAST(? AS BIGINT), CAST(? AS BIGINT)) u CROSS JOIN generate_series(0, 2) k
+         CROSS JOIN LATERAL (SELECT CASE WHEN k = 2 THEN 'move_to_staking' WHEN (u * 2 + k) % 20 < 9 THEN 'active' ELSE 'completed' END AS status,
+           CAST(100000000000 AS BIGINT) + (u % 1000) * 1000000000 AS total,
+           ((CAST(100000000000 AS BIGINT) + (u % 1000) * 1000000000) * 8000 * 30) / 1000000 AS max) a
+         CROSS JOIN LATERAL (SELECT CASE WHEN a.status = 'active' THEN ${now} - ((u * 7 + k * 13) % ${29 * DAY}) ELSE ${now - 60 * DAY} END AS start) b`,
+        from,
+        to,
+      )
+      await engine.run(
+        `INSERT INTO stakes (id, user_id, mint_id, status, created_at, activated_at, ends_at, last_updated_at, total_amount, daily_reward,
+           hold_bonus, collective_bonus, investment_bonus, earned_reward, max_reward, amount_ton, tariff_days)
+         SELECT u, u, (u - 1) * 3 + 3, CASE WHEN u % 4 < 2 THEN 'active' ELSE 'completed' END, s, s, s + ${30 * DAY}, s, t, 9000, 0, 1000, 0, 0,
+           (t * 10000 * 30) / 1000000, 0, 30
+         FROM generate_series(CAST(? AS BIGINT), CAST(? AS BIGINT)) u
+         CROSS JOIN LATERAL (SELECT ${now} - ((u * 11) % ${29 * DAY}) AS s, CAST(100000000000 AS BIGINT) + (u % 1000) * 1000000000 AS t) x`,
+        from,
+        to,
+      )
+      await engine.run(
+        `INSERT INTO operations (user_id, type, balance, amount, created_at, description)
+         SELECT u, (ARRAY['welcome', 'bond_reward', 'stake_reward', 'admin_credit', 'bond_principal'])[i % 5 + 1], 'balance_token',
+           1000000000 + i, ${now} - (${OPERATIONS_PER_USER} - i) * 3600, 'Seeded #' || i
+         FROM generate_series(CAST(? AS BIGINT), CAST(? AS BIGINT)) u CROSS JOIN generate_series(0, ${OPERATIONS_PER_USER - 1}) i
+         ORDER BY u, i`,
+        from,
+        to,
+      )
+    }
+    for (const t of ['users', 'mints', 'stakes', 'operations'])
+      await engine.run(`SELECT setval(pg_get_serial_sequence('${t}', 'id'), (SELECT MAX(id) FROM ${t}))`)
+    await engine.run('ANALYZE')
+    const active = await engine.one<{ n: bigint }>(`SELECT COUNT(*) AS n FROM mints WHERE status = 'active'`)
+    return { users, bonds: users * BONDS_PER_USER, activeBonds: Number(active!.n), stakes: users, operations: users * OPERATIONS_PER_USER }
+  } finally {
+    await engine.close()
+  }
+}
