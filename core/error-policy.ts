@@ -1,5 +1,5 @@
 import { Effect } from 'effect'
-import { INVALID_INIT_DATA_MSG } from './domain/constants.ts'
+import { DEFAULT_PAGE_LIMIT, INVALID_INIT_DATA_MSG } from './domain/constants.ts'
 import type { Page } from './ports/axiom-api.port.ts'
 import type { AppError } from './errors.ts'
 import type { Notifier } from './ports/notifier.port.ts'
@@ -108,7 +108,7 @@ export const SERVER_FAILURE_FALLBACKS: Fallbacks<UseCases> = {
   loadWithdrawHistory: EMPTY_PAGE,
   loadOperationsHistory: EMPTY_PAGE,
   loadTasks: [],
-  loadReferrals: { list: [], badge: null },
+  loadReferrals: { list: [], total: 0, page: 1, limit: DEFAULT_PAGE_LIMIT, badge: null },
   loadPrice: null,
   loadCandles: [],
   loadFinancialStats: null,

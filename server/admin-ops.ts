@@ -1,9 +1,10 @@
 import type { ServerContext } from './domain/context.ts'
 import { inTx } from './domain/context.ts'
-import { allRows, big, getRow, num, run, str } from './db/sql.ts'
+import { allRows, big, getRow, num, run, str, type Row } from './db/sql.ts'
 import { EXTERNAL_CREDIT_TYPES, BALANCE_COLUMNS, moveBalance, type BalanceColumn } from './domain/ledger.ts'
 import { expireUnpaidBonds, markMintPaid } from './domain/mints.ts'
-import { settleUser } from './domain/positions.ts'
+import { completeDuePositions } from './domain/settle-pass.ts'
+import { verifyTotals } from './domain/platform-totals.ts'
 import { writeSetting } from './domain/settings.ts'
 import { queueCollectiveBonus, queueSetting } from './domain/user-events.ts'
 import { InvalidInput, UnknownTelegramUser } from './domain/errors.ts'
@@ -22,6 +23,17 @@ export interface LedgerTotals {
   /** Penalties kept on cancelled bonds. */
   readonly penalties: bigint
 }
+
+const userLine = (u: Row) => ({
+  id: num(u, 'id'),
+  telegram_id: big(u, 'telegram_id').toString(),
+  name: str(u, 'name'),
+  ref_code: str(u, 'ref_code'),
+  community: big(u, 'community') !== 0n,
+  balance_token: formatNano(big(u, 'balance_token')),
+  task_balance: formatNano(big(u, 'task_balance')),
+  referral_balance: formatNano(big(u, 'referral_balance')),
+})
 
 /** Local operator commands over the database: the CLI and the tests use the same functions. */
 export const createAdmin = (ctx: ServerContext) => {
@@ -64,20 +76,30 @@ export const createAdmin = (ctx: ServerContext) => {
       })
     },
 
-    users: async () =>
-      (await allRows(ctx.db, 'SELECT * FROM users ORDER BY id')).map((u) => ({
-        id: num(u, 'id'),
-        telegram_id: big(u, 'telegram_id').toString(),
-        name: str(u, 'name'),
-        ref_code: str(u, 'ref_code'),
-        community: big(u, 'community') !== 0n,
-        balance_token: formatNano(big(u, 'balance_token')),
-        task_balance: formatNano(big(u, 'task_balance')),
-        referral_balance: formatNano(big(u, 'referral_balance')),
-      })),
+    /** Every user and their balances, in id order, a page at a time (constant memory at any size). */
+    eachUser: async function* (pageSize = 1_000) {
+      let after = 0n
+      for (;;) {
+        const page = await allRows(ctx.db, 'SELECT * FROM users WHERE id > ? ORDER BY id LIMIT ?', after, pageSize)
+        for (const u of page) yield userLine(u)
+        const last = page[page.length - 1]
+        if (!last || page.length < pageSize) return
+        after = big(last, 'id')
+      }
+    },
+
+    /** Every user, as one list (tests and small databases; the CLI streams `eachUser`). */
+    users: async () => {
+      const all: Array<ReturnType<typeof userLine>> = []
+      for await (const u of createAdmin(ctx).eachUser()) all.push(u)
+      return all
+    },
+
+    /** Where the running totals of /stats/financial differ from the rows (platform-totals.ts). */
+    verifyTotals: () => verifyTotals(ctx.engine),
 
     settleAll: async () => {
-      await settleUser(ctx, null)
+      await completeDuePositions(ctx)
       await expireUnpaidBonds(ctx)
     },
 

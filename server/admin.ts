@@ -18,14 +18,31 @@ const USAGE = `usage: npm run admin -- <command>   (database: AXIOM_DB, default 
   credit <telegramId> <amount> [balance]   credit tokens; balance: ${BALANCE_COLUMNS.join(' | ')} (default balance_token)
   mark-paid <mintId>                       a bond's TON payment arrived: activate it
   collective <percent>                     set the collective bonus, e.g. 0.25
-  users                                    list users and balances
+  users                                    list users and balances, one JSON line each
+  verify-totals                            recompute the platform totals from the rows and report any drift
   price set <ton>                          record the price now, in TON per AXIOM (production's price source)
   payouts [state]                          list outgoing payments (sales, refunds); state: queued | sending | paid | failed
   payout retry <id>                        sign a failed outgoing payment anew
   payout settle <id> <note…>               mark a failed outgoing payment settled by hand (paid outside AXIOM)`
 
-/** Runs one admin command against a database file; returns the text to print. */
-export const runAdminCommand = async (dbPath: string, argv: ReadonlyArray<string>): Promise<string> => {
+export const DRIFT = 'platform totals drifted:\n'
+
+/** A line written to stdout, waiting while the reader is behind (a long listing stays in constant memory). */
+const stdoutLine = (line: string): Promise<void> | void => {
+  if (process.stdout.write(`${line}\n`)) return
+  return new Promise((resolve) => process.stdout.once('drain', () => resolve()))
+}
+
+/**
+ * Runs one admin command against a database file; returns the text to print. `users` writes its
+ * lines through `write` as it reads them and returns nothing more. `verify-totals` answers starting
+ * with DRIFT when the totals differ from the rows (the CLI then exits with 1).
+ */
+export const runAdminCommand = async (
+  dbPath: string,
+  argv: ReadonlyArray<string>,
+  write: (line: string) => Promise<void> | void = stdoutLine,
+): Promise<string> => {
   const [command, a, b, c] = argv
   const engine = await openEngine(dbPath)
   // The CLI has no sockets. On PostgreSQL the running instances hear of its changes (NOTIFY) and push
@@ -82,8 +99,19 @@ export const runAdminCommand = async (dbPath: string, argv: ReadonlyArray<string
         if (!note) return USAGE
         return (await settleOutgoing(ctx, BigInt(b), note)) ? `payment #${b} settled: ${note}` : `payment #${b} is not failed`
       }
-      case 'users':
-        return JSON.stringify(await admin.users(), null, 2)
+      case 'users': {
+        let n = 0
+        for await (const u of admin.eachUser()) {
+          await write(JSON.stringify(u))
+          n++
+        }
+        return ''
+      }
+      case 'verify-totals': {
+        const drift = await admin.verifyTotals()
+        if (drift.length === 0) return 'platform totals agree with the rows'
+        return DRIFT + drift.map((d) => `${d.column}: kept ${d.kept}, recomputed ${d.recomputed}, drift ${d.kept - d.recomputed}`).join('\n')
+      }
       default:
         return USAGE
     }
@@ -95,7 +123,9 @@ export const runAdminCommand = async (dbPath: string, argv: ReadonlyArray<string
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   try {
-    console.log(await runAdminCommand(process.env.AXIOM_DB ?? DEFAULT_DB_PATH, process.argv.slice(2)))
+    const out = await runAdminCommand(process.env.AXIOM_DB ?? DEFAULT_DB_PATH, process.argv.slice(2))
+    if (out) console.log(out)
+    if (out.startsWith(DRIFT)) process.exitCode = 1
   } catch (e) {
     console.error(e instanceof DomainError ? e.message : e)
     process.exitCode = 1

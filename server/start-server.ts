@@ -11,7 +11,7 @@ import { openCluster } from './cluster/open-cluster.ts'
 import { openEngine } from './db/open-engine.ts'
 import { advanceChainCursor, creditBondPayment, readChainCursor, type ChainCursor, type CursorStep } from './domain/chain-cursor.ts'
 import { bondPayment, expireUnpaidBonds, markMintPaid, type BondPayment } from './domain/mints.ts'
-import { settleUser } from './domain/positions.ts'
+import { completeDuePositions } from './domain/settle-pass.ts'
 import { createPriceFeed } from './domain/price-walk.ts'
 import { createRecordedPriceFeed } from './domain/recorded-price.ts'
 import { salePayouts, type SalePayouts } from './domain/sale-payouts.ts'
@@ -204,13 +204,16 @@ export const startServer = async (options: StartOptions = {}): Promise<RunningSe
     if (priceLease.held()) await cluster.publish({ type: 'tick', at: ctx.now() })
   }
   let settling: Promise<void> | null = null
+  // Shutdown stops the pass between two batches, so close() never waits for a whole pass.
+  const stopping = new AbortController()
   const timers = [
     setInterval(() => void tick().catch((e: unknown) => app.log.error(e)), config.priceTickMs),
     setInterval(() => {
       // One run at a time: a slow run is not overtaken by the next.
       if (settling) return
       settling = (async () => {
-        await settleUser(ctx, null)
+        await completeDuePositions(ctx, { signal: stopping.signal })
+        if (stopping.signal.aborted) return
         await expireUnpaidBonds(ctx)
         await pruneIdempotency(ctx.db, ctx.now())
         if (engine.dialect === 'postgres') await pruneRateLimitHits(engine)
@@ -267,6 +270,7 @@ export const startServer = async (options: StartOptions = {}): Promise<RunningSe
     tick,
     close: async () => {
       for (const t of timers) clearInterval(t)
+      stopping.abort()
       if (chain) await (await chain).stop()
       await outbox?.stop()
       for (const ws of wss.clients) ws.terminate()

@@ -180,7 +180,7 @@ export const makeHttpAxiomApi = (deps: HttpAxiomApiDeps): AxiomApi => {
         noRefresh: true,
       }),
     me: () => get('/user/me', UserData),
-    referrals: () => get('/user/referrals', ReferralList),
+    referrals: (q) => get('/user/referrals', ReferralList, paging(q)),
     shareMessage: () => post('/user/share-message', SharedMessage),
     tonProofPayload: () => post('/wallet/ton-proof/payload', TonProofPayload),
     bindWallet: (body) => post('/wallet/ton-proof/check', WalletBinding, body),

@@ -41,7 +41,7 @@ export interface AxiomApi {
   register(input: { init_data: string; ref_code: string | null }): Call<TokenPair>
   refresh(refreshToken: string): Call<TokenPair>
   me(): Call<UserData | null>
-  referrals(): Call<ReadonlyArray<Referral>>
+  referrals(q?: PageQuery): Call<Page<Referral>>
   shareMessage(): Call<{ readonly inline_message_id: string }>
 
   /** A tonProof payload for the signed-in user (single-use, expiring). */

@@ -103,7 +103,8 @@ export const useCases = (ports: CorePorts) => {
     advanceTask: advanceTask({ api }),
 
     // Referrals and sharing (spec §2, §5)
-    loadReferrals: () => loadReferrals({ api, storage }),
+    /** A page of the referral list (1 by default) with its total and badge. */
+    loadReferrals: (page?: number) => loadReferrals({ api, storage }, page),
     /** Remembers how many referrals the user has seen, which clears the badge. */
     markReferralsSeen: (count: number) => storage.set(STORAGE_KEYS.lastRefCount, String(count)),
     inviteFriends: inviteFriends({ api, platform }),

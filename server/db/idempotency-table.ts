@@ -28,4 +28,4 @@ export const storeAnswer = (db: Db, userId: bigint, route: string, key: string, 
 
 /** Fingerprint keys outlive their window by a day at most; header keys are kept for a week. */
 export const pruneIdempotency = (db: Db, now: number) =>
-  run(db, `DELETE FROM idempotency WHERE (key LIKE 'auto:%' AND created_at < ?) OR created_at < ?`, now - 86_400, now - 7 * 86_400)
+  run(db, `DELETE FROM idempotency WHERE created_at < ? AND (key LIKE 'auto:%' OR created_at < ?)`, now - 86_400, now - 7 * 86_400)

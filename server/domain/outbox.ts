@@ -9,9 +9,17 @@ export type NoticeKind = 'bond_paid' | 'bond_completed' | 'stake_completed' | 's
  * exactly when the change it tells about committed. Whether it is sent (notifications on, bot not
  * blocked) is decided when it is sent.
  */
-export const queueNotice = async (ctx: ServerContext, userId: bigint, kind: NoticeKind, payload: Readonly<Record<string, string | number>>): Promise<void> => {
+export const queueNotice = (ctx: ServerContext, userId: bigint, kind: NoticeKind, payload: NoticePayload): Promise<void> =>
+  queueNotices(ctx, [{ userId, kind, payload }])
+
+export type NoticePayload = Readonly<Record<string, string | number>>
+
+/** Several notices in one statement (the periodic pass completes up to a batch of positions at once). */
+export const queueNotices = async (ctx: ServerContext, notices: ReadonlyArray<{ readonly userId: bigint; readonly kind: NoticeKind; readonly payload: NoticePayload }>): Promise<void> => {
+  if (notices.length === 0) return
   const now = ctx.now()
-  await run(ctx.db, 'INSERT INTO outbox (user_id, kind, payload, next_at, created_at) VALUES (?, ?, ?, ?, ?)', userId, kind, JSON.stringify(payload), now, now)
+  const values = notices.map(() => '(?, ?, ?, ?, ?)').join(', ')
+  await run(ctx.db, `INSERT INTO outbox (user_id, kind, payload, next_at, created_at) VALUES ${values}`, ...notices.flatMap((n) => [n.userId, n.kind, JSON.stringify(n.payload), now, now]))
 }
 
 /**

@@ -28,39 +28,62 @@ const KIND = {
 } as const
 
 /**
- * Brings one active record up to `now`: earned_reward from the start of its term, and at the end
- * of the term status completed with principal and reward credited to balance_token. True when it
- * completed it here (the user's balances changed).
+ * Completes one active record whose term has ended: status completed, earned_reward = max_reward,
+ * principal and reward credited to balance_token, in the caller's transaction (or its own). True
+ * when it completed it here; a record another request completed first is left alone.
+ */
+export const completePosition = (ctx: ServerContext, table: PositionTable, row: Row): Promise<boolean> =>
+  inTx(ctx, async (ctx) => {
+    const id = big(row, 'id')
+    const userId = big(row, 'user_id')
+    const done = await run(
+      ctx.db,
+      `UPDATE ${table} SET status = 'completed', earned_reward = max_reward, last_updated_at = ? WHERE id = ? AND status = 'active'`,
+      big(row, 'ends_at'),
+      id,
+    )
+    if (done.changes === 0) return false
+    const kind = KIND[table]
+    await moveBalance(ctx, userId, 'balance_token', big(row, 'total_amount'), kind.principal, `${kind.label} #${id} principal returned`, big(row, 'locked_nano'))
+    await moveBalance(ctx, userId, 'balance_token', big(row, 'max_reward'), kind.reward, `${kind.label} #${id} reward`)
+    if (table === 'mints') queueMint(ctx, userId, id)
+    else queueStake(ctx, userId, id)
+    const amount = formatNano(big(row, 'total_amount'))
+    await queueNotice(ctx, userId, table === 'mints' ? 'bond_completed' : 'stake_completed', table === 'mints' ? { mint_id: Number(id), amount } : { stake_id: Number(id), amount })
+    return true
+  })
+
+const isDue = (row: Row, now: number): boolean =>
+  str(row, 'status') === 'active' && row.activated_at !== null && row.ends_at !== null && BigInt(now) >= big(row, 'ends_at')
+
+/** The reward an active record has earned at `now`: from its own rates (frozen at its start) and the time alone. */
+export const earnedAt = (row: Row, now: number): bigint => {
+  const endsAt = big(row, 'ends_at')
+  const at = BigInt(now) < endsAt ? BigInt(now) : endsAt
+  return earnedAfter(termsOf(row), at - big(row, 'activated_at'))
+}
+
+/**
+ * A record as of `now`, for reading: an active one shows the reward earned so far, with
+ * last_updated_at = now (the app adds the per-second rate from there, spec §4). Nothing is written:
+ * a running position's row changes only when it starts, moves, is cancelled or completes.
+ */
+export const positionAsOf = <R extends Row>(row: R, now: number): R => {
+  if (str(row, 'status') !== 'active' || row.activated_at === null || row.ends_at === null) return row
+  return { ...row, earned_reward: earnedAt(row, now), last_updated_at: BigInt(now) }
+}
+
+/**
+ * Brings one active record up to `now` and stores it: earned_reward from the start of its term, and
+ * at the end of the term completes it. For the actions that change this one record next (cancel,
+ * move to staking), which read its stored reward. True when it completed it here.
  */
 export const settlePosition = async (ctx: ServerContext, table: PositionTable, row: Row, now: number): Promise<boolean> => {
   if (str(row, 'status') !== 'active' || row.activated_at === null) return false
-  const id = big(row, 'id')
-  const userId = big(row, 'user_id')
-  const endsAt = big(row, 'ends_at')
-  const at = BigInt(now) < endsAt ? BigInt(now) : endsAt
-  const earned = earnedAfter(termsOf(row), at - big(row, 'activated_at'))
-  if (BigInt(now) >= endsAt) {
-    return inTx(ctx, async (ctx) => {
-      const done = await run(
-        ctx.db,
-        `UPDATE ${table} SET status = 'completed', earned_reward = max_reward, last_updated_at = ? WHERE id = ? AND status = 'active'`,
-        endsAt,
-        id,
-      )
-      if (done.changes === 0) return false
-      const kind = KIND[table]
-      await moveBalance(ctx, userId, 'balance_token', big(row, 'total_amount'), kind.principal, `${kind.label} #${id} principal returned`, big(row, 'locked_nano'))
-      await moveBalance(ctx, userId, 'balance_token', big(row, 'max_reward'), kind.reward, `${kind.label} #${id} reward`)
-      if (table === 'mints') queueMint(ctx, userId, id)
-      else queueStake(ctx, userId, id)
-      const amount = formatNano(big(row, 'total_amount'))
-      await queueNotice(ctx, userId, table === 'mints' ? 'bond_completed' : 'stake_completed', table === 'mints' ? { mint_id: Number(id), amount } : { stake_id: Number(id), amount })
-      return true
-    })
-  }
-  // A reward that grew is one autocommitted UPDATE (a transaction only where balances move).
+  if (isDue(row, now)) return completePosition(ctx, table, row)
+  const earned = earnedAt(row, now)
   if (earned !== big(row, 'earned_reward'))
-    await run(ctx.db, `UPDATE ${table} SET earned_reward = ?, last_updated_at = ? WHERE id = ? AND status = 'active'`, earned, now, id)
+    await run(ctx.db, `UPDATE ${table} SET earned_reward = ?, last_updated_at = ? WHERE id = ? AND status = 'active'`, earned, now, big(row, 'id'))
   return false
 }
 
@@ -90,26 +113,20 @@ const activeOf = (prefix: string) => {
 }
 const ACTIVE_OF_USER = `${activeOf('')} ORDER BY kind, id`
 
-/** Settles each row (`kind` naming its table) in order; true when one of them completed. */
-const settleRows = async (ctx: ServerContext, rows: ReadonlyArray<Row>, now: number): Promise<boolean> => {
+/** Completes the rows (`kind` naming its table) whose term ended, in order; true when one of them completed. */
+const completeDueRows = async (ctx: ServerContext, rows: ReadonlyArray<Row>, now: number): Promise<boolean> => {
   let completed = false
-  for (const row of rows) if (await settlePosition(ctx, str(row, 'kind') as PositionTable, row, now)) completed = true
+  for (const row of rows) if (isDue(row, now) && (await completePosition(ctx, str(row, 'kind') as PositionTable, row))) completed = true
   return completed
 }
 
-/** Settles a user's active bonds and stakes (on read), or everyone's (the periodic job). */
-export const settleUser = async (ctx: ServerContext, userId: bigint | null): Promise<void> => {
-  const now = ctx.now()
-  if (userId !== null) {
-    await settleRows(ctx, await allRows(ctx.db, ACTIVE_OF_USER, userId, userId), now)
-    return
-  }
-  const [mints, stakes] = await Promise.all([
-    allRows(ctx.db, `SELECT * FROM mints WHERE status = 'active'`),
-    allRows(ctx.db, `SELECT * FROM stakes WHERE status = 'active'`),
-  ])
-  for (const row of mints) await settlePosition(ctx, 'mints', row, now)
-  for (const row of stakes) await settlePosition(ctx, 'stakes', row, now)
+/**
+ * Settles a user's bonds and stakes on read: those whose term ended are completed (paid out);
+ * running ones are not written (their reward is computed when read). Everyone's due positions are
+ * completed by the periodic pass (settle-pass.ts).
+ */
+export const settleUser = async (ctx: ServerContext, userId: bigint): Promise<void> => {
+  await completeDueRows(ctx, await allRows(ctx.db, ACTIVE_OF_USER, userId, userId), ctx.now())
 }
 
 
@@ -135,15 +152,17 @@ export const settledUserRow = async (ctx: ServerContext, userId: bigint): Promis
     for (const c of SETTLE_COLUMNS) position[c] = r[`${P}${c}`] ?? null
     positions.push(position)
   }
-  if (await settleRows(ctx, positions, now)) return userRow(ctx, userId)
+  if (await completeDueRows(ctx, positions, now)) return userRow(ctx, userId)
   const user: Record<string, Row[string]> = {}
   for (const c of ME_COLUMNS) user[c] = first[c] ?? null
   return user as MeRow
 }
 
-/** One page of a user's bonds or stakes, newest first, and how many there are. */
+/** One page of a user's bonds or stakes, newest first, as of now, and how many there are. */
 export const pageOf = async <T extends PositionTable>(ctx: ServerContext, table: T, userId: bigint, limit: number, offset: number) => {
-  const rows = await allRows<PositionRows[T]>(ctx.db, `SELECT ${positionColumns(table)} FROM ${table} WHERE user_id = ? ORDER BY id DESC LIMIT ? OFFSET ?`, userId, limit, offset)
+  const now = ctx.now()
+  const stored = await allRows<PositionRows[T]>(ctx.db, `SELECT ${positionColumns(table)} FROM ${table} WHERE user_id = ? ORDER BY id DESC LIMIT ? OFFSET ?`, userId, limit, offset)
+  const rows = stored.map((r) => positionAsOf(r, now))
   const total = (await getRow(ctx.db, `SELECT COUNT(*) AS n FROM ${table} WHERE user_id = ?`, userId))!
   return { rows, total: num(total, 'n') }
 }

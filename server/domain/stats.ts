@@ -1,6 +1,6 @@
-import { big, getRow, num } from '../db/sql.ts'
 import type { ServerContext } from './context.ts'
 import { collectiveBonus } from './settings.ts'
+import { readTotals } from './platform-totals.ts'
 
 /** Platform-wide figures: amounts in nano-units, the collective bonus on the 1e4 scale, the price in nano TON per AXIOM. */
 export interface FinancialStats {
@@ -15,20 +15,17 @@ export interface FinancialStats {
   readonly price: bigint
 }
 
-/** `GET /stats/financial`. */
+/** `GET /stats/financial`: the running totals (platform-totals.ts), one statement whatever the size of the platform. */
 export const financialStats = async (ctx: ServerContext): Promise<FinancialStats> => {
-  const sum = async (text: string) => big(((await getRow(ctx.db, text)))!, 'v')
-  const count = async (text: string) => num(((await getRow(ctx.db, text)))!, 'n')
+  const t = await readTotals(ctx.db)
   return {
-    totalUsers: await count('SELECT COUNT(*) AS n FROM users'),
-    totalLocked:
-      (await sum(`SELECT COALESCE(SUM(total_amount), 0) AS v FROM mints WHERE status = 'active'`)) +
-      (await sum(`SELECT COALESCE(SUM(total_amount), 0) AS v FROM stakes WHERE status = 'active'`)),
-    activeBonds: await count(`SELECT COUNT(*) AS n FROM mints WHERE status = 'active'`),
-    activeStakes: await count(`SELECT COUNT(*) AS n FROM stakes WHERE status = 'active'`),
-    totalRewardsPaid: await sum(`SELECT COALESCE(SUM(amount), 0) AS v FROM operations WHERE type IN ('bond_reward', 'stake_reward')`),
-    totalWithdrawn: await sum(`SELECT COALESCE(SUM(token_amount), 0) AS v FROM withdrawals`),
-    totalTonRaised: await sum(`SELECT COALESCE(SUM(paid_nano), 0) AS v FROM mints WHERE paid_nano IS NOT NULL`),
+    totalUsers: Number(t.users),
+    totalLocked: t.locked,
+    activeBonds: Number(t.active_bonds),
+    activeStakes: Number(t.active_stakes),
+    totalRewardsPaid: t.rewards_paid,
+    totalWithdrawn: t.withdrawn,
+    totalTonRaised: t.ton_raised,
     collectiveBonus: await collectiveBonus(ctx),
     price: ctx.price.priceAt(ctx.now()),
   }

@@ -1,7 +1,7 @@
 import { queueNotice } from './outbox.ts'
 import { randomBytes } from 'node:crypto'
 import { UnknownSessionUser } from './errors.ts'
-import { allRows, big, getRow, insertRow, run } from '../db/sql.ts'
+import { allRows, big, getRow, insertRow, num, run } from '../db/sql.ts'
 import { inTx, type ServerContext } from './context.ts'
 import { moveBalance } from './ledger.ts'
 import type { UserRow } from './rows.ts'
@@ -69,13 +69,18 @@ export type Referral = {
   readonly brought: bigint
 }
 
-/** The users a user invited, newest first. */
-export const referralsOf = (ctx: ServerContext, userId: bigint): Promise<Referral[]> =>
-  allRows<Referral>(
+/** One page of the users a user invited, newest first, and how many there are. */
+export const referralsOf = async (ctx: ServerContext, userId: bigint, limit: number, offset: number): Promise<{ rows: Referral[]; total: number }> => {
+  const rows = await allRows<Referral>(
     ctx.db,
     `SELECT u.id, u.name, u.turnover, u.created_at,
        (SELECT COALESCE(SUM(m.total_amount), 0) FROM mints m
          WHERE m.user_id = u.id AND m.source = 'ton' AND m.activated_at IS NOT NULL) AS brought
-     FROM users u WHERE u.referrer_id = ? ORDER BY u.id DESC`,
+     FROM users u WHERE u.referrer_id = ? ORDER BY u.id DESC LIMIT ? OFFSET ?`,
     userId,
+    limit,
+    offset,
   )
+  const total = (await getRow(ctx.db, 'SELECT COUNT(*) AS n FROM users WHERE referrer_id = ?', userId))!
+  return { rows, total: num(total, 'n') }
+}

@@ -7,7 +7,7 @@ import { referralWire, userWire } from '../http/wire-format.ts'
 import { recheckMembershipIfDue } from '../domain/membership.ts'
 import { prepareShareMessage } from '../telegram/share-message.ts'
 import { setNotifications } from '../domain/outbox.ts'
-import { bodyFields } from '../http/params.ts'
+import { bodyFields, paging, queryFields } from '../http/params.ts'
 import { httpError } from '../http/errors.ts'
 
 export const userRoutes = (app: FastifyInstance, ctx: ServerContext) => {
@@ -18,7 +18,11 @@ export const userRoutes = (app: FastifyInstance, ctx: ServerContext) => {
     return userWire({ ...user, community: community ? 1n : 0n }, bonus)
   })
 
-  app.get('/user/referrals', async (req) => (await referralsOf(ctx, req.userId)).map(referralWire))
+  app.get('/user/referrals', async (req) => {
+    const { page, limit, offset } = paging(queryFields(req.query))
+    const { rows, total } = await referralsOf(ctx, req.userId, limit, offset)
+    return { items: rows.map(referralWire), total, page, limit }
+  })
 
   app.post('/user/share-message', async (req) => prepareShareMessage(ctx, req.userId))
 

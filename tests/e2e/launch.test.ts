@@ -43,8 +43,8 @@ describe('the referral link', () => {
     expect(b.errors).toEqual([])
     await b.page.close()
 
-    const referrals = await api<Array<{ name: string }>>(stack, referrer, 'GET', '/user/referrals')
-    expect(referrals.map((r) => r.name)).toEqual(['Ben'])
+    const referrals = await api<{ items: Array<{ name: string }> }>(stack, referrer, 'GET', '/user/referrals')
+    expect(referrals.items.map((r) => r.name)).toEqual(['Ben'])
   })
 
   it('a farming link is not a referral: the app registers with no ref_code', async () => {

@@ -56,8 +56,9 @@ describe('auth and user', () => {
   it('GET /user/referrals lists the invited user', async () => {
     const res = await alice.call('GET', '/user/referrals')
     const list = decode(ReferralList, res.body)
-    expect(list).toHaveLength(1)
-    expect(list[0]).toMatchObject({ level: 0, turnover: 0 })
+    expect(list).toMatchObject({ total: 1, page: 1, limit: 300 })
+    expect(list.items).toHaveLength(1)
+    expect(list.items[0]).toMatchObject({ level: 0, turnover: 0 })
   })
 
   it('POST /user/share-message without a Bot API answers 424 with msg, never an invented id', async () => {

@@ -48,10 +48,10 @@ describe('initData attacks', () => {
     const a = await t.login(2101)
     const code = (await a.call('GET', '/user/me')).body.ref_code as string
     await t.call('POST', '/auth/register', { body: { init_data: signInitData({ id: 2101 }, t.clock.now), ref_code: code } })
-    expect((await a.call('GET', '/user/referrals')).body).toEqual([])
+    expect((await a.call('GET', '/user/referrals')).body).toEqual({ items: [], total: 0, page: 1, limit: 300 })
     await t.login(2102)
     await t.call('POST', '/auth/register', { body: { init_data: signInitData({ id: 2102 }, t.clock.now), ref_code: code } })
-    expect((await a.call('GET', '/user/referrals')).body).toEqual([])
+    expect((await a.call('GET', '/user/referrals')).body).toEqual({ items: [], total: 0, page: 1, limit: 300 })
   })
 })
 

@@ -131,6 +131,8 @@ describe('conservation of tokens', () => {
         await run(ops)
         const l = await t.server.admin.ledger()
         expect(l.balances + l.locked + l.withdrawals + l.linkFunds + l.penalties).toBe(l.credited)
+        // The running totals of /stats/financial follow every one of these writes.
+        expect(await t.server.admin.verifyTotals()).toEqual([])
         for (const u of await perUserLedger()) {
           expect(u.balance_token).toBe(u.ops_main)
           expect(u.task_balance).toBe(u.ops_task)

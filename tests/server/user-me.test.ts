@@ -4,7 +4,7 @@ import { startTestServer, TEST_ENGINE, type Session, type TestServer } from './s
 
 /**
  * GET /user/me settles the user's bonds and stakes before answering: a position whose term ended is
- * paid out by this call alone, a running one has its reward brought up to date, and a call with
+ * paid out by this call alone, a running one is not written (its reward is computed when read), and a call with
  * nothing to write costs one statement and no transaction.
  */
 const servers: TestServer[] = []
@@ -55,23 +55,24 @@ describe('GET /user/me settles on read', () => {
     expect((await me.call('GET', '/staking/')).body.items[0].status).toBe('completed')
   })
 
-  it('mid-term, /user/me stores the reward earned so far and moves no balance', async () => {
+  it('mid-term, /user/me and the list write nothing: the list shows the reward earned so far, computed when read', async () => {
     const t = await server()
     let me = await t.login(6002)
     const id = await paidBond(t, me, '300')
+    const activated = t.clock.now
     const before = (await me.call('GET', '/user/me')).body
     t.clock.advance(3 * 86_400 + 17)
     me = await t.login(6002)
     expect((await me.call('GET', '/user/me')).body).toEqual(before)
+    const listed = (await me.call('GET', '/mint/')).body.items.find((m: { id: number }) => m.id === id)
     const stored = await t.server.ctx.db.one<{ earned_reward: bigint; last_updated_at: bigint }>(
       'SELECT earned_reward, last_updated_at FROM mints WHERE id = ?',
       id,
     )
-    expect(stored!.last_updated_at).toBe(BigInt(t.clock.now))
-    // What the list shows at the same moment (it settles too, and finds nothing left to change).
-    const listed = (await me.call('GET', '/mint/')).body.items.find((m: { id: number }) => m.id === id)
-    expect(stored!.earned_reward).toBe(nano(listed.earned_reward))
-    expect(stored!.earned_reward).toBeGreaterThan(0n)
+    expect(stored).toEqual({ earned_reward: 0n, last_updated_at: BigInt(activated) })
+    // 300 × 0.8 % a day for 3 days and 17 s, floored to the nano.
+    expect(nano(listed.earned_reward)).toBe((300_000_000_000n * 8_000n * (3n * 86_400n + 17n)) / (100n * 10_000n * 86_400n))
+    expect(listed.last_updated_at).toBe(t.clock.now)
   })
 
   it('with nothing to write, /user/me reads the user and the positions in one statement and opens no transaction', async () => {

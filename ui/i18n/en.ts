@@ -167,6 +167,7 @@ export const en = {
   'referral.noFriends': 'No friends yet',
   'referral.noFriendsHint': 'Invite friends and earn from their bonds.',
   'referral.friend': 'Friend #{id}',
+  'referral.more': 'Show more ({shown} of {total})',
   'referral.transfer': 'Transfer to main',
   'referral.rebond': 'Re-bonding',
   'referral.sell': 'Sell',

@@ -169,6 +169,7 @@ export const ru: Messages = {
   'referral.noFriends': 'Друзей пока нет',
   'referral.noFriendsHint': 'Приглашайте друзей и зарабатывайте на их бондах.',
   'referral.friend': 'Друг #{id}',
+  'referral.more': 'Показать ещё ({shown} из {total})',
   'referral.transfer': 'Перевести на основной',
   'referral.rebond': 'Ребондинг',
   'referral.sell': 'Продать',

@@ -1,5 +1,5 @@
 import { Schema } from 'effect'
-import { Amount, Id, Percent } from './primitives.ts'
+import { Amount, Id, Paged, Percent } from './primitives.ts'
 
 /** The referral standing of a user. The API's level is 0-based; the UI shows level + 1. */
 export const RefInfo = Schema.Struct({
@@ -46,4 +46,5 @@ export const Referral = Schema.Struct({
 })
 export type Referral = typeof Referral.Type
 
-export const ReferralList = Schema.Array(Referral)
+/** `GET /user/referrals`: a page of them, newest first, and how many there are. */
+export const ReferralList = Paged(Referral)

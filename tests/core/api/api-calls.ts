@@ -62,10 +62,10 @@ export const CALLS: ReadonlyArray<CallCase> = [
   {
     name: 'referrals',
     call: (api) => api.referrals(),
-    request: { method: 'GET', path: '/user/referrals' },
+    request: { method: 'GET', path: '/user/referrals', query: { page: 1, limit: 300 } },
     bearer: 'yes',
-    reply: [aReferral(1)],
-    onServerError: [],
+    reply: page([aReferral(1)]),
+    onServerError: EMPTY,
   },
   {
     name: 'shareMessage',

@@ -19,7 +19,7 @@ describe('makeHttpAxiomApi: an expired token', () => {
     let releaseRefresh = () => {}
     const refreshed = new Promise<void>((resolve) => (releaseRefresh = resolve))
     h.http
-      .on('GET /user/referrals', onlyNewToken([]))
+      .on('GET /user/referrals', onlyNewToken({ items: [], total: 0 }))
       .on('GET /task/list', onlyNewToken([]))
       .on('GET /price/current-price', onlyNewToken({ price: 1, price_change_24h: 0, price_change_30d: 0 }))
       .on('POST /auth/refresh', () => Effect.promise(() => refreshed).pipe(Effect.as(ok({ token: 'token-2', refresh: 'refresh-2' }))))
@@ -29,7 +29,7 @@ describe('makeHttpAxiomApi: an expired token', () => {
     releaseRefresh()
     const [referrals, tasks, price] = await all
 
-    expect(referrals).toEqual([])
+    expect(referrals).toEqual({ items: [], total: 0 })
     expect(tasks).toEqual([])
     expect(price).toMatchObject({ price: 1 })
     const refreshes = h.http.requestsTo('POST /auth/refresh')

@@ -99,7 +99,7 @@ export class FakeAxiomApi implements AxiomApi {
   refresh = (token: string) =>
     this.run('refresh', token, () => this.refreshTokens.get(token) ?? new RequestRejected({ status: 400, msg: 'Invalid refresh token' }))
   me = () => this.run('me', undefined, () => this.user)
-  referrals = () => this.run('referrals', undefined, () => this.referralList)
+  referrals = (q?: { page?: number; limit?: number }) => this.run('referrals', q, () => paged(this.referralList, q))
   shareMessage = () => this.run('shareMessage', undefined, () => ({ inline_message_id: this.inlineMessageId }))
   tonProofPayload = () => this.run('tonProofPayload', undefined, () => ({ payload: this.tonProofPayloadValue }))
   bindWallet = (input: TonProofCheckInput) =>

@@ -53,6 +53,18 @@ describe('referrals', () => {
     expect((await succeed(loadReferrals({ api, storage }))).badge).toBeNull()
     expect(storage.get(STORAGE_KEYS.lastRefCount)).toBe('5')
   })
+
+  it('loads one page of 300, newest first as the server sends them, and badges against the total', async () => {
+    const { api, storage } = withReferrals(650, '600')
+
+    const first = await succeed(loadReferrals({ api, storage }))
+    expect(api.callsTo('referrals').at(-1)?.input).toEqual({ page: 1, limit: 300 })
+    expect(first).toMatchObject({ total: 650, page: 1, badge: '+50' })
+    expect(first.list.map((r) => r.id)).toEqual(api.referralList.slice(0, 300).map((r) => r.id))
+    const third = await succeed(loadReferrals({ api, storage }, 3))
+    expect(api.callsTo('referrals').at(-1)?.input).toEqual({ page: 3, limit: 300 })
+    expect(third.list.map((r) => r.id)).toEqual(api.referralList.slice(600).map((r) => r.id))
+  })
 })
 
 describe('inviteFriends', () => {

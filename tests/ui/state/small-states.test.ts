@@ -103,6 +103,32 @@ describe('ReferralsState', () => {
   })
 })
 
+describe('ReferralsState paging', () => {
+  it('shows the first page, adds the next ones on request (each referral once), and counts the total as seen', async () => {
+    const h = stateHarness()
+    h.api.referralList = Array.from({ length: 700 }, (_, i) => ({ id: toId(700 - i) }))
+    const referrals = new ReferralsState(h.uc)
+    await referrals.refresh()
+    expect(referrals.referrals).toHaveLength(300)
+    expect(referrals).toMatchObject({ total: 700, hasMore: true, badge: '+700' })
+    // A referral arrives before the next page: the pages shift by one, the list holds no duplicate.
+    h.api.referralList = [{ id: toId(701) }, ...h.api.referralList]
+    await referrals.loadMore()
+    expect(referrals.referrals).toHaveLength(599)
+    expect(referrals.hasMore).toBe(true)
+    await referrals.loadMore()
+    expect(referrals.referrals.map((r) => r.id)).toEqual(Array.from({ length: 700 }, (_, i) => toId(700 - i)))
+    expect(referrals.hasMore).toBe(false)
+    await referrals.loadMore()
+    expect(h.api.callsTo('referrals')).toHaveLength(3)
+    referrals.markSeen()
+    expect(h.storage.get('lastRefCount')).toBe('701')
+    await referrals.refresh()
+    expect(referrals.referrals).toHaveLength(300)
+    expect(referrals.referrals[0]!.id).toBe(toId(701))
+  })
+})
+
 describe('ReferralsState before its list has loaded', () => {
   it('does not mark an unloaded list as seen, so the badge stays right', async () => {
     const h = stateHarness()

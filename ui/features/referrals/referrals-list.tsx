@@ -33,6 +33,13 @@ export const ReferralsList = observer(function ReferralsList() {
           </li>
         )
       })}
+      {referrals.hasMore ? (
+        <li className="list__item">
+          <button type="button" className="btn btn--secondary btn--sm btn--block" data-testid="referrals-more" disabled={referrals.loadingMore} onClick={() => void referrals.loadMore()}>
+            {t('referral.more', { shown: referrals.referrals.length, total: referrals.total })}
+          </button>
+        </li>
+      ) : null}
     </ul>
   )
 })

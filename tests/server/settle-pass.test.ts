@@ -1,0 +1,219 @@
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import fc from 'fast-check'
+import { afterAll, describe, expect, it } from 'vitest'
+import { rewardAt } from '../../core/domain/reward.ts'
+import { openEngine } from '../../server/db/open-engine.ts'
+import { completeDuePositions } from '../../server/domain/settle-pass.ts'
+import { startTestServer, T0, testDatabase, type Session, type TestServer } from './support.ts'
+
+/**
+ * The periodic pass completes only the positions whose term has ended; a running position is never
+ * written (its reward is computed when read), and shutdown stops a pass between two batches.
+ */
+const servers: TestServer[] = []
+afterAll(() => Promise.all(servers.map((t) => t.close())))
+const server = async (options: Parameters<typeof startTestServer>[0] = {}) => {
+  const t = await startTestServer(options)
+  servers.push(t)
+  return t
+}
+
+const nano = (s: string): bigint => {
+  const [whole, frac = ''] = s.split('.')
+  return BigInt(whole!) * 1_000_000_000n + BigInt(frac.padEnd(9, '0'))
+}
+
+const paidBond = async (t: TestServer, who: Session, amount: string, days = 30): Promise<number> => {
+  const res = await who.call('POST', '/mint/create', { body: { amount, days } })
+  expect(res.status).toBe(200)
+  const id = res.body.mint.id as number
+  await t.server.markMintPaid(id)
+  return id
+}
+
+const rowsOf = (t: TestServer, table: string, where: string, ...p: unknown[]) =>
+  t.server.ctx.db.all(`SELECT * FROM ${table} WHERE ${where} ORDER BY id`, ...p)
+
+/** `n` active bonds of `userId` whose terms ended before T0 (3 tokens each, 1 token of reward). */
+const seedDueBonds = (db: { run(text: string, ...p: unknown[]): Promise<unknown> }, userId: bigint, n: number) =>
+  db.run(
+    `INSERT INTO mints (user_id, status, source, created_at, activated_at, ends_at, last_updated_at, total_amount,
+       daily_reward, hold_bonus, collective_bonus, investment_bonus, earned_reward, max_reward, amount_ton, tariff_days)
+     WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
+     SELECT ?, 'active', 'balance', ?, ?, ? - i, ?, 3000000000, 7000, 0, 1000, 0, 0, 1000000000, 0, 30 FROM n`,
+    n,
+    userId,
+    T0 - 40 * 86_400,
+    T0 - 40 * 86_400,
+    T0,
+    T0 - 40 * 86_400,
+  )
+
+describe('the periodic pass', () => {
+  it('completes only the due positions and writes no row of a running one, even after a collective bonus change', async () => {
+    const t = await server()
+    const due = await t.login(8101)
+    const dueBond = await paidBond(t, due, '100', 30)
+    t.clock.advance(20 * 86_400)
+    const running = await t.login(8102)
+    const runningBond = await paidBond(t, running, '200', 30)
+    const staked = await paidBond(t, running, '150', 30)
+    expect((await running.call('POST', '/staking/create', { body: { mint_id: staked } })).status).toBe(200)
+    await t.server.admin.setCollectiveBonus('0.5')
+    t.clock.advance(11 * 86_400)
+
+    const runningUser = await t.server.ctx.db.one('SELECT id FROM users WHERE telegram_id = ?', 8102)
+    const untouched = async () => ({
+      mints: await rowsOf(t, 'mints', 'user_id = ?', runningUser!.id),
+      stakes: await rowsOf(t, 'stakes', 'user_id = ?', runningUser!.id),
+      user: await rowsOf(t, 'users', 'id = ?', runningUser!.id),
+      ops: await rowsOf(t, 'operations', 'user_id = ?', runningUser!.id),
+    })
+    const before = await untouched()
+    const dueUser = (await t.server.ctx.db.one('SELECT id, balance_token FROM users WHERE telegram_id = ?', 8101))!
+    const result = await completeDuePositions(t.server.ctx)
+    expect(result).toMatchObject({ completed: 1, aborted: false })
+    expect(await untouched()).toEqual(before)
+    const bond = (await rowsOf(t, 'mints', 'id = ?', dueBond))[0]!
+    expect(bond.status).toBe('completed')
+    expect(bond.earned_reward).toBe(bond.max_reward)
+    const paid = (await t.server.ctx.db.one('SELECT balance_token FROM users WHERE id = ?', dueUser.id))!
+    expect((paid.balance_token as bigint) - (dueUser.balance_token as bigint)).toBe((bond.total_amount as bigint) + (bond.max_reward as bigint))
+    // The running bond still reads its reward as of now, computed rather than stored.
+    const listed = (await (await t.login(8102)).call('GET', '/mint/')).body.items.find((m: { id: number }) => m.id === runningBond)
+    expect(listed.last_updated_at).toBe(t.clock.now)
+    expect(nano(listed.earned_reward)).toBe((200_000_000_000n * 8_000n * 11n * 86_400n) / (100n * 10_000n * 86_400n))
+    expect(listed.collective_bonus).toBe('0.1')
+  })
+
+  it('completes due positions in keyset batches, each once, and pays each exactly once', async () => {
+    const t = await server({ settleEveryMs: 3_600_000 })
+    await t.login(8201)
+    const user = (await t.server.ctx.db.one('SELECT id, balance_token FROM users WHERE telegram_id = ?', 8201))!
+    await seedDueBonds(t.server.ctx.engine, user.id as bigint, 25)
+    // One more, not due yet.
+    await t.server.ctx.engine.run(
+      `INSERT INTO mints (user_id, status, source, created_at, activated_at, ends_at, last_updated_at, total_amount,
+         daily_reward, hold_bonus, collective_bonus, investment_bonus, earned_reward, max_reward, amount_ton, tariff_days)
+       VALUES (?, 'active', 'balance', ?, ?, ?, ?, 3000000000, 7000, 0, 1000, 0, 0, 1000000000, 0, 30)`,
+      user.id,
+      T0,
+      T0,
+      T0 + 1,
+      T0,
+    )
+    const result = await completeDuePositions(t.server.ctx, { batch: 4 })
+    expect(result.completed).toBe(25)
+    // 25 due bonds in batches of 4 (7 batches, the last short) and one empty batch of stakes.
+    expect(result.batches).toBe(8)
+    const after = (await t.server.ctx.db.one('SELECT balance_token FROM users WHERE id = ?', user.id))!
+    expect((after.balance_token as bigint) - (user.balance_token as bigint)).toBe(25n * 4_000_000_000n)
+    expect((await completeDuePositions(t.server.ctx)).completed).toBe(0)
+    const left = await t.server.ctx.db.all(`SELECT ends_at FROM mints WHERE user_id = ? AND status = 'active'`, user.id)
+    expect(left).toEqual([{ ends_at: BigInt(T0 + 1) }])
+    // The user is told of each completed bond once, in the bot's chat (the outbox).
+    const notices = await t.server.ctx.db.all(`SELECT kind, payload FROM outbox WHERE user_id = ? ORDER BY id`, user.id)
+    expect(notices.filter((n) => n.kind === 'bond_completed')).toHaveLength(25)
+    expect(new Set(notices.map((n) => (JSON.parse(String(n.payload)) as { mint_id: number }).mint_id)).size).toBe(25)
+  })
+
+  it('stops between batches when its signal aborts', async () => {
+    const t = await server({ settleEveryMs: 3_600_000 })
+    await t.login(8301)
+    const user = (await t.server.ctx.db.one('SELECT id FROM users WHERE telegram_id = ?', 8301))!
+    await seedDueBonds(t.server.ctx.engine, user.id as bigint, 10)
+    const stop = new AbortController()
+    const ctx = { ...t.server.ctx, now: () => (stop.abort(), t.clock.now) }
+    const result = await completeDuePositions(ctx, { batch: 3, signal: stop.signal })
+    expect(result).toEqual({ completed: 0, batches: 0, aborted: true })
+  })
+
+  it('shutdown during a long pass ends within 5 s and leaves the rest for the next pass', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'axiom-settle-'))
+    const where = await testDatabase(join(dir, 'db.sqlite'))
+    const t = await startTestServer({ dbPath: where, settleEveryMs: 20 })
+    await t.login(8401)
+    const user = (await t.server.ctx.db.one('SELECT id FROM users WHERE telegram_id = ?', 8401))!
+    const total = 40_000n
+    await seedDueBonds(t.server.ctx.engine, user.id as bigint, Number(total))
+    const completed = async (db: { one: TestServer['server']['ctx']['db']['one'] }) =>
+      (await db.one<{ n: bigint }>(`SELECT COUNT(*) AS n FROM mints WHERE status = 'completed' AND user_id = ?`, user.id))!.n
+    // The server's own timer runs the pass; close() is asked for once it is under way.
+    const deadline = Date.now() + 10_000
+    while ((await completed(t.server.ctx.db)) === 0n && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5))
+    expect(await completed(t.server.ctx.db)).toBeGreaterThan(0n)
+    const started = Date.now()
+    await t.close()
+    expect(Date.now() - started).toBeLessThan(5_000)
+    const engine = await openEngine(where)
+    try {
+      const done = await completed(engine)
+      expect(done).toBeLessThan(total)
+      // What was completed was paid once: principal and reward, one operation each.
+      const ops = (await engine.one<{ n: bigint }>(`SELECT COUNT(*) AS n FROM operations WHERE user_id = ? AND type IN ('bond_principal', 'bond_reward')`, user.id))!.n
+      expect(ops).toBe(2n * done)
+    } finally {
+      await engine.close()
+    }
+  })
+})
+
+describe('rewards read', () => {
+  it('show, at any later moment, what the app showed from the values the old 30 s pass stored (§4 rules)', async () => {
+    const t = await server({ settleEveryMs: 3_600_000 })
+    let me = await t.login(8501)
+    await t.server.admin.credit(8501, '100000')
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 2_000 }),
+        fc.constantFrom(30, 60, 90),
+        fc.integer({ min: 0, max: 100 * 86_400 }),
+        fc.integer({ min: 0, max: 30 }),
+        fc.integer({ min: 0, max: 600 }),
+        async (amount, days, sinceStart, sincePass, clientLater) => {
+          const id = await paidBond(t, me, String(amount), days)
+          const row = (await rowsOf(t, 'mints', 'id = ?', id))[0]!
+          const start = t.clock.now
+          // The old pass stored the reward at `passAt`; the app reads at `readAt` and shows at `shownAt`.
+          const passAt = start + sinceStart
+          const readAt = passAt + sincePass
+          const shownAt = readAt + clientLater
+          t.clock.now = readAt
+          me = await t.login(8501)
+          const listed = (await me.call('GET', '/mint/', { query: { limit: 1 } })).body.items[0]
+          expect(listed.id).toBe(id)
+          const endsAt = Number(row.ends_at)
+          if (readAt >= endsAt) {
+            expect(listed.status).toBe('completed')
+            return
+          }
+          // What the old pass stored at passAt: the reward from the start, in nano, and last_updated_at = passAt.
+          const percent = (row.daily_reward as bigint) + (row.hold_bonus as bigint) + (row.collective_bonus as bigint) + (row.investment_bonus as bigint)
+          const oldEarned = ((row.total_amount as bigint) * percent * BigInt(passAt - start)) / (100n * 10_000n * 86_400n)
+          const shown = (r: Record<string, unknown>) =>
+            rewardAt(
+              {
+                id: Number(r.id),
+                status: 'active',
+                created_at: Number(r.created_at),
+                last_updated_at: Number(r.last_updated_at),
+                total_amount: Number(r.total_amount),
+                daily_reward: Number(r.daily_reward),
+                hold_bonus: Number(r.hold_bonus),
+                collective_bonus: Number(r.collective_bonus),
+                investment_bonus: Number(r.investment_bonus),
+                earned_reward: Number(r.earned_reward),
+                max_reward: Number(r.max_reward),
+              } as Parameters<typeof rewardAt>[0],
+              shownAt,
+            )
+          const old = shown({ ...listed, earned_reward: Number(oldEarned) / 1e9, last_updated_at: passAt })
+          expect(Math.abs(shown(listed) - old)).toBeLessThanOrEqual(2.1e-9)
+        },
+      ),
+      { numRuns: 40 },
+    )
+  })
+})
