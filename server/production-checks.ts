@@ -91,15 +91,14 @@ export const productionOptions = async (env: NodeJS.ProcessEnv, base: StartOptio
   if (proofNetworks.length !== 1 || proofNetworks[0] !== id) {
     refuse(`AXIOM_TON_PROOF_NETWORKS (${proofNetworks.join(',')}) is not AXIOM_TON_NETWORK's ${network} (${id})`)
   }
-  const chat = env.AXIOM_COMMUNITY_CHAT?.trim()
-  if (!chat) refuse('AXIOM_COMMUNITY_CHAT is not set (the community chat members must join)')
+  // The Bot API settings read the same variable (server/telegram/settings-from-env.ts): membership is asked of that chat.
+  if (!env.AXIOM_COMMUNITY_CHAT?.trim()) refuse('AXIOM_COMMUNITY_CHAT is not set (the community chat members must join)')
 
   return {
     ...base,
     treasuryAddress: treasury!.address.toRawString(),
     tonProofNetworks: [id],
     priceSource: 'recorded',
-    communityChat: chat!,
     treasuryKey: key!,
     chain: { endpoint: tonApi!, treasury: key!, fromStart: false },
   }

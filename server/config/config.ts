@@ -73,8 +73,6 @@ export interface ServerConfig {
   readonly priceSource: 'walk' | 'recorded'
   /** The tonProof networks (global ids) wallet binding accepts; production: its own network's only. */
   readonly tonProofNetworks: ReadonlyArray<string>
-  /** The community chat a member must be in (AXIOM_COMMUNITY_CHAT); null in development. */
-  readonly communityChat: string | null
   /** The Bot API (server/telegram/): null runs without Telegram (membership by task 1 or the admin, no prepared shares, no notifications sent). */
   readonly telegram: TelegramSettings | null
 }
@@ -107,6 +105,5 @@ export const defaultConfig = (): ServerConfig => ({
   logger: false,
   priceSource: 'walk',
   tonProofNetworks: ['-239', '-3'],
-  communityChat: null,
   telegram: null,
 })

@@ -5,7 +5,7 @@ import { filesUnder, importsOf } from '../support/source-imports.ts'
 export const ROOT = resolve(import.meta.dirname, '../..')
 
 /** The product's code: everything that ships or runs, not the tests or the dev scripts. */
-export const PRODUCT_PARTS = ['core', 'adapters', 'ui', 'cli', 'server', 'stand-ins'] as const
+export const PRODUCT_PARTS = ['core', 'adapters', 'ui', 'cli', 'bot', 'server', 'stand-ins'] as const
 
 /** Repo-relative path → the repo-relative files it imports (relative specifiers that resolve to a file). */
 export type ImportGraph = ReadonlyMap<string, readonly string[]>

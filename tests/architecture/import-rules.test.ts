@@ -78,9 +78,11 @@ const backendReachesUp = (graph: ImportGraph) => [
 const backendReachesClient = (graph: ImportGraph) =>
   importsFromTo(graph, 'server/', (t) => t.startsWith('ui/') || t.startsWith('adapters/'))
 
-/** (i) The CLI is a client: it imports neither the backend, the stand-ins nor the browser's composition root. */
+/** (i) The CLI and the bot are clients of the backend: they import neither it, the stand-ins, the app nor the browser's composition root. */
 const cliReachesPast = (graph: ImportGraph) =>
-  importsFromTo(graph, 'cli/', (t) => t.startsWith('server/') || t.startsWith('stand-ins/') || t === 'composition-root.ts')
+  ['cli/', 'bot/'].flatMap((client) =>
+    importsFromTo(graph, client, (t) => t.startsWith('server/') || t.startsWith('stand-ins/') || t.startsWith('ui/') || t === 'composition-root.ts'),
+  )
 
 /** The browser entry: the one file that imports the composition root. */
 const BROWSER_ENTRY = 'ui/main.ts'
@@ -143,7 +145,8 @@ describe('import rules of the product', () => {
     expect(backendReachesClient(graph)).toEqual([])
   })
 
-  it('(i) cli/ imports neither server/, stand-ins/ nor the composition root', () => {
+  it('(i) cli/ and bot/ import neither server/, stand-ins/, ui/ nor the composition root', () => {
+    expect(graph.has('bot/main.ts')).toBe(true)
     expect(cliReachesPast(graph)).toEqual([])
   })
 
@@ -255,16 +258,19 @@ describe('each rule catches a violation', () => {
     ])
   })
 
-  it('(i) the CLI importing the backend, a stand-in or the composition root', () => {
+  it('(i) the CLI or the bot importing the backend, a stand-in, the app or the composition root', () => {
     const graph = g({
       'cli/run.ts': ['server/main.ts', 'core/index.ts', 'adapters/node/node-platform.ts'],
       'cli/dev-init-data.ts': ['stand-ins/telegram-host/launch.ts', 'composition-root.ts'],
       'ui/main.ts': ['composition-root.ts'],
+      'bot/features/start.ts': ['server/telegram/share-message.ts', 'ui/i18n/en.ts', 'core/index.ts'],
     })
     expect(cliReachesPast(graph)).toEqual([
       'cli/run.ts → server/main.ts',
       'cli/dev-init-data.ts → stand-ins/telegram-host/launch.ts',
       'cli/dev-init-data.ts → composition-root.ts',
+      'bot/features/start.ts → server/telegram/share-message.ts',
+      'bot/features/start.ts → ui/i18n/en.ts',
     ])
   })
 

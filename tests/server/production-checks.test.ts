@@ -55,7 +55,7 @@ describe('production fails closed (NODE_ENV=production)', () => {
     expect(o.treasuryAddress).toMatch(/^0:[0-9a-f]{64}$/)
     expect(o.tonProofNetworks).toEqual(['-239'])
     expect(o.priceSource).toBe('recorded')
-    expect(o.communityChat).toBe('@axiom_community')
+    expect(o.telegram?.communityChat).toBe('@axiom_community')
   })
 
   it('accepts a v4r2 treasury when configured, and the mnemonic from a file', async () => {
