@@ -1,11 +1,10 @@
 import { Address } from '@ton/core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { saleComment } from '../../server/main.ts'
-import { localTreasuryAddress } from '../../stand-ins/chain/dev-keys.ts'
 import { commentCell, LocalChain, readComment } from '../../stand-ins/chain/local-chain.ts'
-import { startFaultProxy, type FaultProxy } from '../support/fault-proxy.ts'
-import { startTestServer, type Session, type TestServer } from '../server/support.ts'
-import { serveV4 } from './support.ts'
+import type { FaultProxy } from '../support/fault-proxy.ts'
+import type { Session, TestServer } from '../server/support.ts'
+import { backendWithV4BehindProxy, type serveV4 } from './support.ts'
 
 /**
  * The backend's watcher and payouts reach the chain only through AXIOM_TON_API: pointed at a
@@ -19,11 +18,7 @@ let proxy: FaultProxy
 let user: Session
 
 beforeAll(async () => {
-  ts = await startTestServer({ treasuryAddress: localTreasuryAddress() })
-  ts.clock.now = Math.floor(Date.now() / 1000)
-  chain = await LocalChain.create({ devWallets: 3 })
-  v4 = await serveV4(chain)
-  proxy = await startFaultProxy(v4.url)
+  ;({ ts, chain, v4, proxy } = await backendWithV4BehindProxy())
   await ts.server.startChain({
     endpoint: proxy.url,
     treasury: { version: 'v4r2', keyPair: chain.treasury.keyPair, wallet: chain.treasury.wallet },

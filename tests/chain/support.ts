@@ -1,5 +1,6 @@
 import Fastify from 'fastify'
-import type { LocalChain } from '../../stand-ins/chain/local-chain.ts'
+import { LocalChain } from '../../stand-ins/chain/local-chain.ts'
+import { startFaultProxy, type FaultProxy } from '../support/fault-proxy.ts'
 import { registerV4Routes } from '../../stand-ins/chain/v4-api.ts'
 import { attachLocalTon, type LocalTon, type LocalTonOptions } from '../../stand-ins/local-ton.ts'
 import { localTreasuryAddress } from '../../stand-ins/chain/dev-keys.ts'
@@ -58,4 +59,17 @@ export const serveV4 = async (chain: LocalChain): Promise<{ url: string; close()
   registerV4Routes(app, chain)
   const url = await app.listen({ port: 0, host: '127.0.0.1' })
   return { url, served, close: () => app.close() }
+}
+
+/**
+ * A backend on the local chain's treasury, its clock at the wall's, and the chain's v4 API behind a
+ * fault proxy: the backend's chain service is pointed at `proxy.url` by the test.
+ */
+export const backendWithV4BehindProxy = async (): Promise<{ ts: TestServer; chain: LocalChain; v4: Awaited<ReturnType<typeof serveV4>>; proxy: FaultProxy }> => {
+  const ts = await startTestServer({ treasuryAddress: localTreasuryAddress() })
+  ts.clock.now = Math.floor(Date.now() / 1000)
+  const chain = await LocalChain.create({ devWallets: 3 })
+  const v4 = await serveV4(chain)
+  const proxy = await startFaultProxy(v4.url)
+  return { ts, chain, v4, proxy }
 }

@@ -5,12 +5,11 @@ import { decidePayment } from '../../server/chain/payment-rows.ts'
 import { createPayoutSender } from '../../server/chain/payouts.ts'
 import { createChainWatcher, TREASURY_CURSOR, type ChainWatcher } from '../../server/chain/watcher.ts'
 import type { Lease } from '../../server/main.ts'
-import { localTreasuryAddress } from '../../stand-ins/chain/dev-keys.ts'
 import { commentCell, LocalChain, readComment } from '../../stand-ins/chain/local-chain.ts'
 import { TX_PAGE } from '../../stand-ins/chain/v4-api.ts'
-import { startFaultProxy, type FaultProxy } from '../support/fault-proxy.ts'
-import { startTestServer, type Session, type TestServer } from '../server/support.ts'
-import { serveV4 } from './support.ts'
+import type { FaultProxy } from '../support/fault-proxy.ts'
+import type { Session, TestServer } from '../server/support.ts'
+import { backendWithV4BehindProxy } from './support.ts'
 
 /**
  * The watcher (server/chain/watcher.ts) reads the treasury through TonClient4 and keeps its place in
@@ -25,11 +24,7 @@ let referrer: Session
 let buyer: Session
 
 beforeAll(async () => {
-  ts = await startTestServer({ treasuryAddress: localTreasuryAddress() })
-  ts.clock.now = Math.floor(Date.now() / 1000)
-  chain = await LocalChain.create({ devWallets: 3 })
-  v4 = await serveV4(chain)
-  proxy = await startFaultProxy(v4.url)
+  ;({ ts, chain, v4, proxy } = await backendWithV4BehindProxy())
   referrer = await ts.login(8100)
   buyer = await ts.login(8101, (await referrer.call('GET', '/user/me')).body.ref_code)
 })

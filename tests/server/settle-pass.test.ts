@@ -2,36 +2,17 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import fc from 'fast-check'
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { rewardAt } from '../../core/domain/reward.ts'
 import { openEngine } from '../../server/db/open-engine.ts'
 import { completeDuePositions } from '../../server/domain/settle-pass.ts'
-import { startTestServer, T0, testDatabase, type Session, type TestServer } from './support.ts'
+import { nano, paidBond, serversClosedAfterAll, startTestServer, T0, testDatabase, type TestServer } from './support.ts'
 
 /**
  * The periodic pass completes only the positions whose term has ended; a running position is never
  * written (its reward is computed when read), and shutdown stops a pass between two batches.
  */
-const servers: TestServer[] = []
-afterAll(() => Promise.all(servers.map((t) => t.close())))
-const server = async (options: Parameters<typeof startTestServer>[0] = {}) => {
-  const t = await startTestServer(options)
-  servers.push(t)
-  return t
-}
-
-const nano = (s: string): bigint => {
-  const [whole, frac = ''] = s.split('.')
-  return BigInt(whole!) * 1_000_000_000n + BigInt(frac.padEnd(9, '0'))
-}
-
-const paidBond = async (t: TestServer, who: Session, amount: string, days = 30): Promise<number> => {
-  const res = await who.call('POST', '/mint/create', { body: { amount, days } })
-  expect(res.status).toBe(200)
-  const id = res.body.mint.id as number
-  await t.server.markMintPaid(id)
-  return id
-}
+const server = serversClosedAfterAll()
 
 const rowsOf = (t: TestServer, table: string, where: string, ...p: unknown[]) =>
   t.server.ctx.db.all(`SELECT * FROM ${table} WHERE ${where} ORDER BY id`, ...p)

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto'
 import { Schema } from 'effect'
 import fc from 'fast-check'
 import pg from 'pg'
-import { inject } from 'vitest'
+import { afterAll, expect, inject } from 'vitest'
 import WebSocket from 'ws'
 import { DEV_BOT_TOKEN, startServer, type RunningServer, type StartOptions } from '../../server/main.ts'
 import { signInitDataFor } from '../support/init-data.ts'
@@ -198,6 +198,32 @@ export const startTestServer = async (options: StartOptions = {}): Promise<TestS
     },
     close: () => server.close(),
   }
+}
+
+/** Test servers started through the returned function are closed after the file's tests. */
+export const serversClosedAfterAll = () => {
+  const servers: TestServer[] = []
+  afterAll(() => Promise.all(servers.map((t) => t.close())))
+  return async (options: StartOptions = {}): Promise<TestServer> => {
+    const t = await startTestServer(options)
+    servers.push(t)
+    return t
+  }
+}
+
+/** "12.5" as nano-units, read by hand (no float). */
+export const nano = (s: string): bigint => {
+  const [whole, frac = ''] = s.split('.')
+  return BigInt(whole!) * 1_000_000_000n + BigInt(frac.padEnd(9, '0'))
+}
+
+/** A bond bought through the API and paid as the chain watcher pays it. */
+export const paidBond = async (t: TestServer, who: Session, amount: string, days = 30): Promise<number> => {
+  const res = await who.call('POST', '/mint/create', { body: { amount, days } })
+  expect(res.status).toBe(200)
+  const id = res.body.mint.id as number
+  await t.server.markMintPaid(id)
+  return id
 }
 
 /** Decodes a response body with a core schema, throwing with the issue if it does not fit. */

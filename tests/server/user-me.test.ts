@@ -1,33 +1,13 @@
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { Engine } from '../../server/db/engine.ts'
-import { startTestServer, TEST_ENGINE, type Session, type TestServer } from './support.ts'
+import { nano, paidBond, serversClosedAfterAll, TEST_ENGINE } from './support.ts'
 
 /**
  * GET /user/me settles the user's bonds and stakes before answering: a position whose term ended is
  * paid out by this call alone, a running one is not written (its reward is computed when read), and a call with
  * nothing to write costs one statement and no transaction.
  */
-const servers: TestServer[] = []
-afterAll(() => Promise.all(servers.map((t) => t.close())))
-const server = async (options: Parameters<typeof startTestServer>[0] = {}) => {
-  const t = await startTestServer(options)
-  servers.push(t)
-  return t
-}
-
-/** "12.5" as nano-units, read by hand (no float). */
-const nano = (s: string): bigint => {
-  const [whole, frac = ''] = s.split('.')
-  return BigInt(whole!) * 1_000_000_000n + BigInt(frac.padEnd(9, '0'))
-}
-
-const paidBond = async (t: TestServer, who: Session, amount: string, days = 30): Promise<number> => {
-  const res = await who.call('POST', '/mint/create', { body: { amount, days } })
-  expect(res.status).toBe(200)
-  const id = res.body.mint.id as number
-  await t.server.markMintPaid(id)
-  return id
-}
+const server = serversClosedAfterAll()
 
 describe('GET /user/me settles on read', () => {
   it('a bond and a stake whose terms ended are paid out by /user/me alone, once', async () => {
