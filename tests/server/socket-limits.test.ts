@@ -1,7 +1,7 @@
 import { connect, type Socket } from 'node:net'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { WebSocket } from 'ws'
-import { DEFAULT_RATE_LIMITS, type RateLimitConfig } from '../../server/main.ts'
+import { DEFAULT_RATE_LIMITS, type RateCount, type RateLimitConfig, type RateLimitStore } from '../../server/main.ts'
 import { openSocket, startTestServer, type TestServer } from './support.ts'
 
 /**
@@ -18,8 +18,8 @@ afterAll(async () => {
   await Promise.all(servers.map((t) => t.close()))
 })
 
-const serverWith = async (sockets: RateLimitConfig['sockets'], trustProxy: boolean) => {
-  const t = await startTestServer({ rateLimits: { ...DEFAULT_RATE_LIMITS, sockets }, trustProxy })
+const serverWith = async (sockets: RateLimitConfig['sockets'], trustProxy: boolean, more: Parameters<typeof startTestServer>[0] = {}) => {
+  const t = await startTestServer({ rateLimits: { ...DEFAULT_RATE_LIMITS, sockets }, trustProxy, ...more })
   servers.push(t)
   return t
 }
@@ -99,6 +99,32 @@ describe('socket upgrades a minute, per IP', () => {
     expect((await upgrade(t, '/api/ws/candles', '203.0.113.2')).status).toBe(101)
     await expectRateRefusal(await upgrade(t, '/api/ws/candles', '203.0.113.3'))
     await expectRateRefusal(await upgrade(t, '/api/ws/candles'))
+  })
+
+  it('instances on one shared store share an IP’s upgrades', async () => {
+    // A store outside the servers, as PostgreSQL's table is: one count for both.
+    const counts = new Map<string, { n: number; until: number }>()
+    const rules: string[] = []
+    const factory = (rule: string): RateLimitStore => {
+      rules.push(rule)
+      return {
+        incr: async (key: string, windowMs: number): Promise<RateCount> => {
+          const now = Date.now()
+          const c = counts.get(key)
+          const next = c && c.until > now ? { n: c.n + 1, until: c.until } : { n: 1, until: now + windowMs }
+          counts.set(key, next)
+          return { current: next.n, ttlMs: next.until - now }
+        },
+      }
+    }
+    const sockets = { upgrades: { max: 3, windowS: 60 }, open: 100 }
+    const one = await serverWith(sockets, false, { rateLimitStore: factory })
+    const two = await serverWith(sockets, false, { rateLimitStore: factory })
+    expect(rules).toContain('sockets')
+    expect((await upgrade(one, '/api/ws/candles')).status).toBe(101)
+    expect((await upgrade(two, '/api/ws/candles')).status).toBe(101)
+    expect((await upgrade(one, '/api/ws/')).status).toBe(101)
+    await expectRateRefusal(await upgrade(two, '/api/ws/candles'))
   })
 
   it('a ws client past the limit meets the 429 (not a silent drop)', async () => {
