@@ -85,7 +85,7 @@ export const buildApp = (ctx: ServerContext): FastifyInstance => {
   const shared = !ctx.config.rateLimitStore && ctx.engine.dialect === 'postgres' ? databaseRateLimitStore(ctx.engine) : null
   if (shared) app.addHook('onClose', () => shared.flush())
   const store = ctx.config.rateLimitStore ?? shared
-  const limit = rateLimiter(app, ctx.config.rateLimits, store)
+  const limit = rateLimiter(app, ctx.config.rateLimits, store, ctx.config.trustProxy)
 
   // For a load balancer or an orchestrator: /health says the process answers; /ready that it can
   // serve, its database answering (503 otherwise, so traffic goes to another instance).

@@ -51,9 +51,12 @@ const positiveMs = (name: string, v: string): number => {
   return n
 }
 
-const RATE_RULES = ['general', 'register', 'create', 'withdraw', 'upload'] as const
+const RATE_RULES = ['general', 'register', 'create', 'withdraw', 'upload', 'sockets'] as const
 
-/** `AXIOM_RATE_LIMITS=off` turns the limits off; `AXIOM_RATE_LIMIT_<RULE>=<max>/<seconds>` sets one rule. */
+/**
+ * `AXIOM_RATE_LIMITS=off` turns the limits off; `AXIOM_RATE_LIMIT_<RULE>=<max>/<seconds>` sets one
+ * rule (`SOCKETS`: socket upgrades per IP); `AXIOM_SOCKETS_PER_IP=<n>` the sockets open at once per IP.
+ */
 const rateLimitsFromEnv = (env: NodeJS.ProcessEnv): { rateLimits?: RateLimitConfig | null } => {
   const switchedOff = env.AXIOM_RATE_LIMITS?.trim().toLowerCase()
   if (switchedOff === 'off' || switchedOff === '0') return { rateLimits: null }
@@ -66,7 +69,15 @@ const rateLimitsFromEnv = (env: NodeJS.ProcessEnv): { rateLimits?: RateLimitConf
     if (!m || Number(m[1]) < 1 || Number(m[2]) < 1) throw new Error(`${name} must be <max requests>/<seconds>, such as 30/60`)
     rules[rule] = { max: Number(m[1]), windowS: Number(m[2]) }
   }
-  return Object.keys(rules).length > 0 ? { rateLimits: { ...DEFAULT_RATE_LIMITS, ...rules } } : {}
+  const perIp = env.AXIOM_SOCKETS_PER_IP
+  let open = DEFAULT_RATE_LIMITS.sockets.open
+  if (perIp !== undefined && perIp.trim() !== '') {
+    if (!/^\s*\d{1,9}\s*$/.test(perIp) || Number(perIp) < 1) throw new Error('AXIOM_SOCKETS_PER_IP must be a positive whole number, such as 100')
+    open = Number(perIp)
+  }
+  const { sockets: upgrades, ...requests } = rules
+  if (Object.keys(requests).length === 0 && !upgrades && open === DEFAULT_RATE_LIMITS.sockets.open) return {}
+  return { rateLimits: { ...DEFAULT_RATE_LIMITS, ...requests, sockets: { upgrades: upgrades ?? DEFAULT_RATE_LIMITS.sockets.upgrades, open } } }
 }
 
 const welcomePolicyOf = (v: string): WelcomePolicy => {

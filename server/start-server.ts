@@ -22,7 +22,8 @@ import { recordTonProofRequesters } from './domain/wallets.ts'
 import { type Change, noQueue } from './domain/events.ts'
 import { buildApp } from './app.ts'
 import { pruneIdempotency } from './db/idempotency-table.ts'
-import { pruneRateLimitHits } from './db/rate-limit-table.ts'
+import { exactRateLimitStore, pruneRateLimitHits } from './db/rate-limit-table.ts'
+import { refuseUpgrade, socketLimiter } from './http/socket-limits.ts'
 import { priceWire } from './http/wire-format.ts'
 import { handleCandleSocket, pushCandles } from './sockets/candle-socket.ts'
 import { createHub, LIVE_GAP_CLOSE, liveEvents, type SocketHub } from './sockets/hub.ts'
@@ -184,19 +185,38 @@ export const startServer = async (options: StartOptions = {}): Promise<RunningSe
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 })
   const alive = new WeakSet<WebSocket>()
+  // Upgrades never reach Fastify's hooks, so the sockets have limits of their own, per IP read as the
+  // request limits read it; the upgrades a minute count where the requests count (shared on PostgreSQL).
+  const limits = config.rateLimits
+  const sockets = socketLimiter(limits?.sockets ?? null, {
+    trustProxy: config.trustProxy,
+    clients: limits?.clients ?? 0,
+    store: config.rateLimitStore?.('sockets') ?? (engine.dialect === 'postgres' ? exactRateLimitStore(engine) : null),
+  })
   app.server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', () => socket.destroy())
     const path = new URL(req.url ?? '/', 'http://x').pathname
     const handler = MAIN_PATHS.has(path) ? handleMainSocket : CANDLE_PATHS.has(path) ? handleCandleSocket : null
     if (!handler) {
       socket.end('HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n')
       return
     }
-    wss.handleUpgrade(req, socket, head, (ws) => {
-      alive.add(ws)
-      ws.on('pong', () => alive.add(ws))
-      ws.on('error', () => ws.terminate())
-      handler(ctx, hub, ws)
-    })
+    void sockets
+      .admit(req, socket)
+      .then((admission) => {
+        if (!admission.ok) return refuseUpgrade(socket, admission.refusal)
+        if (socket.destroyed) return
+        wss.handleUpgrade(req, socket, head, (ws) => {
+          alive.add(ws)
+          ws.on('pong', () => alive.add(ws))
+          ws.on('error', () => ws.terminate())
+          handler(ctx, hub, ws)
+        })
+      })
+      .catch((e: unknown) => {
+        app.log.error(e)
+        socket.destroy()
+      })
   })
 
   const tick = async () => {

@@ -21,8 +21,18 @@ export interface RateLimitConfig {
   readonly withdraw: RateRule
   /** Uploads: a task's validation with its photo. */
   readonly upload: RateRule
+  /** The two sockets' upgrades, per IP (they are answered before the routes: server/http/socket-limits.ts). */
+  readonly sockets: SocketLimitConfig
   /** How many clients the in-process store remembers per rule (least recently seen are forgotten first). */
   readonly clients: number
+}
+
+/** Socket upgrades (`/api/ws/`, `/api/ws/candles`) per client IP. */
+export interface SocketLimitConfig {
+  /** Upgrades a window, refused or not (counted where the request limits count: shared on PostgreSQL). */
+  readonly upgrades: RateRule
+  /** Sockets open at once from one IP, on one instance. */
+  readonly open: number
 }
 
 /**
@@ -36,6 +46,10 @@ export const DEFAULT_RATE_LIMITS: RateLimitConfig = {
   create: { max: 20, windowS: 60 },
   withdraw: { max: 10, windowS: 60 },
   upload: { max: 10, windowS: 60 },
+  // An opening is two sockets, and the app reconnects after a drop: 120 a minute is 60 openings,
+  // twice the registrations one IP may make. Open at once: a household or an office on one IP,
+  // each with a few tabs; a carrier's NAT with more people online needs AXIOM_SOCKETS_PER_IP raised.
+  sockets: { upgrades: { max: 120, windowS: 60 }, open: 100 },
   clients: 50_000,
 }
 

@@ -1,9 +1,10 @@
 import rateLimit from '@fastify/rate-limit'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { clientIp } from './client-ip.ts'
 import { httpError } from './errors.ts'
 import type { RateCount, RateLimitConfig, RateLimitStoreFactory } from '../config/rate-limits.ts'
 
-export type RateClass = Exclude<keyof RateLimitConfig, 'general' | 'clients'>
+export type RateClass = Exclude<keyof RateLimitConfig, 'general' | 'sockets' | 'clients'>
 
 /** The class of each limited route (method and route path as Fastify knows it). */
 export const RATE_CLASSES: Readonly<Record<string, RateClass>> = {
@@ -29,13 +30,18 @@ type Check = (req: FastifyRequest, reply: FastifyReply) => Promise<void>
  * the general rule, then the route's class rule; an exceeded one answers 429 with `{ msg }` and
  * Retry-After, and the route never runs. With `config` null nothing is limited.
  */
-export const rateLimiter = (app: FastifyInstance, config: RateLimitConfig | null, storeFactory: RateLimitStoreFactory | null): Check => {
+export const rateLimiter = (
+  app: FastifyInstance,
+  config: RateLimitConfig | null,
+  storeFactory: RateLimitStoreFactory | null,
+  trustProxy: boolean,
+): Check => {
   if (!config) return async () => {}
   const rules = ['general', 'register', 'create', 'withdraw', 'upload'] as const
   type Verdict = { isExceeded?: boolean; ttlInSeconds?: number }
   type Limiter = (req: FastifyRequest) => Promise<Verdict> | Verdict
   const limiters = new Map<string, Limiter>()
-  const clientOf = (req: FastifyRequest) => (req.userId !== 0n ? `user:${req.userId}` : `ip:${req.ip}`)
+  const clientOf = (req: FastifyRequest) => (req.userId !== 0n ? `user:${req.userId}` : `ip:${clientIp(req.raw, trustProxy)}`)
   if (storeFactory) {
     // Our own stores are asked directly (the plugin would only wrap them in callbacks and awaits): a
     // store that answers at once (the general rule's batched count) costs the request no promise.

@@ -163,6 +163,34 @@ describe('configuration', () => {
     expect(() => optionsFromEnv({ AXIOM_RATE_LIMIT_CREATE: 'lots' })).toThrow(/AXIOM_RATE_LIMIT_CREATE must be/)
   })
 
+  it('the sockets: AXIOM_RATE_LIMIT_SOCKETS sets the upgrades per IP, AXIOM_SOCKETS_PER_IP the sockets open at once', () => {
+    expect(optionsFromEnv({ AXIOM_RATE_LIMIT_SOCKETS: '40/30' }).rateLimits).toEqual({
+      ...DEFAULT_RATE_LIMITS,
+      sockets: { upgrades: { max: 40, windowS: 30 }, open: DEFAULT_RATE_LIMITS.sockets.open },
+    })
+    expect(optionsFromEnv({ AXIOM_SOCKETS_PER_IP: '500' }).rateLimits).toEqual({
+      ...DEFAULT_RATE_LIMITS,
+      sockets: { upgrades: DEFAULT_RATE_LIMITS.sockets.upgrades, open: 500 },
+    })
+    expect(() => optionsFromEnv({ AXIOM_SOCKETS_PER_IP: '0' })).toThrow(/AXIOM_SOCKETS_PER_IP must be/)
+    expect(() => optionsFromEnv({ AXIOM_RATE_LIMIT_SOCKETS: '10' })).toThrow(/AXIOM_RATE_LIMIT_SOCKETS must be/)
+  })
+
+  it('the client IP is X-Forwarded-For’s first address with trust proxy on, the peer’s without', async () => {
+    const rateLimits = { ...DEFAULT_RATE_LIMITS, register: { max: 2, windowS: 60 } }
+    const register = (t: TestServer, id: number, ip: string) =>
+      call(t.url, 'POST', '/auth/register', { body: { init_data: signInitData({ id }, T0) }, headers: { 'x-forwarded-for': `${ip}, 10.0.0.1` } })
+    const proxied = await serverWith({ rateLimits, trustProxy: true })
+    expect((await register(proxied, 960_001, '203.0.113.1')).status).toBe(200)
+    expect((await register(proxied, 960_002, '203.0.113.1')).status).toBe(200)
+    expectTooMany(await register(proxied, 960_003, '203.0.113.1'))
+    expect((await register(proxied, 960_004, '203.0.113.2')).status).toBe(200)
+    const direct = await serverWith({ rateLimits, trustProxy: false })
+    expect((await register(direct, 960_011, '203.0.113.1')).status).toBe(200)
+    expect((await register(direct, 960_012, '203.0.113.2')).status).toBe(200)
+    expectTooMany(await register(direct, 960_013, '203.0.113.3'))
+  })
+
   it('with limits off nothing is refused', async () => {
     const t = await serverWith({ rateLimits: null })
     const replies = await burst(60, 20, (i) => call(t.url, 'POST', '/auth/register', { body: { init_data: signInitData({ id: 950_000 + i }, T0) } }))
