@@ -149,8 +149,16 @@ const proxyUpgrade = (target: URL, req: IncomingMessage, socket: Socket, head: B
     upstream.pipe(socket)
     socket.pipe(upstream)
   })
+  // A page that closes or reloads drops its socket: close the app server's side cleanly (FIN, what is
+  // still coming drained), not with a reset it would log as an error.
+  socket.on('close', () => {
+    upstream.unpipe(socket)
+    upstream.resume()
+    upstream.end()
+  })
+  upstream.on('close', () => socket.destroy())
   upstream.on('error', () => socket.destroy())
-  socket.on('error', () => upstream.destroy())
+  socket.on('error', () => undefined)
 }
 
 /** Starts the emulator on 127.0.0.1 (by default a free port). */
