@@ -6,7 +6,9 @@
  * Routes: GET / (the page), GET /host.js (its script), POST /launch, POST /join-community,
  * POST /community, GET /health; the Bot API, /bot<token>/<method> (bot-api.ts); and the page's side of
  * it: GET /chat?user=<id> (the bot's chat with that user), POST /chat (the user writes to the
- * bot), POST /chat/block, GET /prepared/<id> (a prepared message being shared).
+ * bot), POST /chat/block, GET /prepared/<id> (a prepared message being shared). Anything else, a
+ * frame's document and WebSocket upgrades go to the app's server: the app as a client before 6.1 gets
+ * it, from this origin (SAME_ORIGIN_BEFORE_VERSION).
  *
  * POST /launch takes the launch form ({ user, start_param, version, platform, color_scheme }) or,
  * instead of start_param, a `link`: a t.me link to the bot, routed as Telegram does (launchFromLink).
