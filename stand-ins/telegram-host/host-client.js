@@ -214,7 +214,8 @@
     $('host-last-link').textContent = url.href
     const path = url.pathname.replace(/\/+$/, '').toLowerCase()
     if (path === config.communityPath.replace(/\/+$/, '').toLowerCase()) {
-      note('open community', url.href)
+      // Telegram opens the channel and the user joins it.
+      note('opened the community', url.href)
       void setMember(true)
       return
     }
@@ -251,6 +252,31 @@
     $('host-last-link').textContent = url.href
     note('open link (new tab)', url.href)
     window.open(url.href, '_blank', 'noopener')
+  }
+
+  /**
+   * A client before 6.1 opens links with window.open, which its WebView routes: t.me links inside
+   * Telegram, others outside. Only a frame served from this origin can be watched (index.ts).
+   */
+  const watchWindowOpen = (iframe) => {
+    let win
+    try {
+      win = iframe.contentWindow
+      if (!win || !win.document) return
+    } catch {
+      return // another origin: a later client, which opens links through web_app_open_link
+    }
+    const original = win.open.bind(win)
+    win.open = (target, name, features) => {
+      let url = null
+      try {
+        url = new URL(String(target), win.location.href)
+      } catch {}
+      if (!url || url.hostname !== 't.me') return original(target, name, features)
+      note('window.open', url.href)
+      openTelegramPath(url.pathname + url.search)
+      return null
+    }
   }
 
   // ---------- dialogs ----------
@@ -656,6 +682,7 @@
     iframe.dataset.testid = 'host-iframe'
     iframe.allow = 'clipboard-read; clipboard-write; fullscreen'
     iframe.src = r.json.url
+    iframe.addEventListener('load', () => watchWindowOpen(iframe))
     state.iframe = iframe
     $('viewport').prepend(iframe)
     record.launches.push({ at: Date.now(), form: values, url: r.json.url, initData: r.json.initData })

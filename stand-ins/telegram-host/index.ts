@@ -6,16 +6,18 @@
  * Routes: GET / (the page), GET /host.js (its script), POST /launch, POST /join-community,
  * POST /community, GET /health; the Bot API, /bot<token>/<method> (bot-api.ts); and the page's side of
  * it: GET /chat?user=<id> (the bot's chat with that user), POST /chat (the user writes to the
- * bot), POST /chat/block, GET /prepared/<id> (a prepared message being shared).
+ * bot), POST /chat/block, GET /prepared/<id> (a prepared message being shared). Anything else, a
+ * frame's document and WebSocket upgrades go to the app's server: the app as a client before 6.1 gets
+ * it, from this origin (SAME_ORIGIN_BEFORE_VERSION).
  *
  * POST /launch takes the launch form ({ user, start_param, version, platform, color_scheme }) or,
  * instead of start_param, a `link`: a t.me link to the bot, routed as Telegram does (launchFromLink).
  * The page takes the same as its query (`?user=…&start=…` or `?user=…&link=<t.me link>`).
  */
 import { readFile } from 'node:fs/promises'
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
-import { buildLaunch, DEFAULT_PLATFORM, DEFAULT_VERSION, LaunchError, launchFromLink, parseLaunchRequest, PLATFORMS } from './launch.ts'
+import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http'
+import { connect, type AddressInfo, type Socket } from 'node:net'
+import { buildLaunch, DEFAULT_PLATFORM, DEFAULT_VERSION, LaunchError, launchFromLink, parseLaunchRequest, PLATFORMS, versionAtLeast } from './launch.ts'
 import type { LinkLaunch } from './launch.ts'
 import { THEMES } from './themes.ts'
 import { answerBotApi, createBotApiState, type BotApiState, type EmulatedUser } from './bot-api.ts'
@@ -105,6 +107,60 @@ const userIdOf = (body: unknown): number => {
   const id = typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : raw
   if (typeof id !== 'number' || !Number.isSafeInteger(id) || id <= 0) throw new LaunchError('user_id must be a positive integer')
   return id
+}
+
+/**
+ * Clients before 6.1 were native apps: their WebView sees every window.open and routes t.me links
+ * itself (the SDK's openLink is a window.open there). A page cannot see a cross-origin iframe's
+ * window.open, so for those clients the host serves the app from its own origin, proxied to the app's
+ * server, and its page wraps the frame's window.open. Later clients keep the app on its own origin, as
+ * Telegram Web does.
+ */
+export const SAME_ORIGIN_BEFORE_VERSION = '6.1'
+
+/** Forwards a request of the proxied app to its server, as is. */
+const proxyTo = (target: URL, req: IncomingMessage, res: ServerResponse) =>
+  new Promise<void>((resolve) => {
+    const upstream = httpRequest(
+      { hostname: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host } },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers)
+        answer.pipe(res)
+        answer.on('end', resolve)
+        answer.on('error', () => resolve(void res.destroy()))
+      },
+    )
+    upstream.on('error', (e) => {
+      if (res.headersSent) res.destroy()
+      else send(res, 502, { error: `the app's server: ${e.message}` })
+      resolve()
+    })
+    req.pipe(upstream)
+  })
+
+/** Forwards a WebSocket upgrade (the app's /api/ws) to the app's server, byte for byte. */
+const proxyUpgrade = (target: URL, req: IncomingMessage, socket: Socket, head: Buffer) => {
+  const upstream = connect(Number(target.port || 80), target.hostname, () => {
+    const lines = [`${req.method} ${req.url} HTTP/${req.httpVersion}`]
+    for (let i = 0; i < req.rawHeaders.length; i += 2) {
+      const name = req.rawHeaders[i]!
+      lines.push(`${name}: ${name.toLowerCase() === 'host' ? target.host : req.rawHeaders[i + 1]}`)
+    }
+    upstream.write(lines.join('\r\n') + '\r\n\r\n')
+    if (head.length) upstream.write(head)
+    upstream.pipe(socket)
+    socket.pipe(upstream)
+  })
+  // A page that closes or reloads drops its socket: close the app server's side cleanly (FIN, what is
+  // still coming drained), not with a reset it would log as an error.
+  socket.on('close', () => {
+    upstream.unpipe(socket)
+    upstream.resume()
+    upstream.end()
+  })
+  upstream.on('close', () => socket.destroy())
+  upstream.on('error', () => socket.destroy())
+  socket.on('error', () => undefined)
 }
 
 /** Starts the emulator on 127.0.0.1 (by default a free port). */
@@ -197,6 +253,9 @@ export const startTelegramHost = async (options: TelegramHostOptions): Promise<R
       const prepared = botApi.prepared.get(decodeURIComponent(path.slice('/prepared/'.length)))
       return prepared ? send(res, 200, prepared) : send(res, 404, { error: 'No such prepared message' })
     }
+    // The app, served from this origin to a client before 6.1: its frame's document (the host's own
+    // page is a top-level document) and whatever else is not the host's.
+    if (req.headers['sec-fetch-dest'] === 'iframe') return proxyTo(appUrl, req, res)
     if ((method === 'GET' || method === 'HEAD') && (path === '/' || path === '/index.html')) {
       return send(res, 200, page, 'text/html; charset=utf-8')
     }
@@ -214,10 +273,12 @@ export const startTelegramHost = async (options: TelegramHostOptions): Promise<R
       // A ?start= link opens the bot's chat, and Telegram sends the bot /start <code>.
       if (fromLink?.opens === 'bot-chat') botApi.userWrites(request.user, fromLink.bot_start ? `/start ${fromLink.bot_start}` : '/start')
       const launch = buildLaunch(request, options.botToken, now())
+      const sameOrigin = !versionAtLeast(request.version ?? DEFAULT_VERSION, SAME_ORIGIN_BEFORE_VERSION)
+      const frameUrl = sameOrigin ? `http://${req.headers.host}${appUrl.pathname}${appUrl.search}` : config.appUrl
       return send(res, 200, {
         hash: launch.hash,
         initData: launch.initData,
-        url: `${config.appUrl}#${launch.hash}`,
+        url: `${frameUrl}#${launch.hash}`,
         start_param: request.start_param ?? '',
         ...(fromLink ? { opens: fromLink.opens, ...(fromLink.bot_start ? { bot_start: fromLink.bot_start } : {}) } : {}),
       })
@@ -233,11 +294,7 @@ export const startTelegramHost = async (options: TelegramHostOptions): Promise<R
       const r = await setMember(userIdOf(body), member)
       return send(res, r.status, r.body)
     }
-    if (path === '/favicon.ico') {
-      res.writeHead(204)
-      return res.end()
-    }
-    send(res, 404, { error: 'Not found' })
+    return proxyTo(appUrl, req, res)
   }
 
   const server = createServer((req, res) => {
@@ -247,6 +304,7 @@ export const startTelegramHost = async (options: TelegramHostOptions): Promise<R
       else send(res, 500, { error: e instanceof Error ? e.message : String(e) })
     })
   })
+  server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => proxyUpgrade(appUrl, req, socket, head))
   const host = options.host ?? '127.0.0.1'
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)

@@ -163,6 +163,7 @@ const waitFor = async (what: string, ok: () => boolean | Promise<boolean>, timeo
   const start = Date.now()
   while (!(await ok())) {
     if (Date.now() - start > timeoutMs) throw new Error(`${what}: not within ${timeoutMs} ms`)
+    // The condition is polled; 100 ms is only how often, and the time taken is what this returns.
     await new Promise((r) => setTimeout(r, 100))
   }
   return Date.now() - start
@@ -242,6 +243,7 @@ describe('chaos', () => {
           return null
         }
         unanswered = true
+        // Time is the subject: the client pauses before it retries, as a restarting backend needs.
         await new Promise((r) => setTimeout(r, 150))
       }
       op.outcome = 'unacked'

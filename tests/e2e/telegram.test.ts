@@ -5,7 +5,7 @@ import { api, launch, useStack } from './stack.ts'
 /** Live on Telegram: membership from getChatMember, the bot's chat, prepared messages — all on the emulator's Bot API. */
 const stack = useStack({ live: true })
 
-const referralsOf = (user: number) => api<Array<{ name: string }>>(stack, user, 'GET', '/user/referrals')
+const referralsOf = async (user: number) => (await api<{ items: Array<{ name: string }> }>(stack, user, 'GET', '/user/referrals')).items
 
 describe('the bot and the Bot API in Chromium', () => {
   it('a ?start=<ref_code> link: the bot answers in the chat, its button opens the app, and the friend is registered under the referrer', async () => {
@@ -26,7 +26,8 @@ describe('the bot and the Bot API in Chromium', () => {
     await page.close()
   })
 
-  it('Leave → the gate shows at the next sign-in; on a 6.0 client, Join → Done → the gate lifts', async () => {
+  /** Leave in the emulator, then a new sign-in (another device: a fresh browser context) on `version`, at the gate. */
+  const leftAndBack = async (version: string) => {
     const user = nextUser()
     stack.telegram.state.knowUser({ id: user, first_name: `User ${user}` })
     stack.telegram.state.setMember(user, true)
@@ -37,22 +38,41 @@ describe('the bot and the Bot API in Chromium', () => {
     await expect.poll(() => stack.telegram.state.members.get(user)).toBe('left')
     await first.page.close()
 
-    // A new sign-in (another device: a fresh browser context) asks Telegram again.
     const context = await stack.browser.newContext({ viewport: { width: 1100, height: 900 } })
     const page = await context.newPage()
-    page.on('popup', (p) => void p.close().catch(() => {}))
-    const again = await launch(stack, { user, member: false, version: '6.0', page })
+    const popups: string[] = []
+    page.on('popup', (p) => {
+      popups.push(p.url())
+      void p.close().catch(() => {})
+    })
+    const again = await launch(stack, { user, member: false, version, page })
     await again.app.getByTestId('community-modal').waitFor()
-    const signedInAt = Date.now()
-    // 6.0 can only open the link in a browser (window.open); the user joins there, which the emulator's Join stands for.
+    return { user, context, page, again, popups, signedInAt: Date.now() }
+  }
+
+  /** Join the community as the app opens it (the emulator joins the user), then Done lifts the gate through getChatMember. */
+  const joinThenDone = async ({ user, page, again, popups, signedInAt }: Awaited<ReturnType<typeof leftAndBack>>) => {
     await again.app.getByTestId('community-join').click()
-    await page.getByTestId('host-join').click()
     await expect.poll(() => stack.telegram.state.members.get(user)).toBe('member')
-    // /user/me asks Telegram again at most every 10 s while the user is not a member.
+    expect(await page.getByTestId('host-log').textContent()).toContain('opened the community')
+    // Telegram took the link: no browser tab was opened for it.
+    expect(popups).toEqual([])
+    // Time is the subject: /user/me asks Telegram again at most every 10 s while the user is not a member.
     await page.waitForTimeout(Math.max(0, 10_500 - (Date.now() - signedInAt)))
     await again.app.getByTestId('community-done').click()
     await expect.poll(() => again.app.getByTestId('community-modal').count(), { timeout: 10_000 }).toBe(0)
-    await context.close()
+  }
+
+  it('Leave → the gate shows at the next sign-in; on a 6.0 client, Join the community (a window.open) → Done → the gate lifts', async () => {
+    const at = await leftAndBack('6.0')
+    await joinThenDone(at)
+    await at.context.close()
+  }, 60_000)
+
+  it('on a 7.10 client, Join the community (openTelegramLink) → Done → the gate lifts', async () => {
+    const at = await leftAndBack('7.10')
+    await joinThenDone(at)
+    await at.context.close()
   }, 60_000)
 
   it('Invite Friends on client 8.0 shares the prepared message; the friend who taps it is registered under the inviter', async () => {

@@ -1,5 +1,5 @@
 import pg from 'pg'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { Engine } from '../../server/db/engine.ts'
 import { openPostgres } from '../../server/db/postgres-engine.ts'
 import { testDatabase } from '../server/support.ts'
@@ -59,8 +59,9 @@ describe('statements outside transactions, pipelined', () => {
     } finally {
       await admin.end()
     }
-    // The cut reaches the client as its socket closes.
-    await new Promise((r) => setTimeout(r, 300))
+    // The cut reaches the client when its sockets close; a statement sent before that fails with its
+    // connection, which is then dropped. Wait until a statement on each connection is answered.
+    await vi.waitFor(() => Promise.all([engine.one('SELECT 1 AS n'), engine.one('SELECT 2 AS n')]), { timeout: 5_000, interval: 20 })
     const again = await Promise.all(Array.from({ length: 10 }, (_, i) => engine.one<{ n: bigint }>('SELECT CAST(? AS BIGINT) AS n', i)))
     expect(again.map((r) => r?.n)).toEqual(Array.from({ length: 10 }, (_, i) => BigInt(i)))
   })

@@ -178,6 +178,7 @@ describe('telegram host in Chromium with the real telegram-web-app.js', () => {
     // A t.me link opened with openLink (web_app_open_link) is routed like Telegram does: the community link joins.
     await frame.evaluate(() => (window as any).Telegram.WebApp.openLink('https://t.me/axiom_community'))
     await expect.poll(() => admin.calls).toContainEqual([777, true])
+    expect(await byTestId(page, 'host-log').textContent()).toContain('opened the community')
     // Other links open in a new tab and are logged.
     await frame.evaluate(() => (window as any).Telegram.WebApp.openLink('https://example.org/docs'))
     await expect.poll(() => byTestId(page, 'host-log').textContent()).toContain('https://example.org/docs')

@@ -129,9 +129,11 @@ describe('AppState', () => {
     const { app, main } = appOver(h, manualTimers(), { yieldTask: () => new Promise<void>((resolve) => waiting.push(resolve)) })
     const LISTS = ['mints', 'currentPrice', 'farmingLinks', 'tasks', 'referrals'] as const
     const asked = () => [...LISTS.filter((m) => h.api.callsTo(m).length > 0), ...(main.calls.includes('open') ? ['socket'] : [])]
-    const settle = () => new Promise((r) => setTimeout(r, 20))
+    let finished = false
+    // Settled: the start is parked on its next task, or done.
+    const settle = () => vi.waitFor(() => expect(waiting.length > 0 || finished).toBe(true), { interval: 1 })
 
-    const started = app.start('')
+    const started = app.start('').finally(() => (finished = true))
     await vi.waitFor(() => expect(app.phase).toBe('ready'))
     await settle()
     expect(asked()).toEqual(['mints'])
@@ -165,11 +167,11 @@ describe('AppState', () => {
     const { app, main } = appOver(h, manualTimers(), { yieldTask: () => new Promise<void>((resolve) => setTimeout(resolve, 0)), firstScreen })
     const LISTS = ['mints', 'stakes', 'mintPlans', 'currentPrice', 'candles', 'financialStats', 'farmingLinks', 'tasks', 'referrals'] as const
     const asked = () => [...LISTS.filter((m) => h.api.callsTo(m).length > 0), ...(main.calls.includes('open') ? ['socket'] : [])]
-    const settle = () => new Promise((r) => setTimeout(r, 20))
 
     const started = app.start('')
     await vi.waitFor(() => expect(app.phase).toBe('ready'))
-    await settle()
+    // The start waits for the first screen to paint.
+    await vi.waitFor(() => expect(bondsListedAtPaint).not.toBeNull(), { interval: 1 })
     // The dashboard is on screen with the balances, the bonds and the price; nothing else has been asked for.
     expect(asked()).toEqual(['mints', 'stakes', 'mintPlans', 'currentPrice'])
     expect(bondsListedAtPaint).toBe(true)
