@@ -114,6 +114,8 @@ describe('amounts on every screen (spec §5)', () => {
     await app.getByTestId('link-history').click()
     await app.getByTestId('operations-list').waitFor()
     await expectAmountsRight(app, 'history')
+    // A debit carries the typographic minus, as the withdrawals below, not a hyphen.
+    await expectContains(app.getByTestId('operations-list'), '−40.999')
     await app.getByTestId('history-tab-withdrawals').click()
     await expectContains(app.getByTestId('withdrawals-list'), '−40.999')
     await expectAmountsRight(app, 'withdrawals')

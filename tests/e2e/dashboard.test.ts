@@ -1,6 +1,6 @@
 import type { FrameLocator, Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
-import { VISIBILITY_REFETCH_MIN_MS } from '../../core/index.ts'
+import { formatNonZero, VISIBILITY_REFETCH_MIN_MS } from '../../core/index.ts'
 import { expectText, frameEval, nextUser, shownAmount, text } from './helpers.ts'
 import { activeBond, api, launch, makeMember, useStack } from './stack.ts'
 
@@ -21,7 +21,7 @@ interface WireStats {
 /** The figures the card should show for the backend's answer. */
 const expectedCard = (s: WireStats): Record<string, string> => ({
   total_locked: `${shownAmount(s.total_locked, 2)} AXIOM`,
-  total_rewards_paid: `${shownAmount(s.total_rewards_paid, 2)} AXIOM`,
+  total_rewards_paid: `${formatNonZero(s.total_rewards_paid)} AXIOM`,
   total_withdrawn: `${shownAmount(s.total_withdrawn, 2)} AXIOM`,
   total_ton_raised: `${shownAmount(s.total_ton_raised, 4)} TON`,
   total_users: String(s.total_users),

@@ -129,7 +129,7 @@ describe('history', () => {
     expect(asked.map((q) => [q.get('page'), q.get('size'), q.has('limit')])).toEqual(asked.map(() => ['1', '10', false]))
     expect(await app.getByTestId('history-prev').isDisabled()).toBe(true)
     // Newest first: the sale is the first row.
-    await expectContains(list.locator('li').first(), '-5.50')
+    await expectContains(list.locator('li').first(), '−5.50')
     await app.getByTestId('history-next').click()
     await expectText(app.getByTestId('history-page'), 'Page 2 of 2')
     await expect.poll(() => list.locator('li').count()).toBe(4)

@@ -1,5 +1,5 @@
 import { observer } from 'mobx-react-lite'
-import { type FinancialStats, formatAmount } from '../../../core/index.ts'
+import { type FinancialStats, formatAmount, formatNonZero } from '../../../core/index.ts'
 import { useMarketState } from '../../app/contexts.ts'
 import { Section } from '../../components/section.tsx'
 import { Skeleton } from '../../components/spinner.tsx'
@@ -11,7 +11,8 @@ type Figure = keyof Omit<FinancialStats, 'price'>
 /** The figures shown, in order, each with its display; the price has its own card. */
 const FIGURES: ReadonlyArray<{ readonly key: Figure; readonly show: (value: number) => string }> = [
   { key: 'total_locked', show: (v) => `${formatAmount(v)} AXIOM` },
-  { key: 'total_rewards_paid', show: (v) => `${formatAmount(v)} AXIOM` },
+  // The first rewards paid are fractions of a token: shown as they are, never as 0.00 (spec §5).
+  { key: 'total_rewards_paid', show: (v) => `${formatNonZero(v)} AXIOM` },
   { key: 'total_withdrawn', show: (v) => `${formatAmount(v)} AXIOM` },
   { key: 'total_ton_raised', show: (v) => `${formatAmount(v, 4)} TON` },
   { key: 'total_users', show: formatCount },

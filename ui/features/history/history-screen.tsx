@@ -79,8 +79,9 @@ function OperationRow({ op }: { readonly op: Operation }) {
         <span className="list__meta">{formatDateTime(op.created_at, language)}</span>
       </span>
       <span className={`list__amount num${op.amount < 0 ? ' is-negative' : op.amount > 0 ? ' is-positive' : ''}`}>
-        {op.amount > 0 ? '+' : ''}
-        {formatNonZero(op.amount, 4)}
+        {/* The typographic minus, as the withdrawals and every other screen show it. */}
+        {op.amount > 0 ? '+' : op.amount < 0 ? '−' : ''}
+        {formatNonZero(Math.abs(op.amount), 4)}
       </span>
     </li>
   )
