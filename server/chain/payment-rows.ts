@@ -5,6 +5,7 @@ import { allRows, big, getRow, insertRow, run, str, type Row } from '../db/sql.t
 import { advanceChainCursor, type ChainCursor } from '../domain/chain-cursor.ts'
 import { DomainError } from '../domain/errors.ts'
 import { bondPayment, markMintPaid } from '../domain/mints.ts'
+import { completeSale } from '../domain/sale-payouts.ts'
 
 /**
  * The database side of the chain: what the watcher decided about each payment into the treasury
@@ -243,7 +244,7 @@ export const confirmSent = (
       if (i >= 0) {
         left.splice(i, 1)
         await run(ctx.db, `UPDATE outgoing_payments SET state = 'paid', paid_tx_hash = ?, updated_at = ? WHERE id = ?`, txHash, ctx.now(), row.id)
-        if (row.withdrawalId !== null) await run(ctx.db, `UPDATE withdrawals SET status = 'completed' WHERE id = ? AND status = 'sending'`, row.withdrawalId)
+        if (row.withdrawalId !== null) await completeSale(ctx, row.withdrawalId)
       } else await failOne(ctx, row, 'the treasury did not send it (its balance?)', maxFailures)
     }
     return rows
@@ -326,6 +327,6 @@ export const settleOutgoing = (ctx: ServerContext, id: bigint, note: string): Pr
     const row = await outgoingPayment(ctx, id)
     if (!row || row.state !== 'failed') return false
     await run(ctx.db, `UPDATE outgoing_payments SET state = 'paid', last_error = ?, updated_at = ? WHERE id = ?`, `settled by the operator: ${note}`, ctx.now(), id)
-    if (row.withdrawalId !== null) await run(ctx.db, `UPDATE withdrawals SET status = 'completed' WHERE id = ? AND status = 'sending'`, row.withdrawalId)
+    if (row.withdrawalId !== null) await completeSale(ctx, row.withdrawalId)
     return true
   })

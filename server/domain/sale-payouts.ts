@@ -43,13 +43,18 @@ export const salePayouts = (ctx: ServerContext): SalePayouts => {
         (row) => ({ id: big(row, 'id'), address: str(row, 'address'), amountNano: big(row, 'amount_ton'), state: str(row, 'status') as SaleDue['state'] }),
       ),
     claim: (id) => move(id, 'pending', 'sending'),
-    markSent: (id) =>
-      inTx(ctx, async (tx) => {
-        const moved = (await run(tx.db, `UPDATE withdrawals SET status = 'completed' WHERE id = ? AND status = 'sending'`, id)).changes === 1
-        const row = moved ? await getRow(tx.db, 'SELECT user_id, amount_ton FROM withdrawals WHERE id = ?', id) : undefined
-        if (row) await queueNotice(tx, big(row, 'user_id'), 'sale_paid', { amount_ton: formatNano(big(row, 'amount_ton')) })
-        return moved
-      }),
+    markSent: (id) => inTx(ctx, (tx) => completeSale(tx, id)),
     release: (id) => move(id, 'sending', 'pending'),
   }
+}
+
+/**
+ * sending → completed, inside the caller's transaction, and the user told in the bot's chat: the one
+ * way a sale becomes paid (the payouts' confirmation, the operator's settle). False when it was not sending.
+ */
+export const completeSale = async (ctx: ServerContext, id: bigint): Promise<boolean> => {
+  const moved = (await run(ctx.db, `UPDATE withdrawals SET status = 'completed' WHERE id = ? AND status = 'sending'`, id)).changes === 1
+  const row = moved ? await getRow(ctx.db, 'SELECT user_id, amount_ton FROM withdrawals WHERE id = ?', id) : undefined
+  if (row) await queueNotice(ctx, big(row, 'user_id'), 'sale_paid', { amount_ton: formatNano(big(row, 'amount_ton')) })
+  return moved
 }

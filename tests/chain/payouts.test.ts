@@ -86,6 +86,12 @@ describe('payouts through the v4 API are paid exactly once', () => {
     expect(await rowStatus(id)).toBe('completed')
     expect(salePaymentsTo(s.ton.chain, 1, id)).toEqual([amount])
     expect(await s.ton.payouts.processOnce()).toEqual([])
+    // The seller is told once, in the bot's chat, that the sale was paid.
+    const told = await s.ts.server.ctx.db.all(
+      `SELECT o.payload FROM outbox o JOIN withdrawals w ON w.user_id = o.user_id WHERE w.id = ? AND o.kind = 'sale_paid'`,
+      id,
+    )
+    expect(told).toHaveLength(1)
   })
 
   it('a kill between signing and sending: the restarted sender sends the recorded message, once', async () => {
