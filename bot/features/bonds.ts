@@ -1,11 +1,11 @@
 import { Effect } from 'effect'
 import { Composer } from 'grammy'
-import { formatAmount, rewardAt, type Mint, type Stake } from '../../core/index.ts'
+import { formatAmount, rewardAt, shownNumber, type Mint, type Stake } from '../../core/index.ts'
 import type { ChatUser, UserBackend } from '../backend.ts'
 import { wordsFor, type Words } from '../i18n.ts'
 
 const line = (kind: string, r: Mint | Stake, words: Words, nowS: number) =>
-  `${kind} #${r.id} · ${r.status} · ${formatAmount(r.total_amount)} AXIOM · ${r.tariff_days} d · ${words.reward} ${formatAmount(rewardAt(r, nowS), 4)} / ${formatAmount(r.max_reward, 4)}`
+  `${kind} #${shownNumber(r)} · ${r.status} · ${formatAmount(r.total_amount)} AXIOM · ${r.tariff_days} d · ${words.reward} ${formatAmount(rewardAt(r, nowS), 4)} / ${formatAmount(r.max_reward, 4)}`
 
 /** /bonds: bonds and stakes with the reward earned so far, by the §4 rule the app uses (rewardAt). */
 export const bondsFeature = (backend: (u: ChatUser) => UserBackend, nowS: () => number = () => Math.floor(Date.now() / 1000)) => {

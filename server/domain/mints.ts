@@ -1,4 +1,4 @@
-import { queueNotice } from './outbox.ts'
+import { ownNumber, queueNotice } from './outbox.ts'
 import type { MintStatus } from '../../core/domain/entities/mint.ts'
 import { BondNotPending, NotCancellable, NotFound, Underpaid } from './errors.ts'
 import { bondPaymentComment } from '../../core/domain/bond-payment.ts'
@@ -179,7 +179,7 @@ export const markMintPaid = (ctx: ServerContext, mintId: bigint, paidNano?: bigi
       queueBalance(ctx, referrerId)
     }
     queueMint(ctx, userId, mintId)
-    await queueNotice(ctx, userId, 'bond_paid', { mint_id: Number(mintId), amount: formatNano(amount) })
+    await queueNotice(ctx, userId, 'bond_paid', { mint_id: Number(mintId), number: await ownNumber(ctx, 'mints', mintId), amount: formatNano(amount) })
     return await mintById(ctx, mintId)
   })
 

@@ -1,5 +1,6 @@
 import type { ServerContext } from './context.ts'
-import { run } from '../db/sql.ts'
+import { big, getRow, run } from '../db/sql.ts'
+import { ownNumberSql } from './rows.ts'
 
 /** What the backend tells a user in the bot's chat (docs/deploy.md, "Notifications"). */
 export type NoticeKind = 'bond_paid' | 'bond_completed' | 'stake_completed' | 'sale_paid' | 'friend_joined' | 'farming_used'
@@ -30,3 +31,7 @@ export const setNotifications = async (ctx: ServerContext, userId: bigint, enabl
   if (enabled) await run(ctx.db, 'UPDATE users SET notifications = 1, bot_blocked_at = NULL WHERE id = ?', userId)
   else await run(ctx.db, 'UPDATE users SET notifications = 0 WHERE id = ?', userId)
 }
+
+/** The number the user knows a bond or stake by (their first is #1), for a notice about it. */
+export const ownNumber = async (ctx: ServerContext, table: 'mints' | 'stakes', id: bigint): Promise<number> =>
+  Number(big((await getRow(ctx.db, ownNumberSql(table), id, id))!, 'n'))

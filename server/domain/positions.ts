@@ -1,4 +1,4 @@
-import { queueNotice } from './outbox.ts'
+import { ownNumber, queueNotice } from './outbox.ts'
 import { allRows, big, getRow, num, run, str, type Row } from '../db/sql.ts'
 import { inTx, type ServerContext } from './context.ts'
 import { moveBalance } from './ledger.ts'
@@ -49,7 +49,8 @@ export const completePosition = (ctx: ServerContext, table: PositionTable, row: 
     if (table === 'mints') queueMint(ctx, userId, id)
     else queueStake(ctx, userId, id)
     const amount = formatNano(big(row, 'total_amount'))
-    await queueNotice(ctx, userId, table === 'mints' ? 'bond_completed' : 'stake_completed', table === 'mints' ? { mint_id: Number(id), amount } : { stake_id: Number(id), amount })
+    const number = await ownNumber(ctx, table, id)
+    await queueNotice(ctx, userId, table === 'mints' ? 'bond_completed' : 'stake_completed', table === 'mints' ? { mint_id: Number(id), number, amount } : { stake_id: Number(id), number, amount })
     return true
   })
 

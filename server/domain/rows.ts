@@ -37,6 +37,10 @@ type PositionRow<S extends string> = {
 export const positionColumns = (table: 'mints' | 'stakes'): string =>
   `*, (SELECT COUNT(*) FROM ${table} n WHERE n.user_id = ${table}.user_id AND n.id <= ${table}.id) AS user_number`
 
+/** A record's place among its owner's records of its kind (the number the app and the bot show). */
+export const ownNumberSql = (table: 'mints' | 'stakes'): string =>
+  `SELECT COUNT(*) AS n FROM ${table} n WHERE n.user_id = (SELECT user_id FROM ${table} WHERE id = ?) AND n.id <= ?`
+
 export type MintRow = PositionRow<MintStatus> & {
   readonly source: 'ton' | 'farming'
   readonly link_id: bigint | null

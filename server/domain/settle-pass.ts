@@ -3,7 +3,7 @@ import { allRows, big, run, type Row } from '../db/sql.ts'
 import { inTx, type ServerContext } from './context.ts'
 import { formatNano, SQLITE_MAX_INTEGER } from './money.ts'
 import type { PositionTable } from './positions.ts'
-import { type NoticePayload, queueNotices } from './outbox.ts'
+import { type NoticePayload, ownNumber, queueNotices } from './outbox.ts'
 import { queueBalance, queueMint, queueStake } from './user-events.ts'
 
 /**
@@ -103,14 +103,15 @@ const completeBatch = async (ctx: ServerContext, table: PositionTable, rows: Rea
     else queueStake(ctx, big(r, 'user_id'), big(r, 'id'))
   }
   for (const userId of perUser.keys()) queueBalance(ctx, userId)
-  await queueNotices(
-    ctx,
-    completed.map((r) => {
-      const amount = formatNano(big(r, 'total_amount'))
-      const payload: NoticePayload = table === 'mints' ? { mint_id: Number(big(r, 'id')), amount } : { stake_id: Number(big(r, 'id')), amount }
-      return { userId: big(r, 'user_id'), kind: table === 'mints' ? 'bond_completed' : 'stake_completed', payload } as const
-    }),
-  )
+  const notices = []
+  for (const r of completed) {
+    const id = big(r, 'id')
+    const amount = formatNano(big(r, 'total_amount'))
+    const number = await ownNumber(ctx, table, id)
+    const payload: NoticePayload = table === 'mints' ? { mint_id: Number(id), number, amount } : { stake_id: Number(id), number, amount }
+    notices.push({ userId: big(r, 'user_id'), kind: table === 'mints' ? 'bond_completed' : 'stake_completed', payload } as const)
+  }
+  await queueNotices(ctx, notices)
   return completed.length
 }
 

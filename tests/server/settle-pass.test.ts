@@ -98,6 +98,9 @@ describe('the periodic pass', () => {
     const notices = await t.server.ctx.db.all(`SELECT kind, payload FROM outbox WHERE user_id = ? ORDER BY id`, user.id)
     expect(notices.filter((n) => n.kind === 'bond_completed')).toHaveLength(25)
     expect(new Set(notices.map((n) => (JSON.parse(String(n.payload)) as { mint_id: number }).mint_id)).size).toBe(25)
+    // Each named by the user's own number, as the app and the bot show it: their first bond is #1.
+    const numbers = notices.map((n) => (JSON.parse(String(n.payload)) as { number: number }).number).sort((a, b) => a - b)
+    expect(numbers).toEqual(Array.from({ length: 25 }, (_, i) => i + 1))
   })
 
   it('stops between batches when its signal aborts', async () => {
