@@ -149,7 +149,9 @@ export const seedScalePostgres = async (url: string, users: number, now: number)
     }
     for (const t of ['users', 'mints', 'stakes', 'operations'])
       await engine.run(`SELECT setval(pg_get_serial_sequence('${t}', 'id'), (SELECT MAX(id) FROM ${t}))`)
-    await engine.run('ANALYZE')
+    // VACUUM as well: fresh rows make index-only scans fetch the heap (no visibility map yet) and
+    // first reads write hint bits, which a table in service has long had.
+    await engine.run('VACUUM (ANALYZE)')
     const active = await engine.one<{ n: bigint }>(`SELECT COUNT(*) AS n FROM mints WHERE status = 'active'`)
     return { users, bonds: users * BONDS_PER_USER, activeBonds: Number(active!.n), stakes: users, operations: users * OPERATIONS_PER_USER }
   } finally {

@@ -11,7 +11,12 @@ export const openDb = (path: string): Database => {
   if (path !== ':memory:' && !path.startsWith('file:')) mkdirSync(dirname(path), { recursive: true })
   const db = new BetterSqlite3(path)
   db.defaultSafeIntegers(true)
-  if (path !== ':memory:') db.pragma('journal_mode = WAL')
+  if (path !== ':memory:') {
+    db.pragma('journal_mode = WAL')
+    // 64 MiB of page cache instead of the default 2 MiB: at a million users (a 3 GB file) reads over
+    // many users' rows, /mint/'s reads asked the OS for 3.7 pages, 2.8 with this (docs/benchmarks.md).
+    db.pragma('cache_size = -65536')
+  }
   db.pragma('busy_timeout = 5000')
   db.pragma('foreign_keys = ON')
   db.pragma('synchronous = NORMAL')

@@ -5,7 +5,7 @@ import { moveBalance } from './ledger.ts'
 import { formatNano } from './money.ts'
 import { earnedAfter, type RewardTerms } from './rewards.ts'
 import { queueMint, queueStake } from './user-events.ts'
-import { ME_COLUMNS, type MeRow, type MintRow, positionColumns, type StakeRow } from './rows.ts'
+import { ME_COLUMNS, type MeRow, type MintRow, type StakeRow } from './rows.ts'
 import { userRow } from './users.ts'
 import { UnknownSessionUser } from './errors.ts'
 
@@ -159,11 +159,24 @@ export const settledUserRow = async (ctx: ServerContext, userId: bigint): Promis
   return user as MeRow
 }
 
-/** One page of a user's bonds or stakes, newest first, as of now, and how many there are. */
+/**
+ * One page of a user's bonds or stakes, newest first, as of now, and how many there are. One
+ * statement reads the page and the user's count together (one snapshot), so the i-th row of a page
+ * at `offset` is the user's number `total - offset - i`: the same as counting the user's ids up to
+ * it (`positionColumns`), which costs a count per row, the whole list's length for each.
+ */
 export const pageOf = async <T extends PositionTable>(ctx: ServerContext, table: T, userId: bigint, limit: number, offset: number) => {
   const now = ctx.now()
-  const stored = await allRows<PositionRows[T]>(ctx.db, `SELECT ${positionColumns(table)} FROM ${table} WHERE user_id = ? ORDER BY id DESC LIMIT ? OFFSET ?`, userId, limit, offset)
-  const rows = stored.map((r) => positionAsOf(r, now))
-  const total = (await getRow(ctx.db, `SELECT COUNT(*) AS n FROM ${table} WHERE user_id = ?`, userId))!
-  return { rows, total: num(total, 'n') }
+  const stored = await allRows(
+    ctx.db,
+    `SELECT *, (SELECT COUNT(*) FROM ${table} WHERE user_id = ?) AS of_user FROM ${table} WHERE user_id = ? ORDER BY id DESC LIMIT ? OFFSET ?`,
+    userId,
+    userId,
+    limit,
+    offset,
+  )
+  // A page past the end has no row to carry the count.
+  const total = stored[0] ? num(stored[0], 'of_user') : num((await getRow(ctx.db, `SELECT COUNT(*) AS n FROM ${table} WHERE user_id = ?`, userId))!, 'n')
+  const rows = stored.map(({ of_user: _, ...r }, i) => positionAsOf({ ...r, user_number: BigInt(total - offset - i) } as unknown as PositionRows[T], now))
+  return { rows, total }
 }

@@ -72,4 +72,26 @@ describe('the other lists', () => {
   it('keep their page of 300 by default', async () => {
     expect((await raw('/mint/')).body).toMatchObject({ page: 1, limit: 300 })
   })
+
+  it("number the user's own bonds on every page, newest first, whatever other users' ids", async () => {
+    const other = await t.login(8802)
+    const mine: number[] = []
+    for (let i = 0; i < 5; i++) {
+      // Another user's bond between each of ours: ids and numbers part.
+      expect((await other.call('POST', '/mint/create', { body: { amount: 2, days: 30 } })).status).toBe(200)
+      const res = await user.call('POST', '/mint/create', { body: { amount: 2 + i, days: 30 } })
+      expect(res.status, JSON.stringify(res.body)).toBe(200)
+      mine.push(Number(res.body.mint.id))
+    }
+    const pages = []
+    for (let page = 1; page <= 4; page++) {
+      const { status, body } = await raw(`/mint/?page=${page}&limit=2`)
+      expect(status).toBe(200)
+      expect(body.total).toBe(5)
+      pages.push(body.items.map((m: { id: number; number: number }) => [m.id, m.number]))
+    }
+    const [b1, b2, b3, b4, b5] = mine
+    expect(pages).toEqual([[[b5, 5], [b4, 4]], [[b3, 3], [b2, 2]], [[b1, 1]], []])
+    expect((await raw('/mint/?page=2&limit=3')).body.items.map((m: { number: number }) => m.number)).toEqual([2, 1])
+  })
 })
