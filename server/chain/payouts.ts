@@ -106,6 +106,9 @@ export const createPayoutSender = (ctx: ServerContext, o: PayoutSenderOptions): 
     if (active) {
       const r = await o.client.runMethod(last.last.seqno, address, 'seqno')
       if (r.exitCode !== 0 && r.exitCode !== 1) throw new Error(`the treasury's seqno get method failed (exit code ${r.exitCode})`)
+      // The seqno and the account's last transaction must be of one block: a seqno newer than the
+      // account read would make a message that landed look skipped, and pay it again.
+      if (r.block.seqno !== last.last.seqno) return []
       seqno = r.reader.readNumber()
     }
     const chainNow = last.now

@@ -9,7 +9,8 @@ export const TX_PAGE = 20
 /**
  * The subset of the TON v4 HTTP API (ton-api-v4, what @ton/ton's TonClient4 reads) served over the
  * local chain. Shapes match TonClient4's zod codecs exactly. Account reads answer the chain's current
- * state whatever block seqno is asked (the local chain keeps no history of states).
+ * state whatever block seqno is asked (the local chain keeps no history of states); a get method says
+ * which block it ran at (the latest), so a client can tell when the chain moved between two reads.
  */
 
 const b64OfBigint = (v: bigint) => Buffer.from(v.toString(16).padStart(64, '0'), 'hex').toString('base64')
