@@ -2,7 +2,8 @@ import type { ServerContext } from './domain/context.ts'
 import { inTx } from './domain/context.ts'
 import { allRows, big, getRow, num, run, str, type Row } from './db/sql.ts'
 import { EXTERNAL_CREDIT_TYPES, BALANCE_COLUMNS, moveBalance, type BalanceColumn } from './domain/ledger.ts'
-import { expireUnpaidBonds, markMintPaid } from './domain/mints.ts'
+import { markMintPaid } from './domain/mints.ts'
+import { expireUnpaidBondsAsSeen, TREASURY_CURSOR } from './domain/chain-cursor.ts'
 import { completeDuePositions } from './domain/settle-pass.ts'
 import { verifyTotals } from './domain/platform-totals.ts'
 import { writeSetting } from './domain/settings.ts'
@@ -35,8 +36,11 @@ const userLine = (u: Row) => ({
   referral_balance: formatNano(big(u, 'referral_balance')),
 })
 
-/** Local operator commands over the database: the CLI and the tests use the same functions. */
-export const createAdmin = (ctx: ServerContext) => {
+/**
+ * Local operator commands over the database: the CLI and the tests use the same functions.
+ * `chainWatched`: whether a chain watcher credits this deployment's payments (settleAll's expiry).
+ */
+export const createAdmin = (ctx: ServerContext, o: { chainWatched?: () => boolean } = {}) => {
   const userByTelegram = async (telegramId: string | number | bigint) => {
     const row = await getRow(ctx.db, 'SELECT * FROM users WHERE telegram_id = ?', BigInt(telegramId))
     if (!row) throw new UnknownTelegramUser(telegramId)
@@ -100,7 +104,7 @@ export const createAdmin = (ctx: ServerContext) => {
 
     settleAll: async () => {
       await completeDuePositions(ctx)
-      await expireUnpaidBonds(ctx)
+      await expireUnpaidBondsAsSeen(ctx, { name: TREASURY_CURSOR, watched: o.chainWatched?.() ?? false })
     },
 
     /** Every table a user can change, as text: equal snapshots mean nothing changed. */

@@ -9,8 +9,8 @@ import type { ServerContext } from './domain/context.ts'
 import type { Lease } from './cluster/cluster.ts'
 import { openCluster } from './cluster/open-cluster.ts'
 import { openEngine } from './db/open-engine.ts'
-import { advanceChainCursor, creditBondPayment, readChainCursor, type ChainCursor, type CursorStep } from './domain/chain-cursor.ts'
-import { bondPayment, expireUnpaidBonds, markMintPaid, type BondPayment } from './domain/mints.ts'
+import { advanceChainCursor, creditBondPayment, expireUnpaidBondsAsSeen, readChainCursor, TREASURY_CURSOR, type ChainCursor, type CursorStep } from './domain/chain-cursor.ts'
+import { bondPayment, markMintPaid, type BondPayment } from './domain/mints.ts'
 import { completeDuePositions } from './domain/settle-pass.ts'
 import { createPriceFeed } from './domain/price-walk.ts'
 import { createRecordedPriceFeed } from './domain/recorded-price.ts'
@@ -234,7 +234,7 @@ export const startServer = async (options: StartOptions = {}): Promise<RunningSe
       settling = (async () => {
         await completeDuePositions(ctx, { signal: stopping.signal })
         if (stopping.signal.aborted) return
-        await expireUnpaidBonds(ctx)
+        await expireUnpaidBondsAsSeen(ctx, { name: TREASURY_CURSOR, watched: chain !== null })
         await pruneIdempotency(ctx.db, ctx.now())
         if (engine.dialect === 'postgres') await pruneRateLimitHits(engine)
       })()
@@ -272,7 +272,7 @@ export const startServer = async (options: StartOptions = {}): Promise<RunningSe
     ctx,
     app,
     hub,
-    admin: createAdmin(ctx),
+    admin: createAdmin(ctx, { chainWatched: () => chain !== null }),
     treasuryAddress: config.treasuryAddress,
     now: ctx.now,
     bondPayment: (mintId) => bondPayment(ctx, mintId),

@@ -2,11 +2,10 @@ import { Address, beginCell, storeMessage, type Message, type Transaction } from
 import type { TonClient4 } from '@ton/ton'
 import type { Lease } from '../cluster/cluster.ts'
 import type { ServerContext } from '../domain/context.ts'
-import { CursorMoved, readChainCursor, type ChainCursor } from '../domain/chain-cursor.ts'
+import { CursorMoved, readChainCursor, recordChainSeen, TREASURY_CURSOR, type ChainCursor } from '../domain/chain-cursor.ts'
 import { confirmSent, decidePayment, MIN_REFUND_NANO, passTransaction, type PaymentRecord, type SentMessage } from './payment-rows.ts'
 
-/** The name of the treasury watcher's cursor (chain_cursor). */
-export const TREASURY_CURSOR = 'treasury'
+export { TREASURY_CURSOR }
 
 /**
  * The hash an external message is known by whatever way it was serialised (TON's "normalized"
@@ -79,10 +78,17 @@ export const createChainWatcher = (ctx: ServerContext, o: ChainWatcherOptions): 
   let running: Promise<void> | null = null
   let again = false
 
-  /** The treasury's transactions after `cursor`, oldest first (all of them when `cursor` is null). */
-  const newerThan = async (cursor: ChainCursor | null): Promise<Transaction[] | 'none'> => {
+  /**
+   * The treasury's transactions after `cursor` as of the latest block, oldest first (all of them
+   * when `cursor` is null), and that block's chain time.
+   */
+  const newerThan = async (cursor: ChainCursor | null): Promise<{ txs: Transaction[] | 'none'; at: number }> => {
     const last = await o.client.getLastBlock()
-    const account = (await o.client.getAccountLite(last.last.seqno, o.treasury)).account
+    return { txs: await historyAfter(cursor, last.last.seqno), at: last.now }
+  }
+
+  const historyAfter = async (cursor: ChainCursor | null, seqno: number): Promise<Transaction[] | 'none'> => {
+    const account = (await o.client.getAccountLite(seqno, o.treasury)).account
     if (!account.last) return []
     if (cursor && BigInt(account.last.lt) <= cursor.lt) return []
     const out: Transaction[] = []
@@ -148,17 +154,20 @@ export const createChainWatcher = (ctx: ServerContext, o: ChainWatcherOptions): 
       const last = await o.client.getLastBlock()
       const newest = (await o.client.getAccountLite(last.last.seqno, o.treasury)).account.last
       if (newest) await passTransaction(ctx, { name, from: null, to: { lt: BigInt(newest.lt), txHash: hex(Buffer.from(newest.hash, 'base64')) } })
+      await recordChainSeen(ctx, name, last.now)
       return
     }
-    let txs = await newerThan(cursor)
-    if (txs === 'none') {
+    let seen = await newerThan(cursor)
+    if (seen.txs === 'none') {
       log(`the cursor ${name} is not on this chain: its whole history is handled`)
-      txs = (await newerThan(null)) as Transaction[]
+      seen = await newerThan(null)
     }
-    for (const tx of txs) {
+    for (const tx of seen.txs as Transaction[]) {
       if (halted || !o.lease.held()) return
       cursor = await handle(tx, cursor)
     }
+    // Every transaction up to that block is handled: the unpaid bonds' expiry may go as far.
+    await recordChainSeen(ctx, name, seen.at)
   }
 
   const pass = (): Promise<void> => {

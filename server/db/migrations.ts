@@ -234,6 +234,12 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
   CREATE INDEX users_referrer_id ON users(referrer_id, id);
   DROP INDEX users_referrer;
   `,
+  // 12: the chain time up to which a watcher has handled every transaction of an account
+  // (server/domain/chain-cursor.ts): an unpaid bond is cancelled only once its payment window is
+  // behind it, so a watcher that was down does not find a payment made in time on a cancelled bond.
+  `
+  CREATE TABLE chain_seen (name TEXT PRIMARY KEY, seen_until INTEGER NOT NULL, updated_at INTEGER NOT NULL);
+  `,
 ]
 
 /** Tables whose rows may be lost in a crash: PostgreSQL keeps them out of its write-ahead log. */

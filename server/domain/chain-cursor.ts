@@ -1,6 +1,6 @@
 import { inTx, type ServerContext } from './context.ts'
 import { big, getRow, run, str } from '../db/sql.ts'
-import { markMintPaid } from './mints.ts'
+import { expireUnpaidBonds, markMintPaid } from './mints.ts'
 import type { MintRow } from './rows.ts'
 
 /**
@@ -12,6 +12,9 @@ export interface ChainCursor {
   readonly lt: bigint
   readonly txHash: string
 }
+
+/** The name of the treasury watcher's cursor (chain_cursor, chain_seen). */
+export const TREASURY_CURSOR = 'treasury'
 
 /** One move of a cursor: from `expected` (null: none stored yet) to `next`. */
 export interface CursorStep {
@@ -85,3 +88,47 @@ export const creditBondPayment = (ctx: ServerContext, mintId: bigint, paidNano: 
     await advanceChainCursor(ctx, step)
     return markMintPaid(ctx, mintId, paidNano)
   })
+
+/**
+ * The chain time up to which every transaction of the account behind `name` is handled, or null
+ * when no watcher has finished a pass yet. It only grows.
+ */
+export const readChainSeen = async (ctx: ServerContext, name: string): Promise<number | null> => {
+  const row = await getRow(ctx.db, 'SELECT seen_until FROM chain_seen WHERE name = ?', name)
+  return row ? Number(big(row, 'seen_until')) : null
+}
+
+/**
+ * A watcher handled every transaction of the account as of a block of chain time `seenUntil`.
+ * Kept only if it is later than what is stored: a slower watcher's older view never moves it back.
+ */
+export const recordChainSeen = async (ctx: ServerContext, name: string, seenUntil: number): Promise<void> => {
+  await run(
+    ctx.db,
+    `INSERT INTO chain_seen (name, seen_until, updated_at) VALUES (?, ?, ?)
+     ON CONFLICT (name) DO UPDATE SET seen_until = excluded.seen_until, updated_at = excluded.updated_at
+     WHERE chain_seen.seen_until < excluded.seen_until`,
+    name,
+    seenUntil,
+    ctx.now(),
+  )
+}
+
+/**
+ * Cancels the unpaid bonds (expireUnpaidBonds) as far as the chain is known. Where a watcher
+ * credits payments, a bond is cancelled only once the watcher has seen the chain past its payment
+ * window: a payment made in time but not seen yet (the watcher was down) still finds its bond
+ * pending. `watched`: this deployment runs a watcher, so until it reports, nothing is cancelled.
+ * With no watcher and no report (payments credited another way) the server's clock decides alone.
+ */
+export const expireUnpaidBondsAsSeen = async (ctx: ServerContext, o: { name: string; watched: boolean }): Promise<number> => {
+  const seen = await readChainSeen(ctx, o.name)
+  if (seen === null) return o.watched ? 0 : expireUnpaidBonds(ctx)
+  return expireUnpaidBonds(ctx, seen - SHARD_LAG_S)
+}
+
+/**
+ * The seen time is a masterchain block's; a workchain block is listed in the masterchain a few
+ * seconds after its own time, so a payment that close to the block may not be in it yet.
+ */
+export const SHARD_LAG_S = 30

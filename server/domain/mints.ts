@@ -211,12 +211,15 @@ export const cancelMint = (ctx: ServerContext, userId: bigint, mintId: bigint): 
   })
 
 /**
- * Cancels the bonds whose payment never came: pending for longer than UNPAID_BOND_EXPIRY_S. Their
- * owners' sockets hear of it; a payment arriving later is refunded by the chain watcher.
+ * Cancels the bonds whose payment never came: pending for longer than UNPAID_BOND_EXPIRY_S and, when
+ * `chainSeenUntil` is given (the chain time up to which the watcher has handled the treasury's
+ * transactions), whose payment window (PAYMENT_VALIDITY_S) ended before it. Their owners' sockets
+ * hear of it; a payment arriving later is refunded by the chain watcher.
  */
-export const expireUnpaidBonds = (ctx: ServerContext): Promise<number> =>
+export const expireUnpaidBonds = (ctx: ServerContext, chainSeenUntil?: number): Promise<number> =>
   inTx(ctx, async (ctx) => {
-    const cutoff = ctx.now() - UNPAID_BOND_EXPIRY_S
+    const byClock = ctx.now() - UNPAID_BOND_EXPIRY_S
+    const cutoff = chainSeenUntil === undefined ? byClock : Math.min(byClock, chainSeenUntil - PAYMENT_VALIDITY_S)
     const rows = await allRows(ctx.db, `SELECT id, user_id FROM mints WHERE status = 'pending' AND created_at < ?`, cutoff)
     for (const row of rows) {
       await run(ctx.db, `UPDATE mints SET status = 'canceled', last_updated_at = ? WHERE id = ?`, ctx.now(), big(row, 'id'))

@@ -217,7 +217,8 @@ export class LocalChain {
       seqno,
       secretKey: key.keyPair.secretKey,
       sendMode: options.sendMode ?? SendMode.PAY_GAS_SEPARATELY + SendMode.IGNORE_ERRORS,
-      timeout: options.validUntil ?? Math.floor(Date.now() / 1000) + 60,
+      // By the chain's clock, which a test may have moved (the sandbox's `now`).
+      timeout: options.validUntil ?? (this.blockchain.now ?? Math.floor(Date.now() / 1000)) + 60,
       messages: messages.map((m) =>
         internal({
           to: typeof m.to === 'string' ? Address.parse(m.to) : m.to,
