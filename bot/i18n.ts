@@ -23,7 +23,8 @@ const EN: Words = {
   open: 'Open AXIOM',
   menu: 'AXIOM',
   help: 'Commands:\n/start – open the AXIOM app\n/balance – your balances\n/bonds – your bonds and stakes\n/notifications on|off – messages about your bonds, sales and friends\n/help – this list',
-  balance: (b) => `Your balances\nTokens: ${b.token} AXIOM\nTasks: ${b.task} AXIOM\nReferrals: ${b.referral} AXIOM`,
+  // The app's own names for the three balances (ui/i18n, balance.main / .task / .referral).
+  balance: (b) => `Your balances\nMain balance: ${b.token} AXIOM\nTask balance: ${b.task} AXIOM\nReferral balance: ${b.referral} AXIOM`,
   noRecords: 'No bonds or stakes yet. Open the app to buy a bond.',
   bond: 'Bond',
   stake: 'Stake',
@@ -41,7 +42,7 @@ const RU: Words = {
   open: 'Открыть AXIOM',
   menu: 'AXIOM',
   help: 'Команды:\n/start – открыть приложение AXIOM\n/balance – ваши балансы\n/bonds – ваши бонды и стейки\n/notifications on|off – сообщения о бондах, продажах и друзьях\n/help – этот список',
-  balance: (b) => `Ваши балансы\nТокены: ${b.token} AXIOM\nЗадания: ${b.task} AXIOM\nРефералы: ${b.referral} AXIOM`,
+  balance: (b) => `Ваши балансы\nОсновной баланс: ${b.token} AXIOM\nБаланс заданий: ${b.task} AXIOM\nРеферальный баланс: ${b.referral} AXIOM`,
   noRecords: 'Пока нет бондов и стейков. Откройте приложение, чтобы купить бонд.',
   bond: 'Бонд',
   stake: 'Стейк',

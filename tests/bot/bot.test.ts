@@ -51,7 +51,10 @@ describe('the product bot, long polling the Bot API', () => {
 
   it('/balance and /bonds read the user’s account through the backend, signed in with init data the bot signs', async () => {
     const [balance] = await replies(9010, say(9010, '/balance'))
-    expect(balance!.text).toContain('Tokens: 100.00 AXIOM')
+    // The app's names for the three balances, in the user's language.
+    expect(balance!.text).toBe('Your balances\nMain balance: 100.00 AXIOM\nTask balance: 0.00 AXIOM\nReferral balance: 0.00 AXIOM')
+    const [ru] = await replies(9012, say(9012, '/balance', 'ru'))
+    expect(ru!.text).toBe('Ваши балансы\nОсновной баланс: 100.00 AXIOM\nБаланс заданий: 0.00 AXIOM\nРеферальный баланс: 0.00 AXIOM')
     // Another user's bond first: /bonds names the user's by their own number (#1), as the app does.
     await (await t.login(9011)).call('POST', '/mint/create', { body: { amount: 20, days: 30 } })
     const s = await t.login(9010)
