@@ -191,6 +191,9 @@ export const activationWire = (a: Activation) => {
       return {
         status: a.status,
         message: `A bond of ${formatNano(a.mint.total_amount)} AXIOM for ${a.mint.tariff_days} days is yours`,
+        // The same in the user's language: a key and parameters, as the history's descriptions.
+        message_key: 'activation.message.active',
+        message_params: { amount: formatNano(a.mint.total_amount), days: Number(a.mint.tariff_days) },
         mint_details: {
           tariff_days: Number(a.mint.tariff_days),
           amount_token: formatNano(a.mint.total_amount),
@@ -198,9 +201,9 @@ export const activationWire = (a: Activation) => {
         },
       }
     case 'REVOKED':
-      return { status: a.status, message: 'This link has been revoked', mint_details: null }
+      return { status: a.status, message: 'This link has been revoked', message_key: 'activation.message.revoked', message_params: {}, mint_details: null }
     case 'REACHED':
-      return { status: a.status, message: 'All activations of this link are used', mint_details: null }
+      return { status: a.status, message: 'All activations of this link are used', message_key: 'activation.message.reached', message_params: {}, mint_details: null }
   }
 }
 

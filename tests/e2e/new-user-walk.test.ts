@@ -131,6 +131,23 @@ describe('farming links', () => {
       await page.close()
     }
   })
+
+  it("an activated link's message reads in the user's language, not the backend's English", async () => {
+    const author = nextUser()
+    await makeMember(stack, author)
+    for (const [lang, amount, message] of [
+      ['en', 6, 'A bond of 6 AXIOM for 10 days is yours'],
+      ['ru', 9, 'Бонд на 9 AXIOM на 10 дн. теперь ваш'],
+    ] as const) {
+      const link = await createLink(author, { amount, forMe: false })
+      const friend = nextUser()
+      await makeMember(stack, friend)
+      const { app, page, errors } = await launch(stack, { user: friend, lang, path: `/?farm_code=${link.activation_code}` })
+      await expectText(app.getByTestId('activation-message'), message)
+      expect(errors).toEqual([])
+      await page.close()
+    }
+  })
 })
 
 describe('small figures', () => {

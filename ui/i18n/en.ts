@@ -314,6 +314,7 @@ export const en = {
   'activation.revoked': 'This link has been revoked',
   'activation.revokedBody': 'Please contact its author.',
   'activation.reachedStatus': 'All activations are used',
+  'activation.message.active': 'A bond of {amount} AXIOM for {days} days is yours',
 } as const
 
 export type MessageKey = keyof typeof en

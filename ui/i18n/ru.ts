@@ -316,6 +316,7 @@ export const ru: Messages = {
   'activation.revoked': 'Эта ссылка отозвана',
   'activation.revokedBody': 'Пожалуйста, свяжитесь с её автором.',
   'activation.reachedStatus': 'Все активации использованы',
+  'activation.message.active': 'Бонд на {amount} AXIOM на {days} дн. теперь ваш',
 }
 
 type ErrorWords = { readonly [K in AppError['_tag']]?: (e: Extract<AppError, { _tag: K }>) => string }

@@ -54,6 +54,9 @@ export type FarmingActivationStatus = typeof FarmingActivationStatus.Type
 export const FarmingActivation = Schema.Struct({
   status: FarmingActivationStatus,
   message: Schema.optional(Schema.NullOr(Schema.String)),
+  /** The message as a key the app translates, and its parameters (the reference backend sends them; `message` stays English). */
+  message_key: Schema.optional(Schema.NullOr(Schema.String)),
+  message_params: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Union([Schema.String, Schema.Finite])))),
   mint_details: Schema.optional(
     Schema.NullOr(
       Schema.Struct({

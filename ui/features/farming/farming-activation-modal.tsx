@@ -6,6 +6,7 @@ import { AlertIcon, CheckIcon } from '../../components/icons.tsx'
 import { Modal } from '../../components/modal.tsx'
 import { TokenIcon } from '../../components/token-icon.tsx'
 import { useLastDefined } from '../../hooks/use-last-defined.ts'
+import { serverText } from '../../i18n/server-text.ts'
 import { useT } from '../../i18n/use-t.ts'
 
 /** The outcome of a farm code (spec §4): ACTIVE, REACHED or REVOKED, until dismissed. */
@@ -38,7 +39,11 @@ export const FarmingActivationModal = observer(function FarmingActivationModal()
     >
       {shown?.status === 'ACTIVE' ? (
         <div className="activation" data-testid="activation-active">
-          {shown.message ? <p className="activation__message">{shown.message}</p> : null}
+          {shown.message ? (
+            <p className="activation__message" data-testid="activation-message">
+              {serverText(t, shown.message_key, shown.message_params, shown.message)}
+            </p>
+          ) : null}
           {details ? (
             <>
               <p className="activation__amount num" data-testid="activation-amount">
