@@ -36,6 +36,11 @@ export interface BuyBondInput {
   readonly idempotencyKey?: string
   /** Told the pending mint as soon as it exists, so it can be shown while the wallet signs. */
   readonly onPendingMint?: (mint: Mint) => void
+  /**
+   * Asked once the wallet has answered: true when the bond's payment is already known to have landed
+   * (its live event came first, and 'New Bond created' was said), so 'being processed' would come late.
+   */
+  readonly isPaid?: (mint: Mint) => boolean
 }
 
 export interface BondPurchase {
@@ -115,7 +120,8 @@ export const buyBond =
       // lands the payment before a reading taken meanwhile, which then never sees the balance change.
       const before = yield* balanceBeforePaying(deps, account.address)
       yield* deps.wallet.sendTransaction(bondPaymentTransaction(payment, nowSeconds(deps.clock)))
-      deps.notifier.notify({ tag: 'transactionProcessing' })
+      // A fast chain can credit the payment before the wallet's answer is back: then the bond is live already.
+      if (!input.isPaid?.(mint)) deps.notifier.notify({ tag: 'transactionProcessing' })
       const balanceChanged = yield* waitForBalanceChange(deps, account.address, before)
       return { mint, balanceChanged }
     })

@@ -76,6 +76,17 @@ describe('buyBond', () => {
     expect(s.notifier.texts).toEqual(['Transaction is being processed'])
   })
 
+  it("says nothing of processing when the bond's payment landed before the wallet's answer came back", async () => {
+    const s = setup(1)
+    s.chain.changeAfterReads(1, ACCOUNT.address, 4n * TON)
+    const asked: string[] = []
+
+    await succeed(s.buy({ amount: 100, days: 30, isPaid: (mint) => (asked.push(String(mint.id)), true) }))
+
+    expect(asked).toHaveLength(1)
+    expect(s.notifier.notices).toEqual([])
+  })
+
   it('polls the balance every second until it changes', async () => {
     const s = setup()
     s.chain.changeAfterReads(4, ACCOUNT.address, 4n * TON)

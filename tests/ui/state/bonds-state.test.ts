@@ -57,6 +57,17 @@ describe('BondsState', () => {
     expect(bonds.bondList.mints.map((m) => m.status)).toEqual(['active'])
   }, 60_000)
 
+  it("a bond that went live before the wallet's answer came back is announced, with no 'being processed' after it", async () => {
+    const h = stateHarness()
+    h.chain.changeAfterReads(1, h.wallet.account()!.address, 4_000_000_000n)
+    const bonds = h.bonds()
+    // A fast chain: the payment is credited and its live event arrives while the wallet's answer is on its way.
+    h.wallet.onSigned = () => bonds.applyLiveMint({ ...bonds.bondList.mints[0]!, status: 'active' })
+    await bonds.bondList.buy(100, 30)
+    expect(toastTexts(h)).toEqual(['New Bond created'])
+    expect(bonds.bondList.mints.map((m) => m.status)).toEqual(['active'])
+  }, 60_000)
+
   it('a refetch that was read before a live bond arrived does not take the bond back', async () => {
     const h = stateHarness()
     let answer = () => {}

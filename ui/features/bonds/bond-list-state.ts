@@ -68,8 +68,12 @@ export class BondListState {
       created = true
       runInAction(() => (this.mints = mergeLiveRecord(this.mints, mint)))
     }
+    const isPaid = (mint: Mint) => {
+      const now = this.mints.find((m) => m.id === mint.id)
+      return now !== undefined && now.status !== 'pending'
+    }
     const r = await runResult(
-      this.bondForm.send({ amount, days }, (idempotencyKey) => this.uc.buyBond({ amount, days, idempotencyKey, onPendingMint: showPending })),
+      this.bondForm.send({ amount, days }, (idempotencyKey) => this.uc.buyBond({ amount, days, idempotencyKey, onPendingMint: showPending, isPaid })),
     )
     runInAction(() => {
       this.isSaving = false
