@@ -32,6 +32,18 @@ describe('the message catalogues (English in the entry, Russian loaded on demand
     expect(c.translate('ru', 'common.days', { n: 3 })).toBe('3 дн.')
   })
 
+  it("has the other screens' English once loadScreenTexts has resolved, as their routes wait for it", async () => {
+    const c = await fresh()
+    // The dashboard's texts are in the entry; a history text is not, and reads as its key until then.
+    expect(c.translate('en', 'balance.main')).toBe('Main balance')
+    expect(c.translate('en', 'history.title')).toBe('history.title')
+    expect(c.hasText('operation.welcome')).toBe(false)
+    await c.loadScreenTexts()
+    expect(c.translate('en', 'history.title')).toBe('History')
+    expect(c.hasText('operation.welcome')).toBe(true)
+    expect(c.hasText('operation.no_such_text')).toBe(false)
+  })
+
   it('takes Russian for any ru language code and English for everything else', async () => {
     const c = await fresh()
     expect(['ru', 'RU', 'ru-UA'].map(c.languageFor)).toEqual(['ru', 'ru', 'ru'])

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest'
-import { loadCatalogue, translate, type Translate } from '../../ui/i18n/catalogues.ts'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { loadCatalogue, loadScreenTexts, translate, type Translate } from '../../ui/i18n/catalogues.ts'
 import { serverText } from '../../ui/i18n/server-text.ts'
 
 const tIn =
@@ -8,6 +8,9 @@ const tIn =
     translate(language, key, vars)
 
 describe('serverText (a backend text sent as a key and parameters)', () => {
+  // The history and tasks screens, which show these texts, load the screens' English with their chunk.
+  beforeAll(() => loadScreenTexts())
+
   it('writes a known key in the user language, with its parameters', async () => {
     await loadCatalogue('ru')
     expect(serverText(tIn('ru'), 'operation.welcome', {}, 'Welcome balance')).toBe('Приветственный баланс')

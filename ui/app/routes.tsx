@@ -1,6 +1,7 @@
 import { lazy } from 'react'
 import { Route, Switch } from 'wouter'
 import { loadDashboard, loadedDashboard } from './dashboard-loader.ts'
+import { withScreenTexts } from '../i18n/catalogues.ts'
 import { Layout } from './layout.tsx'
 import { ManifestRedirect, NotFound } from './manifest-redirect.tsx'
 
@@ -11,14 +12,14 @@ function DashboardScreen() {
   const dashboard = loadedDashboard()
   return dashboard ? <dashboard.DashboardScreen /> : <LazyDashboardScreen />
 }
-const HistoryScreen = lazy(() => import('../features/history/history-screen.tsx').then((m) => ({ default: m.HistoryScreen })))
-const FarmingScreen = lazy(() => import('../features/farming/farming-screen.tsx').then((m) => ({ default: m.FarmingScreen })))
-const SellScreen = lazy(() => import('../features/sell/sell-screen.tsx').then((m) => ({ default: m.SellScreen })))
-const BondScreen = lazy(() => import('../features/bonds/bond-screen.tsx').then((m) => ({ default: m.BondScreen })))
-const ReferralScreen = lazy(() => import('../features/referrals/referral-screen.tsx').then((m) => ({ default: m.ReferralScreen })))
-const TasksScreen = lazy(() => import('../features/tasks/tasks-screen.tsx').then((m) => ({ default: m.TasksScreen })))
-const StakingScreen = lazy(() => import('../features/bonds/staking-screen.tsx').then((m) => ({ default: m.StakingScreen })))
-const SelectMintScreen = lazy(() => import('../features/bonds/select-mint-screen.tsx').then((m) => ({ default: m.SelectMintScreen })))
+const HistoryScreen = lazy(() => withScreenTexts(import('../features/history/history-screen.tsx')).then((m) => ({ default: m.HistoryScreen })))
+const FarmingScreen = lazy(() => withScreenTexts(import('../features/farming/farming-screen.tsx')).then((m) => ({ default: m.FarmingScreen })))
+const SellScreen = lazy(() => withScreenTexts(import('../features/sell/sell-screen.tsx')).then((m) => ({ default: m.SellScreen })))
+const BondScreen = lazy(() => withScreenTexts(import('../features/bonds/bond-screen.tsx')).then((m) => ({ default: m.BondScreen })))
+const ReferralScreen = lazy(() => withScreenTexts(import('../features/referrals/referral-screen.tsx')).then((m) => ({ default: m.ReferralScreen })))
+const TasksScreen = lazy(() => withScreenTexts(import('../features/tasks/tasks-screen.tsx')).then((m) => ({ default: m.TasksScreen })))
+const StakingScreen = lazy(() => withScreenTexts(import('../features/bonds/staking-screen.tsx')).then((m) => ({ default: m.StakingScreen })))
+const SelectMintScreen = lazy(() => withScreenTexts(import('../features/bonds/select-mint-screen.tsx')).then((m) => ({ default: m.SelectMintScreen })))
 
 /**
  * The routes of spec §2, by name: dashboard, history, dashboard_farming, dashboard_sell, mint,

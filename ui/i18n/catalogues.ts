@@ -13,7 +13,8 @@ import { en, enNotices, type MessageKey, type Messages } from './en.ts'
 export type Language = 'en' | 'ru'
 export type { MessageKey }
 
-const catalogues: Partial<Record<Language, { readonly messages: Messages; readonly notices: NoticeTable }>> = {
+// English's screen texts come in a chunk of their own (loadScreenTexts); Russian's are all in ru.ts.
+const catalogues: Partial<Record<Language, { readonly messages: Partial<Messages>; readonly notices: NoticeTable }>> = {
   en: { messages: en, notices: enNotices },
 }
 
@@ -34,8 +35,31 @@ export const loadCatalogue = async (language: Language): Promise<void> => {
 export type Vars = Readonly<Record<string, string | number>>
 export type Translate = (key: MessageKey, vars?: Vars) => string
 
+/** The other screens' English (en-screens.ts), once loaded. */
+let screenTexts: Readonly<Record<string, string>> | null = null
+
+/**
+ * Loads the English texts of the screens other than the dashboard: each of those screens' lazy
+ * route waits for it with its own chunk (ui/app/routes.tsx). Resolves at once when loaded.
+ */
+export const loadScreenTexts = async (): Promise<void> => {
+  screenTexts ??= (await import('./en-screens.ts')).enScreens
+}
+
+/** A lazily loaded part of the UI, with the screens' English (en-screens.ts) loaded alongside. */
+export const withScreenTexts = <M>(part: Promise<M>): Promise<M> => Promise.all([part, loadScreenTexts()]).then(([m]) => m)
+
+const own = (table: object | null | undefined, key: string): string | undefined =>
+  table && Object.hasOwn(table, key) ? (table as Readonly<Record<string, string>>)[key] : undefined
+
+const english = (key: string): string | undefined => own(en, key) ?? own(screenTexts, key)
+
+/** Whether `key` names a text this app has (server-text.ts: a key from the backend); `toString` is none. */
+export const hasText = (key: string): key is MessageKey => english(key) !== undefined || own(catalogues.ru?.messages, key) !== undefined
+
 export const translate = (language: Language, key: MessageKey, vars?: Vars): string => {
-  const text = catalogues[language]?.messages[key] ?? en[key]
+  // A screen's text before its chunk arrived (never, as its route waits for it) reads as its key.
+  const text = catalogues[language]?.messages[key] ?? english(key) ?? key
   return vars ? text.replace(/\{(\w+)\}/g, (m, name: string) => (name in vars ? String(vars[name]) : m)) : text
 }
 

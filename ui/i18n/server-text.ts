@@ -1,7 +1,4 @@
-import { en, type MessageKey } from './en.ts'
-import type { Translate, Vars } from './catalogues.ts'
-
-const isKey = (key: string): key is MessageKey => Object.hasOwn(en, key)
+import { hasText as isKey, type Translate, type Vars } from './catalogues.ts'
 
 /**
  * A text the backend sends as a key and parameters (a task's title, a history row's description),

@@ -2,6 +2,7 @@ import { lazy, Suspense } from 'react'
 import { Link } from 'wouter'
 import { firstScreenPainted } from '../../app/first-paint.ts'
 import { HistoryIcon, RebondIcon, SellIcon } from '../../components/icons.tsx'
+import { withScreenTexts } from '../../i18n/catalogues.ts'
 import { useT } from '../../i18n/use-t.ts'
 import { nextTask } from '../../lib/next-task.ts'
 import { PriceCard } from '../market/price-card.tsx'
@@ -16,7 +17,7 @@ import { BalanceCards } from './balance-cards.tsx'
 const DashboardBelowFold = lazy(() =>
   firstScreenPainted()
     .then(nextTask)
-    .then(() => import('./dashboard-below-fold.tsx'))
+    .then(() => withScreenTexts(import('./dashboard-below-fold.tsx')))
     .then((m) => ({ default: m.DashboardBelowFold })),
 )
 
