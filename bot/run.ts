@@ -3,6 +3,12 @@ import { webhookCallback } from 'grammy'
 import { createAxiomBot, type AxiomBotOptions } from './bot.ts'
 import type { BotConfig } from './config.ts'
 
+/**
+ * The updates the bot asks for. `chat_member` is never sent unless asked for by name (and only to an
+ * administrator of the chat); `my_chat_member` says the user blocked or unblocked the bot.
+ */
+export const ALLOWED_UPDATES = ['message', 'callback_query', 'chat_member', 'my_chat_member'] as const
+
 export interface RunningBot {
   /** 'polling', or the webhook's local URL. */
   readonly mode: 'polling' | 'webhook'
@@ -26,7 +32,7 @@ export const runBot = async (config: BotConfig, options: AxiomBotOptions = {}): 
   if (!config.webhook) {
     let polling = true
     const done = bot
-      .start({ allowed_updates: ['message', 'callback_query'] })
+      .start({ allowed_updates: ALLOWED_UPDATES })
       .catch((e: unknown) => {
         console.error(`bot: polling stopped: ${e instanceof Error ? e.message : e}`)
       })
@@ -56,7 +62,7 @@ export const runBot = async (config: BotConfig, options: AxiomBotOptions = {}): 
     })
   })
   await new Promise<void>((resolve) => server.listen(hook.port, hook.host, resolve))
-  await bot.api.setWebhook(hook.url, { secret_token: hook.secret, allowed_updates: ['message', 'callback_query'] })
+  await bot.api.setWebhook(hook.url, { secret_token: hook.secret, allowed_updates: ALLOWED_UPDATES })
   const address = server.address()
   const port = typeof address === 'object' && address ? address.port : hook.port
   let open = true

@@ -3,6 +3,7 @@ import type { ServerContext } from './domain/context.ts'
 import { verifyAccessToken } from './auth/tokens.ts'
 import { isMaintenanceOn } from './domain/settings.ts'
 import { authRoutes } from './routes/auth-routes.ts'
+import { CHAT_MEMBER_PATH, telegramRoutes } from './routes/telegram-routes.ts'
 import { farmingRoutes } from './routes/farming-routes.ts'
 import { marketRoutes } from './routes/market-routes.ts'
 import { mintRoutes } from './routes/mint-routes.ts'
@@ -29,7 +30,8 @@ declare module 'fastify' {
 const MAINTENANCE_PATH = '/api/maintenance/'
 /** The longest a connection lingers after an early answer (server/http/unread-bodies.ts). */
 const LINGER_MS = 5_000
-const PUBLIC_PATHS = new Set([MAINTENANCE_PATH, '/api/auth/register', '/api/auth/refresh'])
+// The bot's chat-member reports prove the user with init data in the body, as a sign-in does.
+const PUBLIC_PATHS = new Set([MAINTENANCE_PATH, '/api/auth/register', '/api/auth/refresh', CHAT_MEMBER_PATH])
 
 const bearerOf = (header: string | undefined): string => {
   const m = header ? /^Bearer\s+(\S+)$/i.exec(header) : null
@@ -117,7 +119,7 @@ export const buildApp = (ctx: ServerContext): FastifyInstance => {
         }
         await limit(req, reply)
       })
-      for (const routes of [authRoutes, userRoutes, walletRoutes, mintRoutes, stakingRoutes, farmingRoutes, withdrawRoutes, taskRoutes, marketRoutes])
+      for (const routes of [authRoutes, telegramRoutes, userRoutes, walletRoutes, mintRoutes, stakingRoutes, farmingRoutes, withdrawRoutes, taskRoutes, marketRoutes])
         routes(api, ctx)
     },
     { prefix: '/api' },

@@ -32,6 +32,15 @@ export const setNotifications = async (ctx: ServerContext, userId: bigint, enabl
   else await run(ctx.db, 'UPDATE users SET notifications = 0 WHERE id = ?', userId)
 }
 
+/**
+ * The user blocked the bot (the bot saw its chat's `my_chat_member` turn `kicked`) or unblocked it:
+ * while blocked, their messages are skipped. Unblocking does not turn off-notifications back on.
+ */
+export const setBotBlocked = async (ctx: ServerContext, userId: bigint, blocked: boolean): Promise<void> => {
+  if (blocked) await run(ctx.db, 'UPDATE users SET bot_blocked_at = ? WHERE id = ? AND bot_blocked_at IS NULL', ctx.now(), userId)
+  else await run(ctx.db, 'UPDATE users SET bot_blocked_at = NULL WHERE id = ?', userId)
+}
+
 /** The number the user knows a bond or stake by (their first is #1), for a notice about it. */
 export const ownNumber = async (ctx: ServerContext, table: 'mints' | 'stakes', id: bigint): Promise<number> =>
   Number(big((await getRow(ctx.db, ownNumberSql(table), id, id))!, 'n'))

@@ -35,6 +35,12 @@ export const newRefCode = (): string => {
  * Finds the user by Telegram id, or creates them: the referrer is linked only here, at first
  * registration, and never to the user themself. An unknown ref_code is ignored, not an error.
  */
+/** The account of a Telegram user, or null when they have none. */
+export const userIdByTelegram = async (ctx: ServerContext, telegramId: bigint | number | string): Promise<bigint | null> => {
+  const row = await getRow(ctx.db, 'SELECT id FROM users WHERE telegram_id = ?', telegramId)
+  return row ? big(row, 'id') : null
+}
+
 export const registerUser = (ctx: ServerContext, tg: TelegramUser, refCode: string | null): Promise<bigint> =>
   inTx(ctx, async (ctx) => {
     const existing = await getRow(ctx.db, 'SELECT id FROM users WHERE telegram_id = ?', tg.id)

@@ -35,9 +35,11 @@ export interface PreparedMessage {
   readonly allowed: { user: boolean; bot: boolean; group: boolean; channel: boolean }
 }
 
+/** An update as the Bot API sends it: its id and one of its kinds (the ones the emulator makes). */
 interface Update {
   readonly update_id: number
-  readonly message: Record<string, unknown>
+  readonly message?: Record<string, unknown>
+  readonly chat_member?: Record<string, unknown>
 }
 
 export interface BotApiOptions {
@@ -68,6 +70,27 @@ const intParam = (p: Record<string, unknown>, name: string): number => {
   if (typeof v !== 'number' || !Number.isSafeInteger(v)) throw badRequest(`${name} is required`)
   return v
 }
+
+/**
+ * `allowed_updates` as getUpdates and setWebhook take it (an array, or its JSON); null when not given,
+ * which keeps the consumer's last choice, as Telegram does.
+ */
+const allowedUpdatesParam = (p: Record<string, unknown>): string[] | null => {
+  let v = p.allowed_updates
+  if (typeof v === 'string') {
+    try {
+      v = JSON.parse(v)
+    } catch {
+      throw badRequest("can't parse allowed_updates JSON array")
+    }
+  }
+  if (v === undefined) return null
+  if (!Array.isArray(v) || v.some((t) => typeof t !== 'string')) throw badRequest("can't parse allowed_updates JSON array")
+  return v as string[]
+}
+
+/** What a consumer gets with no allowed_updates ever given (Bot API): every type but these. */
+const NOT_BY_DEFAULT = new Set(['chat_member', 'message_reaction', 'message_reaction_count'])
 
 const objParam = (p: Record<string, unknown>, name: string): Record<string, unknown> | undefined => {
   let v = p[name]
@@ -111,6 +134,8 @@ export interface BotApiState {
 }
 
 const now = () => Math.floor(Date.now() / 1000)
+/** The community's chat id in the updates (a supergroup's: -100…). */
+const COMMUNITY_CHAT_ID = -1_001_000_000_001
 
 export const createBotApiState = (options: BotApiOptions): BotApiState => {
   const botId = Number(options.token.split(':')[0]) || 7_000_000_001
@@ -122,6 +147,9 @@ export const createBotApiState = (options: BotApiOptions): BotApiState => {
   const sentAt: number[] = []
   const maxPerSecond = options.maxPerSecond ?? 30
   let delivering = false
+  /** The update types the consumer asked for (null: the default set). */
+  let allowedUpdates: string[] | null = null
+  const wants = (type: string) => (allowedUpdates === null || allowedUpdates.length === 0 ? !NOT_BY_DEFAULT.has(type) : allowedUpdates.includes(type))
 
   const botUser = { id: botId, is_bot: true, first_name: options.botName, username: options.botUsername }
   const wake = () => {
@@ -163,6 +191,7 @@ export const createBotApiState = (options: BotApiOptions): BotApiState => {
 
   const getUpdates = async (p: Record<string, unknown>) => {
     if (state.webhook) throw new BotApiError(409, "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first")
+    allowedUpdates = allowedUpdatesParam(p) ?? allowedUpdates
     // A second consumer ends the first one's request, as Telegram does.
     polling?.cancel()
     const offset = p.offset === undefined ? 0 : intParam(p, 'offset')
@@ -260,6 +289,7 @@ export const createBotApiState = (options: BotApiOptions): BotApiState => {
       const secret = typeof p.secret_token === 'string' ? p.secret_token : undefined
       if (secret !== undefined && !/^[A-Za-z0-9_-]{1,256}$/.test(secret)) throw badRequest('secret token contains unallowed characters')
       polling?.cancel()
+      allowedUpdates = allowedUpdatesParam(p) ?? allowedUpdates
       state.webhook = { url: p.url, ...(secret ? { secret_token: secret } : {}) }
       if (p.drop_pending_updates === true) updates.length = 0
       void deliverToWebhook()
@@ -314,7 +344,23 @@ export const createBotApiState = (options: BotApiOptions): BotApiState => {
       return message
     },
     setMember: (userId, member) => {
-      state.members.set(userId, member ? 'member' : 'left')
+      const old = state.members.get(userId) ?? 'left'
+      const status: MemberStatus = member ? 'member' : 'left'
+      state.members.set(userId, status)
+      // Telegram tells a bot that administers the chat, when it asked for chat_member updates.
+      if (old === status || !wants('chat_member')) return
+      const user = telegramUser(state.users.get(userId) ?? { id: userId, first_name: `User ${userId}` })
+      updates.push({
+        update_id: nextUpdateId++,
+        chat_member: {
+          chat: { id: COMMUNITY_CHAT_ID, type: 'supergroup', title: options.communityChat.replace(/^@/, ''), username: options.communityChat.replace(/^@/, '') },
+          from: user,
+          date: now(),
+          old_chat_member: { user, status: old },
+          new_chat_member: { user, status },
+        },
+      })
+      wake()
     },
     knowUser: (user) => {
       const known = state.users.get(user.id)

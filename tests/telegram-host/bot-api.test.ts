@@ -43,6 +43,34 @@ describe('the host emulator as a Bot API server', () => {
     expect((await api('getChatMember', { chat_id: '@axiom_community', user_id: 999 })).status).toBe(400)
   })
 
+  it('sends chat_member updates on Join and Leave only to a consumer that asked for them by name', async () => {
+    await post(host.url, '/launch', { user: { id: 3005, first_name: 'Cai' } })
+    const drain = async (params: Record<string, unknown>) => {
+      const got = await api('getUpdates', { timeout: 0, ...params })
+      const updates = got.body.result as Array<{ update_id: number; chat_member?: any }>
+      if (updates.length > 0) await api('getUpdates', { timeout: 0, offset: updates.at(-1)!.update_id + 1 })
+      return updates
+    }
+    await drain({})
+    // The default set (no allowed_updates given) leaves chat_member out, as Telegram's does.
+    await post(host.url, '/join-community', { user_id: 3005 })
+    expect((await drain({})).filter((u) => u.chat_member)).toEqual([])
+
+    await drain({ allowed_updates: ['message', 'chat_member'] })
+    await post(host.url, '/community', { user_id: 3005, member: false })
+    const [update] = (await drain({})).filter((u) => u.chat_member)
+    expect(update!.chat_member).toMatchObject({
+      chat: { type: 'supergroup', username: 'axiom_community' },
+      from: { id: 3005, is_bot: false, first_name: 'Cai' },
+      old_chat_member: { user: { id: 3005 }, status: 'member' },
+      new_chat_member: { user: { id: 3005 }, status: 'left' },
+    })
+    expect(update!.chat_member.chat.id).toBeLessThan(0)
+    // No change, no update.
+    await post(host.url, '/community', { user_id: 3005, member: false })
+    expect((await drain({})).filter((u) => u.chat_member)).toEqual([])
+  })
+
   it('savePreparedInlineMessage stores the message the page shows when it is shared', async () => {
     await post(host.url, '/launch', { user: { id: 3002, first_name: 'Ben' } })
     const result = { type: 'article', id: 'a1', title: 'Invite', input_message_content: { message_text: 'Join me' }, reply_markup: { inline_keyboard: [[{ text: 'Open', url: 'https://t.me/axiom_test_bot/app?startapp=R1' }]] } }
