@@ -28,13 +28,20 @@ export interface OutboxSender {
 }
 
 const BATCH = 100
+/**
+ * Telegram's limit in one chat: about one message a second (bursts above it end in 429s); 50 ms
+ * wider, so that arrival jitter keeps two sends a second apart at Telegram too.
+ */
+export const PER_CHAT_GAP_MS = 1050
 
 /**
  * The one sender: takes due rows in order, paced at `perSecond`. Each row is claimed (pending →
  * sending, committed) before it is sent, and marked sent after: a row is never sent twice, across
  * restarts too; a row a crash left in `sending` is not sent again (marked `uncertain`), as it may
  * have reached the user. A refusal for good (blocked, chat gone) ends the row; an outage or 429
- * leaves it pending for later.
+ * leaves it pending for later. One chat gets at most one message a second (PER_CHAT_GAP_MS): a row
+ * whose chat was just written to waits while the rows of other chats go ahead, and a chat's rows
+ * keep their order.
  */
 export const startOutboxSender = (ctx: ServerContext, api: Api, o: OutboxSenderOptions): OutboxSender => {
   // At most perSecond sends in any second (a sliding window of the last perSecond start times, 20 ms
@@ -47,6 +54,17 @@ export const startOutboxSender = (ctx: ServerContext, api: Api, o: OutboxSenderO
   let running: Promise<number> | null = null
   let wasHeld = false
   let timer: NodeJS.Timeout | null = null
+  /** When each chat was last written to (performance.now()); entries older than the gap are dropped. */
+  const lastInChat = new Map<bigint, number>()
+  const chatWaitMs = (chat: bigint) => {
+    const last = lastInChat.get(chat)
+    return last === undefined ? 0 : Math.max(0, last + PER_CHAT_GAP_MS - performance.now())
+  }
+  const wroteTo = (chat: bigint) => {
+    const now = performance.now()
+    if (lastInChat.size > 10_000) for (const [c, at] of lastInChat) if (at <= now - PER_CHAT_GAP_MS) lastInChat.delete(c)
+    lastInChat.set(chat, now)
+  }
 
   const pace = async () => {
     for (;;) {
@@ -79,6 +97,7 @@ export const startOutboxSender = (ctx: ServerContext, api: Api, o: OutboxSenderO
     const language = user.language === null ? null : str(user, 'language')
     const message = noticeText(str(row, 'kind') as NoticeKind, JSON.parse(str(row, 'payload')) as Record<string, string | number>, language, o.miniAppLink)
     await pace()
+    wroteTo(big(user, 'telegram_id'))
     try {
       await api.sendMessage(Number(big(user, 'telegram_id')), message.text, message.button ? { reply_markup: { inline_keyboard: [[message.button]] } } : {})
       await finish(id, 'sent')
@@ -113,11 +132,24 @@ export const startOutboxSender = (ctx: ServerContext, api: Api, o: OutboxSenderO
     let sent = 0
     for (;;) {
       if (stopped || !o.held()) return sent
-      const rows = await allRows(ctx.db, "SELECT id, user_id, kind, payload, attempts FROM outbox WHERE state = 'pending' AND next_at <= ? ORDER BY id LIMIT ?", ctx.now(), BATCH)
+      const rows = await allRows(
+        ctx.db,
+        "SELECT o.id, o.user_id, o.kind, o.payload, o.attempts, u.telegram_id FROM outbox o JOIN users u ON u.id = o.user_id WHERE o.state = 'pending' AND o.next_at <= ? ORDER BY o.id LIMIT ?",
+        ctx.now(),
+        BATCH,
+      )
       if (rows.length === 0) return sent
-      for (const row of rows) {
-        if (stopped || !o.held()) return sent
-        if (await sendOne(row)) sent++
+      // Rows whose chat was written to less than a second ago go round again, after the others.
+      let queue = rows
+      while (queue.length > 0) {
+        const later: Row[] = []
+        for (const row of queue) {
+          if (stopped || !o.held()) return sent
+          if (chatWaitMs(big(row, 'telegram_id')) > 0) later.push(row)
+          else if (await sendOne(row)) sent++
+        }
+        if (later.length === queue.length) await new Promise((r) => setTimeout(r, Math.ceil(Math.min(...later.map((r) => chatWaitMs(big(r, 'telegram_id')))))))
+        queue = later
       }
     }
   }

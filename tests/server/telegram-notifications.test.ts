@@ -129,13 +129,35 @@ describe('notifications through the outbox', () => {
     expect(sentTo(8009)).toHaveLength(1)
   })
 
-  it('paces sends at no more than 25 a second', async () => {
-    const eve = await t.login(8100)
-    const code = ((await eve.call('GET', '/user/me')).body as { ref_code: string }).ref_code
-    for (let i = 1; i <= 30; i++) await t.login(8100 + i, code)
+  it('paces sends at no more than 25 a second in all', async () => {
+    const chats = Array.from({ length: 30 }, (_, i) => 8101 + i)
+    for (const chat of chats) await t.login(chat)
+    const now = t.clock.now
+    for (const chat of chats) {
+      const user = await t.server.ctx.db.one('SELECT id FROM users WHERE telegram_id = ?', chat)
+      await t.server.ctx.db.run('INSERT INTO outbox (user_id, kind, payload, next_at, created_at) VALUES (?, ?, ?, ?, ?)', user!.id, 'friend_joined', JSON.stringify({ name: `Friend of ${chat}` }), now, now)
+    }
     await drain()
-    const times = sentTo(8100).map((c) => c.at)
+    const times = fake.callsOf('sendMessage').filter((c) => chats.includes(Number(c.params.chat_id))).map((c) => c.at)
     expect(times).toHaveLength(30)
     for (let i = 25; i < times.length; i++) expect(times[i]! - times[i - 25]!).toBeGreaterThanOrEqual(1000)
+  })
+
+  it('writes to one chat at most once a second, and the other chats are not held behind it', async () => {
+    // Three friends join through Fay's link at once, then one through Gil's.
+    const fay = await t.login(8400)
+    const gil = await t.login(8410)
+    const fayCode = ((await fay.call('GET', '/user/me')).body as { ref_code: string }).ref_code
+    const gilCode = ((await gil.call('GET', '/user/me')).body as { ref_code: string }).ref_code
+    for (const friend of [8401, 8402, 8403]) await t.login(friend, fayCode)
+    await t.login(8411, gilCode)
+    await drain()
+    const calls = fake.callsOf('sendMessage').filter((c) => c.params.chat_id === 8400 || c.params.chat_id === 8410)
+    expect(calls.map((c) => c.params.chat_id)).toEqual([8400, 8410, 8400, 8400])
+    // Fay's three, in the order her friends joined, each at least a second after the one before.
+    expect(sentTo(8400).map((c) => c.params.text)).toEqual(['User 8401 joined AXIOM through your link.', 'User 8402 joined AXIOM through your link.', 'User 8403 joined AXIOM through your link.'])
+    const fayTimes = sentTo(8400).map((c) => c.at)
+    for (let i = 1; i < fayTimes.length; i++) expect(fayTimes[i]! - fayTimes[i - 1]!).toBeGreaterThanOrEqual(1000)
+    expect(calls[1]!.at).toBeLessThan(fayTimes[1]!)
   })
 })
