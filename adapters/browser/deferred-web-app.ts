@@ -90,6 +90,9 @@ export class DeferredWebApp implements TelegramWebApp {
   shareMessage(id: string, callback?: (sent: boolean) => unknown): void {
     this.run((w) => w.shareMessage(id, callback))
   }
+  requestWriteAccess(callback?: (granted: boolean) => unknown): void {
+    this.run((w) => w.requestWriteAccess(callback))
+  }
   onEvent(event: 'activated' | 'deactivated', callback: () => void): void {
     this.run((w) => w.onEvent(event, callback))
   }

@@ -88,7 +88,7 @@ export const readInitParams = (hash: string, storage: ParamsStorage | null): Ini
 
 /** The fields of initData the app reads, decoded as the SDK's `initDataUnsafe` (JSON objects parsed). */
 export interface InitDataUnsafe {
-  readonly user?: { readonly id: number; readonly language_code?: string }
+  readonly user?: { readonly id: number; readonly language_code?: string; readonly allows_write_to_pm?: boolean }
   readonly start_param?: string
 }
 
@@ -105,10 +105,16 @@ export const initDataUnsafeOf = (initData: string): InitDataUnsafe => {
       }
     }
   }
-  const user = fields.user as { id?: unknown; language_code?: unknown } | undefined
+  const user = fields.user as { id?: unknown; language_code?: unknown; allows_write_to_pm?: unknown } | undefined
   return {
     ...(user && typeof user === 'object' && typeof user.id === 'number'
-      ? { user: { id: user.id, ...(typeof user.language_code === 'string' ? { language_code: user.language_code } : {}) } }
+      ? {
+          user: {
+            id: user.id,
+            ...(typeof user.language_code === 'string' ? { language_code: user.language_code } : {}),
+            ...(typeof user.allows_write_to_pm === 'boolean' ? { allows_write_to_pm: user.allows_write_to_pm } : {}),
+          },
+        }
       : {}),
     ...(typeof fields.start_param === 'string' ? { start_param: fields.start_param } : {}),
   }

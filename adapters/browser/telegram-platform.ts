@@ -1,4 +1,4 @@
-import { PLATFORM_NATIVE_SHARE_VERSION } from '../../core/domain/constants.ts'
+import { PLATFORM_NATIVE_SHARE_VERSION, PLATFORM_WRITE_ACCESS_VERSION } from '../../core/domain/constants.ts'
 import { linkOpening, versionAtLeast } from '../../core/domain/platform-version.ts'
 import type { HapticKind, LaunchData, Platform } from '../../core/ports/platform.port.ts'
 
@@ -17,7 +17,7 @@ export const DEFAULT_LANGUAGE = 'en'
 export interface TelegramWebApp {
   readonly initData: string
   readonly initDataUnsafe: {
-    readonly user?: { readonly id: number; readonly language_code?: string }
+    readonly user?: { readonly id: number; readonly language_code?: string; readonly allows_write_to_pm?: boolean }
     readonly start_param?: string
   }
   readonly version: string
@@ -33,6 +33,7 @@ export interface TelegramWebApp {
   openLink(url: string): void
   openTelegramLink(url: string): void
   shareMessage(id: string, callback?: (sent: boolean) => unknown): void
+  requestWriteAccess(callback?: (granted: boolean) => unknown): void
   onEvent(event: 'activated' | 'deactivated', callback: () => void): void
   offEvent(event: 'activated' | 'deactivated', callback: () => void): void
   readonly BackButton: {
@@ -83,6 +84,7 @@ export class TelegramPlatform implements Platform {
       startParam: initDataUnsafe.start_param || this.queryStartParam(),
       version: this.webApp.version,
       platform: this.webApp.platform,
+      ...(typeof user?.allows_write_to_pm === 'boolean' ? { allowsWriteToPm: user.allows_write_to_pm } : {}),
     }
   }
 
@@ -161,6 +163,17 @@ export class TelegramPlatform implements Platform {
     return new Promise((resolve) => {
       try {
         this.webApp.shareMessage(inlineMessageId, (sent) => resolve(sent === true))
+      } catch {
+        resolve(false)
+      }
+    })
+  }
+
+  requestWriteAccess(): Promise<boolean> {
+    if (!this.supports(PLATFORM_WRITE_ACCESS_VERSION)) return Promise.resolve(false)
+    return new Promise((resolve) => {
+      try {
+        this.webApp.requestWriteAccess((granted) => resolve(granted === true))
       } catch {
         resolve(false)
       }

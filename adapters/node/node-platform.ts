@@ -74,6 +74,10 @@ export class NodePlatform implements Platform {
   shareMessage(): Promise<boolean> {
     return Promise.resolve(false)
   }
+  /** A terminal has no Telegram prompt to show. */
+  requestWriteAccess(): Promise<boolean> {
+    return Promise.resolve(false)
+  }
   close(): void {}
   reload(): void {
     this.reloadRequested = true

@@ -64,6 +64,8 @@ export const ADDRESS_FLAG_TEST = 0x80
 export const PLATFORM_DEFAULT_VERSION = '6.0'
 export const PLATFORM_NATIVE_TELEGRAM_LINK_VERSION = '6.1'
 export const PLATFORM_NATIVE_SHARE_VERSION = '8.0'
+/** The client version that can ask the user to let the bot write to them (WebApp.requestWriteAccess). */
+export const PLATFORM_WRITE_ACCESS_VERSION = '6.9'
 export const PLATFORM_SHORT_LINK_HOST = 't.me'
 
 /** The start-up colour of the mini app (spec §1): a light blue. */

@@ -13,4 +13,6 @@ export const STORAGE_KEYS = {
   user: 'user',
   lastRefCount: 'lastRefCount',
   walletInfo: 'wallet',
+  /** Set once the user was asked to let the bot write to them (offer-bot-messages.ts): never asked twice. */
+  botMessagesOffered: 'botMessagesOffered',
 } as const

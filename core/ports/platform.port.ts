@@ -7,6 +7,8 @@ export interface LaunchData {
   readonly startParam: string | null
   readonly version: string
   readonly platform: string
+  /** initData's `user.allows_write_to_pm`: the user lets the bot write to them (absent: not said). */
+  readonly allowsWriteToPm?: boolean
 }
 
 export type HapticKind = 'error' | 'success' | 'warning' | 'light' | 'medium' | 'selection'
@@ -24,6 +26,11 @@ export interface Platform {
   openPlatformLink(url: string): void
   /** Native share of a prepared message (client 8.0+). Resolves false when the client refused. */
   shareMessage(inlineMessageId: string): Promise<boolean>
+  /**
+   * Asks the user to let the bot write to them (client 6.9+: Telegram's own prompt). Resolves true
+   * when they allowed it, false when they declined or the client cannot ask.
+   */
+  requestWriteAccess(): Promise<boolean>
   close(): void
   reload(): void
   /** Leaves the app for a URL (the product's bot, when opened outside the platform). */

@@ -41,6 +41,8 @@ export interface BuyBondInput {
    * (its live event came first, and 'New Bond created' was said), so 'being processed' would come late.
    */
   readonly isPaid?: (mint: Mint) => boolean
+  /** Told once the wallet has sent the payment (before the balance watch). */
+  readonly onSent?: (mint: Mint) => void
 }
 
 export interface BondPurchase {
@@ -122,6 +124,7 @@ export const buyBond =
       yield* deps.wallet.sendTransaction(bondPaymentTransaction(payment, nowSeconds(deps.clock)))
       // A fast chain can credit the payment before the wallet's answer is back: then the bond is live already.
       if (!input.isPaid?.(mint)) deps.notifier.notify({ tag: 'transactionProcessing' })
+      input.onSent?.(mint)
       const balanceChanged = yield* waitForBalanceChange(deps, account.address, before)
       return { mint, balanceChanged }
     })

@@ -22,6 +22,7 @@ import { connectWallet } from './connect-wallet.ts'
 import { createFarmingLink, type FundingSource, fundingFlags } from './create-farming-link.ts'
 import { inviteFriends } from './invite-friends.ts'
 import { loadReferrals } from './load-referrals.ts'
+import { offerBotMessages } from './offer-bot-messages.ts'
 import { restoreWallet } from './restore-wallet.ts'
 import { sellTokens } from './sell-tokens.ts'
 
@@ -69,6 +70,8 @@ export const useCases = (ports: CorePorts) => {
     orderBond: (amount: number, days: number, options?: CreateOptions) =>
       positiveAmount('amount', amount).pipe(Effect.andThen(api.createMint({ amount, days }, options))),
     buyBond: buyBond({ api, wallet, chain, clock, notifier }),
+    /** Once a payment went out: asks, once, to let the bot tell the user about their bonds. */
+    offerBotMessages: offerBotMessages({ platform, storage }),
     cancelBond: (id: MintId) => api.cancelMint(id),
     /** A preview of staking a mint (spec §7 GET /staking/calculate). */
     quoteStake: (mintId: MintId) => api.calculateStake({ staking_id: mintId }),

@@ -28,13 +28,18 @@ export const createBotApi = (o: BotApiOptions): Api => {
 /**
  * What a failed Bot API call means for the caller:
  * - 'blocked': 403, the user blocked the bot (or deleted their account): stop writing to them;
+ * - 'not-allowed': the user never started the bot nor let it write (403 "bot can't initiate
+ *   conversation with a user", or 400 "chat not found"): they may allow it any moment (the app asks);
  * - 'refused': any other 4xx, the request itself is wrong and will not succeed when repeated;
  * - 'unavailable': 5xx, 429 after its waits, a network error or a timeout: try again later.
  */
-export type BotApiFailure = 'blocked' | 'refused' | 'unavailable'
+export type BotApiFailure = 'blocked' | 'not-allowed' | 'refused' | 'unavailable'
+
+const NOT_ALLOWED = /can't initiate conversation|chat not found/i
 
 export const failureOf = (e: unknown): BotApiFailure => {
   if (e instanceof GrammyError) {
+    if ((e.error_code === 403 || e.error_code === 400) && NOT_ALLOWED.test(e.description)) return 'not-allowed'
     if (e.error_code === 403) return 'blocked'
     if (e.error_code === 429 || e.error_code >= 500) return 'unavailable'
     return 'refused'

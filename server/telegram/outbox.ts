@@ -29,6 +29,13 @@ export interface OutboxSender {
 
 const BATCH = 100
 /**
+ * Sends to a user who has not let the bot write yet, before the row is refused: they are asked right
+ * after paying (the app's requestWriteAccess), so the first "payment arrived" may go out before they
+ * answer. With the backoff (2, 4, 8, 16, 32 s) that is about a minute.
+ */
+export const NOT_ALLOWED_TRIES = 6
+
+/**
  * Telegram's limit in one chat: about one message a second (bursts above it end in 429s); 50 ms
  * wider, so that arrival jitter keeps two sends a second apart at Telegram too.
  */
@@ -109,12 +116,13 @@ export const startOutboxSender = (ctx: ServerContext, api: Api, o: OutboxSenderO
         await finish(id, 'refused', describeFailure(e))
         return false
       }
-      if (failure === 'refused') {
+      const attempts = Number(big(row, 'attempts')) + 1
+      if (failure === 'refused' || (failure === 'not-allowed' && attempts >= NOT_ALLOWED_TRIES)) {
         await finish(id, 'refused', describeFailure(e))
         return false
       }
-      // Not sent (Telegram answered with an error, or the request never got an answer): try again later.
-      const attempts = Number(big(row, 'attempts')) + 1
+      // Not sent (Telegram answered with an error, or the request never got an answer, or the user
+      // has not let the bot write yet): try again later.
       const backoff = Math.min(o.maxBackoffS, 2 ** Math.min(attempts, 10))
       await run(ctx.db, "UPDATE outbox SET state = 'pending', next_at = ?, last_error = ? WHERE id = ? AND state = 'sending'", ctx.now() + backoff, describeFailure(e), id)
       return false

@@ -40,6 +40,7 @@ interface Update {
   readonly update_id: number
   readonly message?: Record<string, unknown>
   readonly chat_member?: Record<string, unknown>
+  readonly my_chat_member?: Record<string, unknown>
 }
 
 export interface BotApiOptions {
@@ -127,6 +128,15 @@ export interface BotApiState {
   userWrites(user: EmulatedUser, text: string): ChatMessage
   /** Join (member) or leave (left) the community. */
   setMember(userId: number, member: boolean): void
+  /** The user blocks or unblocks the bot (the bot hears it as my_chat_member). */
+  setBlocked(userId: number, blocked: boolean): void
+  /**
+   * The user allowed the bot to write to them (the app's requestWriteAccess): their chat with the bot
+   * exists from now on, so sendMessage reaches them though they never started it.
+   */
+  allowWrites(userId: number): void
+  /** Whether sendMessage reaches the user: they started the bot or allowed it, and did not block it (initData's allows_write_to_pm). */
+  canWriteTo(userId: number): boolean
   knowUser(user: EmulatedUser): void
   /** Messages of the chat with userId after message_id `after`. */
   chatOf(userId: number, after?: number): ChatMessage[]
@@ -224,7 +234,9 @@ export const createBotApiState = (options: BotApiOptions): BotApiState => {
     if (text.length > 4096) throw badRequest('message is too long')
     if (state.blocked.has(chatId)) throw new BotApiError(403, 'Forbidden: bot was blocked by the user')
     const user = state.users.get(chatId)
-    if (!user || !state.chats.has(chatId)) throw badRequest('chat not found')
+    if (!user) throw badRequest('chat not found')
+    // Telegram knows the user (they opened the app) but they never started the bot nor allowed it.
+    if (!state.chats.has(chatId)) throw new BotApiError(403, "Forbidden: bot can't initiate conversation with a user")
     const t = Date.now()
     while (sentAt.length > 0 && sentAt[0]! <= t - 1000) sentAt.shift()
     if (sentAt.length >= maxPerSecond) throw new BotApiError(429, 'Too Many Requests: retry after 1', 1)
@@ -362,6 +374,27 @@ export const createBotApiState = (options: BotApiOptions): BotApiState => {
       })
       wake()
     },
+    setBlocked: (userId, blocked) => {
+      if (state.blocked.has(userId) === blocked) return
+      if (blocked) state.blocked.add(userId)
+      else state.blocked.delete(userId)
+      if (!wants('my_chat_member')) return
+      const user = telegramUser(state.users.get(userId) ?? { id: userId, first_name: `User ${userId}` })
+      const [before, after] = blocked ? ['member', 'kicked'] : ['kicked', 'member']
+      updates.push({
+        update_id: nextUpdateId++,
+        my_chat_member: {
+          chat: { id: userId, type: 'private', first_name: user.first_name },
+          from: user,
+          date: now(),
+          old_chat_member: { user: botUser, status: before, ...(before === 'kicked' ? { until_date: 0 } : {}) },
+          new_chat_member: { user: botUser, status: after, ...(after === 'kicked' ? { until_date: 0 } : {}) },
+        },
+      })
+      wake()
+    },
+    allowWrites: (userId) => void chatArray(userId),
+    canWriteTo: (userId) => state.chats.has(userId) && !state.blocked.has(userId),
     knowUser: (user) => {
       const known = state.users.get(user.id)
       state.users.set(user.id, { ...known, ...user })

@@ -4,6 +4,9 @@
 ;(() => {
   'use strict'
   const config = JSON.parse(document.getElementById('host-config').textContent)
+  // How Telegram's requestWriteAccess prompt is answered: the page's ?write_access= (read before the
+  // page rewrites its query), else the host's option.
+  const writeAccessMode = new URLSearchParams(location.search).get('write_access') || config.writeAccess
   const $ = (id) => document.getElementById(id)
   const NAMES = { 1001: 'Alice', 1002: 'Bob', 1003: 'Carol', 1004: 'Dave', 1005: 'Eve' }
   const STORE_KEY = 'axiom-host:form'
@@ -474,8 +477,21 @@
       })
     },
     web_app_open_popup: (d) => openPopup(d, (id) => send('popup_closed', id === '' ? {} : { button_id: id })),
+    // Telegram's own prompt; an answer lets the bot write to the user though they never started it.
+    web_app_request_write_access: () => {
+      const id = state.form ? Number(state.form.user) : 0
+      const answer = async (allowed) => {
+        await postJson('/write-access', { user_id: id, allowed })
+        note(allowed ? 'messages from the bot allowed' : 'messages from the bot declined', { user_id: id })
+        send('write_access_requested', { status: allowed ? 'allowed' : 'cancelled' })
+      }
+      if (writeAccessMode === 'allow') return void answer(true)
+      openPopup(
+        { title: config.botName, message: `Allow ${config.botName} to send you messages?`, buttons: [{ id: 'deny', type: 'cancel', text: "Don't allow" }, { id: 'allow', type: 'default', text: 'Allow' }] },
+        (button) => void answer(button === 'allow'),
+      )
+    },
     web_app_read_text_from_clipboard: (d) => send('clipboard_text_received', { req_id: d && d.req_id, data: null }),
-    web_app_request_write_access: () => send('write_access_requested', { status: 'allowed' }),
     web_app_request_phone: () => send('phone_requested', { status: 'cancelled' }),
     web_app_request_fullscreen: () => send('fullscreen_failed', { error: 'UNSUPPORTED' }),
     web_app_exit_fullscreen: () => send('fullscreen_changed', { is_fullscreen: false }),

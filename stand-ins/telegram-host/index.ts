@@ -6,7 +6,8 @@
  * Routes: GET / (the page), GET /host.js (its script), POST /launch, POST /join-community,
  * POST /community, GET /health; the Bot API, /bot<token>/<method> (bot-api.ts); and the page's side of
  * it: GET /chat?user=<id> (the bot's chat with that user), POST /chat (the user writes to the
- * bot), POST /chat/block, GET /prepared/<id> (a prepared message being shared). Anything else, a
+ * bot), POST /chat/block, POST /write-access (the user answered the app's requestWriteAccess), GET
+ * /prepared/<id> (a prepared message being shared). Anything else, a
  * frame's document and WebSocket upgrades go to the app's server: the app as a client before 6.1 gets
  * it, from this origin (SAME_ORIGIN_BEFORE_VERSION).
  *
@@ -53,6 +54,11 @@ export interface TelegramHostOptions {
   readonly now?: () => Date
   /** The Bot API state to serve and show (a test stack starts it first); by default the host makes its own. */
   readonly botApi?: BotApiState
+  /**
+   * The app's requestWriteAccess: 'ask' shows Telegram's prompt (default), 'allow' answers allowed at
+   * once (a test stack whose users are not there to tap). The page's `?write_access=` overrides it.
+   */
+  readonly writeAccess?: 'ask' | 'allow'
 }
 
 export interface RunningTelegramHost {
@@ -175,6 +181,7 @@ export const startTelegramHost = async (options: TelegramHostOptions): Promise<R
     botName: options.botName ?? 'AXIOM',
     communityPath: options.communityPath ?? '/axiom_community',
     hasAdmin: options.admin !== undefined,
+    writeAccess: options.writeAccess ?? 'ask',
     themes: THEMES,
     platforms: PLATFORMS,
     defaults: { user: 1001, name: 'Alice', lang: 'en', start: '', version: DEFAULT_VERSION, platform: DEFAULT_PLATFORM, scheme: 'light' },
@@ -245,8 +252,7 @@ export const startTelegramHost = async (options: TelegramHostOptions): Promise<R
       const body = (await readBody(req)) as Record<string, unknown>
       const id = userIdOf(body)
       if (typeof body.blocked !== 'boolean') throw new LaunchError('blocked must be a boolean')
-      if (body.blocked) botApi.blocked.add(id)
-      else botApi.blocked.delete(id)
+      botApi.setBlocked(id, body.blocked)
       return send(res, 200, { ok: true, user_id: id, blocked: body.blocked })
     }
     if (method === 'GET' && path.startsWith('/prepared/')) {
@@ -272,7 +278,7 @@ export const startTelegramHost = async (options: TelegramHostOptions): Promise<R
       botApi.knowUser(request.user)
       // A ?start= link opens the bot's chat, and Telegram sends the bot /start <code>.
       if (fromLink?.opens === 'bot-chat') botApi.userWrites(request.user, fromLink.bot_start ? `/start ${fromLink.bot_start}` : '/start')
-      const launch = buildLaunch(request, options.botToken, now())
+      const launch = buildLaunch(request, options.botToken, now(), { allowsWriteToPm: botApi.canWriteTo(request.user.id) })
       const sameOrigin = !versionAtLeast(request.version ?? DEFAULT_VERSION, SAME_ORIGIN_BEFORE_VERSION)
       const frameUrl = sameOrigin ? `http://${req.headers.host}${appUrl.pathname}${appUrl.search}` : config.appUrl
       return send(res, 200, {
@@ -282,6 +288,14 @@ export const startTelegramHost = async (options: TelegramHostOptions): Promise<R
         start_param: request.start_param ?? '',
         ...(fromLink ? { opens: fromLink.opens, ...(fromLink.bot_start ? { bot_start: fromLink.bot_start } : {}) } : {}),
       })
+    }
+    // The user answered the app's requestWriteAccess prompt (the page's popup).
+    if (method === 'POST' && path === '/write-access') {
+      const body = (await readBody(req)) as Record<string, unknown>
+      const id = userIdOf(body)
+      if (typeof body.allowed !== 'boolean') throw new LaunchError('allowed must be a boolean')
+      if (body.allowed) botApi.allowWrites(id)
+      return send(res, 200, { ok: true, can_write: botApi.canWriteTo(id) })
     }
     if (method === 'POST' && path === '/join-community') {
       const r = await setMember(userIdOf(await readBody(req)), true)

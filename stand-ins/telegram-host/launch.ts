@@ -107,14 +107,15 @@ export const versionAtLeast = (v: string, min: string): boolean => {
  * Ed25519 signature for third parties; random bytes here, as only Telegram holds that key), and an
  * older one sends none.
  */
-export const buildLaunch = (req: LaunchRequest, botToken: string, now: Date = new Date()): Launch => {
+export const buildLaunch = (req: LaunchRequest, botToken: string, now: Date = new Date(), o: { readonly allowsWriteToPm?: boolean } = {}): Launch => {
   const startParam = req.start_param ?? ''
   const version = req.version ?? DEFAULT_VERSION
   const queryId = `AA${req.user.id.toString(36)}${now.getTime().toString(36)}`
   const initData = signInitData(
     {
       query_id: queryId,
-      user: JSON.stringify({ ...req.user, allows_write_to_pm: true }),
+      // Whether the bot may write to the user (they started it or allowed it); Telegram sends it as a field of the user.
+      user: JSON.stringify({ ...req.user, allows_write_to_pm: o.allowsWriteToPm ?? true }),
       chat_instance: String(8_000_000_000_000_000_000n + BigInt(req.user.id)),
       chat_type: 'sender',
       ...(startParam ? { start_param: startParam } : {}),

@@ -31,6 +31,10 @@ const recordingWebApp = () => {
       calls.push(`share ${id}`)
       cb?.(true)
     },
+    requestWriteAccess: (cb) => {
+      calls.push('requestWriteAccess')
+      cb?.(true)
+    },
     onEvent: (e) => void calls.push(`on ${e}`),
     offEvent: (e) => void calls.push(`off ${e}`),
     BackButton: {

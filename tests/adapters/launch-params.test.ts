@@ -42,7 +42,7 @@ describe('launch parameters read from the URL, without the SDK', () => {
     const { storage } = memoryStorage()
     const launch = launchParamsOf(readInitParams(telegramHash({ initData, version: '7.10', platform: 'ios', start: 'REF42' }), storage))
     expect(launch.initData).toBe(initData)
-    expect(launch.initDataUnsafe).toEqual({ user: { id: ann.id, language_code: 'ru' }, start_param: 'REF42' })
+    expect(launch.initDataUnsafe).toEqual({ user: { id: ann.id, language_code: 'ru', allows_write_to_pm: true }, start_param: 'REF42' })
     expect(launch.version).toBe('7.10')
     expect(launch.platform).toBe('ios')
     expect(launch.startParam).toBe('REF42')

@@ -38,6 +38,11 @@ describe('TelegramPlatform on an older client', () => {
     expect(await platform.shareMessage('msg-1')).toBe(false)
     expect(host.of('web_app_send_prepared_message')).toEqual([])
   })
+
+  it('does not ask to let the bot write before 6.9', async () => {
+    const older = new TelegramPlatform(fakeWebApp('6.8').webApp)
+    expect(await older.requestWriteAccess()).toBe(false)
+  })
 })
 
 /** A 6.0 client through a fake binding: the SDK itself would fall back to window.open there. */
@@ -59,6 +64,7 @@ const fakeWebApp = (version: string) => {
     openLink: record('openLink'),
     openTelegramLink: record('openTelegramLink'),
     shareMessage: record('shareMessage'),
+    requestWriteAccess: record('requestWriteAccess'),
     onEvent: record('onEvent'),
     offEvent: record('offEvent'),
     BackButton: { show: record('show'), hide: record('hide'), onClick: record('onClick'), offClick: record('offClick') },

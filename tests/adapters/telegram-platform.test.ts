@@ -103,6 +103,23 @@ describe('TelegramPlatform on a Telegram 8.0 client', () => {
     expect(await failed).toBe(false)
   })
 
+  it('asks Telegram to let the bot write to the user, and says whether they allowed it', async () => {
+    const allowed = platform.requestWriteAccess()
+    expect(host.of('web_app_request_write_access')).toHaveLength(1)
+    host.send('write_access_requested', { status: 'allowed' })
+    expect(await allowed).toBe(true)
+
+    const declined = platform.requestWriteAccess()
+    host.send('write_access_requested', { status: 'cancelled' })
+    expect(await declined).toBe(false)
+  })
+
+  it("reads whether the launch says the bot may write to the user (initData's allows_write_to_pm)", async () => {
+    const { initDataUnsafeOf } = await import('../../adapters/browser/launch-params.ts')
+    expect(initDataUnsafeOf(initDataFor({ id: 5, first_name: 'Bo', allows_write_to_pm: true })).user).toEqual({ id: 5, allows_write_to_pm: true })
+    expect(initDataUnsafeOf(initDataFor({ id: 6, first_name: 'Cy' })).user).toEqual({ id: 6 })
+  })
+
   it('resolves false when a share is already open instead of throwing', async () => {
     vi.spyOn(console, 'error').mockImplementationOnce(() => {})
     const first = platform.shareMessage('msg-3')

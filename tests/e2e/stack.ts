@@ -113,7 +113,8 @@ export const startStack = async (o: StackOptions = {}): Promise<Stack> => {
     },
   })
   const appUrl = app.resolvedUrls?.local[0] ?? ''
-  const host = await startTelegramHost({ port: 0, appUrl, botToken: DEV_BOT_TOKEN, admin: adminForServer(server), botApi: telegram.state })
+  // The app asks to let the bot write after a payment; the suite's users allow it at once, unless a test asks for the prompt.
+  const host = await startTelegramHost({ port: 0, appUrl, botToken: DEV_BOT_TOKEN, admin: adminForServer(server), botApi: telegram.state, writeAccess: 'allow' })
   const bot = o.live ? await runBot(botConfigFromEnv({ BOT_TOKEN: DEV_BOT_TOKEN, TELEGRAM_API_ROOT: telegram.url, AXIOM_API: server.url }), { appUrl }) : null
   const browser = await launchChromium()
   return {
@@ -184,6 +185,8 @@ export interface LaunchOptions {
   readonly path?: string
   /** Launch again in this page (same browser context, so the app's local storage and cookies survive). */
   readonly page?: Page
+  /** How the host answers the app's requestWriteAccess: 'ask' shows Telegram's prompt (the stack allows at once). */
+  readonly writeAccess?: 'ask' | 'allow'
 }
 
 /** Signs in as `user` with signed initData (creating the user, referred by `refCode`, on first use); returns the access token. */
@@ -246,6 +249,7 @@ export const launch = async (stack: Stack, o: LaunchOptions): Promise<LaunchedAp
   if (o.name) q.set('name', o.name)
   if (o.start) q.set('start', o.start)
   if (o.link) q.set('link', o.link)
+  if (o.writeAccess) q.set('write_access', o.writeAccess)
   await page.goto(`${stack.host.url}?${q}`)
   if (o.path) {
     await page.waitForSelector('iframe')

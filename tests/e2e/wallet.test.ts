@@ -184,6 +184,44 @@ describe('the wallet and the bond purchase, end to end on the local chain', () =
     await page.close()
   })
 
+  /** The user's only bond's status, from the backend (its toast may come and go while the prompt is up). */
+  const bondStatus = async (user: number) => (await api<{ items: Array<{ status: string }> }>(stack, user, 'GET', '/mint/')).items[0]?.status
+
+  it("a user who never started the bot is asked, after paying, to let it write: allowed, the bot's 'payment arrived' reaches them", async () => {
+    const user = 9109
+    const { page, app, errors } = await launch(stack, { user, name: 'Fern', writeAccess: 'ask' })
+    await connectDevWallet(page, app)
+    expect(stack.telegram.state.canWriteTo(user)).toBe(false)
+    await buy(app, '30')
+    // Telegram's own prompt, over the app, once the wallet has sent the payment.
+    await page.getByTestId('host-popup').waitFor()
+    expect(await page.getByTestId('host-popup').textContent()).toContain('Allow AXIOM to send you messages?')
+    await page.getByTestId('host-popup').getByRole('button', { name: 'Allow', exact: true }).click()
+    await expect.poll(() => bondStatus(user), { timeout: 30_000 }).toBe('active')
+    await expect.poll(() => stack.telegram.state.chatOf(user).map((m) => m.text), { timeout: 15_000 }).toEqual([expect.stringMatching(/^Your payment arrived: bond #1 for 30(\.00)? AXIOM is active\.$/)])
+    expect(errors).toEqual([])
+    await page.close()
+  })
+
+  it('one who declines is not written to, and the bond goes live all the same', async () => {
+    const user = 9110
+    const { page, app, errors } = await launch(stack, { user, name: 'Gus', writeAccess: 'ask' })
+    await connectDevWallet(page, app)
+    await buy(app, '25')
+    await page.getByTestId('host-popup').waitFor()
+    await page.getByTestId('host-popup').getByRole('button', { name: "Don't allow" }).click()
+    await expect.poll(() => bondStatus(user), { timeout: 30_000 }).toBe('active')
+    // The backend tried: Telegram answered that the bot may not write to them (it tries a few more
+    // times in the next minute, in case they change their mind), and they are not taken as blocking it.
+    const tried = async () =>
+      (await stack.server.ctx.db.one("SELECT o.last_error FROM outbox o JOIN users u ON u.id = o.user_id WHERE u.telegram_id = ? AND o.kind = 'bond_paid'", user))?.last_error
+    await expect.poll(tried, { timeout: 15_000 }).toBe("403 Forbidden: bot can't initiate conversation with a user")
+    expect((await stack.server.ctx.db.one('SELECT bot_blocked_at FROM users WHERE telegram_id = ?', user))!.bot_blocked_at).toBeNull()
+    expect(stack.telegram.state.chatOf(user)).toEqual([])
+    expect(errors).toEqual([])
+    await page.close()
+  })
+
   it('restores the connection after a reload, and disconnects', async () => {
     const { page, app } = await launch(stack, { user: 9103, name: 'Otto' })
     await connectDevWallet(page, app)

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { defaultTelegramSettings, DEV_BOT_TOKEN } from '../../server/main.ts'
+import { NOT_ALLOWED_TRIES } from '../../server/telegram/outbox.ts'
 import { BLOCKED, error, ok, startBotApiFake, tooManyRequests, type BotApiFake, type FakeAnswer } from '../support/bot-api-fake.ts'
 import { startTestServer, type TestServer } from './support.ts'
 
@@ -127,6 +128,40 @@ describe('notifications through the outbox', () => {
     await t.login(8011, danCode)
     await drain()
     expect(sentTo(8009)).toHaveLength(1)
+  })
+
+  it("a user who has not let the bot write yet is tried again for a while, never recorded as blocking it; sent once they allow it", async () => {
+    const cantInitiate = error(403, "Forbidden: bot can't initiate conversation with a user")
+    const hal = await t.login(8500)
+    const code = ((await hal.call('GET', '/user/me')).body as { ref_code: string }).ref_code
+    script.set(8500, [cantInitiate, error(400, 'Bad Request: chat not found')])
+    await t.login(8501, code)
+    await drain()
+    t.clock.advance(10)
+    await drain()
+    expect(sentTo(8500)).toHaveLength(2)
+    const user = await t.server.ctx.db.one('SELECT bot_blocked_at FROM users WHERE telegram_id = ?', 8500)
+    expect(user!.bot_blocked_at).toBeNull()
+    // They tapped Allow: the next try goes through.
+    t.clock.advance(10)
+    await drain()
+    expect(sentTo(8500)).toHaveLength(3)
+    const row = await t.server.ctx.db.one("SELECT o.state FROM outbox o JOIN users u ON u.id = o.user_id WHERE u.telegram_id = ?", 8500)
+    expect(row!.state).toBe('sent')
+
+    // One who never allows it: refused after NOT_ALLOWED_TRIES, still not recorded as blocking.
+    const ivy = await t.login(8510)
+    const ivyCode = ((await ivy.call('GET', '/user/me')).body as { ref_code: string }).ref_code
+    script.set(8510, Array.from({ length: NOT_ALLOWED_TRIES }, () => cantInitiate))
+    await t.login(8511, ivyCode)
+    for (let i = 0; i < NOT_ALLOWED_TRIES + 2; i++) {
+      await drain()
+      t.clock.advance(60)
+    }
+    expect(sentTo(8510)).toHaveLength(NOT_ALLOWED_TRIES)
+    const refused = await t.server.ctx.db.one("SELECT o.state, o.last_error FROM outbox o JOIN users u ON u.id = o.user_id WHERE u.telegram_id = ?", 8510)
+    expect(refused).toMatchObject({ state: 'refused', last_error: "403 Forbidden: bot can't initiate conversation with a user" })
+    expect((await t.server.ctx.db.one('SELECT bot_blocked_at FROM users WHERE telegram_id = ?', 8510))!.bot_blocked_at).toBeNull()
   })
 
   it('paces sends at no more than 25 a second in all', async () => {

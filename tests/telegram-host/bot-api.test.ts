@@ -71,6 +71,20 @@ describe('the host emulator as a Bot API server', () => {
     expect((await drain({})).filter((u) => u.chat_member)).toEqual([])
   })
 
+  it("a user who opened the app but never started the bot: sendMessage is Telegram's 403 until they allow it (requestWriteAccess), and the launch says so", async () => {
+    const first = await post(host.url, '/launch', { user: { id: 3006, first_name: 'Dee' } })
+    const userOf = (initData: string) => JSON.parse(new URLSearchParams(initData).get('user')!)
+    expect(userOf(first.body.initData).allows_write_to_pm).toBe(false)
+    expect(await api('sendMessage', { chat_id: 3006, text: 'Your payment arrived' })).toEqual({
+      status: 403,
+      body: { ok: false, error_code: 403, description: "Forbidden: bot can't initiate conversation with a user" },
+    })
+    expect((await post(host.url, '/write-access', { user_id: 3006, allowed: true })).body).toEqual({ ok: true, can_write: true })
+    expect((await api('sendMessage', { chat_id: 3006, text: 'Your payment arrived' })).body.ok).toBe(true)
+    const again = await post(host.url, '/launch', { user: { id: 3006, first_name: 'Dee' } })
+    expect(userOf(again.body.initData).allows_write_to_pm).toBe(true)
+  })
+
   it('savePreparedInlineMessage stores the message the page shows when it is shared', async () => {
     await post(host.url, '/launch', { user: { id: 3002, first_name: 'Ben' } })
     const result = { type: 'article', id: 'a1', title: 'Invite', input_message_content: { message_text: 'Join me' }, reply_markup: { inline_keyboard: [[{ text: 'Open', url: 'https://t.me/axiom_test_bot/app?startapp=R1' }]] } }

@@ -57,6 +57,15 @@ export class FakePlatform implements Platform {
     this.openedPlatformLinks.push(url)
   }
 
+  /** How often the app asked to let the bot write, and what the user answers. */
+  writeAccessRequests = 0
+  writeAccessAnswer = true
+
+  requestWriteAccess(): Promise<boolean> {
+    this.writeAccessRequests++
+    return Promise.resolve(this.writeAccessAnswer)
+  }
+
   shareMessage(inlineMessageId: string): Promise<boolean> {
     this.sharedMessages.push(inlineMessageId)
     if (this.shareOutcome === 'throws') return Promise.reject(new Error('WebAppMethodUnsupported'))

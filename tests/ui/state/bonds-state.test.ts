@@ -95,6 +95,19 @@ describe('BondsState', () => {
     expect(bonds.bondList.mints.map((m) => [m.id, m.status])).toEqual([['5', 'canceled']])
   })
 
+  it('once the payment is out, asks to let the bot tell the user about it; a refused payment asks nothing', async () => {
+    const h = stateHarness()
+    h.platform.setLaunch({ ...h.platform.launch()!, allowsWriteToPm: false })
+    const bonds = h.bonds()
+    h.wallet.signOutcome = 'rejects'
+    await bonds.bondList.buy(100, 30)
+    expect(h.platform.writeAccessRequests).toBe(0)
+    h.wallet.signOutcome = 'signs'
+    h.chain.changeAfterReads(1, h.wallet.account()!.address, 4_000_000_000n)
+    await bonds.bondList.buy(100, 30)
+    expect(h.platform.writeAccessRequests).toBe(1)
+  }, 60_000)
+
   it('sends an idempotency key with each purchase', async () => {
     const h = stateHarness()
     h.chain.changeAfterReads(1, h.wallet.account()!.address, 1n)

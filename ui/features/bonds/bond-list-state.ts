@@ -27,7 +27,7 @@ export class BondListState {
   private readonly bondForm = new Submission()
 
   constructor(
-    private readonly uc: Pick<UseCases, 'loadMintRecords' | 'buyBond' | 'cancelBond'>,
+    private readonly uc: Pick<UseCases, 'loadMintRecords' | 'buyBond' | 'cancelBond' | 'offerBotMessages'>,
     private readonly ticker: SecondTicker,
     private readonly live: LiveRecords,
     /** A purchase's payment did not go out: the pending records are cleared (spec §4). */
@@ -72,8 +72,10 @@ export class BondListState {
       const now = this.mints.find((m) => m.id === mint.id)
       return now !== undefined && now.status !== 'pending'
     }
+    // The payment is out: Telegram may now ask, once, to let the bot tell the user when it lands.
+    const onSent = () => void this.uc.offerBotMessages().catch(() => undefined)
     const r = await runResult(
-      this.bondForm.send({ amount, days }, (idempotencyKey) => this.uc.buyBond({ amount, days, idempotencyKey, onPendingMint: showPending, isPaid })),
+      this.bondForm.send({ amount, days }, (idempotencyKey) => this.uc.buyBond({ amount, days, idempotencyKey, onPendingMint: showPending, isPaid, onSent })),
     )
     runInAction(() => {
       this.isSaving = false

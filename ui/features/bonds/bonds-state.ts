@@ -12,7 +12,7 @@ import { StakeQuoteState } from './stake-quote-state.ts'
 /** What the bonds view models call. */
 export type BondUseCases = Pick<
   UseCases,
-  'loadBondPlans' | 'loadMintRecords' | 'loadStakeRecords' | 'quoteBond' | 'buyBond' | 'cancelBond' | 'quoteStake' | 'stakeMint'
+  'loadBondPlans' | 'loadMintRecords' | 'loadStakeRecords' | 'quoteBond' | 'buyBond' | 'offerBotMessages' | 'cancelBond' | 'quoteStake' | 'stakeMint'
 >
 
 /**
