@@ -27,6 +27,7 @@ describe('the message catalogues (English in the entry, Russian loaded on demand
 
   it('fills in {vars} in either language', async () => {
     const c = await fresh()
+    await c.loadScreenTexts()
     expect(c.translate('en', 'common.days', { n: 3 })).toBe('3 days')
     await c.loadCatalogue('ru')
     expect(c.translate('ru', 'common.days', { n: 3 })).toBe('3 дн.')

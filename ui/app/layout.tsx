@@ -1,13 +1,13 @@
 import { observer } from 'mobx-react-lite'
-import { type ReactNode, Suspense, useEffect, useRef } from 'react'
+import { lazy, type ReactNode, Suspense, useEffect, useRef } from 'react'
 import { BottomNav } from '../components/bottom-nav.tsx'
 import { Spinner } from '../components/spinner.tsx'
 import { Toasts } from '../components/toasts.tsx'
 import { TopBar } from '../components/top-bar.tsx'
-import { FarmingActivationModal } from '../features/farming/farming-activation-modal.tsx'
+import { withScreenTexts } from '../i18n/catalogues.ts'
 import { useT } from '../i18n/use-t.ts'
 import { CommunityModal } from './community-modal.tsx'
-import { useSessionState } from './contexts.ts'
+import { useFarmingState, useSessionState } from './contexts.ts'
 import { markFirstScreenMounted } from './first-paint.ts'
 import { usePathname } from './navigation.ts'
 import { useBackButton, useScrollToTop } from './use-back-button.ts'
@@ -27,6 +27,25 @@ function ScreenMounted() {
   useEffect(markFirstScreenMounted, [])
   return null
 }
+
+const LazyFarmingActivationModal = lazy(() =>
+  withScreenTexts(import('../features/farming/farming-activation-modal.tsx')).then((m) => ({ default: m.FarmingActivationModal })),
+)
+
+/**
+ * A farm code's outcome (spec §4): its sheet's code and texts load with the first outcome, not
+ * before the first paint (most openings have no farm code), and it stays mounted after that.
+ */
+const FarmingActivation = observer(function FarmingActivation() {
+  const farming = useFarmingState()
+  const wanted = useRef(false)
+  if (farming.activation !== null) wanted.current = true
+  return wanted.current ? (
+    <Suspense fallback={null}>
+      <LazyFarmingActivationModal />
+    </Suspense>
+  ) : null
+})
 
 const CommunityGate = observer(function CommunityGate() {
   const session = useSessionState()
@@ -61,7 +80,7 @@ export function Layout({ children }: { readonly children: ReactNode }) {
         </Suspense>
       </main>
       <BottomNav />
-      <FarmingActivationModal />
+      <FarmingActivation />
       <CommunityGate />
     </div>
   )

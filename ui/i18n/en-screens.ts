@@ -1,7 +1,8 @@
 /**
  * English texts of the screens other than the dashboard (bond, staking, farming, sell, referral,
  * tasks, history), of the dashboard below its first view (the stats, the bonds list and its cancel
- * sheet), and the backend's keys those screens show (task titles, history descriptions).
+ * sheet), of a farm code's outcome sheet, and the backend's keys those show (task titles, history
+ * descriptions, the activation's message).
  * Not in the entry: each of those parts' lazy import waits for this chunk too (withScreenTexts in
  * catalogues.ts), so the first paint does not download texts it never shows. Russian has every key
  * in ru.ts, which a Russian speaker loads at boot.
@@ -244,4 +245,21 @@ export const enScreens = {
   'dashboard.stats.active_bonds': 'Active bonds',
   'dashboard.stats.active_stakes': 'Active stakes',
   'dashboard.stats.collective_bonus': 'Collective bonus',
+
+  'common.max': 'Max',
+  'common.copy': 'Copy',
+  'common.share': 'Share',
+  'common.days': '{n} days',
+  'common.percentPerDay': '{value} %/day',
+  'common.tokensPerDay': '{amount} AXIOM/day',
+  'quote.refused': 'This cannot be quoted:',
+
+  'common.approxTon': '≈ {amount} TON',
+  'activation.title': 'Farming link',
+  'activation.active': 'You get it for {n} days',
+  'activation.reached': 'We cannot activate this link.',
+  'activation.revoked': 'This link has been revoked',
+  'activation.revokedBody': 'Please contact its author.',
+  'activation.reachedStatus': 'All activations are used',
+  'activation.message.active': 'A bond of {amount} AXIOM for {days} days is yours',
 } as const

@@ -12,18 +12,8 @@ export const en = {
   'common.loading': 'Loading…',
   'common.close': 'Close',
   'common.cancel': 'Cancel',
-  'common.confirm': 'Confirm',
-  'common.max': 'Max',
-  'common.copy': 'Copy',
-  'common.share': 'Share',
-  'common.days': '{n} days',
-  'common.token': 'AXIOM',
-  'common.ton': 'TON',
-  'common.approxTon': '≈ {amount} TON',
   'common.notFound': 'This page does not exist',
   'common.toDashboard': 'Go to the dashboard',
-  'common.percentPerDay': '{value} %/day',
-  'common.tokensPerDay': '{amount} AXIOM/day',
 
   'nav.label': 'Main navigation',
   'nav.bond': 'Bond AXIOM',
@@ -33,7 +23,6 @@ export const en = {
   'nav.tasks': 'Tasks',
   'nav.invite': 'Invite Friends',
   'nav.copyLink': 'Copy referral link',
-  'nav.badgeNew': '{n} new',
   'toast.region': 'Notifications',
   'toast.dismiss': 'Dismiss',
 
@@ -71,20 +60,11 @@ export const en = {
   'dashboard.interval.4h': '4h',
   'dashboard.interval.1d': '1d',
 
-  'quote.refused': 'This cannot be quoted:',
-
   'wallet.label': 'Wallet {address}',
   'wallet.disconnectTitle': 'Disconnect wallet?',
   'wallet.disconnectBody': 'Wallet {address} will be disconnected. You can connect it again at any time.',
   'wallet.disconnect': 'Disconnect',
 
-  'activation.title': 'Farming link',
-  'activation.active': 'You get it for {n} days',
-  'activation.reached': 'We cannot activate this link.',
-  'activation.revoked': 'This link has been revoked',
-  'activation.revokedBody': 'Please contact its author.',
-  'activation.reachedStatus': 'All activations are used',
-  'activation.message.active': 'A bond of {amount} AXIOM for {days} days is yours',
 } as const
 
 /** Every key: the entry's (above) and the other screens' (en-screens.ts, a chunk of its own). */
