@@ -263,22 +263,34 @@ const inputsSeen = (app: FrameLocator, type: 'wheel' | 'touchmove' | 'keydown'):
  * Makes the page grow by `px` under whatever is on screen, over twenty frames, the way the
  * dashboard grows when its data arrives under the community gate.
  */
-const growPage = (app: FrameLocator, px: number) =>
-  frameEval(app, () => {
-    const grow = document.createElement('div')
-    grow.dataset.testid = 'grown'
-    document.getElementById('main')!.append(grow)
-  }).then(() =>
-    app.getByTestId('grown').last().evaluate((grow, total) => {
-      let h = 0
-      const step = () => {
-        h = Math.min(total, h + Math.ceil(total / 20))
-        grow.style.height = `${h}px`
-        if (h < total) requestAnimationFrame(step)
-      }
-      requestAnimationFrame(step)
-    }, px),
-  )
+let grown = 0
+/** Appends (or puts first) an element to the screen's content that grows to `px` over 20 frames. */
+const growPage = (app: FrameLocator, px: number, where: 'end' | 'start' = 'end') => {
+  const id = String(++grown)
+  return app
+    .locator('#main')
+    .evaluate(
+      (main, o) => {
+        const grow = document.createElement('div')
+        grow.dataset.testid = 'grown'
+        grow.dataset.grow = o.id
+        if (o.where === 'start') main.prepend(grow)
+        else main.append(grow)
+      },
+      { id, where },
+    )
+    .then(() =>
+      app.locator(`[data-grow="${id}"]`).evaluate((grow, total) => {
+        let h = 0
+        const step = () => {
+          h = Math.min(total, h + Math.ceil(total / 20))
+          grow.style.height = `${h}px`
+          if (h < total) requestAnimationFrame(step)
+        }
+        requestAnimationFrame(step)
+      }, px),
+    )
+}
 
 /** A page that takes touch input as well as a mouse and keys. */
 const touchPage = () => stack.browser.newPage({ viewport: { width: 1100, height: 900 }, hasTouch: true })
@@ -425,9 +437,14 @@ describe('the page under a modal holds still', () => {
     await scrollEveryWay(page, app)
     await scrollEveryWay(page, app, false)
     expect(await screenTop(app, row), 'under the modal').toBe(rowTop)
+    // Content above the bond arrives late, while the modal is up: what the user looks at holds still.
+    await growPage(app, 120, 'start')
+    await expect.poll(() => app.getByTestId('grown').first().evaluate((el) => el.getBoundingClientRect().height)).toBe(120)
+    await twoFrames(app)
+    expect(await screenTop(app, row), 'under the modal, after content above it grew').toBe(rowTop)
     await app.getByTestId('cancel-bond-keep').click()
     await app.getByTestId('cancel-bond-modal').waitFor({ state: 'detached' })
-    expect(await frameEval(app, () => window.scrollY), 'after closing').toBe(y)
+    expect(await frameEval(app, () => window.scrollY), 'after closing: as far down as the content above grew').toBe(y + 120)
     expect(await screenTop(app, row)).toBe(rowTop)
     expect(errors).toEqual([])
     await page.close()

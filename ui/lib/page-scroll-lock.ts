@@ -5,6 +5,9 @@
  * document then has nothing to scroll), and wheel, touch and scroll keys are cancelled unless they
  * scroll an allowed element (a modal's own content) that can still move that way. The first lock
  * saves the offset, the last unlock restores it; locks are counted, one per open modal.
+ * A fixed body has no scroll anchoring, so the lock does it: what the user was looking at stays
+ * where it was when content above it grows or shrinks under the modal (a chart or a list that
+ * arrives late), and the page comes back there on unlock.
  */
 
 const SCROLL_KEYS = new Set(['PageUp', 'PageDown', 'Home', 'End', 'ArrowUp', 'ArrowDown', ' ', 'Spacebar'])
@@ -20,6 +23,9 @@ interface Saved {
 
 let locks = 0
 let saved: Saved | null = null
+/** The element the page is anchored on while locked, and its distance from the top of the screen. */
+let anchor: { readonly el: Element; readonly top: number } | null = null
+let resizes: ResizeObserver | null = null
 let touchY = 0
 const allowed = new Set<Element>()
 
@@ -77,6 +83,37 @@ const listen = { capture: true, passive: false } as const
 /** A touchstart is only read: kept passive, so taps do not wait on the main thread. */
 const watch = { capture: true, passive: true } as const
 
+/** Whether `el` is in a fixed layer (a modal, a toast, a bar): those do not move with the page. */
+const inFixedLayer = (el: Element): boolean => {
+  for (let e: Element | null = el; e && e !== document.body; e = e.parentElement) if (getComputedStyle(e).position === 'fixed') return true
+  return false
+}
+
+/**
+ * The page's element the user is looking at, as the browser's own scroll anchoring would pick it:
+ * the deepest element of the page (not of a fixed layer) at the middle of the screen, else a third
+ * of the way down or two thirds.
+ */
+const pickAnchor = (): Element | null => {
+  if (typeof document.elementsFromPoint !== 'function') return null
+  for (const f of [0.5, 0.33, 0.67]) {
+    for (const el of document.elementsFromPoint(window.innerWidth / 2, window.innerHeight * f)) {
+      if (el === document.body || el === document.documentElement) break
+      if (!inFixedLayer(el)) return el
+    }
+  }
+  return null
+}
+
+/** Keeps the anchor where it was on screen: the pinned body moves by what the anchor moved. */
+const holdAnchor = (): void => {
+  if (!saved || !anchor || !anchor.el.isConnected) return
+  const moved = Math.round(anchor.el.getBoundingClientRect().top - anchor.top)
+  if (moved === 0) return
+  saved = { ...saved, y: Math.max(0, saved.y + moved) }
+  document.body.style.top = `${-saved.y}px`
+}
+
 /** The page's offset as the user sees it, locked or not. */
 export const pageScrollY = (): number => (saved ? saved.y : window.scrollY)
 
@@ -94,6 +131,8 @@ export const scrollPageTo = (top: number): void => {
   }
   saved = { ...saved, x: 0, y: top }
   document.body.style.top = `${-top}px`
+  // A new page under the modal: nothing on it to hold.
+  anchor = null
 }
 
 /** Locks the page; `content` (a modal's sheet) may still scroll. Returns its unlock, to call once. */
@@ -127,6 +166,13 @@ export const lockPageScroll = (content: Element | null): (() => void) => {
     body.width = '100%'
     body.overflow = 'hidden'
     body.overscrollBehavior = 'none'
+    const el = pickAnchor()
+    anchor = el ? { el, top: el.getBoundingClientRect().top } : null
+    if (typeof ResizeObserver === 'function') {
+      // The body's height changes whenever content is added, removed or resized: the anchor is checked then, before paint.
+      resizes = new ResizeObserver(holdAnchor)
+      resizes.observe(document.body)
+    }
     document.addEventListener('wheel', onWheel, listen)
     document.addEventListener('touchstart', onTouchStart, watch)
     document.addEventListener('touchmove', onTouchMove, listen)
@@ -138,6 +184,10 @@ export const lockPageScroll = (content: Element | null): (() => void) => {
     done = true
     if (content) allowed.delete(content)
     if (--locks > 0 || !saved) return
+    holdAnchor()
+    resizes?.disconnect()
+    resizes = null
+    anchor = null
     const { x, y, html, body } = saved
     saved = null
     document.removeEventListener('wheel', onWheel, listen)
