@@ -1,31 +1,25 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { defaultTelegramSettings, DEV_BOT_TOKEN } from '../../server/main.ts'
-import { chatMember, ok, startBotApiFake, type BotApiFake } from '../support/bot-api-fake.ts'
+import { DEV_BOT_TOKEN } from '../../server/main.ts'
+import { chatMember, ok, type BotApiFake } from '../support/bot-api-fake.ts'
 import { signInitDataFor } from '../support/init-data.ts'
-import { startTestServer, type TestServer } from './support.ts'
+import { startCommunityBackend, type BotApiAnswer, type CommunityBackend } from './community-backend.ts'
+import type { TestServer } from './support.ts'
 
 /**
  * POST /api/telegram/chat-member: what the bot learns from chat_member and my_chat_member updates,
  * told to the backend. Sent here as raw requests with init data signed by the tests' own HMAC.
  */
-const COMMUNITY = '@axiom_community'
-
+let backend: CommunityBackend
 let fake: BotApiFake
 let t: TestServer
-let status: Map<number, ReturnType<typeof ok>>
+let status: Map<number, BotApiAnswer>
 
 beforeAll(async () => {
-  fake = await startBotApiFake(DEV_BOT_TOKEN)
-  fake.on('getChatMember', (p) => status.get(Number(p.user_id)) ?? ok(chatMember(Number(p.user_id), 'left')))
-  t = await startTestServer({ telegram: { ...defaultTelegramSettings(), apiRoot: fake.url, communityChat: COMMUNITY, miniAppLink: 'https://t.me/axiom_dev_bot/app', requestTimeoutMs: 3_000 } })
+  backend = await startCommunityBackend()
+  ;({ fake, t, status } = backend)
 })
-afterAll(async () => {
-  await t.close()
-  await fake.close()
-})
-beforeEach(() => {
-  status = new Map()
-})
+afterAll(() => backend.close())
+beforeEach(() => status.clear())
 
 const report = (telegramId: number, body: Record<string, unknown>, token = DEV_BOT_TOKEN) =>
   fetch(`${t.url}/api/telegram/chat-member`, {

@@ -1,29 +1,22 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { defaultTelegramSettings, DEV_BOT_TOKEN } from '../../server/main.ts'
-import { BLOCKED, chatMember, error, ok, startBotApiFake, tooManyRequests, type BotApiFake } from '../support/bot-api-fake.ts'
+import { BLOCKED, chatMember, error, ok, tooManyRequests, type BotApiFake } from '../support/bot-api-fake.ts'
+import { COMMUNITY, MINI_APP_LINK as LINK, startCommunityBackend, type BotApiAnswer, type CommunityBackend } from './community-backend.ts'
 import { signInitDataFor } from '../support/init-data.ts'
 import { startTestServer, type TestServer } from './support.ts'
 
-const COMMUNITY = '@axiom_community'
-const LINK = 'https://t.me/axiom_dev_bot/app'
-
+let backend: CommunityBackend
 let fake: BotApiFake
 let t: TestServer
 /** What getChatMember answers per Telegram user id (default: left). */
-let status: Map<number, ReturnType<typeof ok>>
+let status: Map<number, BotApiAnswer>
 
 beforeAll(async () => {
-  fake = await startBotApiFake(DEV_BOT_TOKEN)
-  fake.on('getChatMember', (p) => status.get(Number(p.user_id)) ?? ok(chatMember(Number(p.user_id), 'left')))
-  t = await startTestServer({ telegram: { ...defaultTelegramSettings(), apiRoot: fake.url, communityChat: COMMUNITY, miniAppLink: LINK, requestTimeoutMs: 3_000 } })
+  backend = await startCommunityBackend()
+  ;({ fake, t, status } = backend)
 })
-afterAll(async () => {
-  await t.close()
-  await fake.close()
-})
-beforeEach(() => {
-  status = new Map()
-})
+afterAll(() => backend.close())
+beforeEach(() => status.clear())
 
 const me = async (s: { call: TestServer['call'] }) => (await s.call('GET', '/user/me')).body as { community_participation: boolean; ref_code: string }
 
@@ -67,14 +60,14 @@ describe('community membership from getChatMember', () => {
         first = false
         return tooManyRequests(1)
       }
-      return status.get(Number(p.user_id)) ?? ok(chatMember(Number(p.user_id), 'left'))
+      return backend.answerFromStatus(p)
     })
     const started = Date.now()
     const s = await t.login(id)
     expect(Date.now() - started).toBeGreaterThanOrEqual(900)
     expect(fake.callsOf('getChatMember').filter((c) => c.params.user_id === id)).toHaveLength(2)
     expect((await me(s)).community_participation).toBe(true)
-    fake.on('getChatMember', (p) => status.get(Number(p.user_id)) ?? ok(chatMember(Number(p.user_id), 'left')))
+    fake.on('getChatMember', backend.answerFromStatus)
   })
 
   it('/user/me asks again while false, at most once per 10 s: join → reload lifts the gate', async () => {
