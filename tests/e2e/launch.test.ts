@@ -13,6 +13,24 @@ describe('launching the mini app from the Telegram host', () => {
     expect(errors).toEqual([])
     await page.close()
   })
+
+  it('opened at a path, the first thing read from the app is the app at that path (the launch document is gone)', async () => {
+    const page = await stack.browser.newPage({ viewport: { width: 1100, height: 900 } })
+    // The app's document at the path comes slowly (as on a slow network): time for the launch
+    // document to load and be read in its place.
+    await page.route(
+      (url) => url.pathname === '/referral',
+      async (route) => {
+        await new Promise((r) => setTimeout(r, 1_500))
+        await route.continue()
+      },
+    )
+    const { app } = await launch(stack, { user: nextUser(), path: '/referral?tab=1', page })
+    // Read at once, with no wait on a condition: the document that answers is the one at the path.
+    expect(await frameEval(app, () => location.pathname + location.search)).toBe('/referral?tab=1')
+    await app.getByTestId('invite-friends').waitFor()
+    await page.close()
+  })
 })
 
 describe('the referral link', () => {

@@ -252,15 +252,19 @@ export const launch = async (stack: Stack, o: LaunchOptions): Promise<LaunchedAp
   if (o.writeAccess) q.set('write_access', o.writeAccess)
   await page.goto(`${stack.host.url}?${q}`)
   if (o.path) {
-    await page.waitForSelector('iframe')
-    await page.evaluate((path) => {
-      const frame = document.querySelector('iframe') as HTMLIFrameElement
+    const iframe = await page.waitForSelector('iframe')
+    const target = await iframe.evaluate((frame: HTMLIFrameElement, path) => {
       const url = new URL(frame.src)
       const [p, search = ''] = path.split('?')
       url.pathname = p || '/'
       url.search = search ? `?${search}` : ''
+      if (url.toString() === frame.src) return null
       frame.src = url.toString()
+      return url.toString()
     }, o.path)
+    // The app's first document (at the launch URL) is being replaced: wait for the one at the path,
+    // so that nothing the test runs next lands in the document that is going away.
+    if (target) await (await iframe.contentFrame())!.waitForURL(target, { waitUntil: 'domcontentloaded' })
   }
   return { page, app: page.frameLocator('iframe'), errors }
 }
