@@ -52,6 +52,8 @@ export default defineConfig({
           environment: 'node',
           fileParallelism: false,
           testTimeout: 60_000,
+          // A poll waits on a page, a socket or a lazy chunk: 10 s, not vitest's 1 s (a call may set its own).
+          expect: { poll: { timeout: 10_000 } },
           hookTimeout: 180_000,
         },
       },

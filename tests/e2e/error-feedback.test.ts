@@ -78,7 +78,7 @@ describe('maintenance met by a call', () => {
       stack.proxy.clear()
     }
     // The next maintenance poll (every 10 s) finds it over and reloads into the app.
-    await app.getByTestId('tab-tasks').waitFor({ timeout: 15_000 })
+    await app.getByTestId('tab-tasks').waitFor({ timeout: 30_000 })
     await expect.poll(() => app.getByTestId('maintenance').count()).toBe(0)
     expect(errors).toEqual([])
     await page.close()
@@ -98,7 +98,7 @@ describe('maintenance met by a call', () => {
     } finally {
       await stack.server.admin.setMaintenance(false)
     }
-    await app.getByTestId('tab-tasks').waitFor({ timeout: 15_000 })
+    await app.getByTestId('tab-tasks').waitFor({ timeout: 30_000 })
     await expectText(app.getByTestId('task-action-1'), 'Start')
     await page.close()
   })

@@ -114,6 +114,27 @@ export const watchRequests = (page: Page): (() => number) => {
 }
 
 /**
+ * Runs `action`, which reloads the app's document (Done under the community gate), and waits until
+ * the new document is there: a click in the frame returns before the frame's reload has begun, and
+ * the old document would answer the next read with what it still shows.
+ */
+export const reloadedBy = async (app: FrameLocator, action: () => Promise<unknown>): Promise<void> => {
+  await frameEval(app, () => {
+    ;(window as unknown as { __beforeReload?: true }).__beforeReload = true
+  })
+  await action()
+  await expect
+    .poll(() => frameEval(app, () => !('__beforeReload' in window)).catch(() => false), { timeout: 15_000, message: 'the app did not reload' })
+    .toBe(true)
+}
+
+/** Waits until the app shows the signed-in user's figures (their /user/me has answered), then until it has settled. */
+export const userShown = async (app: FrameLocator, inFlight: () => number): Promise<void> => {
+  await expect.poll(() => app.getByTestId('balance-main-amount').innerText(), { timeout: 15_000 }).toMatch(/\d/)
+  await settled(app, inFlight)
+}
+
+/**
  * Waits until the app has settled: no request in flight, then the app's main thread idle once and a
  * frame drawn. Whatever a late answer or a call made on the way would show is on screen by then,
  * so a test can assert that something did not happen without sleeping for a guessed time.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { amountOf, errorHaptics, frameEval, nextUser } from './helpers.ts'
+import { amountOf, errorHaptics, expectToast, frameEval, nextUser } from './helpers.ts'
 import { api, launch, useStack } from './stack.ts'
 
 const stack = useStack()
@@ -42,6 +42,8 @@ describe('the referral link', () => {
     await a.page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(stack.host.url).origin })
     await a.app.getByTestId('tab-referral').click()
     await a.app.getByTestId('copy-referral-link').click()
+    // The toast comes once the clipboard has taken the link (the write is asynchronous).
+    await expectToast(a.app, 'success', 'Referral link copied to clipboard')
     const copied = await frameEval(a.app, () => navigator.clipboard.readText())
     const { ref_code } = await api<{ ref_code: string }>(stack, referrer, 'GET', '/user/me')
     // The mini app's direct link (the build's dev names: bot axiom_dev_bot, app 'app'), started with the code.
@@ -86,7 +88,7 @@ describe('a returning user', () => {
     await first.app.getByTestId('screen-dashboard').waitFor()
     await expect.poll(() => first.app.getByTestId('balance-main-amount').innerText()).toMatch(/\d/)
     const before = amountOf(await first.app.getByTestId('balance-main-amount').innerText())
-    stack.server.admin.credit(user, '321.5')
+    await stack.server.admin.credit(user, '321.5')
 
     // Telegram opens the app again in the same browser: its cookies and local storage are still there.
     const { page } = first

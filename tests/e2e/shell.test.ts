@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { FrameLocator, Page } from 'playwright-core'
 import { activeBond, launch, makeMember, useStack } from './stack.ts'
-import { expectContains, expectText, frameEval, nextUser, tabLabels, text } from './helpers.ts'
+import { expectContains, expectText, frameEval, nextUser, reloadedBy, tabLabels, text, userShown, watchRequests } from './helpers.ts'
 
 /** The app's frame: tabs, routes, the host's back button, maintenance, the community gate and the Russian UI. */
 const stack = useStack()
@@ -229,8 +229,9 @@ describe('maintenance', () => {
       await expect.poll(() => app.getByTestId('screen-dashboard').count()).toBe(0)
 
       await stack.server.admin.setMaintenance(false)
-      // Polled every 10 s: the page reloads into the dashboard without any action.
-      await app.getByTestId('screen-dashboard').waitFor({ timeout: 15_000 })
+      // Polled every 10 s: the page reloads into the dashboard without any action (a poll's wait, then a
+      // cold boot on a loaded machine).
+      await app.getByTestId('screen-dashboard').waitFor({ timeout: 30_000 })
       await expect.poll(() => app.getByTestId('maintenance').count()).toBe(0)
       expect(errors).toEqual([])
       await page.close()
@@ -331,6 +332,7 @@ describe('the community gate', () => {
   it('blocks a non-member until they join; Done reloads into the dashboard', async () => {
     const user = nextUser()
     const { app, page, errors } = await launch(stack, { user, member: false })
+    const inFlight = watchRequests(page)
     const modal = app.getByTestId('community-modal')
     await modal.waitFor()
     await expectContains(modal, 'Join the community to use AXIOM')
@@ -339,19 +341,24 @@ describe('the community gate', () => {
     expect(await modal.getByTestId('modal-close').count()).toBe(0)
     expect(await frameEval(app, () => document.body.style.overflow)).toBe('hidden')
     const before = await frameEval(app, () => window.scrollY)
+    await countInputs(app)
     await app.locator('body').hover()
     await page.mouse.wheel(0, 800)
-    await expect.poll(() => frameEval(app, () => window.scrollY)).toBe(before)
+    // The wheel reached the app and what it would scroll has been drawn: the page stayed.
+    await expect.poll(() => inputsSeen(app, 'wheel')).toBeGreaterThan(0)
+    await twoFrames(app)
+    expect(await frameEval(app, () => window.scrollY)).toBe(before)
 
     await app.getByTestId('community-join').click()
     // The host opened the community link and marked the user a member through its join endpoint.
     await expectContains(page.getByTestId('host-log'), 'community joined')
     expect(await page.getByTestId('host-last-link').innerText()).toContain('t.me/axiom_community')
     await expectText(app.getByTestId('community-done'), 'Done')
-    await app.getByTestId('community-done').click()
-    await app.getByTestId('screen-dashboard').waitFor()
-    await expect.poll(() => app.getByTestId('community-modal').count()).toBe(0)
-    await expect.poll(() => frameEval(app, () => document.body.style.overflow)).not.toBe('hidden')
+    await reloadedBy(app, () => app.getByTestId('community-done').click())
+    // The reloaded app asked /user/me and settled: no gate now, and the page is unlocked.
+    await userShown(app, inFlight)
+    expect(await app.getByTestId('community-modal').count()).toBe(0)
+    expect(await frameEval(app, () => document.body.style.overflow)).not.toBe('hidden')
     expect(errors).toEqual([])
     await page.close()
   })
@@ -361,6 +368,7 @@ describe('the community gate', () => {
 describe('the page under a modal holds still', () => {
   it('under the community gate: wheel, touch, keys and scrolls into view move nothing while the page grows; after joining the page scrolls', async () => {
     const { app, page, errors } = await launch(stack, { user: nextUser(), member: false, page: await touchPage() })
+    const inFlight = watchRequests(page)
     await app.getByTestId('community-modal').waitFor()
     await app.getByTestId('balance-main').waitFor()
     await countInputs(app)
@@ -382,9 +390,9 @@ describe('the page under a modal holds still', () => {
 
     await app.getByTestId('community-join').click()
     await expectText(app.getByTestId('community-done'), 'Done')
-    await app.getByTestId('community-done').click()
-    await app.getByTestId('balance-main').waitFor()
-    await expect.poll(() => app.getByTestId('community-modal').count()).toBe(0)
+    await reloadedBy(app, () => app.getByTestId('community-done').click())
+    await userShown(app, inFlight)
+    expect(await app.getByTestId('community-modal').count()).toBe(0)
     // Unlocked, each input scrolls again (the page is long enough: it has grown).
     await growPage(app, 1200)
     await expect.poll(() => frameEval(app, () => document.documentElement.scrollHeight)).toBeGreaterThan(2000)

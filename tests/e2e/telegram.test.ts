@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { nextUser } from './helpers.ts'
+import { nextUser, reloadedBy, userShown, watchRequests } from './helpers.ts'
 import { api, launch, useStack } from './stack.ts'
 
 /** Live on Telegram: membership from getChatMember, the bot's chat, prepared messages — all on the emulator's Bot API. */
@@ -59,8 +59,11 @@ describe('the bot and the Bot API in Chromium', () => {
     expect(popups).toEqual([])
     // Time is the subject: /user/me asks Telegram again at most every 10 s while the user is not a member.
     await page.waitForTimeout(Math.max(0, 10_500 - (Date.now() - signedInAt)))
-    await again.app.getByTestId('community-done').click()
-    await expect.poll(() => again.app.getByTestId('community-modal').count(), { timeout: 10_000 }).toBe(0)
+    const inFlight = watchRequests(page)
+    await reloadedBy(again.app, () => again.app.getByTestId('community-done').click())
+    // The reloaded app's /user/me asked Telegram again and answered: the gate is gone.
+    await userShown(again.app, inFlight)
+    expect(await again.app.getByTestId('community-modal').count()).toBe(0)
   }
 
   it('Leave → the gate shows at the next sign-in; on a 6.0 client, Join the community (a window.open) → Done → the gate lifts', async () => {
