@@ -1,7 +1,7 @@
 import type { FrameLocator, Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { formatNonZero, VISIBILITY_REFETCH_MIN_MS } from '../../core/index.ts'
-import { expectText, frameEval, nextUser, shownAmount, text } from './helpers.ts'
+import { expectText, frameEval, nextUser, phone, shownAmount, text } from './helpers.ts'
 import { activeBond, api, launch, makeMember, useStack } from './stack.ts'
 
 /** The dashboard's platform stats, and the Russian dashboard on a phone-sized screen. */
@@ -35,14 +35,6 @@ const shownCard = async (app: FrameLocator): Promise<Record<string, string>> => 
   for (const key of ['total_locked', 'total_rewards_paid', 'total_withdrawn', 'total_ton_raised', 'total_users', 'active_bonds', 'active_stakes', 'collective_bonus'])
     out[key] = await text(app.getByTestId(`stat-${key}`))
   return out
-}
-
-/** Makes the host's app viewport exactly `width`×844 and the page that size, so the frame is that screen. */
-const phone = async (page: Page, width: number) => {
-  await page.addStyleTag({
-    content: `#viewport { position: fixed !important; left: 0; top: 0; width: ${width}px !important; height: 844px !important; z-index: 100000; flex: none !important; }`,
-  })
-  await page.setViewportSize({ width, height: 844 })
 }
 
 describe('platform stats on the dashboard', () => {

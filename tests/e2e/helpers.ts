@@ -8,6 +8,14 @@ export const nextUser = (): number => ++lastUser
 /** Runs `fn` inside the mini app's frame. */
 export const frameEval = <R>(app: FrameLocator, fn: () => R): Promise<R> => app.locator('html').evaluate(fn)
 
+/** Makes the host's app viewport exactly `width`×844 and the page that size, so the frame is that screen. */
+export const phone = async (page: Page, width: number) => {
+  await page.addStyleTag({
+    content: `#viewport { position: fixed !important; left: 0; top: 0; width: ${width}px !important; height: 844px !important; z-index: 100000; flex: none !important; }`,
+  })
+  await page.setViewportSize({ width, height: 844 })
+}
+
 /** The visible text of one element, trimmed. */
 export const text = async (l: Locator): Promise<string> => ((await l.textContent()) ?? '').replace(/\s+/g, ' ').trim()
 

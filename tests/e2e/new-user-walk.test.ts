@@ -1,18 +1,10 @@
 import type { FrameLocator, Locator, Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
-import { amountOf, expectContains, expectText, frameEval, nextUser, text } from './helpers.ts'
+import { amountOf, expectContains, expectText, frameEval, nextUser, phone, text } from './helpers.ts'
 import { activeBond, api, launch, makeMember, useStack } from './stack.ts'
 
 /** What a new user noticed on a first walk through the app, each seen as the user sees it. */
 const stack = useStack()
-
-/** Makes the host's app viewport exactly `width`×844 and the page that size, so the frame is that screen. */
-const phone = async (page: Page, width: number) => {
-  await page.addStyleTag({
-    content: `#viewport { position: fixed !important; left: 0; top: 0; width: ${width}px !important; height: 844px !important; z-index: 100000; flex: none !important; }`,
-  })
-  await page.setViewportSize({ width, height: 844 })
-}
 
 /** Whether a label shows whole on one line: one line box, one line high, nothing cut off. */
 const oneLine = (l: Locator) =>
@@ -210,30 +202,57 @@ describe('Russian on a phone', () => {
   it.each([390, 360])('at %i px every time label of the chart is drawn inside the chart', async (width) => {
     const user = nextUser()
     const page = await stack.browser.newPage({ viewport: { width, height: 844 } })
-    // Where the chart writes its labels: each fillText's left and right edge on its canvas, in canvas pixels.
+    // Where the chart writes its labels: each fillText's left and right edge on its canvas, in canvas
+    // pixels, the canvas's width then, and which canvas it was.
     await page.addInitScript(() => {
-      const drawn: Array<{ text: string; left: number; right: number; width: number }> = []
-      ;(window as unknown as { __labels: typeof drawn }).__labels = drawn
+      const canvases: HTMLCanvasElement[] = []
+      const drawn: Array<{ text: string; left: number; right: number; width: number; canvas: number }> = []
+      Object.assign(window, { __labels: drawn, __canvases: canvases })
       const fillText = CanvasRenderingContext2D.prototype.fillText
       CanvasRenderingContext2D.prototype.fillText = function (this: CanvasRenderingContext2D, text: string, x: number, y: number, max?: number) {
         const w = this.measureText(text).width
         const start = this.textAlign === 'center' ? x - w / 2 : this.textAlign === 'right' || this.textAlign === 'end' ? x - w : x
         const m = this.getTransform()
-        drawn.push({ text, left: m.a * start + m.e, right: m.a * (start + w) + m.e, width: this.canvas.width })
+        if (!canvases.includes(this.canvas)) canvases.push(this.canvas)
+        drawn.push({ text, left: m.a * start + m.e, right: m.a * (start + w) + m.e, width: this.canvas.width, canvas: canvases.indexOf(this.canvas) })
         return max === undefined ? fillText.call(this, text, x, y) : fillText.call(this, text, x, y, max)
       }
     })
+    // Candles made by hand (GET /price/candles' wire form): four hours of 5-minute bars whose first
+    // opens at midnight, so the leftmost bar carries the strongest time label (the day), centred on
+    // the chart's left edge unless the chart keeps it inside.
+    const midnight = Math.floor(Date.now() / 86_400_000) * 86_400 - 86_400
+    const candles = Array.from({ length: 48 }, (_, i) => {
+      const price = (1 + (i % 7) / 100).toFixed(2)
+      return { time: midnight + i * 300, open: price, high: '1.10', low: '0.95', close: price }
+    })
+    await page.route('**/price/candles?*', (route) => route.fulfill({ json: candles }))
     const { app, errors } = await launch(stack, { user, lang: 'ru', page })
     await phone(page, width)
     await app.getByTestId('candle-chart').locator('canvas').first().waitFor()
-    const timeLabels = () =>
-      frameEval(app, () =>
-        (window as unknown as { __labels: Array<{ text: string; left: number; right: number; width: number }> }).__labels.filter((l) =>
-          /^(\d{1,2}:\d{2}|\d{1,2}|\d{4}|[а-я]+\.?)$/.test(l.text),
-        ),
-      )
-    await expect.poll(async () => (await timeLabels()).length, { timeout: 10_000 }).toBeGreaterThan(0)
-    await page.waitForTimeout(1_000)
+    type Label = { text: string; left: number; right: number; width: number; canvas: number }
+    // Read two animation frames on: the chart draws what it was given (data, a resize) in the next frame.
+    const chart = () =>
+      frameEval(app, async () => {
+        await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))
+        const { __labels: labels, __canvases: canvases } = window as unknown as { __labels: Label[]; __canvases: HTMLCanvasElement[] }
+        const now = canvases.map((c) => ({ width: c.width, box: c.getBoundingClientRect().width * devicePixelRatio, shown: c.isConnected }))
+        const loading = !!document.querySelector('[data-testid="candle-chart"] .chart__overlay:not(.chart__overlay--text)')
+        return { frame: innerWidth, loading, labels, canvases: now }
+      })
+    const isTime = (l: Label) => /^(\d{1,2}:\d{2}|\d{1,2}|\d{4}|[а-я]+\.?)$/.test(l.text)
+    const timeLabels = async () => (await chart()).labels.filter(isTime)
+    // The chart has drawn its data at the phone's width: the frame is that wide, the candles are in
+    // (no spinner), the time scale's canvas holds as many pixels as its box on screen (the chart has
+    // taken the resize), and its latest labels were drawn at that canvas width. Every label drawn
+    // until then is checked below.
+    const drawnAtWidth = async () => {
+      const { frame, loading, canvases, labels } = await chart()
+      const last = labels.filter(isTime).at(-1)
+      const canvas = last && canvases[last.canvas]
+      return { frame, loading, drawn: !!canvas && canvas.shown && last.width === canvas.width && Math.abs(canvas.box - canvas.width) <= 1 }
+    }
+    await expect.poll(drawnAtWidth, { timeout: 10_000 }).toEqual({ frame: width, loading: false, drawn: true })
     // Within a pixel: anti-aliasing, not a cut.
     const outside = (await timeLabels()).filter((l) => l.left < -1 || l.right > l.width + 1)
     expect(outside).toEqual([])
