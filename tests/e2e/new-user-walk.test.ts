@@ -201,7 +201,8 @@ describe('Russian on a phone', () => {
 
   it.each([390, 360])('at %i px every time label of the chart is drawn inside the chart', async (width) => {
     const user = nextUser()
-    const page = await stack.browser.newPage({ viewport: { width, height: 844 } })
+    // In UTC, so the hand-made candles' midnight is the page's midnight too.
+    const page = await stack.browser.newPage({ viewport: { width, height: 844 }, timezoneId: 'UTC' })
     // Where the chart writes its labels: each fillText's left and right edge on its canvas, in canvas
     // pixels, the canvas's width then, and which canvas it was.
     await page.addInitScript(() => {
