@@ -1,4 +1,4 @@
-import type { FrameLocator, Page } from 'playwright-core'
+import type { FrameLocator } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { formatNonZero, VISIBILITY_REFETCH_MIN_MS } from '../../core/index.ts'
 import { expectText, frameEval, nextUser, phone, shownAmount, text } from './helpers.ts'

@@ -1,4 +1,4 @@
-import type { FrameLocator, Locator, Page } from 'playwright-core'
+import type { FrameLocator, Locator } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { amountOf, expectContains, expectText, frameEval, nextUser, phone, text } from './helpers.ts'
 import { activeBond, api, launch, makeMember, useStack } from './stack.ts'
@@ -205,9 +205,10 @@ describe('Russian on a phone', () => {
     const page = await stack.browser.newPage({ viewport: { width, height: 844 }, timezoneId: 'UTC' })
     // Where the chart writes its labels: each fillText's left and right edge on its canvas, in canvas
     // pixels, the canvas's width then, and which canvas it was.
+    type Label = { text: string; left: number; right: number; width: number; canvas: number }
     await page.addInitScript(() => {
       const canvases: HTMLCanvasElement[] = []
-      const drawn: Array<{ text: string; left: number; right: number; width: number; canvas: number }> = []
+      const drawn: Label[] = []
       Object.assign(window, { __labels: drawn, __canvases: canvases })
       const fillText = CanvasRenderingContext2D.prototype.fillText
       CanvasRenderingContext2D.prototype.fillText = function (this: CanvasRenderingContext2D, text: string, x: number, y: number, max?: number) {
@@ -231,7 +232,6 @@ describe('Russian on a phone', () => {
     const { app, errors } = await launch(stack, { user, lang: 'ru', page })
     await phone(page, width)
     await app.getByTestId('candle-chart').locator('canvas').first().waitFor()
-    type Label = { text: string; left: number; right: number; width: number; canvas: number }
     // Read two animation frames on: the chart draws what it was given (data, a resize) in the next frame.
     const chart = () =>
       frameEval(app, async () => {
@@ -253,7 +253,7 @@ describe('Russian on a phone', () => {
       const canvas = last && canvases[last.canvas]
       return { frame, loading, drawn: !!canvas && canvas.shown && last.width === canvas.width && Math.abs(canvas.box - canvas.width) <= 1 }
     }
-    await expect.poll(drawnAtWidth, { timeout: 10_000 }).toEqual({ frame: width, loading: false, drawn: true })
+    await expect.poll(drawnAtWidth).toEqual({ frame: width, loading: false, drawn: true })
     // Within a pixel: anti-aliasing, not a cut.
     const outside = (await timeLabels()).filter((l) => l.left < -1 || l.right > l.width + 1)
     expect(outside).toEqual([])
