@@ -1,10 +1,8 @@
-import { createHmac } from 'node:crypto'
 import { AlreadyBound, PayloadAlreadyUsed } from './errors.ts'
 import { Address } from '@ton/core'
 import { inTx, type ServerContext } from './context.ts'
 import { getRow, run, big, type Row } from '../db/sql.ts'
 import { isUniqueViolation } from '../db/engine.ts'
-import { createTonProofService, type SpentPayloads, type TonProofService } from '../auth/ton-proof.ts'
 
 /** The user-facing form of a bound wallet: friendly, non-bounceable (a wallet), test-flagged on testnet ('-3'). */
 export const friendlyWallet = (raw: string, network: string | null): string =>
@@ -16,9 +14,6 @@ export const walletOf = (row: Row): string | null => {
   return typeof raw === 'string' ? friendlyWallet(raw, typeof row.wallet_network === 'string' ? row.wallet_network : null) : null
 }
 
-/** The tonProof key: derived from the JWT secret, so one secret runs the server and a leaked payload key is not the token key. */
-export const tonProofSecret = (jwtSecret: string): string => createHmac('sha256', jwtSecret).update('axiom:ton-proof:v1').digest('hex')
-
 /**
  * Spent payloads live in the database until they expire, so a verified payload stays spent across
  * restarts and across instances. The check reads whether this payload was spent before verifying.
@@ -26,21 +21,7 @@ export const tonProofSecret = (jwtSecret: string): string => createHmac('sha256'
 export const isPayloadSpent = async (ctx: ServerContext, payload: string): Promise<boolean> =>
   (await getRow(ctx.db, 'SELECT 1 AS x FROM ton_proof_spent WHERE payload = ?', payload)) !== undefined
 
-/** The payloads the service sees as spent: the one being checked, when the database says so. */
-const spentOnly = (spent: ReadonlySet<string>): SpentPayloads => ({ has: (p) => spent.has(p), add: () => undefined, prune: () => undefined })
-
-/** The backend's tonProof service: payloads bound to a user id (the `subject`), domains from config. */
-export const walletProofService = (ctx: ServerContext, spent: ReadonlySet<string> = new Set()): TonProofService =>
-  createTonProofService({
-    secret: tonProofSecret(ctx.config.jwtSecret),
-    allowedDomains: ctx.config.tonProofDomains,
-    networks: ctx.config.tonProofNetworks,
-    ...(ctx.chainPublicKey ? { publicKeyOf: ctx.chainPublicKey } : {}),
-    now: ctx.now,
-    spent: spentOnly(spent),
-  })
-
-/** The expiry (unix seconds) a payload carries (server/auth/ton-proof.ts). */
+/** The expiry (unix seconds) a payload carries (the layout of server/auth/ton-proof.ts, read here without importing it). */
 const payloadExpiry = (payload: string): number => Buffer.from(payload, 'hex').readUInt32BE(8)
 
 /** How many issued payloads a requester record keeps; the oldest are forgotten first. */

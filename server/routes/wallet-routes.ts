@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { ServerContext } from '../domain/context.ts'
-import { bindWallet, isPayloadSpent, rememberPayload, walletProofService } from '../domain/wallets.ts'
+import { bindWallet, isPayloadSpent, rememberPayload } from '../domain/wallets.ts'
+import { walletProofService } from '../auth/wallet-proof.ts'
 import { httpError } from '../http/errors.ts'
 import { bodyFields, stringField, type Fields } from '../http/params.ts'
 import type { TonProofCheck } from '../auth/ton-proof.ts'

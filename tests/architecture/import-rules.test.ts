@@ -100,6 +100,12 @@ const uiReachesAdapters = (graph: ImportGraph) => [
 /** (k) The core's domain imports no port: the ports speak the domain's language, not the other way round. */
 const domainReachesPorts = (graph: ImportGraph) => importsFromTo(graph, 'core/domain/', (t) => t.startsWith('core/ports/'))
 
+/**
+ * (l) Inside the backend's domain layer, auth/ (init data, tokens, tonProof) uses the domain (its
+ * context, errors, events), so the domain never imports auth/: the two folders never import each other.
+ */
+const domainReachesAuth = (graph: ImportGraph) => importsFromTo(graph, 'server/domain/', (t) => t.startsWith('server/auth/'))
+
 describe('import rules of the product', () => {
   const graph = importGraph()
 
@@ -157,6 +163,11 @@ describe('import rules of the product', () => {
 
   it('(k) core/domain imports no port', () => {
     expect(domainReachesPorts(graph)).toEqual([])
+  })
+
+  it('(l) server/domain imports nothing of server/auth (auth uses the domain, not the reverse)', () => {
+    expect(importsFromTo(graph, 'server/auth/', (t) => t.startsWith('server/domain/')).length).toBeGreaterThan(0)
+    expect(domainReachesAuth(graph)).toEqual([])
   })
 })
 
@@ -294,5 +305,14 @@ describe('each rule catches a violation', () => {
       'core/ports/notifier.port.ts': ['core/domain/notice.ts'],
     })
     expect(domainReachesPorts(graph)).toEqual(['core/domain/entities/mint.ts → core/ports/notifier.port.ts'])
+  })
+
+  it('(l) a domain file importing auth/, while auth/ importing the domain is allowed', () => {
+    const graph = g({
+      'server/domain/wallets.ts': ['server/auth/ton-proof.ts', 'server/domain/context.ts'],
+      'server/auth/tokens.ts': ['server/domain/context.ts', 'server/domain/errors.ts'],
+      'server/routes/wallet-routes.ts': ['server/auth/wallet-proof.ts'],
+    })
+    expect(domainReachesAuth(graph)).toEqual(['server/domain/wallets.ts → server/auth/ton-proof.ts'])
   })
 })
