@@ -16,6 +16,7 @@ import { FILE_TOO_LARGE_MSG } from './domain/errors.ts'
 import { domainAnswer } from './http/error-answers.ts'
 import { httpError, isHttpError, MAINTENANCE_MSG } from './http/errors.ts'
 import { rateLimiter } from './http/rate-limits.ts'
+import { trustProxyHops } from './http/client-ip.ts'
 import { databaseRateLimitStore } from './db/rate-limit-table.ts'
 import { answerBeforeUnreadBodies } from './http/unread-bodies.ts'
 import { answerClientError, answerFrameworkError, jsonBodyParser } from './http/wire-errors.ts'
@@ -45,7 +46,7 @@ export const buildApp = (ctx: ServerContext): FastifyInstance => {
   const app = Fastify({
     logger: ctx.config.logger,
     bodyLimit: ctx.config.bodyLimitBytes,
-    trustProxy: ctx.config.trustProxy,
+    trustProxy: trustProxyHops(ctx.config.trustProxy),
     routerOptions: { ignoreTrailingSlash: true },
     // A request (headers and body) must arrive within requestTimeoutMs of its first byte, or of the
     // connection when it sends none, else 408; Node checks the deadline on an interval. A keep-alive

@@ -10,6 +10,7 @@ import { DEFAULT_RATE_LIMITS, type RateLimitConfig, type RateRule } from './conf
 import { requireNano } from './domain/money.ts'
 import { startServer, type StartOptions } from './start-server.ts'
 import { productionOptions } from './production-checks.ts'
+import { trustProxyFromEnv } from './http/client-ip.ts'
 import { telegramFromEnv } from './telegram/settings-from-env.ts'
 
 export { DEFAULT_DB_PATH, DEV_BOT_TOKEN, DEV_JWT_SECRET, type WelcomePolicy } from './config/config.ts'
@@ -103,7 +104,7 @@ export const optionsFromEnv = (env: NodeJS.ProcessEnv = process.env): StartOptio
   ...(env.AXIOM_REQUEST_TIMEOUT_MS !== undefined ? { requestTimeoutMs: positiveMs('AXIOM_REQUEST_TIMEOUT_MS', env.AXIOM_REQUEST_TIMEOUT_MS) } : {}),
   ...rateLimitsFromEnv(env),
   telegram: telegramFromEnv(env),
-  ...(env.AXIOM_TRUST_PROXY === '1' ? { trustProxy: true } : {}),
+  ...(trustProxyFromEnv(env.AXIOM_TRUST_PROXY) > 0 ? { trustProxy: trustProxyFromEnv(env.AXIOM_TRUST_PROXY) } : {}),
   ...(env.AXIOM_WELCOME_POLICY !== undefined ? { welcomePolicy: welcomePolicyOf(env.AXIOM_WELCOME_POLICY) } : {}),
   ...(env.AXIOM_WELCOME_BALANCE !== undefined
     ? { welcomeBalanceNano: requireNano('AXIOM_WELCOME_BALANCE', env.AXIOM_WELCOME_BALANCE, { allowZero: true }) }

@@ -63,8 +63,11 @@ export interface ServerConfig {
   readonly rateLimits: RateLimitConfig | null
   /** Where the limits count; null is the in-process store (one instance). */
   readonly rateLimitStore: RateLimitStoreFactory | null
-  /** Behind a reverse proxy: take the client IP from X-Forwarded-For (else every client is the proxy's IP). */
-  readonly trustProxy: boolean
+  /**
+   * How many reverse proxies in front are trusted (AXIOM_TRUST_PROXY): the client IP is the n-th
+   * address of X-Forwarded-For from its right (server/http/client-ip.ts); 0 is the connection's peer.
+   */
+  readonly trustProxy: number
   readonly logger: boolean
   /**
    * Where the price comes from: 'walk', the seeded random walk (the local stack, tests), or
@@ -101,7 +104,7 @@ export const defaultConfig = (): ServerConfig => ({
   leaseRetryMs: 1_000,
   rateLimits: DEFAULT_RATE_LIMITS,
   rateLimitStore: null,
-  trustProxy: false,
+  trustProxy: 0,
   logger: false,
   priceSource: 'walk',
   tonProofNetworks: ['-239', '-3'],

@@ -34,7 +34,7 @@ export const rateLimiter = (
   app: FastifyInstance,
   config: RateLimitConfig | null,
   storeFactory: RateLimitStoreFactory | null,
-  trustProxy: boolean,
+  trustProxy: number,
 ): Check => {
   if (!config) return async () => {}
   const rules = ['general', 'register', 'create', 'withdraw', 'upload'] as const

@@ -41,7 +41,7 @@ const localStore = (clients: number): RateLimitStore => {
  */
 export const socketLimiter = (
   config: SocketLimitConfig | null,
-  options: { readonly trustProxy: boolean; readonly clients: number; readonly store: RateLimitStore | null },
+  options: { readonly trustProxy: number; readonly clients: number; readonly store: RateLimitStore | null },
 ) => {
   const store = options.store ?? localStore(options.clients)
   const open = new Map<string, number>()

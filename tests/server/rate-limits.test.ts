@@ -176,16 +176,17 @@ describe('configuration', () => {
     expect(() => optionsFromEnv({ AXIOM_RATE_LIMIT_SOCKETS: '10' })).toThrow(/AXIOM_RATE_LIMIT_SOCKETS must be/)
   })
 
-  it('the client IP is X-Forwarded-For’s first address with trust proxy on, the peer’s without', async () => {
+  it('with one trusted proxy the client IP is X-Forwarded-For’s last address (the proxy’s), whatever the client wrote before it; the peer’s without', async () => {
     const rateLimits = { ...DEFAULT_RATE_LIMITS, register: { max: 2, windowS: 60 } }
+    // What the client forged (a new address each time), then what the trusted proxy appended.
     const register = (t: TestServer, id: number, ip: string) =>
-      call(t.url, 'POST', '/auth/register', { body: { init_data: signInitData({ id }, T0) }, headers: { 'x-forwarded-for': `${ip}, 10.0.0.1` } })
-    const proxied = await serverWith({ rateLimits, trustProxy: true })
+      call(t.url, 'POST', '/auth/register', { body: { init_data: signInitData({ id }, T0) }, headers: { 'x-forwarded-for': `10.0.${id % 256}.1, ${ip}` } })
+    const proxied = await serverWith({ rateLimits, trustProxy: 1 })
     expect((await register(proxied, 960_001, '203.0.113.1')).status).toBe(200)
     expect((await register(proxied, 960_002, '203.0.113.1')).status).toBe(200)
     expectTooMany(await register(proxied, 960_003, '203.0.113.1'))
     expect((await register(proxied, 960_004, '203.0.113.2')).status).toBe(200)
-    const direct = await serverWith({ rateLimits, trustProxy: false })
+    const direct = await serverWith({ rateLimits, trustProxy: 0 })
     expect((await register(direct, 960_011, '203.0.113.1')).status).toBe(200)
     expect((await register(direct, 960_012, '203.0.113.2')).status).toBe(200)
     expectTooMany(await register(direct, 960_013, '203.0.113.3'))

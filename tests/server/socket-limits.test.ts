@@ -18,7 +18,7 @@ afterAll(async () => {
   await Promise.all(servers.map((t) => t.close()))
 })
 
-const serverWith = async (sockets: RateLimitConfig['sockets'], trustProxy: boolean, more: Parameters<typeof startTestServer>[0] = {}) => {
+const serverWith = async (sockets: RateLimitConfig['sockets'], trustProxy: number, more: Parameters<typeof startTestServer>[0] = {}) => {
   const t = await startTestServer({ rateLimits: { ...DEFAULT_RATE_LIMITS, sockets }, trustProxy, ...more })
   servers.push(t)
   return t
@@ -81,20 +81,21 @@ const expectRateRefusal = async (r: UpgradeReply) => {
 
 describe('socket upgrades a minute, per IP', () => {
   it('the upgrade past the limit is a 429 with Retry-After and a {msg}, then closed; another IP behind the trusted proxy is still served', async () => {
-    const t = await serverWith({ upgrades: { max: 3, windowS: 60 }, open: 100 }, true)
+    // One trusted proxy: the client is the last address, the one the proxy appended; what stands before it the client wrote.
+    const t = await serverWith({ upgrades: { max: 3, windowS: 60 }, open: 100 }, 1)
     // Both sockets count against one budget.
     for (const path of ['/api/ws/', '/api/ws/candles', '/api/ws/candles']) {
-      const r = await upgrade(t, path, '203.0.113.7, 10.0.0.1')
+      const r = await upgrade(t, path, `10.0.0.${path.length}, 203.0.113.7`)
       expect(r.status).toBe(101)
       expect(r.headers['sec-websocket-accept']).toBe('s3pPLMBiTxaQ9kYGzzhZRbK+xOo=')
     }
     await expectRateRefusal(await upgrade(t, '/api/ws/', '203.0.113.7'))
-    await expectRateRefusal(await upgrade(t, '/api/ws/candles', '203.0.113.7, 10.0.0.2'))
+    await expectRateRefusal(await upgrade(t, '/api/ws/candles', '10.0.0.2, 203.0.113.7'))
     expect((await upgrade(t, '/api/ws/candles', '203.0.113.8')).status).toBe(101)
   })
 
   it('without trust proxy, X-Forwarded-For is ignored: every upgrade is the peer’s', async () => {
-    const t = await serverWith({ upgrades: { max: 2, windowS: 60 }, open: 100 }, false)
+    const t = await serverWith({ upgrades: { max: 2, windowS: 60 }, open: 100 }, 0)
     expect((await upgrade(t, '/api/ws/candles', '203.0.113.1')).status).toBe(101)
     expect((await upgrade(t, '/api/ws/candles', '203.0.113.2')).status).toBe(101)
     await expectRateRefusal(await upgrade(t, '/api/ws/candles', '203.0.113.3'))
@@ -118,8 +119,8 @@ describe('socket upgrades a minute, per IP', () => {
       }
     }
     const sockets = { upgrades: { max: 3, windowS: 60 }, open: 100 }
-    const one = await serverWith(sockets, false, { rateLimitStore: factory })
-    const two = await serverWith(sockets, false, { rateLimitStore: factory })
+    const one = await serverWith(sockets, 0, { rateLimitStore: factory })
+    const two = await serverWith(sockets, 0, { rateLimitStore: factory })
     expect(rules).toContain('sockets')
     expect((await upgrade(one, '/api/ws/candles')).status).toBe(101)
     expect((await upgrade(two, '/api/ws/candles')).status).toBe(101)
@@ -128,7 +129,7 @@ describe('socket upgrades a minute, per IP', () => {
   })
 
   it('a ws client past the limit meets the 429 (not a silent drop)', async () => {
-    const t = await serverWith({ upgrades: { max: 1, windowS: 60 }, open: 100 }, false)
+    const t = await serverWith({ upgrades: { max: 1, windowS: 60 }, open: 100 }, 0)
     clients.push(await openSocket(t.url, '/api/ws/candles'))
     const { WebSocket } = await import('ws')
     const ws = new WebSocket(`${t.url.replace('http', 'ws')}/api/ws/candles`)
@@ -150,7 +151,7 @@ describe('socket upgrades a minute, per IP', () => {
 
 describe('sockets open at once, per IP', () => {
   it('past the cap an upgrade is refused with a 429 {msg}; closing one socket frees a place', async () => {
-    const t = await serverWith({ upgrades: { max: 1000, windowS: 60 }, open: 2 }, true)
+    const t = await serverWith({ upgrades: { max: 1000, windowS: 60 }, open: 2 }, 1)
     const first = await openSocket(t.url, '/api/ws/candles')
     const second = await openSocket(t.url, '/api/ws/')
     clients.push(first, second)
