@@ -8,7 +8,7 @@ import { farmingRoutes } from './routes/farming-routes.ts'
 import { marketRoutes } from './routes/market-routes.ts'
 import { mintRoutes } from './routes/mint-routes.ts'
 import { stakingRoutes } from './routes/staking-routes.ts'
-import { taskRoutes } from './routes/task-routes.ts'
+import { PHOTO_ROUTE, taskRoutes } from './routes/task-routes.ts'
 import { userRoutes } from './routes/user-routes.ts'
 import { walletRoutes } from './routes/wallet-routes.ts'
 import { withdrawRoutes } from './routes/withdraw-routes.ts'
@@ -34,6 +34,21 @@ const LINGER_MS = 5_000
 // The bot's chat-member reports prove the user with init data in the body, as a sign-in does.
 const PUBLIC_PATHS = new Set([MAINTENANCE_PATH, '/api/auth/register', '/api/auth/refresh', CHAT_MEMBER_PATH])
 
+/** The one route whose body is large: a task's photo, base64 in JSON (its limit is config.photoBodyLimitBytes). */
+const PHOTO_PATH = `/api${PHOTO_ROUTE}`
+
+export const bodyTooLargeMsg = (limit: number): string =>
+  `The body is too large (at most ${limit % 1024 === 0 ? `${limit / 1024} KiB` : `${limit} bytes`})`
+
+/** Whether `query` settles successfully within `ms` (a failure or no answer in time: false). */
+const answersWithin = (query: Promise<unknown>, ms: number): Promise<boolean> => {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const late = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms)
+  })
+  return Promise.race([query.then(() => true, () => false), late]).finally(() => clearTimeout(timer))
+}
+
 const bearerOf = (header: string | undefined): string => {
   const m = header ? /^Bearer\s+(\S+)$/i.exec(header) : null
   if (!m) throw httpError(401, 'Not authenticated')
@@ -48,6 +63,9 @@ export const buildApp = (ctx: ServerContext): FastifyInstance => {
     bodyLimit: ctx.config.bodyLimitBytes,
     trustProxy: trustProxyHops(ctx.config.trustProxy),
     routerOptions: { ignoreTrailingSlash: true },
+    // No HEAD route is made of a GET: a GET with an effect (a link's activation) must not run for a
+    // HEAD outside its own rules. /health and /ready answer HEAD themselves.
+    exposeHeadRoutes: false,
     // A request (headers and body) must arrive within requestTimeoutMs of its first byte, or of the
     // connection when it sends none, else 408; Node checks the deadline on an interval. A keep-alive
     // connection between requests is Fastify's keepAliveTimeout's (72 s); upgraded sockets are neither's.
@@ -61,9 +79,10 @@ export const buildApp = (ctx: ServerContext): FastifyInstance => {
     clientErrorHandler: answerClientError,
   })
   app.decorateRequest('userId', 0n)
-  // An early answer's connection reads what is in flight: up to 4× the limit (a phone's biggest photo,
-  // base64) within 5 s, so the client reads the answer rather than a reset.
-  answerBeforeUnreadBodies(app, ctx.config.bodyLimitBytes, 2 * ctx.config.bodyLimitBytes, { bytes: 4 * ctx.config.bodyLimitBytes, ms: LINGER_MS })
+  // An early answer's connection reads what is in flight: up to 4× the photo's limit (a phone's
+  // biggest photo, base64) within 5 s, whichever route it was sent to, so the client reads the answer
+  // rather than a reset.
+  answerBeforeUnreadBodies(app, { bytes: 4 * Math.max(ctx.config.photoBodyLimitBytes, ctx.config.bodyLimitBytes), ms: LINGER_MS })
 
   app.addContentTypeParser('application/json', { parseAs: 'string' }, jsonBodyParser(app.getDefaultJsonParser('error', 'error')))
   // Any other content type reaches the routes as text, where it fails field validation with a 422;
@@ -76,7 +95,8 @@ export const buildApp = (ctx: ServerContext): FastifyInstance => {
     const refused = domainAnswer(err)
     if (refused) return reply.code(refused.status).send({ msg: refused.msg })
     if (isHttpError(err)) return reply.code(err.statusCode).send({ msg: err.message })
-    if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return reply.code(413).send({ msg: FILE_TOO_LARGE_MSG })
+    if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE')
+      return reply.code(413).send({ msg: req.routeOptions.url === PHOTO_PATH ? FILE_TOO_LARGE_MSG : bodyTooLargeMsg(req.routeOptions.bodyLimit) })
     const status = err.statusCode ?? 500
     if (status >= 400 && status < 500) return reply.code(status === 415 ? 400 : status).send({ msg: err.message })
     req.log.error(err)
@@ -92,14 +112,17 @@ export const buildApp = (ctx: ServerContext): FastifyInstance => {
 
   // For a load balancer or an orchestrator: /health says the process answers; /ready that it can
   // serve, its database answering (503 otherwise, so traffic goes to another instance).
-  app.get('/health', async () => ({ status: 'ok' }))
-  app.get('/ready', async (_req, reply) => {
-    try {
-      await ctx.engine.one('SELECT 1 AS ok')
-      return { status: 'ready', db: ctx.engine.dialect }
-    } catch {
+  // Both answer HEAD too (a probe's cheapest ask): they have no effect.
+  app.route({ method: ['GET', 'HEAD'], url: '/health', handler: async () => ({ status: 'ok' }) })
+  app.route({
+    method: ['GET', 'HEAD'],
+    url: '/ready',
+    handler: async (_req, reply) => {
+      // A database that hangs (a stalled connection, a held lock) is as unready as one that refuses.
+      const answered = await answersWithin(ctx.engine.one('SELECT 1 AS ok'), ctx.config.readyTimeoutMs)
+      if (answered) return { status: 'ready', db: ctx.engine.dialect }
       return reply.code(503).send({ status: 'unavailable', msg: 'The database does not answer' })
-    }
+    },
   })
 
   app.register(

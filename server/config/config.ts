@@ -47,7 +47,14 @@ export interface ServerConfig {
   readonly heartbeatMs: number
   /** Largest photo a task accepts, in bytes after base64 decoding. */
   readonly maxPhotoBytes: number
+  /** The largest request body of every route but the photo's (JSON payloads of a few fields): beyond it 413. */
   readonly bodyLimitBytes: number
+  /** The largest body of POST /api/task/validate, whose photo comes base64 in JSON (a phone's photo, before the maxPhotoBytes check). */
+  readonly photoBodyLimitBytes: number
+  /** How long GET /ready waits for the database's answer before it answers 503. */
+  readonly readyTimeoutMs: number
+  /** Bonds a user may have waiting for their payment at once (`pending`): one more is refused until one is paid, cancelled or expired. */
+  readonly maxPendingMints: number
   /** A request's headers and body must arrive within this, else 408 (the app itself gives up after 25 s). */
   readonly requestTimeoutMs: number
   /** A create without Idempotency-Key that repeats within this window returns the first result. */
@@ -97,7 +104,10 @@ export const defaultConfig = (): ServerConfig => ({
   settleEveryMs: 30_000,
   heartbeatMs: 30_000,
   maxPhotoBytes: 1024 * 1024,
-  bodyLimitBytes: 8 * 1024 * 1024,
+  bodyLimitBytes: 16 * 1024,
+  photoBodyLimitBytes: 8 * 1024 * 1024,
+  readyTimeoutMs: 2_000,
+  maxPendingMints: 5,
   requestTimeoutMs: 30_000,
   dedupeWindowS: 5,
   tonProofDomains: DEFAULT_TON_PROOF_DOMAINS,

@@ -40,22 +40,36 @@ const discardBody = (raw: IncomingMessage, onChunk: (chunk: Buffer) => void = ()
 /**
  * An answer given before the request's body has arrived must reach the client.
  *
- * A 413 (the body is over `bodyLimit`: on its Content-Length, or once a chunked body passes it) says
- * `Connection: close`, and the connection then closes with a lingering close (`linger`), as nginx
- * does. Any other early answer (a 401, 429 or 503 from the hooks) keeps the connection: the server
- * reads and discards the rest of the body, and the connection serves its next request; a body that
- * goes on past `drainBytes` gets a lingering close. A request with `Expect: 100-continue` whose
- * Content-Length is over `bodyLimit` is answered 413 without the 100 Continue: the client never
- * sends the body, and that answer closes the connection.
+ * A 413 (the body is over its route's `bodyLimit`: on its Content-Length, or once a chunked body
+ * passes it) says `Connection: close`, and the connection then closes with a lingering close
+ * (`linger`), as nginx does. Any other early answer (a 401, 429 or 503 from the hooks) keeps the
+ * connection: the server reads and discards the rest of the body, and the connection serves its next
+ * request; a body that goes on past twice its route's limit gets a lingering close. A request with
+ * `Expect: 100-continue` whose Content-Length is over its route's limit is answered 413 without the
+ * 100 Continue: the client never sends the body, and that answer closes the connection.
+ *
+ * The route's limit is Fastify's own (`routeOptions.bodyLimit`, known once the request is routed).
+ * The linger's bounds do not depend on the route: a client sending a large body to a route with a
+ * small limit must still read its 413.
  */
-export const answerBeforeUnreadBodies = (app: FastifyInstance, bodyLimit: number, drainBytes: number, linger: LingerBounds): void => {
+export const answerBeforeUnreadBodies = (app: FastifyInstance, linger: LingerBounds): void => {
+  const awaitingContinue = new WeakMap<IncomingMessage, ServerResponse>()
   const refusedBeforeContinue = new WeakSet<IncomingMessage>()
 
   app.server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
-    if (Number(req.headers['content-length']) > bodyLimit) refusedBeforeContinue.add(req)
-    else res.writeContinue()
-    // Fastify answers the oversized one with its 413 on Content-Length, before any body is read.
+    awaitingContinue.set(req, res)
     app.server.emit('request', req, res)
+  })
+  // The first hook of every request, routed or not: Continue, or (over the route's limit) no
+  // Continue, and Fastify answers the oversized body with its 413 on Content-Length, before reading any.
+  app.addHook('onRequest', (req, _reply, done) => {
+    const res = awaitingContinue.get(req.raw)
+    if (res) {
+      awaitingContinue.delete(req.raw)
+      if (Number(req.headers['content-length']) > req.routeOptions.bodyLimit) refusedBeforeContinue.add(req.raw)
+      else res.writeContinue()
+    }
+    done()
   })
 
   app.addHook('onSend', async (req, reply, payload) => {
@@ -75,6 +89,7 @@ export const answerBeforeUnreadBodies = (app: FastifyInstance, bodyLimit: number
     }
     // Keep-alive (Fastify asks to close after a body it refused): the connection lives until the body is read.
     reply.removeHeader('connection')
+    const drainBytes = 2 * req.routeOptions.bodyLimit
     let discarded = 0
     discardBody(raw, (chunk) => {
       if (lingering) return lingering(chunk.length)
