@@ -8,6 +8,7 @@ import { pathToFileURL } from 'node:url'
 import { type WelcomePolicy, DEFAULT_DB_PATH, DEFAULT_HOST, DEFAULT_PORT, DEFAULT_PRICE_TICK_MS, DEV_BOT_TOKEN, DEV_JWT_SECRET, DEV_TREASURY_ADDRESS } from './config/config.ts'
 import { DEFAULT_RATE_LIMITS, type RateLimitConfig, type RateRule } from './config/rate-limits.ts'
 import { requireNano } from './domain/money.ts'
+import { parseAppOrigins } from './config/app-origins.ts'
 import { startServer, type StartOptions } from './start-server.ts'
 import { productionOptions } from './production-checks.ts'
 import { trustProxyFromEnv } from './http/client-ip.ts'
@@ -100,6 +101,7 @@ export const optionsFromEnv = (env: NodeJS.ProcessEnv = process.env): StartOptio
   ...(env.AXIOM_TON_PROOF_DOMAINS !== undefined && env.AXIOM_TON_PROOF_DOMAINS.trim() !== ''
     ? { tonProofDomains: env.AXIOM_TON_PROOF_DOMAINS.split(',').map((d) => d.trim()).filter(Boolean) }
     : {}),
+  ...(env.AXIOM_APP_ORIGINS !== undefined && env.AXIOM_APP_ORIGINS.trim() !== '' ? { appOrigins: parseAppOrigins(env.AXIOM_APP_ORIGINS) } : {}),
   ...(env.AXIOM_LEASE_RETRY_MS !== undefined ? { leaseRetryMs: positiveMs('AXIOM_LEASE_RETRY_MS', env.AXIOM_LEASE_RETRY_MS) } : {}),
   ...(env.AXIOM_REQUEST_TIMEOUT_MS !== undefined ? { requestTimeoutMs: positiveMs('AXIOM_REQUEST_TIMEOUT_MS', env.AXIOM_REQUEST_TIMEOUT_MS) } : {}),
   ...rateLimitsFromEnv(env),

@@ -1,5 +1,6 @@
 import { DEV_BOT_TOKEN, DEV_JWT_SECRET } from './config/config.ts'
 import type { StartOptions } from './start-server.ts'
+import { parseAppOrigins } from './config/app-origins.ts'
 import {
   mnemonicFromEnv,
   NETWORK_GLOBAL_ID,
@@ -93,9 +94,20 @@ export const productionOptions = async (env: NodeJS.ProcessEnv, base: StartOptio
   }
   // The Bot API settings read the same variable (server/telegram/settings-from-env.ts): membership is asked of that chat.
   if (!env.AXIOM_COMMUNITY_CHAT?.trim()) refuse('AXIOM_COMMUNITY_CHAT is not set (the community chat members must join)')
+  // The sockets refuse a browser's upgrade from any other origin (server/http/socket-limits.ts).
+  let appOrigins: string[] = []
+  try {
+    appOrigins = parseAppOrigins(env.AXIOM_APP_ORIGINS ?? '')
+  } catch (e) {
+    refuse((e as Error).message)
+  }
+  if (appOrigins.length === 0) refuse('AXIOM_APP_ORIGINS is not set (the https origins the app is served from)')
+  const plain = appOrigins.find((o) => !o.startsWith('https://'))
+  if (plain) refuse(`AXIOM_APP_ORIGINS lists ${plain}: production serves the app over https only`)
 
   return {
     ...base,
+    appOrigins,
     treasuryAddress: treasury!.address.toRawString(),
     tonProofNetworks: [id],
     priceSource: 'recorded',

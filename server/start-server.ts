@@ -23,7 +23,7 @@ import { type Change, noQueue } from './domain/events.ts'
 import { buildApp } from './app.ts'
 import { pruneIdempotency } from './db/idempotency-table.ts'
 import { exactRateLimitStore, pruneRateLimitHits } from './db/rate-limit-table.ts'
-import { refuseUpgrade, socketLimiter } from './http/socket-limits.ts'
+import { FOREIGN_ORIGIN_MSG, limitMessages, originAllowed, refuseUpgrade, socketLimiter } from './http/socket-limits.ts'
 import { priceWire } from './http/wire-format.ts'
 import { handleCandleSocket, pushCandles } from './sockets/candle-socket.ts'
 import { createHub, LIVE_GAP_CLOSE, liveEvents, type SocketHub } from './sockets/hub.ts'
@@ -113,7 +113,11 @@ export const startServer = async (options: StartOptions = {}): Promise<RunningSe
   const cluster = await openCluster(config.dbPath, engine, { retryMs: config.leaseRetryMs })
   const forgetWhatChanged = (changes: readonly Change[]) => {
     for (const change of changes) {
-      if (change.kind === 'revoked') noteFamilyRevoked(ctx, change.family)
+      if (change.kind === 'revoked') {
+        noteFamilyRevoked(ctx, change.family)
+        // The session's sockets on this instance close at once, not at their token's expiry.
+        hub.closeFamily(change.family)
+      }
       if (change.kind === 'setting' || change.kind === 'collective') forgetSettings(engine)
     }
   }
@@ -183,7 +187,11 @@ export const startServer = async (options: StartOptions = {}): Promise<RunningSe
         })
       : null
 
-  const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 })
+  // One server per socket, each with its largest message (ws closes with 1009 past it).
+  const mainWss = new WebSocketServer({ noServer: true, maxPayload: config.socketMessages.mainMaxBytes })
+  const candleWss = new WebSocketServer({ noServer: true, maxPayload: config.socketMessages.candleMaxBytes })
+  const allSockets = () => [...mainWss.clients, ...candleWss.clients]
+  const socketLog = (e: unknown, where: string) => app.log.error({ err: e }, where)
   const alive = new WeakSet<WebSocket>()
   // Upgrades never reach Fastify's hooks, so the sockets have limits of their own, per IP read as the
   // request limits read it; the upgrades a minute count where the requests count (shared on PostgreSQL).
@@ -201,6 +209,9 @@ export const startServer = async (options: StartOptions = {}): Promise<RunningSe
       socket.end('HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n')
       return
     }
+    const wss = handler === handleMainSocket ? mainWss : candleWss
+    // A page of another site would open the socket from the user's browser: refused before anything is counted.
+    if (!originAllowed(req, config.appOrigins)) return refuseUpgrade(socket, { status: 403, msg: FOREIGN_ORIGIN_MSG, retryAfterS: null })
     void sockets
       .admit(req, socket)
       .then((admission) => {
@@ -210,7 +221,8 @@ export const startServer = async (options: StartOptions = {}): Promise<RunningSe
           alive.add(ws)
           ws.on('pong', () => alive.add(ws))
           ws.on('error', () => ws.terminate())
-          handler(ctx, hub, ws)
+          limitMessages(ws, config.socketMessages.perSocket)
+          handler(ctx, hub, ws, socketLog)
         })
       })
       .catch((e: unknown) => {
@@ -245,7 +257,7 @@ export const startServer = async (options: StartOptions = {}): Promise<RunningSe
     }, config.settleEveryMs),
     // A client that missed a whole heartbeat is dropped.
     setInterval(() => {
-      for (const ws of wss.clients) {
+      for (const ws of allSockets()) {
         if (!alive.has(ws)) {
           ws.terminate()
           continue
@@ -293,8 +305,9 @@ export const startServer = async (options: StartOptions = {}): Promise<RunningSe
       stopping.abort()
       if (chain) await (await chain).stop()
       await outbox?.stop()
-      for (const ws of wss.clients) ws.terminate()
-      wss.close()
+      for (const ws of allSockets()) ws.terminate()
+      mainWss.close()
+      candleWss.close()
       await app.close()
       await settling
       await cluster.close()

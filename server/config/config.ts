@@ -1,5 +1,5 @@
 import type { TelegramSettings } from './telegram-settings.ts'
-import { DEFAULT_RATE_LIMITS, type RateLimitConfig, type RateLimitStoreFactory } from './rate-limits.ts'
+import { DEFAULT_RATE_LIMITS, type RateLimitConfig, type RateLimitStoreFactory, type RateRule } from './rate-limits.ts'
 
 /** Dev defaults: not secret, documented in docs/api.md so tests and the local stack can sign initData. */
 export const DEV_BOT_TOKEN = '7000000001:AXIOM-dev-bot-token-not-secret'
@@ -85,6 +85,31 @@ export interface ServerConfig {
   readonly tonProofNetworks: ReadonlyArray<string>
   /** The Bot API (server/telegram/): null runs without Telegram (membership by task 1 or the admin, no prepared shares, no notifications sent). */
   readonly telegram: TelegramSettings | null
+  /**
+   * The origins the app is served from (`https://app.example.com`): a browser's socket upgrade whose
+   * Origin is not one of them is refused with 403 (a client that sends no Origin, not a browser, is
+   * let in). null (dev): http(s) on localhost, 127.0.0.1 or [::1], any port (`npm start`'s app, the
+   * Telegram host emulator, the e2e stack). AXIOM_APP_ORIGINS; required in production.
+   */
+  readonly appOrigins: ReadonlyArray<string> | null
+  /** What one socket may send (server/http/socket-limits.ts). */
+  readonly socketMessages: SocketMessageLimits
+}
+
+/** Per socket: the largest message each socket takes, and how many messages a window. */
+export interface SocketMessageLimits {
+  /** `/api/ws/`: its only message is an access token (a few hundred bytes). */
+  readonly mainMaxBytes: number
+  /** `/api/ws/candles`: its messages name an interval. */
+  readonly candleMaxBytes: number
+  /** Past it the socket closes with 1008 "Too many messages"; null: no limit. */
+  readonly perSocket: RateRule | null
+}
+
+export const DEFAULT_SOCKET_MESSAGES: SocketMessageLimits = {
+  mainMaxBytes: 4 * 1024,
+  candleMaxBytes: 1024,
+  perSocket: { max: 20, windowS: 10 },
 }
 
 export const defaultConfig = (): ServerConfig => ({
@@ -119,4 +144,6 @@ export const defaultConfig = (): ServerConfig => ({
   priceSource: 'walk',
   tonProofNetworks: ['-239', '-3'],
   telegram: null,
+  appOrigins: null,
+  socketMessages: DEFAULT_SOCKET_MESSAGES,
 })

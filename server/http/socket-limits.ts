@@ -1,15 +1,64 @@
 import type { IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
-import type { RateCount, RateLimitStore, SocketLimitConfig } from '../config/rate-limits.ts'
+import type { WebSocket } from 'ws'
+import type { RateCount, RateLimitStore, RateRule, SocketLimitConfig } from '../config/rate-limits.ts'
+import { CLOSE_REASONS, closeSocket, POLICY_CLOSE } from '../sockets/close.ts'
 import { clientIp } from './client-ip.ts'
 import { tooManyMsg } from './rate-limits.ts'
 
 export const tooManySocketsMsg = (open: number) => `Too many open sockets from this address (at most ${open}): close one first`
 
+export const FOREIGN_ORIGIN_MSG = 'This origin may not open the sockets'
+
 /** A refusal, written on the raw socket: the upgrade never reaches Fastify's hooks. */
 export interface SocketRefusal {
+  /** 429 when absent. */
+  readonly status?: 403 | 429
   readonly msg: string
   readonly retryAfterS: number | null
+}
+
+const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]'])
+
+/**
+ * Whether a socket upgrade's Origin may open a socket. A browser always sends Origin, so a page of
+ * another site (which would ride on the user's browser) is refused unless its origin is one of
+ * `appOrigins`; a client that sends none (the CLI, the bot, a script: it holds its own token, nothing
+ * of a user's browser) is let in. With `appOrigins` null (dev), http(s) on this machine, any port.
+ * Two Origin headers, or one that is not an origin (`null`), are refused.
+ */
+export const originAllowed = (req: IncomingMessage, appOrigins: ReadonlyArray<string> | null): boolean => {
+  const header = req.headers.origin ?? req.headers['sec-websocket-origin']
+  if (header === undefined) return true
+  if (typeof header !== 'string') return false
+  let url: URL
+  try {
+    url = new URL(header)
+  } catch {
+    return false
+  }
+  if (url.origin !== header.toLowerCase() && url.origin !== header) return false
+  if (appOrigins === null) return (url.protocol === 'http:' || url.protocol === 'https:') && LOCAL_HOSTS.has(url.hostname)
+  return appOrigins.includes(url.origin)
+}
+
+/**
+ * Counts the messages of one socket in fixed windows of `rule`: past `rule.max` in a window the
+ * socket closes with 1008 "Too many messages" and its later messages are not read (the socket's
+ * handlers skip messages once it is not open). Attached before the handlers, so it counts first.
+ */
+export const limitMessages = (ws: WebSocket, rule: RateRule | null): void => {
+  if (!rule) return
+  let n = 0
+  let until = 0
+  ws.on('message', () => {
+    const now = Date.now()
+    if (now >= until) {
+      n = 0
+      until = now + rule.windowS * 1000
+    }
+    if (++n > rule.max) closeSocket(ws, POLICY_CLOSE, CLOSE_REASONS.tooManyMessages)
+  })
 }
 
 /** Whether an upgrade may go on, or how it is refused. */
@@ -70,7 +119,7 @@ export const socketLimiter = (
 export const refuseUpgrade = (socket: Duplex, refusal: SocketRefusal) => {
   const body = JSON.stringify({ msg: refusal.msg })
   const head = [
-    'HTTP/1.1 429 Too Many Requests',
+    refusal.status === 403 ? 'HTTP/1.1 403 Forbidden' : 'HTTP/1.1 429 Too Many Requests',
     ...(refusal.retryAfterS !== null ? [`Retry-After: ${refusal.retryAfterS}`] : []),
     'Content-Type: application/json; charset=utf-8',
     `Content-Length: ${Buffer.byteLength(body)}`,

@@ -4,6 +4,7 @@ import type { ServerContext } from '../domain/context.ts'
 import { isCandleInterval } from '../routes/market-routes.ts'
 import { envelope, type SocketHub } from './hub.ts'
 import { candleWire } from '../http/wire-format.ts'
+import { closeOnInternalError, type SocketLog } from './close.ts'
 
 /** The interval a message asks for: a bare string ('1h') or JSON ({"interval":"1h"} or "1h"). */
 const requested = (text: string): unknown => {
@@ -18,19 +19,26 @@ const requested = (text: string): unknown => {
 
 /**
  * `/api/ws/candles`: starts on 5m; every message switches the interval and is answered with the
- * current candle at once, then on every price tick.
+ * current candle at once, then on every price tick. What fails inside closes the socket with 1011
+ * "Internal error", logged here: a throw in the handler would end the process.
  */
-export const handleCandleSocket = (ctx: ServerContext, hub: SocketHub, ws: WebSocket) => {
+export const handleCandleSocket = (ctx: ServerContext, hub: SocketHub, ws: WebSocket, log: SocketLog) => {
   hub.candleSockets.set(ws, DEFAULT_CANDLE_INTERVAL)
   ws.on('close', () => hub.candleSockets.delete(ws))
   ws.on('message', (raw, isBinary) => {
-    const interval = isBinary ? undefined : requested(raw.toString().trim())
-    if (!isCandleInterval(interval)) {
-      ws.send(envelope('error', { msg: `interval must be one of ${CANDLE_INTERVALS.join(', ')}` }))
-      return
+    // Closed already (past the message limit): what is still in flight is not read.
+    if (ws.readyState !== ws.OPEN) return
+    try {
+      const interval = isBinary ? undefined : requested(raw.toString().trim())
+      if (!isCandleInterval(interval)) {
+        ws.send(envelope('error', { msg: `interval must be one of ${CANDLE_INTERVALS.join(', ')}` }))
+        return
+      }
+      hub.candleSockets.set(ws, interval)
+      ws.send(envelope('current_candle', { ...candleWire(ctx.price.currentCandle(interval, ctx.now())), interval }))
+    } catch (e) {
+      closeOnInternalError(ws, log, e, 'candle socket')
     }
-    hub.candleSockets.set(ws, interval)
-    ws.send(envelope('current_candle', { ...candleWire(ctx.price.currentCandle(interval, ctx.now())), interval }))
   })
 }
 

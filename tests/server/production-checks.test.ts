@@ -33,6 +33,7 @@ const good = (): NodeJS.ProcessEnv => ({
   AXIOM_TREASURY: w5Mainnet,
   AXIOM_TREASURY_MNEMONIC: words.join(' '),
   AXIOM_COMMUNITY_CHAT: '@axiom_community',
+  AXIOM_APP_ORIGINS: 'https://app.example.com',
 })
 
 const refusal = async (env: NodeJS.ProcessEnv): Promise<string> => {
@@ -104,6 +105,18 @@ describe('production fails closed (NODE_ENV=production)', () => {
   it('refuses without a community chat or a v4 endpoint', async () => {
     expect(await refusal({ ...good(), AXIOM_COMMUNITY_CHAT: ' ' })).toMatch(/AXIOM_COMMUNITY_CHAT is not set/)
     expect(await refusal({ ...good(), AXIOM_TON_API: undefined })).toMatch(/AXIOM_TON_API is not set/)
+  })
+
+  it('refuses sockets open to any page: AXIOM_APP_ORIGINS unset, not an origin, or not https', async () => {
+    expect((await productionOptions(good(), optionsFromEnv(good()))).appOrigins).toEqual(['https://app.example.com'])
+    expect(await refusal({ ...good(), AXIOM_APP_ORIGINS: undefined })).toBe('AXIOM_APP_ORIGINS is not set (the https origins the app is served from)')
+    expect(await refusal({ ...good(), AXIOM_APP_ORIGINS: ' , ' })).toBe('AXIOM_APP_ORIGINS is not set (the https origins the app is served from)')
+    expect(await refusal({ ...good(), AXIOM_APP_ORIGINS: 'https://app.example.com, http://app.example.com' })).toBe(
+      'AXIOM_APP_ORIGINS lists http://app.example.com: production serves the app over https only',
+    )
+    expect(await productionOptions({ ...good(), AXIOM_APP_ORIGINS: 'https://app.example.com/path' }, {}).catch((e: Error) => e.message)).toMatch(
+      /^AXIOM_APP_ORIGINS: https:\/\/app.example.com\/path is not an origin/,
+    )
   })
 
   it('npm run treasury:new creates a treasury the checks accept: its mnemonic and its address', async () => {
