@@ -46,15 +46,23 @@ export interface ChainWatcherOptions {
    */
   readonly fromStart: boolean
   readonly minRefundNano?: bigint
+  /** How many of its latest decisions the watcher keeps in memory (`decided`); default DECIDED_KEPT. */
+  readonly keepDecided?: number
   /** Failures after which an outgoing payment is `failed` (its confirmation may fail it). */
   readonly maxFailures: number
   readonly log?: (msg: string, e?: unknown) => void
 }
 
+/** The latest decisions a watcher keeps in memory: the database has every one (`chain_payments`). */
+export const DECIDED_KEPT = 1_000
+
 export interface ChainWatcher {
   /** One pass: every treasury transaction after the cursor, oldest first. Passes never overlap; a call during one runs another after it. */
   pass(): Promise<void>
-  /** The decisions of this pass and the earlier ones this instance made (the database has them all). */
+  /**
+   * The latest decisions this instance made, oldest first: at most `keepDecided` (the local stack
+   * shows them; the database has them all), so a long-running watcher's memory does not grow.
+   */
   readonly decided: ReadonlyArray<PaymentRecord>
   /** No pass starts any more; resolves when the one under way (if any) is done. */
   halt(): Promise<void>
@@ -75,6 +83,7 @@ export const createChainWatcher = (ctx: ServerContext, o: ChainWatcherOptions): 
   const name = o.cursor ?? TREASURY_CURSOR
   const log = o.log ?? ((msg, e) => console.error(`[chain] ${msg}`, e ?? ''))
   const decided: PaymentRecord[] = []
+  const keep = Math.max(0, o.keepDecided ?? DECIDED_KEPT)
   let running: Promise<void> | null = null
   let again = false
 
@@ -141,6 +150,7 @@ export const createChainWatcher = (ctx: ServerContext, o: ChainWatcherOptions): 
       o.minRefundNano ?? MIN_REFUND_NANO,
     )
     decided.push(r)
+    if (decided.length > keep) decided.splice(0, decided.length - keep)
     return to
   }
 

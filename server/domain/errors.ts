@@ -58,6 +58,12 @@ export class BondNotPending extends fact('BondNotPending', (mintId: bigint, stat
 /** A bond payment below the TON quoted for it. */
 export class Underpaid extends fact('Underpaid', (paid: string, expected: string) => `Payment of ${paid} TON is below ${expected} TON`) {}
 
+/** A new bond while the user already has `max` waiting for their payment. */
+export class TooManyPendingBonds extends fact(
+  'TooManyPendingBonds',
+  (max: number) => `You have ${max} bonds waiting for payment: pay or cancel one before creating another`,
+) {}
+
 /** A bond or link in a state that cannot be cancelled. */
 export class NotCancellable extends fact('NotCancellable', (kind: 'bond' | 'link', status: string) => `A ${status} ${kind} cannot be cancelled`) {}
 
@@ -93,6 +99,7 @@ export type DomainFact =
   | BalanceLimitExceeded
   | BondNotPending
   | Underpaid
+  | TooManyPendingBonds
   | NotCancellable
   | NotStakeable
   | AlreadyBound

@@ -1,6 +1,6 @@
 import { ownNumber, queueNotice } from './outbox.ts'
 import type { MintStatus } from '../../core/domain/entities/mint.ts'
-import { BondNotPending, NotCancellable, NotFound, Underpaid } from './errors.ts'
+import { BondNotPending, NotCancellable, NotFound, TooManyPendingBonds, Underpaid } from './errors.ts'
 import { bondPaymentComment } from '../../core/domain/bond-payment.ts'
 import { allRows, big, getRow, run, str, insertRow } from '../db/sql.ts'
 import { inTx, type ServerContext } from './context.ts'
@@ -128,9 +128,15 @@ export interface CreatedMint {
   readonly payment: { readonly address: string; readonly amountNano: bigint; readonly comment: string; readonly validUntil: number }
 }
 
-/** `POST /mint/create`: a pending bond and the TON payment that activates it. */
+/**
+ * `POST /mint/create`: a pending bond and the TON payment that activates it. A user has at most
+ * `maxPendingMints` bonds waiting for their payment (counted in the same transaction as the insert):
+ * an unpaid bond costs nothing, so without a cap a script could fill the table with them.
+ */
 export const createMint = (ctx: ServerContext, userId: bigint, amount: bigint, plan: Plan): Promise<CreatedMint> =>
   inTx(ctx, async (ctx) => {
+    const waiting = await getRow(ctx.db, `SELECT COUNT(*) AS n FROM mints WHERE user_id = ? AND status = 'pending'`, userId)
+    if (big(waiting!, 'n') >= BigInt(ctx.config.maxPendingMints)) throw new TooManyPendingBonds(ctx.config.maxPendingMints)
     const t = await bondTerms(ctx, userId, amount, plan.days, plan.dailyReward)
     const id = await insertMint(ctx, userId, t, 'pending', 'ton', null)
     return {

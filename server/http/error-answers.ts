@@ -11,6 +11,7 @@ const STATUS: Record<DomainFact['_tag'], number> = {
   BalanceLimitExceeded: 422,
   BondNotPending: 409,
   Underpaid: 400,
+  TooManyPendingBonds: 400,
   NotCancellable: 400,
   NotStakeable: 400,
   AlreadyBound: 409,

@@ -12,11 +12,13 @@ afterAll(async () => {
   for (const s of open.reverse()) await s.close().catch(() => undefined)
 })
 
+// These bursts are of unpaid bonds: the cap on a user's bonds waiting for payment (5 by default) is
+// lifted, so what cuts them is the request budget under test.
 const pair = async (options: Parameters<typeof startServer>[0] = {}): Promise<[RunningServer, RunningServer]> => {
   const db = await testDatabase()
-  const a = await startServer({ port: 0, dbPath: db, priceTickMs: 1_000, ...options })
+  const a = await startServer({ port: 0, dbPath: db, priceTickMs: 1_000, maxPendingMints: 1_000, ...options })
   open.push(a)
-  const b = await startServer({ port: 0, dbPath: db, priceTickMs: 1_000, ...options })
+  const b = await startServer({ port: 0, dbPath: db, priceTickMs: 1_000, maxPendingMints: 1_000, ...options })
   open.push(b)
   return [a, b]
 }
