@@ -7,6 +7,7 @@
 import { pathToFileURL } from 'node:url'
 import { type WelcomePolicy, DEFAULT_DB_PATH, DEFAULT_HOST, DEFAULT_PORT, DEFAULT_PRICE_TICK_MS, DEV_BOT_TOKEN, DEV_JWT_SECRET, DEV_TREASURY_ADDRESS } from './config/config.ts'
 import { DEFAULT_RATE_LIMITS, type RateLimitConfig, type RateRule } from './config/rate-limits.ts'
+import { logLevelOf } from './config/log-level.ts'
 import { requireNano } from './domain/money.ts'
 import { parseAppOrigins } from './config/app-origins.ts'
 import { startServer, type StartOptions } from './start-server.ts'
@@ -97,7 +98,8 @@ export const optionsFromEnv = (env: NodeJS.ProcessEnv = process.env): StartOptio
   jwtSecret: env.JWT_SECRET ?? DEV_JWT_SECRET,
   priceTickMs: env.PRICE_TICK_MS ? Number(env.PRICE_TICK_MS) : DEFAULT_PRICE_TICK_MS,
   treasuryAddress: env.AXIOM_TREASURY ?? DEV_TREASURY_ADDRESS,
-  logger: env.AXIOM_LOG === '1',
+  // AXIOM_LOG=1 turns the request log on at AXIOM_LOG_LEVEL (info); production's is always on (server/production-checks.ts).
+  logger: env.AXIOM_LOG === '1' ? { level: logLevelOf(env.AXIOM_LOG_LEVEL) } : false,
   ...(env.AXIOM_TON_PROOF_DOMAINS !== undefined && env.AXIOM_TON_PROOF_DOMAINS.trim() !== ''
     ? { tonProofDomains: env.AXIOM_TON_PROOF_DOMAINS.split(',').map((d) => d.trim()).filter(Boolean) }
     : {}),

@@ -1,4 +1,4 @@
-import { DEV_BOT_TOKEN, DEV_JWT_SECRET } from './config/config.ts'
+import { DEFAULT_DB_PATH, DEV_BOT_TOKEN, DEV_JWT_SECRET } from './config/config.ts'
 import type { StartOptions } from './start-server.ts'
 import { parseAppOrigins } from './config/app-origins.ts'
 import {
@@ -10,6 +10,11 @@ import {
   treasuryFromMnemonic,
   type TreasuryKey,
 } from './chain/treasury.ts'
+import { isPostgresUrl } from './db/engine.ts'
+import { LOG_LEVELS, logLevelOf } from './config/log-level.ts'
+import { notPublicHost } from './config/public-host.ts'
+import { estimatedEntropyBits, MIN_SECRET_ENTROPY_BITS } from './config/secret-entropy.ts'
+import { defaultTelegramSettings } from './telegram/gateway.ts'
 
 /** Why a production backend will not start: one line, for the operator. */
 export class ProductionRefused extends Error {
@@ -21,6 +26,17 @@ const refuse = (reason: string): never => {
 }
 
 export const MIN_JWT_SECRET_BYTES = 32
+
+/** Refuses a URL that is not https://, naming its scheme only (a URL may carry a key). */
+const requireHttps = (name: string, url: string): void => {
+  let protocol = ''
+  try {
+    protocol = new URL(url).protocol
+  } catch {
+    refuse(`${name} is not a URL`)
+  }
+  if (protocol !== 'https:') refuse(`${name} is ${protocol}//, not https:// (production talks to it over TLS only)`)
+}
 
 /** What production adds to the options: the checked treasury key, and the chain service started with the server. */
 export interface LiveOptions extends StartOptions {
@@ -40,6 +56,11 @@ export const productionOptions = async (env: NodeJS.ProcessEnv, base: StartOptio
   if (!jwt) refuse('JWT_SECRET is not set')
   if (jwt === DEV_JWT_SECRET) refuse('JWT_SECRET is the public dev secret from this repository')
   if (Buffer.byteLength(jwt!, 'utf8') < MIN_JWT_SECRET_BYTES) refuse(`JWT_SECRET is under ${MIN_JWT_SECRET_BYTES} bytes`)
+  // Length alone lets 32 identical characters through: the estimate (server/config/secret-entropy.ts) must reach 128 bits.
+  const jwtBits = Math.floor(estimatedEntropyBits(jwt!))
+  if (jwtBits < MIN_SECRET_ENTROPY_BITS) {
+    refuse(`JWT_SECRET holds about ${jwtBits} bits of entropy, under ${MIN_SECRET_ENTROPY_BITS} (repeats, runs or words): use openssl rand -base64 32`)
+  }
 
   if (!env.AXIOM_TON_NETWORK) refuse('AXIOM_TON_NETWORK is not set (mainnet or testnet)')
   let network: ReturnType<typeof parseNetwork> = 'mainnet'
@@ -50,6 +71,11 @@ export const productionOptions = async (env: NodeJS.ProcessEnv, base: StartOptio
   }
   const tonApi = env.AXIOM_TON_API?.trim()
   if (!tonApi) refuse('AXIOM_TON_API is not set (a TON HTTP API v4 endpoint)')
+  // What the chain answers decides credits and payouts, and the Bot API's URL carries the bot token: TLS only.
+  requireHttps('AXIOM_TON_API', tonApi!)
+  const confirmApi = env.AXIOM_TON_API_CONFIRM?.trim()
+  if (confirmApi) requireHttps('AXIOM_TON_API_CONFIRM', confirmApi)
+  requireHttps('TELEGRAM_API_ROOT', env.TELEGRAM_API_ROOT?.trim() || defaultTelegramSettings().apiRoot)
 
   const treasuryText = env.AXIOM_TREASURY?.trim()
   if (!treasuryText) refuse('AXIOM_TREASURY is not set')
@@ -87,6 +113,31 @@ export const productionOptions = async (env: NodeJS.ProcessEnv, base: StartOptio
     )
   }
 
+  // New Telegram accounts are free to make: the dev default of 100 welcome tokens is never production's by accident.
+  if (!env.AXIOM_WELCOME_BALANCE?.trim()) refuse('AXIOM_WELCOME_BALANCE is not set (the tokens each new account gets; 0 for none)')
+  const limits = env.AXIOM_RATE_LIMITS?.trim().toLowerCase()
+  if (limits === 'off' || limits === '0' || base.rateLimits === null) refuse('AXIOM_RATE_LIMITS is off: production limits requests')
+  const tonProofDomains = (env.AXIOM_TON_PROOF_DOMAINS ?? '').split(',').map((d) => d.trim()).filter(Boolean)
+  if (tonProofDomains.length === 0) refuse("AXIOM_TON_PROOF_DOMAINS is not set (the app's public domain, such as app.example.com)")
+  for (const domain of tonProofDomains) {
+    const why = notPublicHost(domain)
+    if (why) refuse(`AXIOM_TON_PROOF_DOMAINS names ${domain}: ${why}, not the app's public domain`)
+  }
+  const log = env.AXIOM_LOG?.trim()
+  if (log && log !== '1') refuse(`AXIOM_LOG=${log} turns the request log off: production logs (AXIOM_LOG_LEVEL sets how much)`)
+  let level: ReturnType<typeof logLevelOf> = 'info'
+  try {
+    level = logLevelOf(env.AXIOM_LOG_LEVEL)
+  } catch {
+    refuse(`AXIOM_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`)
+  }
+  // SQLite is one process's file: several instances on it would each run the payouts (docs/storage.md).
+  const db = env.AXIOM_DB?.trim() || DEFAULT_DB_PATH
+  if (db === ':memory:') refuse('AXIOM_DB is :memory: (everything is lost when the process stops)')
+  if (!isPostgresUrl(db) && env.AXIOM_SINGLE_INSTANCE?.trim() !== '1') {
+    refuse('AXIOM_DB is SQLite; set AXIOM_SINGLE_INSTANCE=1 to run one instance on it, or use PostgreSQL')
+  }
+
   const id = String(NETWORK_GLOBAL_ID[network])
   const proofNetworks = (env.AXIOM_TON_PROOF_NETWORKS ?? id).split(',').map((s) => s.trim()).filter(Boolean)
   if (proofNetworks.length !== 1 || proofNetworks[0] !== id) {
@@ -94,6 +145,7 @@ export const productionOptions = async (env: NodeJS.ProcessEnv, base: StartOptio
   }
   // The Bot API settings read the same variable (server/telegram/settings-from-env.ts): membership is asked of that chat.
   if (!env.AXIOM_COMMUNITY_CHAT?.trim()) refuse('AXIOM_COMMUNITY_CHAT is not set (the community chat members must join)')
+
   // The sockets refuse a browser's upgrade from any other origin (server/http/socket-limits.ts).
   let appOrigins: string[] = []
   try {
@@ -111,6 +163,8 @@ export const productionOptions = async (env: NodeJS.ProcessEnv, base: StartOptio
     treasuryAddress: treasury!.address.toRawString(),
     tonProofNetworks: [id],
     priceSource: 'recorded',
+    tonProofDomains,
+    logger: { level },
     treasuryKey: key!,
     chain: { endpoint: tonApi!, treasury: key!, fromStart: false },
   }

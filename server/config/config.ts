@@ -1,4 +1,5 @@
 import type { TelegramSettings } from './telegram-settings.ts'
+import type { LogLevel } from './log-level.ts'
 import { DEFAULT_RATE_LIMITS, type RateLimitConfig, type RateLimitStoreFactory, type RateRule } from './rate-limits.ts'
 
 /** Dev defaults: not secret, documented in docs/api.md so tests and the local stack can sign initData. */
@@ -75,7 +76,8 @@ export interface ServerConfig {
    * address of X-Forwarded-For from its right (server/http/client-ip.ts); 0 is the connection's peer.
    */
   readonly trustProxy: number
-  readonly logger: boolean
+  /** The request log: off (false), Fastify's default (true), or at a level (AXIOM_LOG_LEVEL; production's is always on). */
+  readonly logger: boolean | { readonly level: LogLevel }
   /**
    * Where the price comes from: 'walk', the seeded random walk (the local stack, tests), or
    * 'recorded', the ticks an operator records (`npm run admin -- price set`): production's.

@@ -1,12 +1,14 @@
-import { spawnSync } from 'node:child_process'
+import { execFileSync, spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { mnemonicNew, mnemonicToPrivateKey } from '@ton/crypto'
 import { WalletContractV4, WalletContractV5R1 } from '@ton/ton'
+import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { newTreasury } from '../../server/chain/new-treasury.ts'
-import { DEV_BOT_TOKEN, DEV_JWT_SECRET, optionsFromEnv, productionOptions, ProductionRefused } from '../../server/main.ts'
+import { DEV_BOT_TOKEN, DEV_JWT_SECRET, entryOptionsFromEnv, optionsFromEnv, productionOptions, ProductionRefused, startServer } from '../../server/main.ts'
+import { estimatedEntropyBits, MIN_SECRET_ENTROPY_BITS } from '../../server/config/secret-entropy.ts'
 
 let words: string[]
 let w5Mainnet: string
@@ -23,16 +25,22 @@ beforeAll(async () => {
   v4 = WalletContractV4.create({ workchain: 0, publicKey }).address.toString({ testOnly: false })
 })
 
+/** What `openssl rand -base64 32` prints: the JWT secret deploy/ and docs/deploy.md tell operators to make. */
+const JWT = execFileSync('openssl', ['rand', '-base64', '32'], { encoding: 'utf8' }).trim()
+
 /** A complete, correct production environment; each test breaks one thing. */
 const good = (): NodeJS.ProcessEnv => ({
   NODE_ENV: 'production',
   BOT_TOKEN: '8123456789:a-real-looking-bot-token',
-  JWT_SECRET: 'x'.repeat(32),
+  JWT_SECRET: JWT,
   AXIOM_TON_NETWORK: 'mainnet',
   AXIOM_TON_API: 'https://mainnet-v4.tonhubapi.com',
   AXIOM_TREASURY: w5Mainnet,
   AXIOM_TREASURY_MNEMONIC: words.join(' '),
   AXIOM_COMMUNITY_CHAT: '@axiom_community',
+  AXIOM_WELCOME_BALANCE: '0',
+  AXIOM_TON_PROOF_DOMAINS: 'app.example.com',
+  AXIOM_DB: 'postgres://axiom:pw@db.example.com:5432/axiom',
   AXIOM_APP_ORIGINS: 'https://app.example.com',
 })
 
@@ -136,5 +144,208 @@ describe('production fails closed (NODE_ENV=production)', () => {
     })
     expect(r.status).toBe(1)
     expect(r.stderr.trim()).toBe('AXIOM refuses to start: BOT_TOKEN is not set')
+  })
+})
+
+/**
+ * The settings a deployment review found accepted in production, each given to the production entry
+ * (entryOptionsFromEnv, what server/main.ts runs) on top of an otherwise valid environment.
+ */
+describe('production refuses unsafe settings', () => {
+  const FC = { seed: Number(process.env.FC_SEED ?? 20_260_101) }
+
+  /** The one-line reason the entry refuses `env` with. */
+  const entryRefusal = async (env: NodeJS.ProcessEnv): Promise<string> => {
+    const reason = await entryOptionsFromEnv(env).then(
+      () => null,
+      (e: unknown) => {
+        expect(e).toBeInstanceOf(ProductionRefused)
+        return (e as Error).message
+      },
+    )
+    if (reason === null) throw new Error('the environment was accepted')
+    expect(reason).not.toContain('\n')
+    return reason
+  }
+
+  it('a valid environment starts: request limits on, its own tonProof domain, the log on at info', async () => {
+    const o = await entryOptionsFromEnv(good())
+    expect(o.rateLimits).not.toBeNull()
+    expect(o.tonProofDomains).toEqual(['app.example.com'])
+    expect(o.logger).toEqual({ level: 'info' })
+    expect(o.welcomeBalanceNano).toBe(0n)
+    // SQLite with the single-instance opt-in, two public domains (one with a port), explicit https roots.
+    const sqlite = await entryOptionsFromEnv({
+      ...good(),
+      AXIOM_DB: '/var/lib/axiom/axiom.db',
+      AXIOM_SINGLE_INSTANCE: '1',
+      AXIOM_TON_PROOF_DOMAINS: 'app.example.com, axiom-app.org:8443',
+      TELEGRAM_API_ROOT: 'https://api.telegram.org',
+      AXIOM_TON_API_CONFIRM: 'https://toncenter.com/api/v4',
+      AXIOM_WELCOME_BALANCE: '5',
+    })
+    expect(sqlite.tonProofDomains).toEqual(['app.example.com', 'axiom-app.org:8443'])
+    expect(sqlite.welcomeBalanceNano).toBe(5_000_000_000n)
+  })
+
+  it('refuses an unset welcome balance (the dev 100 tokens a new account would get); 0 is explicit', async () => {
+    expect(await entryRefusal({ ...good(), AXIOM_WELCOME_BALANCE: undefined })).toBe(
+      'AXIOM_WELCOME_BALANCE is not set (the tokens each new account gets; 0 for none)',
+    )
+  })
+
+  it('refuses request limits switched off', async () => {
+    expect(await entryRefusal({ ...good(), AXIOM_RATE_LIMITS: 'off' })).toBe('AXIOM_RATE_LIMITS is off: production limits requests')
+    expect(await entryRefusal({ ...good(), AXIOM_RATE_LIMITS: ' OFF ' })).toBe('AXIOM_RATE_LIMITS is off: production limits requests')
+    expect(await entryRefusal({ ...good(), AXIOM_RATE_LIMITS: '0' })).toBe('AXIOM_RATE_LIMITS is off: production limits requests')
+  })
+
+  it('refuses tonProof domains unset (the dev localhost list) or naming a host that is not a public domain', async () => {
+    expect(await entryRefusal({ ...good(), AXIOM_TON_PROOF_DOMAINS: undefined })).toMatch(/^AXIOM_TON_PROOF_DOMAINS is not set/)
+    expect(await entryRefusal({ ...good(), AXIOM_TON_PROOF_DOMAINS: ' , ' })).toMatch(/^AXIOM_TON_PROOF_DOMAINS is not set/)
+    const cases: Array<[string, string]> = [
+      ['localhost', 'localhost'],
+      ['localhost:5173', 'localhost'],
+      ['app.localhost', 'localhost'],
+      ['127.0.0.1', 'a loopback address'],
+      ['127.8.9.10:8080', 'a loopback address'],
+      ['127.1', 'a loopback address'],
+      ['2130706433', 'a loopback address'],
+      ['::1', 'a loopback address'],
+      ['[::1]:443', 'a loopback address'],
+      ['0.0.0.0', 'the unspecified address'],
+      ['10.1.2.3', 'a private address'],
+      ['172.16.0.1', 'a private address'],
+      ['172.31.255.254', 'a private address'],
+      ['192.168.1.10', 'a private address'],
+      ['[fd00::5]', 'a private address'],
+      ['axiom.local', 'a private name (.local)'],
+      ['203.0.113.7', 'a bare IP address'],
+      ['172.32.0.1', 'a bare IP address'],
+      ['backend', 'a single-label name, not a public domain'],
+    ]
+    for (const [entry, why] of cases) {
+      expect(await entryRefusal({ ...good(), AXIOM_TON_PROOF_DOMAINS: entry }), entry).toBe(
+        `AXIOM_TON_PROOF_DOMAINS names ${entry}: ${why}, not the app's public domain`,
+      )
+    }
+    // One bad entry in a list is enough.
+    expect(await entryRefusal({ ...good(), AXIOM_TON_PROOF_DOMAINS: 'app.example.com,127.0.0.1' })).toMatch(/names 127\.0\.0\.1: a loopback address/)
+  })
+
+  it('refuses a TON API, a confirming TON API or a Bot API root that is not https://', async () => {
+    expect(await entryRefusal({ ...good(), AXIOM_TON_API: 'http://mainnet-v4.tonhubapi.com' })).toBe(
+      'AXIOM_TON_API is http://, not https:// (production talks to it over TLS only)',
+    )
+    expect(await entryRefusal({ ...good(), AXIOM_TON_API_CONFIRM: 'http://toncenter.com/api/v4' })).toBe(
+      'AXIOM_TON_API_CONFIRM is http://, not https:// (production talks to it over TLS only)',
+    )
+    expect(await entryRefusal({ ...good(), TELEGRAM_API_ROOT: 'http://api.telegram.org' })).toBe(
+      'TELEGRAM_API_ROOT is http://, not https:// (production talks to it over TLS only)',
+    )
+    expect(await entryRefusal({ ...good(), AXIOM_TON_API: 'mainnet-v4.tonhubapi.com' })).toBe('AXIOM_TON_API is not a URL')
+  })
+
+  it('refuses a JWT secret of 32+ bytes but little entropy; openssl rand -base64 32 and -hex 32 pass', async () => {
+    const weak = (reason: string) => expect(reason).toMatch(/^JWT_SECRET holds about \d+ bits of entropy, under 128 \(repeats, runs or words\): use openssl rand -base64 32$/)
+    weak(await entryRefusal({ ...good(), JWT_SECRET: 'x'.repeat(32) }))
+    weak(await entryRefusal({ ...good(), JWT_SECRET: 'a'.repeat(200) }))
+    weak(await entryRefusal({ ...good(), JWT_SECRET: '0123456789'.repeat(4) }))
+    weak(await entryRefusal({ ...good(), JWT_SECRET: '0123456789abcdefghijklmnopqrstuvwxyz' }))
+    weak(await entryRefusal({ ...good(), JWT_SECRET: 'my-super-secret-jwt-key-for-axiom-2024' }))
+    weak(await entryRefusal({ ...good(), JWT_SECRET: 'correct horse battery staple, twice!' }))
+    weak(await entryRefusal({ ...good(), JWT_SECRET: 'abababababababababababababababab' }))
+    // Under 32 bytes the length is the reason, as before.
+    expect(await entryRefusal({ ...good(), JWT_SECRET: 'correct horse battery staple' })).toBe('JWT_SECRET is under 32 bytes')
+    for (const args of [['-base64', '32'], ['-hex', '32'], ['-base64', '48']]) {
+      const secret = execFileSync('openssl', ['rand', ...args], { encoding: 'utf8' }).trim()
+      expect(estimatedEntropyBits(secret), secret).toBeGreaterThanOrEqual(150)
+    }
+    expect((await entryOptionsFromEnv({ ...good(), JWT_SECRET: execFileSync('openssl', ['rand', '-hex', '32'], { encoding: 'utf8' }).trim() })).jwtSecret).toMatch(/^[0-9a-f]{64}$/)
+  })
+
+  it('the entropy estimate: random bytes as base64 or hex always pass; 2 distinct characters, or 4 in under 64, never do', () => {
+    fc.assert(
+      fc.property(fc.noBias(fc.uint8Array({ minLength: 32, maxLength: 64 })), fc.constantFrom('base64', 'base64url', 'hex'), (bytes, encoding) => {
+        expect(estimatedEntropyBits(Buffer.from(bytes).toString(encoding as BufferEncoding))).toBeGreaterThanOrEqual(MIN_SECRET_ENTROPY_BITS)
+      }),
+      { ...FC, numRuns: 2000 },
+    )
+    const codePoint = fc.oneof(
+      fc.integer({ min: 0x20, max: 0x7e }),
+      fc.integer({ min: 0, max: 0x10ffff }).filter((cp) => cp < 0xd800 || cp > 0xdfff),
+    )
+    fc.assert(
+      fc.property(codePoint, codePoint, fc.array(fc.boolean(), { maxLength: 199, size: 'max' }), (a, b, picks) => {
+        const secret = picks.map((p) => String.fromCodePoint(p ? a : b)).join('')
+        expect(estimatedEntropyBits(secret)).toBeLessThan(MIN_SECRET_ENTROPY_BITS)
+      }),
+      { ...FC, numRuns: 2000 },
+    )
+    // 4 symbols hold at most 2 bits a character (their frequencies say so), however few repeats they show.
+    fc.assert(
+      fc.property(fc.noBias(fc.array(fc.constantFrom(...'acgt'), { minLength: 32, maxLength: 63, size: 'max' })), (chars) => {
+        expect(estimatedEntropyBits(chars.join(''))).toBeLessThan(MIN_SECRET_ENTROPY_BITS)
+      }),
+      { ...FC, numRuns: 500 },
+    )
+  })
+
+  it('the entry refuses a JWT secret of 2 distinct characters, whatever its length', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...'abcXYZ019-_+/'), fc.constantFrom(...'defUVW238.~='), fc.array(fc.boolean(), { minLength: 32, maxLength: 199, size: 'max' }), async (a, b, picks) => {
+        const secret = picks.map((p) => (p ? a : b)).join('')
+        expect(await entryRefusal({ ...good(), JWT_SECRET: secret })).toMatch(/^JWT_SECRET holds about/)
+      }),
+      { ...FC, numRuns: 200 },
+    )
+  })
+
+  it('logs in production: on at info by default, at AXIOM_LOG_LEVEL, and AXIOM_LOG=0 is refused', async () => {
+    expect((await entryOptionsFromEnv({ ...good(), AXIOM_LOG_LEVEL: 'warn' })).logger).toEqual({ level: 'warn' })
+    expect((await entryOptionsFromEnv({ ...good(), AXIOM_LOG: '1' })).logger).toEqual({ level: 'info' })
+    expect(await entryRefusal({ ...good(), AXIOM_LOG: '0' })).toBe('AXIOM_LOG=0 turns the request log off: production logs (AXIOM_LOG_LEVEL sets how much)')
+    expect(await entryRefusal({ ...good(), AXIOM_LOG: 'off' })).toMatch(/^AXIOM_LOG=off turns the request log off/)
+    expect(await entryRefusal({ ...good(), AXIOM_LOG_LEVEL: 'silent' })).toBe('AXIOM_LOG_LEVEL must be one of fatal, error, warn, info, debug, trace')
+    // Outside production the log stays off unless AXIOM_LOG=1.
+    expect(optionsFromEnv({}).logger).toBe(false)
+    expect(optionsFromEnv({ AXIOM_LOG: '1', AXIOM_LOG_LEVEL: 'debug' }).logger).toEqual({ level: 'debug' })
+    // Fastify takes the level: the backend's logger runs at it.
+    const server = await startServer({ port: 0, dbPath: ':memory:', logger: { level: 'fatal' } })
+    try {
+      expect(server.app.log.level).toBe('fatal')
+    } finally {
+      await server.close()
+    }
+  })
+
+  it('refuses SQLite without the single-instance opt-in, and a database in memory', async () => {
+    const sqlite = 'AXIOM_DB is SQLite; set AXIOM_SINGLE_INSTANCE=1 to run one instance on it, or use PostgreSQL'
+    expect(await entryRefusal({ ...good(), AXIOM_DB: undefined })).toBe(sqlite)
+    expect(await entryRefusal({ ...good(), AXIOM_DB: '/var/lib/axiom/axiom.db' })).toBe(sqlite)
+    expect(await entryRefusal({ ...good(), AXIOM_DB: '/var/lib/axiom/axiom.db', AXIOM_SINGLE_INSTANCE: 'yes' })).toBe(sqlite)
+    expect(await entryRefusal({ ...good(), AXIOM_DB: ':memory:', AXIOM_SINGLE_INSTANCE: '1' })).toBe(
+      'AXIOM_DB is :memory: (everything is lost when the process stops)',
+    )
+    expect((await entryOptionsFromEnv({ ...good(), AXIOM_DB: 'postgresql://axiom:pw@db.example.com/axiom' })).dbPath).toMatch(/^postgresql:/)
+  })
+
+  it('the production entry, run as a process, exits 1 with the reason for each unsafe setting', () => {
+    const run = (unsafe: NodeJS.ProcessEnv) =>
+      spawnSync(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+        env: { PATH: process.env.PATH, PORT: '0', ...good(), ...unsafe },
+        encoding: 'utf8',
+        timeout: 30_000,
+      })
+    const cases: Array<[NodeJS.ProcessEnv, string]> = [
+      [{ AXIOM_RATE_LIMITS: 'off' }, 'AXIOM_RATE_LIMITS is off: production limits requests'],
+      [{ AXIOM_TON_PROOF_DOMAINS: undefined }, "AXIOM_TON_PROOF_DOMAINS is not set (the app's public domain, such as app.example.com)"],
+      [{ JWT_SECRET: 'x'.repeat(32) }, 'JWT_SECRET holds about 0 bits of entropy, under 128 (repeats, runs or words): use openssl rand -base64 32'],
+    ]
+    for (const [unsafe, reason] of cases) {
+      const r = run(unsafe)
+      expect(r.status, reason).toBe(1)
+      expect(r.stderr.trim()).toBe(`AXIOM refuses to start: ${reason}`)
+    }
   })
 })

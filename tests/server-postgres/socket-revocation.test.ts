@@ -1,0 +1,68 @@
+import { afterAll, describe, expect, it } from 'vitest'
+import type WebSocket from 'ws'
+import { startServer, type RunningServer } from '../../server/main.ts'
+import { call, collect, openSocket, signInitData, testDatabase, type LiveSocket } from '../server/support.ts'
+
+/**
+ * Two backends on one PostgreSQL, as behind one address: a session revoked through one (its spent
+ * refresh token presented again) closes that session's socket held by the other at once, with
+ * 4001 "Session revoked", while another session of the same user goes on.
+ */
+const open: Array<{ close(): Promise<void> }> = []
+afterAll(async () => {
+  for (const s of open.reverse()) await s.close().catch(() => undefined)
+})
+
+const instance = async (db: string): Promise<RunningServer> => {
+  const s = await startServer({ port: 0, dbPath: db, priceTickMs: 50, leaseRetryMs: 100, welcomeBalanceNano: 0n })
+  open.push(s)
+  return s
+}
+
+const login = async (url: string, telegramId: number) => {
+  const res = await call(url, 'POST', '/auth/register', { body: { init_data: signInitData({ id: telegramId }, Math.floor(Date.now() / 1000)) } })
+  expect(res.status).toBe(200)
+  return res.body as { token: string; refresh: string }
+}
+
+const socketOn = async (url: string, token: string): Promise<LiveSocket> => {
+  const live = collect(await openSocket(url, '/api/ws/'))
+  live.ws.send(token)
+  await live.next('user:balance')
+  open.push({ close: async () => live.close() })
+  return live
+}
+
+const closed = (ws: WebSocket, ms = 5_000) =>
+  new Promise<{ code: number; reason: string }>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`still open after ${ms} ms`)), ms)
+    ws.once('close', (code, reason) => {
+      clearTimeout(timer)
+      resolve({ code, reason: reason.toString() })
+    })
+  })
+
+describe('a session revoked on one instance', () => {
+  it('closes its socket on the other with 4001 "Session revoked"; the user’s other session stays', async () => {
+    const db = await testDatabase()
+    const a = await instance(db)
+    const b = await instance(db)
+    const victim = await login(a.url, 9701)
+    const other = await login(a.url, 9701)
+    const onB = await socketOn(b.url, victim.token)
+    const otherOnB = await socketOn(b.url, other.token)
+    const rotated = await call(a.url, 'POST', '/auth/refresh', { body: { refresh_token: victim.refresh } })
+    expect(rotated.status).toBe(200)
+    const done = closed(onB.ws)
+    // The spent refresh token again, through A: the family is revoked there and announced to B.
+    expect((await call(a.url, 'POST', '/auth/refresh', { body: { refresh_token: victim.refresh } })).status).toBe(401)
+    expect(await done).toEqual({ code: 4001, reason: 'Session revoked' })
+    await new Promise((r) => setTimeout(r, 200))
+    expect(otherOnB.ws.readyState).toBe(otherOnB.ws.OPEN)
+    // B refuses the revoked family's newest token too.
+    const again = await openSocket(b.url, '/api/ws/')
+    const refused = closed(again)
+    again.send(rotated.body.token)
+    expect(await refused).toEqual({ code: 4001, reason: 'Session revoked' })
+  })
+})
