@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { fileURLToPath } from 'node:url'
 import react from '@vitejs/plugin-react'
 import { defineConfig, type Plugin, type ProxyOptions } from 'vite'
+import { securityHeaders } from './deploy/security-headers.ts'
 
 const backend = process.env.AXIOM_BACKEND ?? 'http://127.0.0.1:8787'
 /** The local TON stack (chain v4 API, bridge, dev wallet), reached through this origin at /ton. */
@@ -56,6 +57,24 @@ const cacheHeaders = (): Plugin => ({
 })
 
 /**
+ * The security headers production's nginx sends (deploy/security-headers.ts, one policy for both),
+ * so the browser tests run the app under the policy it ships with: vite preview sends the `local`
+ * policy (the Telegram host emulator on 127.0.0.1 may frame the app), the dev server the `dev` one
+ * (React Refresh's inline preamble). Plain http here: no HSTS.
+ */
+const securityHeadersPlugin = (): Plugin => {
+  const use = (headers: Record<string, string>) => (_req: IncomingMessage, res: ServerResponse, next: () => void) => {
+    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value)
+    next()
+  }
+  return {
+    name: 'axiom-security-headers',
+    configureServer: (server) => void server.middlewares.use(use(securityHeaders({ mode: 'dev', tls: false }))),
+    configurePreviewServer: (server) => void server.middlewares.use(use(securityHeaders({ mode: 'local', tls: false }))),
+  }
+}
+
+/**
  * The entry (ui/main.ts) boots through two dynamic imports, evaluated one after the other, and the
  * app opens on the dashboard, a lazy screen. The built page names the chunks of all three (and their
  * imports) as `modulepreload`, and their styles as `preload`, so they download together with the
@@ -99,7 +118,7 @@ const preloadBootSteps = (): Plugin => {
 export default defineConfig({
   root: 'ui',
   envDir: '..',
-  plugins: [react(), tonConnectManifest(), preloadBootSteps(), cacheHeaders()],
+  plugins: [react(), tonConnectManifest(), preloadBootSteps(), cacheHeaders(), securityHeadersPlugin()],
   resolve: {
     alias: [
       // Only the exports @ton/core uses, not @ton/crypto's word lists (adapters/ton/ton-crypto-for-browser.ts).

@@ -8,6 +8,9 @@
  *   installed) says.
  * - With `--browser` (for `npm test`): Debian's Chromium at CHROMIUM_PATH (/usr/bin/chromium), installed
  *   with apt-get when this user may; otherwise a message that says how, and a failing exit.
+ *   And Debian's nginx at NGINX_PATH (/usr/sbin/nginx), which runs deploy/nginx.conf in
+ *   tests/deploy/nginx.test.ts: installed the same way (nginx-light); where it cannot be, a one-line
+ *   notice, and that test skips saying why (the rest of the suite does not need it).
  */
 import { spawnSync } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
@@ -51,17 +54,27 @@ const ensureDependencies = () => {
   }
 }
 
+let aptUpdated = false
+
+/** Installs Debian packages with apt-get when this user may (root, or sudo without a password); false when it cannot. */
+const aptInstall = (packages) => {
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0
+  const sudoOk = !isRoot && spawnSync('sudo', ['-n', 'true'], { stdio: 'ignore' }).status === 0
+  if (!(isRoot || sudoOk) || !existsSync('/usr/bin/apt-get')) return false
+  const pre = isRoot ? [] : ['sudo', '-n']
+  const apt = (args) => run(pre[0] ?? 'apt-get', pre.length ? [...pre.slice(1), 'apt-get', ...args] : args)
+  process.env.DEBIAN_FRONTEND = 'noninteractive'
+  if (!aptUpdated && !apt(['update', '-qq'])) return false
+  aptUpdated = true
+  return apt(['install', '-y', '-qq', ...packages])
+}
+
 const ensureChromium = () => {
   const path = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
   if (existsSync(path)) return
-  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0
-  const sudoOk = !isRoot && spawnSync('sudo', ['-n', 'true'], { stdio: 'ignore' }).status === 0
-  if (path === '/usr/bin/chromium' && (isRoot || sudoOk) && existsSync('/usr/bin/apt-get')) {
+  if (path === '/usr/bin/chromium') {
     console.log("[axiom] the browser tests need Debian's Chromium: installing it with apt-get (about 30 s)")
-    const pre = isRoot ? [] : ['sudo', '-n']
-    const apt = (args) => run(pre[0] ?? 'apt-get', pre.length ? [...pre.slice(1), 'apt-get', ...args] : args)
-    process.env.DEBIAN_FRONTEND = 'noninteractive'
-    if (apt(['update', '-qq']) && apt(['install', '-y', '-qq', 'chromium']) && existsSync(path)) return
+    if (aptInstall(['chromium']) && existsSync(path)) return
   }
   console.error(
     `[axiom] The browser tests need Chromium at ${path} and it is not there.\n` +
@@ -71,7 +84,24 @@ const ensureChromium = () => {
   process.exit(1)
 }
 
+const ensureNginx = () => {
+  const path = process.env.NGINX_PATH ?? '/usr/sbin/nginx'
+  if (existsSync(path)) return
+  if (path === '/usr/sbin/nginx') {
+    console.log("[axiom] tests/deploy/nginx.test.ts runs deploy/nginx.conf with Debian's nginx: installing nginx-light with apt-get")
+    // Debian starts an installed service where it can; the tests run nginx themselves, so keep it stopped.
+    if (aptInstall(['nginx-light']) && existsSync(path)) {
+      spawnSync('service', ['nginx', 'stop'], { stdio: 'ignore' })
+      return
+    }
+  }
+  console.warn(`[axiom] no nginx at ${path}: tests/deploy/nginx.test.ts will skip (sudo apt-get install -y nginx-light, or set NGINX_PATH)`)
+}
+
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   ensureDependencies()
-  if (wantBrowser) ensureChromium()
+  if (wantBrowser) {
+    ensureChromium()
+    ensureNginx()
+  }
 }

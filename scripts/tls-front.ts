@@ -19,6 +19,7 @@ import net from 'node:net'
 import { extname, join, normalize, sep } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import * as chromeLauncher from 'chrome-launcher'
+import { securityHeaders } from '../deploy/security-headers.ts'
 
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url))
 
@@ -44,6 +45,13 @@ interface StaticFile {
 }
 
 const CERT = fixture('bench-tls-127.0.0.1.cert.pem')
+
+/**
+ * The security headers nginx adds to every answer, the page's, the files' and /api's
+ * (deploy/security-headers.ts): over TLS, so HSTS too; the `local` policy, for the app built for
+ * the local stack (a browser ignores HSTS for an address such as 127.0.0.1).
+ */
+const SECURITY_HEADERS: OutgoingHttpHeaders = Object.fromEntries(Object.entries(securityHeaders({ mode: 'local', tls: true })).map(([k, v]) => [k.toLowerCase(), v]))
 
 /**
  * The Chromium flag that has it trust the front's certificate: by its public key, as a valid one
@@ -100,7 +108,7 @@ export const startTlsFront = async (o: { root: string; backend: string }): Promi
       return
     }
     const cacheControl = path.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache'
-    const headers: OutgoingHttpHeaders = { 'content-type': file.type, 'cache-control': cacheControl, etag: file.etag, vary: 'accept-encoding' }
+    const headers: OutgoingHttpHeaders = { ...SECURITY_HEADERS, 'content-type': file.type, 'cache-control': cacheControl, etag: file.etag, vary: 'accept-encoding' }
     if (req.headers['if-none-match'] === file.etag) {
       res.writeHead(304, headers)
       res.end()
@@ -117,7 +125,7 @@ export const startTlsFront = async (o: { root: string; backend: string }): Promi
     const upstream = http.request(
       { host: backend.hostname, port: backend.port, method: req.method, path: req.url, headers: { ...passable(req.headers), host: backend.host } },
       (answer) => {
-        res.writeHead(answer.statusCode ?? 502, passable(answer.headers))
+        res.writeHead(answer.statusCode ?? 502, { ...passable(answer.headers), ...SECURITY_HEADERS })
         answer.pipe(res)
       },
     )

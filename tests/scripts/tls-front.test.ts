@@ -14,6 +14,7 @@ import tls from 'node:tls'
 import { gunzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTlsFront, type TlsFront, trustTlsFrontFlag } from '../../scripts/tls-front.ts'
+import { contentSecurityPolicy, HSTS } from '../../deploy/security-headers.ts'
 
 const CA = readFileSync(new URL('../../scripts/fixtures/bench-tls-127.0.0.1.cert.pem', import.meta.url))
 const PAGE = '<!doctype html><title>AXIOM</title>'
@@ -123,6 +124,15 @@ describe('the TLS front the benches serve the build with', () => {
     expect(res.headers['x-backend']).toBe('yes')
     expect(JSON.parse(res.body.toString())).toEqual({ ok: true })
     expect(seen.at(-1)).toEqual({ method: 'POST', url: '/api/mint/create?x=1', host: expect.stringMatching(/^127\.0\.0\.1:\d+$/), body: '{"amount":5}' })
+  })
+
+  it("sends nginx's security headers (deploy/security-headers.ts) on the page, the files and /api, HSTS included", async () => {
+    for (const res of [await ask('/'), await ask('/assets/app-1a2b3c.js'), await ask('/api/mint/create', { 'content-type': 'application/json' }, '{}')]) {
+      expect(res.headers['content-security-policy']).toBe(contentSecurityPolicy('local'))
+      expect(res.headers['x-content-type-options']).toBe('nosniff')
+      expect(res.headers['referrer-policy']).toBe('strict-origin-when-cross-origin')
+      expect(res.headers['strict-transport-security']).toBe(HSTS)
+    }
   })
 
   it('pipes a WebSocket upgrade (HTTP/1.1 over TLS) to the backend and back', async () => {
