@@ -54,6 +54,13 @@ const positiveMs = (name: string, v: string): number => {
   return n
 }
 
+/** A positive whole number of seconds (at most 9 digits) from the environment. */
+const positiveS = (name: string, v: string): number => {
+  const n = /^\d{1,9}$/.test(v.trim()) ? Number(v.trim()) : NaN
+  if (!(n > 0)) throw new Error(`${name} must be a positive whole number of seconds`)
+  return n
+}
+
 const RATE_RULES = ['general', 'register', 'create', 'withdraw', 'upload', 'sockets'] as const
 
 /**
@@ -106,6 +113,8 @@ export const optionsFromEnv = (env: NodeJS.ProcessEnv = process.env): StartOptio
   ...(env.AXIOM_APP_ORIGINS !== undefined && env.AXIOM_APP_ORIGINS.trim() !== '' ? { appOrigins: parseAppOrigins(env.AXIOM_APP_ORIGINS) } : {}),
   ...(env.AXIOM_LEASE_RETRY_MS !== undefined ? { leaseRetryMs: positiveMs('AXIOM_LEASE_RETRY_MS', env.AXIOM_LEASE_RETRY_MS) } : {}),
   ...(env.AXIOM_REQUEST_TIMEOUT_MS !== undefined ? { requestTimeoutMs: positiveMs('AXIOM_REQUEST_TIMEOUT_MS', env.AXIOM_REQUEST_TIMEOUT_MS) } : {}),
+  ...(env.AXIOM_INIT_DATA_MAX_AGE_S !== undefined ? { initDataMaxAgeS: positiveS('AXIOM_INIT_DATA_MAX_AGE_S', env.AXIOM_INIT_DATA_MAX_AGE_S) } : {}),
+  ...(env.AXIOM_SESSION_MAX_AGE_S !== undefined ? { sessionMaxAgeS: positiveS('AXIOM_SESSION_MAX_AGE_S', env.AXIOM_SESSION_MAX_AGE_S) } : {}),
   ...rateLimitsFromEnv(env),
   telegram: telegramFromEnv(env),
   ...(trustProxyFromEnv(env.AXIOM_TRUST_PROXY) > 0 ? { trustProxy: trustProxyFromEnv(env.AXIOM_TRUST_PROXY) } : {}),

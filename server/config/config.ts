@@ -9,6 +9,10 @@ export const DEFAULT_PORT = 8787
 export const DEFAULT_HOST = '127.0.0.1'
 export const DEFAULT_DB_PATH = '.data/axiom.db'
 export const DEFAULT_WELCOME_TOKENS = 100n
+/** How old a Telegram initData may be (from its auth_date) to sign in: 1 hour. */
+export const DEFAULT_INIT_DATA_MAX_AGE_S = 3_600
+/** A session's absolute lifetime from its sign-in: 30 days, then the app signs in again with initData. */
+export const DEFAULT_SESSION_MAX_AGE_S = 30 * 86_400
 /** Nano per token (the same 9 decimals as server/domain/money.ts; config sits below the domain). */
 const NANO = 1_000_000_000n
 export const DEFAULT_PRICE_TICK_MS = 3_000
@@ -43,6 +47,14 @@ export interface ServerConfig {
   readonly initDataMaxAgeS: number
   readonly accessTokenTtlS: number
   readonly refreshTokenTtlS: number
+  /**
+   * A session's absolute lifetime from its sign-in (seconds): its refresh family cannot be refreshed
+   * past it however often its refresh token rotated, and no token of it lives longer.
+   */
+  readonly sessionMaxAgeS: number
+  /** The `iss` and `aud` every access token carries and must carry to be accepted. */
+  readonly jwtIssuer: string
+  readonly jwtAudience: string
   /** How often active bonds and stakes are settled in the background. */
   readonly settleEveryMs: number
   readonly heartbeatMs: number
@@ -125,9 +137,12 @@ export const defaultConfig = (): ServerConfig => ({
   welcomeBalanceNano: DEFAULT_WELCOME_TOKENS * NANO,
   welcomePolicy: 'locked',
   treasuryAddress: DEV_TREASURY_ADDRESS,
-  initDataMaxAgeS: 86_400,
+  initDataMaxAgeS: DEFAULT_INIT_DATA_MAX_AGE_S,
   accessTokenTtlS: 15 * 60,
   refreshTokenTtlS: 30 * 86_400,
+  sessionMaxAgeS: DEFAULT_SESSION_MAX_AGE_S,
+  jwtIssuer: 'axiom',
+  jwtAudience: 'axiom-api',
   settleEveryMs: 30_000,
   heartbeatMs: 30_000,
   maxPhotoBytes: 1024 * 1024,
