@@ -301,6 +301,14 @@ describe('what one socket may send', () => {
     for (let i = 0; i < 30; i++) live.ws.send('ping')
     expect(await done).toEqual({ code: 1008, reason: 'Too many messages' })
   })
+
+  it('a flood of ping frames counts too: 1008 "Too many messages"', async () => {
+    const t = await start()
+    const ws = track(await openSocket(t.url, '/api/ws/candles'))
+    const done = closed(ws)
+    for (let i = 0; i < 30; i++) ws.ping()
+    expect(await done).toEqual({ code: 1008, reason: 'Too many messages' })
+  })
 })
 
 describe('a revoked session’s sockets close at once', () => {
