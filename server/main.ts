@@ -61,7 +61,7 @@ const positiveS = (name: string, v: string): number => {
   return n
 }
 
-const RATE_RULES = ['general', 'register', 'create', 'withdraw', 'upload', 'sockets'] as const
+const RATE_RULES = ['general', 'register', 'create', 'withdraw', 'upload', 'share', 'sockets'] as const
 
 /**
  * `AXIOM_RATE_LIMITS=off` turns the limits off; `AXIOM_RATE_LIMIT_<RULE>=<max>/<seconds>` sets one

@@ -21,6 +21,8 @@ export interface RateLimitConfig {
   readonly withdraw: RateRule
   /** Uploads: a task's validation with its photo. */
   readonly upload: RateRule
+  /** Prepared share messages (POST /user/share-message): each one is a call to Telegram's Bot API. */
+  readonly share: RateRule
   /** The two sockets' upgrades, per IP (they are answered before the routes: server/http/socket-limits.ts). */
   readonly sockets: SocketLimitConfig
   /** How many clients the in-process store remembers per rule (least recently seen are forgotten first). */
@@ -46,6 +48,8 @@ export const DEFAULT_RATE_LIMITS: RateLimitConfig = {
   create: { max: 20, windowS: 60 },
   withdraw: { max: 10, windowS: 60 },
   upload: { max: 10, windowS: 60 },
+  // The app prepares one on each tap of Invite Friends; each is a Bot API call the bot's budget pays.
+  share: { max: 10, windowS: 60 },
   // An opening is two sockets, and the app reconnects after a drop: 120 a minute is 60 openings,
   // twice the registrations one IP may make. Open at once: a household or an office on one IP,
   // each with a few tabs; a carrier's NAT with more people online needs AXIOM_SOCKETS_PER_IP raised.

@@ -18,6 +18,7 @@ export const RATE_CLASSES: Readonly<Record<string, RateClass>> = {
   'POST /api/withdraw/create': 'withdraw',
   'POST /api/withdraw/transfer-from-referral-balance': 'withdraw',
   'POST /api/task/validate': 'upload',
+  'POST /api/user/share-message': 'share',
 }
 
 export const tooManyMsg = (retryAfterS: number) => `Too many requests, try again in ${retryAfterS} s`
@@ -37,7 +38,7 @@ export const rateLimiter = (
   trustProxy: number,
 ): Check => {
   if (!config) return async () => {}
-  const rules = ['general', 'register', 'create', 'withdraw', 'upload'] as const
+  const rules = ['general', 'register', 'create', 'withdraw', 'upload', 'share'] as const
   type Verdict = { isExceeded?: boolean; ttlInSeconds?: number }
   type Limiter = (req: FastifyRequest) => Promise<Verdict> | Verdict
   const limiters = new Map<string, Limiter>()

@@ -11,6 +11,7 @@ export const RELAXED_RATE_LIMITS: RateLimitConfig = {
   create: { ...DEFAULT_RATE_LIMITS.create, max: DEFAULT_RATE_LIMITS.create.max * 1000 },
   withdraw: { ...DEFAULT_RATE_LIMITS.withdraw, max: DEFAULT_RATE_LIMITS.withdraw.max * 1000 },
   upload: { ...DEFAULT_RATE_LIMITS.upload, max: DEFAULT_RATE_LIMITS.upload.max * 1000 },
+  share: { ...DEFAULT_RATE_LIMITS.share, max: DEFAULT_RATE_LIMITS.share.max * 1000 },
   sockets: {
     upgrades: { ...DEFAULT_RATE_LIMITS.sockets.upgrades, max: DEFAULT_RATE_LIMITS.sockets.upgrades.max * 1000 },
     open: DEFAULT_RATE_LIMITS.sockets.open * 1000,
