@@ -7,7 +7,9 @@
  *
  * What the app needs (checked in Chromium by tests/e2e/content-security-policy.test.ts):
  * - scripts: its own files only. The built page has no inline script; the dev server's React Refresh
- *   preamble is one, so `dev` alone allows inline scripts.
+ *   preamble is one, so `dev` alone allows inline scripts. One inline handler is admitted, by its
+ *   hash, and only as an attribute: the empty one (`ontouchstart=""`) TON Connect UI puts on <body>
+ *   so that iOS Safari shows :active styles; it runs nothing.
  * - styles: its own files, and inline ones: TON Connect UI injects a <style> and React sets `style`
  *   attributes.
  * - connections: its API and sockets (the same origin, or VITE_API_ORIGIN), the TON v4 node it reads
@@ -26,6 +28,9 @@ export type CspMode = 'production' | 'local' | 'dev'
 /** The origins that may frame the app in production: Telegram Web. */
 export const TELEGRAM_WEB_ORIGINS = ['https://web.telegram.org'] as const
 
+/** The hash of an empty script: the only inline event handler the app's page may carry. */
+const EMPTY_HANDLER = "'sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU='"
+
 const LOCAL_HTTP = ['http://127.0.0.1:*', 'http://localhost:*']
 const LOCAL_WS = ['ws://127.0.0.1:*', 'ws://localhost:*']
 
@@ -35,6 +40,7 @@ export const cspDirectives = (mode: CspMode): ReadonlyArray<readonly [string, Re
   return [
     ['default-src', ["'self'"]],
     ['script-src', mode === 'dev' ? ["'self'", "'unsafe-inline'"] : ["'self'"]],
+    ['script-src-attr', mode === 'dev' ? ["'unsafe-inline'"] : ["'unsafe-hashes'", EMPTY_HANDLER]],
     ['style-src', ["'self'", "'unsafe-inline'"]],
     ['img-src', ["'self'", 'data:', 'blob:', 'https:', ...(local ? LOCAL_HTTP : [])]],
     ['font-src', ["'self'", 'data:']],
