@@ -9,6 +9,7 @@ import { verifyTotals } from './domain/platform-totals.ts'
 import { writeSetting } from './domain/settings.ts'
 import { queueCollectiveBonus, queueSetting } from './domain/user-events.ts'
 import { InvalidInput, UnknownTelegramUser } from './domain/errors.ts'
+import { endUserSessions } from './auth/tokens.ts'
 import { formatNano, parseFixed, PERCENT_DECIMALS, requireNano } from './domain/money.ts'
 
 export interface LedgerTotals {
@@ -69,6 +70,13 @@ export const createAdmin = (ctx: ServerContext, o: { chainWatched?: () => boolea
     },
 
     markPaid: (mintId: string | number | bigint, paidNano?: bigint) => markMintPaid(ctx, BigInt(mintId), paidNano),
+
+    /**
+     * Ends every session of a user: their refresh tokens stop working, and their access tokens at once
+     * on every instance that hears the announcement (PostgreSQL), else within 30 s. How many sessions it ended.
+     */
+    revokeSessions: async (telegramId: string | number | bigint): Promise<number> =>
+      endUserSessions(ctx, big(await userByTelegram(telegramId), 'id')),
 
     /** Sets the global collective bonus (percent text, e.g. "0.25") and broadcasts it. */
     setCollectiveBonus: async (percent: string) => {

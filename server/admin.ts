@@ -15,6 +15,7 @@ import { requireNano } from './domain/money.ts'
 const USAGE = `usage: npm run admin -- <command>   (database: AXIOM_DB, default ${DEFAULT_DB_PATH})
   maintenance on|off                       switch maintenance mode
   member <telegramId> [off]                make a user a community member (or not)
+  revoke <telegramId>                      end every session of a user (they sign in again with Telegram)
   credit <telegramId> <amount> [balance]   credit tokens; balance: ${BALANCE_COLUMNS.join(' | ')} (default balance_token)
   mark-paid <mintId>                       a bond's TON payment arrived: activate it
   collective <percent>                     set the collective bonus, e.g. 0.25
@@ -69,6 +70,11 @@ export const runAdminCommand = async (
         if (!a) return USAGE
         await admin.setMember(a, b !== 'off')
         return `user ${a} community member: ${b !== 'off'}`
+      case 'revoke': {
+        if (!a || !/^\d{1,20}$/.test(a)) return USAGE
+        const n = await admin.revokeSessions(a)
+        return `revoked ${n} session${n === 1 ? '' : 's'} of user ${a}`
+      }
       case 'credit':
         if (!a || !b) return USAGE
         return `credited ${await admin.credit(a, b, (c ?? 'balance_token') as BalanceColumn)} to ${c ?? 'balance_token'} of ${a}`

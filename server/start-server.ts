@@ -17,7 +17,7 @@ import { createRecordedPriceFeed } from './domain/recorded-price.ts'
 import { salePayouts, type SalePayouts } from './domain/sale-payouts.ts'
 import { readChange } from './domain/user-events.ts'
 import { forgetSettings } from './domain/settings.ts'
-import { forgetValidFamilies, noteFamilyRevoked } from './auth/tokens.ts'
+import { forgetValidFamilies, noteFamilyRevoked, pruneRefreshTokens } from './auth/tokens.ts'
 import { recordTonProofRequesters } from './domain/wallets.ts'
 import { type Change, noQueue } from './domain/events.ts'
 import { buildApp } from './app.ts'
@@ -248,6 +248,7 @@ export const startServer = async (options: StartOptions = {}): Promise<RunningSe
         if (stopping.signal.aborted) return
         await expireUnpaidBondsAsSeen(ctx, { name: TREASURY_CURSOR, watched: chain !== null })
         await pruneIdempotency(ctx.db, ctx.now())
+        await pruneRefreshTokens(ctx)
         if (engine.dialect === 'postgres') await pruneRateLimitHits(engine)
       })()
         .catch((e: unknown) => app.log.error(e))

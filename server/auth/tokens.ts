@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto'
 import { jwtVerify, SignJWT } from 'jose'
-import { big, getRow, run, str } from '../db/sql.ts'
+import { allRows, big, getRow, run, str, type Row } from '../db/sql.ts'
 import { inTx, type ServerContext } from '../domain/context.ts'
 import { NotSignedIn } from '../domain/errors.ts'
 import { queueRevokedFamily } from '../domain/user-events.ts'
@@ -17,13 +17,19 @@ const keyOf = (ctx: ServerContext) => {
 
 const hashOf = (token: string) => createHash('sha256').update(token).digest('hex')
 
-/** An access token of `userId`, naming the refresh `family` of its session (claim `fam`). */
-export const issueAccessToken = (ctx: ServerContext, userId: bigint, family: string): Promise<string> =>
+/**
+ * An access token of `userId`, naming the refresh `family` of its session (claim `fam`), issued by
+ * config.jwtIssuer for config.jwtAudience (claims `iss`, `aud`), and living accessTokenTtlS but never
+ * past its session's end (`sessionEndsAt`, unix seconds).
+ */
+export const issueAccessToken = (ctx: ServerContext, userId: bigint, family: string, sessionEndsAt: number): Promise<string> =>
   new SignJWT({ typ: 'access', fam: family })
     .setProtectedHeader({ alg: 'HS256' })
+    .setIssuer(ctx.config.jwtIssuer)
+    .setAudience(ctx.config.jwtAudience)
     .setSubject(userId.toString())
     .setIssuedAt(ctx.now())
-    .setExpirationTime(ctx.now() + ctx.config.accessTokenTtlS)
+    .setExpirationTime(Math.min(ctx.now() + ctx.config.accessTokenTtlS, sessionEndsAt))
     .sign(keyOf(ctx))
 
 export interface Verified {
@@ -109,7 +115,12 @@ export const verifyAccessTokenClaims = async (ctx: ServerContext, token: string)
   }
   let verified: Verified
   try {
-    const { payload } = await jwtVerify(token, keyOf(ctx), { algorithms: ['HS256'], currentDate: new Date(ctx.now() * 1000) })
+    const { payload } = await jwtVerify(token, keyOf(ctx), {
+      algorithms: ['HS256'],
+      issuer: ctx.config.jwtIssuer,
+      audience: ctx.config.jwtAudience,
+      currentDate: new Date(ctx.now() * 1000),
+    })
     const { typ, sub, exp, fam } = payload
     if (typ !== 'access' || typeof sub !== 'string' || !/^\d{1,18}$/.test(sub) || typeof exp !== 'number' || typeof fam !== 'string')
       throw new Error('claims')
@@ -136,24 +147,42 @@ export const verifyAccessTokenClaims = async (ctx: ServerContext, token: string)
   return verified
 }
 
-/** An opaque refresh token; only its hash is stored. Each belongs to a family that rotation keeps. */
-const storeRefresh = async (ctx: ServerContext, userId: bigint, family: string): Promise<string> => {
+/** When a session that signed in at `startedAt` ends (config.sessionMaxAgeS later), unix seconds. */
+const sessionEnd = (ctx: ServerContext, startedAt: number): number => startedAt + ctx.config.sessionMaxAgeS
+
+/**
+ * An opaque refresh token; only its hash is stored. Each belongs to a family (a session) that rotation
+ * keeps, and carries when that session signed in: it expires refreshTokenTtlS after its issue, but
+ * never past the session's end.
+ */
+const storeRefresh = async (ctx: ServerContext, userId: bigint, family: string, startedAt: number): Promise<string> => {
   const token = randomBytes(32).toString('base64url')
   await run(
     ctx.db,
-    'INSERT INTO refresh_tokens (hash, user_id, family, expires_at) VALUES (?, ?, ?, ?)',
+    'INSERT INTO refresh_tokens (hash, user_id, family, expires_at, session_started_at) VALUES (?, ?, ?, ?, ?)',
     hashOf(token),
     userId,
     family,
-    ctx.now() + ctx.config.refreshTokenTtlS,
+    Math.min(ctx.now() + ctx.config.refreshTokenTtlS, sessionEnd(ctx, startedAt)),
+    startedAt,
   )
   return token
 }
 
+/** A new session (a sign-in): a new family, its first refresh token and an access token. */
 export const issueTokenPair = async (ctx: ServerContext, userId: bigint) => {
   const family = randomUUID()
-  const refresh = await inTx(ctx, (tx) => storeRefresh(tx, userId, family))
-  return { token: await issueAccessToken(ctx, userId, family), refresh }
+  const startedAt = ctx.now()
+  const refresh = await inTx(ctx, (tx) => storeRefresh(tx, userId, family, startedAt))
+  return { token: await issueAccessToken(ctx, userId, family, sessionEnd(ctx, startedAt)), refresh }
+}
+
+export const SESSION_EXPIRED_MSG = 'Session expired: sign in again'
+
+/** Revokes a family inside the caller's transaction, and announces it (a `revoked` change) to every instance once it commits. */
+const revokeFamily = async (ctx: ServerContext, family: string): Promise<void> => {
+  await run(ctx.db, 'UPDATE refresh_tokens SET revoked = 1 WHERE family = ?', family)
+  queueRevokedFamily(ctx, family)
 }
 
 /**
@@ -162,20 +191,61 @@ export const issueTokenPair = async (ctx: ServerContext, userId: bigint) => {
  */
 export const rotateRefresh = async (ctx: ServerContext, presented: unknown) => {
   if (typeof presented !== 'string' || presented === '' || presented.length > 200) throw new NotSignedIn('Invalid refresh token')
-  const outcome = await inTx(ctx, async (ctx): Promise<{ error: string } | { userId: bigint; family: string; refresh: string }> => {
+  const outcome = await inTx(ctx, async (ctx): Promise<{ error: string } | { userId: bigint; family: string; startedAt: number; refresh: string }> => {
     const row = await getRow(ctx.db, 'SELECT * FROM refresh_tokens WHERE hash = ?', hashOf(presented))
     if (!row) return { error: 'Invalid refresh token' }
     const family = str(row, 'family')
     if (row.used_at !== null || big(row, 'revoked') !== 0n) {
-      await run(ctx.db, 'UPDATE refresh_tokens SET revoked = 1 WHERE family = ?', family)
-      queueRevokedFamily(ctx, family)
+      await revokeFamily(ctx, family)
       return { error: 'Refresh token was already used' }
     }
+    // However often it rotated, a session ends sessionMaxAgeS after its sign-in.
+    const startedAt = startedAtOf(row, ctx)
+    if (sessionEnd(ctx, startedAt) <= ctx.now()) return { error: SESSION_EXPIRED_MSG }
     if (big(row, 'expires_at') <= BigInt(ctx.now())) return { error: 'Refresh token expired' }
     await run(ctx.db, 'UPDATE refresh_tokens SET used_at = ? WHERE hash = ?', ctx.now(), hashOf(presented))
     const userId = big(row, 'user_id')
-    return { userId, family, refresh: await storeRefresh(ctx, userId, family) }
+    return { userId, family, startedAt, refresh: await storeRefresh(ctx, userId, family, startedAt) }
   })
   if ('error' in outcome) throw new NotSignedIn(outcome.error)
-  return { token: await issueAccessToken(ctx, outcome.userId, outcome.family), refresh: outcome.refresh }
+  return { token: await issueAccessToken(ctx, outcome.userId, outcome.family, sessionEnd(ctx, outcome.startedAt)), refresh: outcome.refresh }
 }
+
+/** When a refresh token's session signed in (a row from before that was kept: 30 days before its expiry, as migration 13 reckons). */
+const startedAtOf = (row: Row, ctx: ServerContext): number =>
+  row.session_started_at === null || row.session_started_at === undefined
+    ? Number(big(row, 'expires_at')) - ctx.config.refreshTokenTtlS
+    : Number(big(row, 'session_started_at'))
+
+/**
+ * Ends the session `family` of `userId` (a logout): `presented` must be a refresh token of that very
+ * session (spent or not), so an access token alone cannot end it. Its refresh tokens stop working, and
+ * its access tokens stop at once on every instance (the `revoked` change).
+ */
+export const endSession = async (ctx: ServerContext, userId: bigint, family: string, presented: unknown): Promise<void> => {
+  if (typeof presented !== 'string' || presented === '' || presented.length > 200) throw new NotSignedIn('Invalid refresh token')
+  const ended = await inTx(ctx, async (ctx) => {
+    const row = await getRow(ctx.db, 'SELECT user_id, family FROM refresh_tokens WHERE hash = ?', hashOf(presented))
+    if (!row || str(row, 'family') !== family || big(row, 'user_id') !== userId) return false
+    await revokeFamily(ctx, family)
+    return true
+  })
+  if (!ended) throw new NotSignedIn('Invalid refresh token')
+}
+
+/** Ends every session of a user (the operator's `revoke`): each family revoked and announced; how many were live. */
+export const endUserSessions = (ctx: ServerContext, userId: bigint): Promise<number> =>
+  inTx(ctx, async (ctx) => {
+    const families = await allRows(ctx.db, 'SELECT DISTINCT family FROM refresh_tokens WHERE user_id = ? AND revoked = 0', userId)
+    for (const f of families) await revokeFamily(ctx, str(f, 'family'))
+    return families.length
+  })
+
+/**
+ * Deletes the refresh tokens past their expiry (revoked families' included), from the periodic pass.
+ * An access token never outlives the refresh token issued with it (accessTokenTtlS is shorter; both
+ * stop at the session's end), so a revoked family's rows go only once its access tokens are dead;
+ * the rows wait accessTokenTtlS more all the same, should a deployment set a longer access lifetime.
+ */
+export const pruneRefreshTokens = (ctx: ServerContext) =>
+  run(ctx.db, 'DELETE FROM refresh_tokens WHERE expires_at < ?', ctx.now() - ctx.config.accessTokenTtlS)

@@ -240,6 +240,15 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
   `
   CREATE TABLE chain_seen (name TEXT PRIMARY KEY, seen_until INTEGER NOT NULL, updated_at INTEGER NOT NULL);
   `,
+  // 13: when a session signed in, on each of its refresh tokens: a session ends sessionMaxAgeS after
+  // it, however often it was refreshed (server/auth/tokens.ts). A session of before this step began
+  // 30 days (the refresh tokens' lifetime) before its first token's expiry. The periodic pass deletes
+  // refresh tokens by their expiry.
+  `
+  ALTER TABLE refresh_tokens ADD COLUMN session_started_at INTEGER;
+  UPDATE refresh_tokens SET session_started_at = (SELECT MIN(r.expires_at) FROM refresh_tokens r WHERE r.family = refresh_tokens.family) - 2592000;
+  CREATE INDEX refresh_expiry ON refresh_tokens(expires_at);
+  `,
 ]
 
 /** Tables whose rows may be lost in a crash: PostgreSQL keeps them out of its write-ahead log. */

@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify'
 import type { ServerContext } from '../domain/context.ts'
 import { telegramUserFrom } from '../auth/init-data.ts'
-import { issueTokenPair, rotateRefresh, verifyAccessToken } from '../auth/tokens.ts'
+import { endSession, issueTokenPair, rotateRefresh, verifyAccessToken, verifyAccessTokenClaims } from '../auth/tokens.ts'
 import { registerUser } from '../domain/users.ts'
+import { httpError } from '../http/errors.ts'
 import { bodyFields } from '../http/params.ts'
 import { refreshMembership } from '../domain/membership.ts'
 
@@ -22,5 +23,16 @@ export const authRoutes = (app: FastifyInstance, ctx: ServerContext) => {
     const pair = await rotateRefresh(ctx, body.refresh_token ?? body.refresh)
     await refreshMembership(ctx, await verifyAccessToken(ctx, pair.token))
     return pair
+  })
+
+  // Ends the session of the bearer token (the app's hook has checked it): its refresh token, in the body
+  // as /auth/refresh takes it, must be of the same session. Every token of the session stops at once.
+  app.post('/auth/logout', async (req) => {
+    const m = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')
+    if (!m) throw httpError(401, 'Not authenticated')
+    const { userId, family } = await verifyAccessTokenClaims(ctx, m[1]!)
+    const body = bodyFields(req.body)
+    await endSession(ctx, userId, family, body.refresh_token ?? body.refresh)
+    return {}
   })
 }

@@ -130,6 +130,8 @@ const page: Field = { bad: fc.oneof(fc.constantFrom(0, -1, 1e12, 'x', 1.5), junk
 const callsFor = (victim: { mint: number; link: number; pending: number }): CallSpec[] => [
   { method: 'POST', path: '/auth/register', auth: false, body: { init_data: { bad: fc.oneof(badText, fc.constant(`query_id=1&user=${encodeURIComponent('{"id":1}')}&auth_date=1&hash=00`)), good: 'x' }, ref_code: { bad: badText, good: null } } },
   { method: 'POST', path: '/auth/refresh', auth: false, body: { refresh_token: { bad: badText, good: 'not-a-token' }, refresh: { bad: badText, good: 'not-a-token' } } },
+  // A logout needs a refresh token of the bearer's own session: every one sent here is someone else's or none.
+  { method: 'POST', path: '/auth/logout', auth: true, body: { refresh_token: { bad: badText, good: 'not-a-token' }, refresh: { bad: badText, good: 'not-a-token' } } },
   { method: 'GET', path: '/user/me', auth: true, harmless: true },
   { method: 'GET', path: '/user/referrals', auth: true, harmless: true },
   { method: 'POST', path: '/user/share-message', auth: true, harmless: true },

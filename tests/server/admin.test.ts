@@ -58,4 +58,36 @@ describe('admin commands on a shared database file', () => {
     expect(await runAdminCommand(dbPath, ['verify-totals'])).toBe(`${DRIFT}locked: kept 10000000005, recomputed 10000000000, drift 5`)
     await t.close()
   })
+
+  it('revoke ends every session of a user at once, announced to the running server; other users go on', async () => {
+    const dbPath = await testDatabase(join(dir, 'revoke.db'))
+    const t = await startTestServer({ dbPath })
+    const phone = await t.login(8301)
+    const laptop = await t.login(8301)
+    const someoneElse = await t.login(8302)
+    // Both sessions are in use (the server keeps them as valid) when the operator revokes them.
+    for (const s of [phone, laptop]) expect((await s.call('GET', '/user/me')).status).toBe(200)
+    expect(await t.server.admin.revokeSessions(8301)).toBe(2)
+    const revoked = { status: 401, body: { msg: 'Session was revoked' } }
+    for (const s of [phone, laptop]) {
+      expect(await s.call('GET', '/user/me')).toMatchObject(revoked)
+      expect((await t.call('POST', '/auth/refresh', { body: { refresh_token: s.refresh } })).status).toBe(401)
+    }
+    expect((await someoneElse.call('GET', '/user/me')).status).toBe(200)
+    // The command, from another process's view of the same database: a new session, then none.
+    const again = await t.login(8301)
+    expect(await runAdminCommand(dbPath, ['revoke', '8301'])).toBe('revoked 1 session of user 8301')
+    expect(await again.call('GET', '/user/me')).toMatchObject(revoked)
+    expect((await t.call('POST', '/auth/refresh', { body: { refresh_token: again.refresh } })).status).toBe(401)
+    expect(await runAdminCommand(dbPath, ['revoke', '8301'])).toBe('revoked 0 sessions of user 8301')
+    expect(await runAdminCommand(dbPath, ['revoke'])).toMatch(/^usage/)
+    await expect(runAdminCommand(dbPath, ['revoke', '999999'])).rejects.toThrow()
+    // As an operator runs it.
+    const third = await t.login(8301)
+    const out = execFileSync(process.execPath, ['--import', 'tsx', 'server/admin.ts', 'revoke', '8301'], { env: { ...process.env, AXIOM_DB: dbPath } }).toString()
+    expect(out.trim()).toBe('revoked 1 session of user 8301')
+    expect((await t.call('POST', '/auth/refresh', { body: { refresh_token: third.refresh } })).status).toBe(401)
+    expect((await someoneElse.call('GET', '/user/me')).status).toBe(200)
+    await t.close()
+  })
 })
