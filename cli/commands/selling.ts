@@ -6,7 +6,7 @@ export const sell: Command = {
   name: 'sell',
   args: '<amount> --to <address> [--from-ref]',
   summary: 'Sell tokens to a TON address (3 % fee), from the main or the referral balance',
-  examples: ['axiom sell 5.5 --to EQB6HAtOLw1qOpxeix1Peixumz1fihxOey1vmjxeix1PerQ7'],
+  examples: ['axiom sell 5.5 --to EQA_bB0umot8bV5POiscDZ6PemtcTT4vGgucjX5vWks8LYOF'],
   options: { to: { type: 'string' }, 'from-ref': { type: 'boolean' } },
   positionals: [1, 1],
   auth: true,

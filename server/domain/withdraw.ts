@@ -39,6 +39,39 @@ export const parseTonAddress = (input: unknown): string => {
   return text
 }
 
+/**
+ * The network this deployment pays on, when it names one: the single tonProof network production
+ * accepts (AXIOM_TON_NETWORK's global id, '-239' mainnet or '-3' testnet). Null in development, which
+ * accepts both.
+ */
+export const payoutNetwork = (ctx: ServerContext): '-239' | '-3' | null => {
+  const networks = ctx.config.tonProofNetworks
+  return networks.length === 1 && (networks[0] === '-239' || networks[0] === '-3') ? networks[0] : null
+}
+
+export const TREASURY_ADDRESS_MSG = "address is AXIOM's own treasury: enter the address of your own wallet"
+export const networkMismatchMsg = (network: '-239' | '-3'): string =>
+  network === '-239' ? 'address is a testnet address, but AXIOM pays on mainnet' : 'address is a mainnet address, but AXIOM pays on testnet'
+
+/**
+ * Where a sale may be paid (`POST /withdraw/create`): a TON address (parseTonAddress) that is not the
+ * treasury itself (a payout to it would be a sale the treasury pays itself, its tokens burnt), and,
+ * friendly, not flagged for the other network (a testnet address on mainnet names a wallet its owner
+ * does not hold there). Stored in one form whatever was typed: friendly, non-bounceable (a wallet, as
+ * /user/me's wallet_address), url-safe, test-flagged on testnet (in development: as typed). The
+ * payouts and the history read any form, so the rows stored as typed before this rule stay valid.
+ */
+export const saleAddress = (ctx: ServerContext, input: unknown): string => {
+  const text = parseTonAddress(input)
+  const network = payoutNetwork(ctx)
+  const typedTestOnly = Address.isFriendly(text) ? Address.parseFriendly(text).isTestOnly : null
+  if (network !== null && typedTestOnly !== null && typedTestOnly !== (network === '-3')) throw new InvalidInput(networkMismatchMsg(network))
+  const address = Address.parse(text)
+  if (address.equals(Address.parse(ctx.config.treasuryAddress))) throw new InvalidInput(TREASURY_ADDRESS_MSG)
+  const testOnly = network === null ? typedTestOnly === true : network === '-3'
+  return address.toString({ bounceable: false, urlSafe: true, testOnly })
+}
+
 /** `POST /withdraw/create`: the whole token_amount is reserved now; the record waits as pending for payout. */
 export const createWithdrawal = (ctx: ServerContext, userId: bigint, fromRef: boolean, tokenAmount: bigint, address: string): Promise<WithdrawalRow> =>
   inTx(ctx, async (ctx) => {

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { ServerContext } from '../domain/context.ts'
 import { allRows, big, getRow, num } from '../db/sql.ts'
-import { createWithdrawal, parseTonAddress, transferFromReferral, withdrawQuote } from '../domain/withdraw.ts'
+import { createWithdrawal, saleAddress, transferFromReferral, withdrawQuote } from '../domain/withdraw.ts'
 import type { OperationRow, WithdrawalRow } from '../domain/rows.ts'
 import { httpError } from '../http/errors.ts'
 import { once } from '../http/idempotency.ts'
@@ -22,7 +22,7 @@ export const withdrawRoutes = (app: FastifyInstance, ctx: ServerContext) => {
     const body = bodyFields(req.body)
     const fromRef = boolField(body, 'from_ref_balance', false)
     const amount = requireNano('token_amount', body.token_amount, { min: WITHDRAW_MIN })
-    const address = parseTonAddress(body.address)
+    const address = saleAddress(ctx, body.address)
     return once(ctx, req, reply, 'withdraw/create', async (tx) => withdrawalWire(await createWithdrawal(tx, req.userId, fromRef, amount, address)))
   })
 

@@ -45,7 +45,7 @@ const OPERATIONS = 200
 const RESTARTS = 5
 const SOCKET_CUTS = 20
 const USERS = 4
-const SALE_ADDRESS = 'EQB6HAtOLw1qOpxeix1Peixumz1fihxOey1vmjxeix1PerQ7'
+const SALE_ADDRESS = 'EQA_bB0umot8bV5POiscDZ6PemtcTT4vGgucjX5vWks8LYOF'
 
 const dir = mkdtempSync(join(tmpdir(), 'axiom-chaos-'))
 const dbPath = join(dir, 'axiom.db')

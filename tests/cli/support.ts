@@ -98,7 +98,7 @@ export const startCliStack = async (options: { server?: StartOptions; env?: Reco
 }
 
 /** A valid friendly TON address (bounceable, workchain 0). */
-export const SOME_ADDRESS = 'EQB6HAtOLw1qOpxeix1Peixumz1fihxOey1vmjxeix1PerQ7'
+export const SOME_ADDRESS = 'EQA_bB0umot8bV5POiscDZ6PemtcTT4vGgucjX5vWks8LYOF'
 
 let nextId = 7_000
 /** A Telegram user id no other test uses. */

@@ -18,7 +18,7 @@ import { RELAXED_RATE_LIMITS } from '../support/relaxed-limits.ts'
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_123)
 const REQUESTS = 5_200
 const T0 = 1_780_000_000
-const ADDRESS = 'EQB6HAtOLw1qOpxeix1Peixumz1fihxOey1vmjxeix1PerQ7'
+const ADDRESS = 'EQA_bB0umot8bV5POiscDZ6PemtcTT4vGgucjX5vWks8LYOF'
 
 /** The one place the backend's options are set. A fixed clock: the settle job moves nothing between snapshots. */
 const serverOptions: StartOptions = { port: 0, host: '127.0.0.1', dbPath: ':memory:', priceTickMs: 60_000, now: () => T0, welcomeBalanceNano: 0n, rateLimits: RELAXED_RATE_LIMITS }

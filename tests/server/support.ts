@@ -230,5 +230,5 @@ export const paidBond = async (t: TestServer, who: Session, amount: string, days
 export const decode = <S extends Schema.Top>(schema: S, body: unknown): S['Type'] =>
   Schema.decodeUnknownSync(schema as unknown as Schema.Codec<S['Type'], unknown>)(body)
 
-/** A valid friendly TON address (bounceable, workchain 0). */
-export const SOME_ADDRESS = 'EQB6HAtOLw1qOpxeix1Peixumz1fihxOey1vmjxeix1PerQ7'
+/** A valid friendly TON address (bounceable, workchain 0): a user's wallet, not the dev treasury (a sale to that is refused). */
+export const SOME_ADDRESS = 'EQA_bB0umot8bV5POiscDZ6PemtcTT4vGgucjX5vWks8LYOF'
