@@ -233,10 +233,18 @@ export const endSession = async (ctx: ServerContext, userId: bigint, family: str
   if (!ended) throw new NotSignedIn('Invalid refresh token')
 }
 
-/** Ends every session of a user (the operator's `revoke`): each family revoked and announced; how many were live. */
+/**
+ * Ends every live session of a user (the operator's `revoke`): each family with a refresh token not yet
+ * expired (an expired one's access tokens have expired too) revoked and announced; how many.
+ */
 export const endUserSessions = (ctx: ServerContext, userId: bigint): Promise<number> =>
   inTx(ctx, async (ctx) => {
-    const families = await allRows(ctx.db, 'SELECT DISTINCT family FROM refresh_tokens WHERE user_id = ? AND revoked = 0', userId)
+    const families = await allRows(
+      ctx.db,
+      'SELECT DISTINCT family FROM refresh_tokens WHERE user_id = ? AND revoked = 0 AND expires_at > ?',
+      userId,
+      ctx.now(),
+    )
     for (const f of families) await revokeFamily(ctx, str(f, 'family'))
     return families.length
   })

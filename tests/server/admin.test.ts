@@ -62,6 +62,8 @@ describe('admin commands on a shared database file', () => {
   it('revoke ends every session of a user at once, announced to the running server; other users go on', async () => {
     const dbPath = await testDatabase(join(dir, 'revoke.db'))
     const t = await startTestServer({ dbPath })
+    // The command reads the real clock (whether a session is still live): the server's reads the same time.
+    t.clock.now = Math.floor(Date.now() / 1000)
     const phone = await t.login(8301)
     const laptop = await t.login(8301)
     const someoneElse = await t.login(8302)
@@ -80,6 +82,14 @@ describe('admin commands on a shared database file', () => {
     expect(await again.call('GET', '/user/me')).toMatchObject(revoked)
     expect((await t.call('POST', '/auth/refresh', { body: { refresh_token: again.refresh } })).status).toBe(401)
     expect(await runAdminCommand(dbPath, ['revoke', '8301'])).toBe('revoked 0 sessions of user 8301')
+    // A session past its end is not counted: nothing of it works any more.
+    const ended = await t.login(8302)
+    t.clock.advance(31 * 86_400)
+    const current = await t.login(8302)
+    expect(await t.server.admin.revokeSessions(8302)).toBe(1)
+    expect((await t.call('POST', '/auth/refresh', { body: { refresh_token: current.refresh } })).status).toBe(401)
+    expect((await t.call('POST', '/auth/refresh', { body: { refresh_token: ended.refresh } })).status).toBe(401)
+    t.clock.advance(-31 * 86_400)
     expect(await runAdminCommand(dbPath, ['revoke'])).toMatch(/^usage/)
     await expect(runAdminCommand(dbPath, ['revoke', '999999'])).rejects.toThrow()
     // As an operator runs it.
