@@ -1,8 +1,6 @@
 import type { IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
-import type { WebSocket } from 'ws'
-import type { RateCount, RateLimitStore, RateRule, SocketLimitConfig } from '../config/rate-limits.ts'
-import { CLOSE_REASONS, closeSocket, POLICY_CLOSE } from '../sockets/close.ts'
+import type { RateCount, RateLimitStore, SocketLimitConfig } from '../config/rate-limits.ts'
 import { clientIp } from './client-ip.ts'
 import { tooManyMsg } from './rate-limits.ts'
 
@@ -40,28 +38,6 @@ export const originAllowed = (req: IncomingMessage, appOrigins: ReadonlyArray<st
   if (url.origin !== header.toLowerCase() && url.origin !== header) return false
   if (appOrigins === null) return (url.protocol === 'http:' || url.protocol === 'https:') && LOCAL_HOSTS.has(url.hostname)
   return appOrigins.includes(url.origin)
-}
-
-/**
- * Counts the messages of one socket in fixed windows of `rule`, its pings with them (each is answered
- * with a pong, and the app's clients send none): past `rule.max` in a window the socket closes with
- * 1008 "Too many messages" and its later messages are not read (the socket's handlers skip messages
- * once it is not open). Attached before the handlers, so it counts first.
- */
-export const limitMessages = (ws: WebSocket, rule: RateRule | null): void => {
-  if (!rule) return
-  let n = 0
-  let until = 0
-  const count = () => {
-    const now = Date.now()
-    if (now >= until) {
-      n = 0
-      until = now + rule.windowS * 1000
-    }
-    if (++n > rule.max) closeSocket(ws, POLICY_CLOSE, CLOSE_REASONS.tooManyMessages)
-  }
-  ws.on('message', count)
-  ws.on('ping', count)
 }
 
 /** Whether an upgrade may go on, or how it is refused. */
