@@ -65,8 +65,10 @@ export const serveV4 = async (chain: LocalChain): Promise<{ url: string; close()
  * A backend on the local chain's treasury, its clock at the wall's, and the chain's v4 API behind a
  * fault proxy: the backend's chain service is pointed at `proxy.url` by the test.
  */
-export const backendWithV4BehindProxy = async (): Promise<{ ts: TestServer; chain: LocalChain; v4: Awaited<ReturnType<typeof serveV4>>; proxy: FaultProxy }> => {
-  const ts = await startTestServer({ treasuryAddress: localTreasuryAddress() })
+export const backendWithV4BehindProxy = async (
+  options: Parameters<typeof startTestServer>[0] = {},
+): Promise<{ ts: TestServer; chain: LocalChain; v4: Awaited<ReturnType<typeof serveV4>>; proxy: FaultProxy }> => {
+  const ts = await startTestServer({ treasuryAddress: localTreasuryAddress(), ...options })
   ts.clock.now = Math.floor(Date.now() / 1000)
   const chain = await LocalChain.create({ devWallets: 3 })
   const v4 = await serveV4(chain)
