@@ -31,7 +31,7 @@ export type { Lease } from './cluster/cluster.ts'
 /** The chain side (server/chain/): the watcher and payouts through TonClient4, their rows, the treasury. */
 export type { ChainService, ChainServiceOptions } from './chain/chain-service.ts'
 export type { OutgoingPayment, PaymentRecord } from './chain/payment-rows.ts'
-export { MIN_REFUND_NANO, refundComment, saleComment } from './chain/payment-rows.ts'
+export { MIN_REFUND_NANO, REFUND_FEE_NANO, refundComment, saleComment } from './chain/payment-rows.ts'
 export { DEFAULT_MAX_FAILURES, VALID_FOR_S, type TreasurySigner } from './chain/payouts.ts'
 export { commentOf, normalizedMessageHash, TREASURY_CURSOR } from './chain/watcher.ts'
 /** The Bot API settings (TELEGRAM_API_ROOT, AXIOM_COMMUNITY_CHAT, AXIOM_MINI_APP_LINK) and the notification sender. */

@@ -14,8 +14,25 @@ import { completeSale } from '../domain/sale-payouts.ts'
  * the move of the watcher's cursor, so a restart neither loses nor repeats one.
  */
 
-/** The smallest refused payment refunded (0.01 TON): below it a refund would cost the treasury more than it returns. */
+/**
+ * What a refund's sending costs the treasury, kept from the refund (0.01 TON): a stated estimate with a
+ * margin. Measured on the local sandbox (mainnet's fee config; tests/chain/refund-minimum.test.ts):
+ * receiving a payment and sending one refund message costs a v4r2 treasury about 0.0028 TON, a W5
+ * one about 0.0035 TON (gas, forwarding, storage).
+ */
+export const REFUND_FEE_NANO = 10_000_000n
+/**
+ * The smallest refund sent (0.01 TON), after the fee: a refused payment below REFUND_FEE_NANO +
+ * MIN_REFUND_NANO (0.02 TON) is kept, not refunded.
+ */
 export const MIN_REFUND_NANO = 10_000_000n
+
+/** How refusals are refunded: the fee kept from each refund, and the least refund worth sending. */
+export interface RefundRule {
+  readonly feeNano: bigint
+  readonly minNano: bigint
+}
+export const DEFAULT_REFUND_RULE: RefundRule = { feeNano: REFUND_FEE_NANO, minNano: MIN_REFUND_NANO }
 
 export type PaymentOutcome = 'activated' | 'refunded' | 'kept' | 'ignored'
 export type RefusalReason = 'underpaid' | 'expired' | 'duplicate' | 'not_pending' | 'unknown_bond' | 'refused'
@@ -165,7 +182,7 @@ export const decidePayment = async (
   ctx: ServerContext,
   p: InboundPayment,
   step: { name: string; from: ChainCursor | null; to: ChainCursor },
-  minRefundNano = MIN_REFUND_NANO,
+  refunds: RefundRule = DEFAULT_REFUND_RULE,
 ): Promise<PaymentRecord> => {
   const decide = (forceRefusal: string | null) =>
     inTx(ctx, async (ctx) => {
@@ -178,15 +195,18 @@ export const decidePayment = async (
       }
       const mintId = BigInt(m[1]!)
       const refused = async (reason: RefusalReason, detail: string | null): Promise<PaymentRecord> => {
-        if (p.amountNano < minRefundNano) {
-          const why = `${p.amountNano} nanoton is below the refund minimum of ${minRefundNano}: kept, not refunded`
+        // The refund is the payment less what sending it costs (the treasury does not pay for a payer's
+        // mistake); one that would come to less than the minimum is not sent.
+        const refund = p.amountNano - refunds.feeNano
+        if (refund < refunds.minNano) {
+          const why = `${p.amountNano} nanoton is below the refund minimum of ${refunds.minNano} plus the network fee of ${refunds.feeNano}: kept, not refunded`
           const r = { mintId, outcome: 'kept' as const, reason, detail: detail ? `${detail}; ${why}` : why, overpaidNano: null }
           await insertRecord(ctx, p, r)
           return { ...p, ...r }
         }
         const r = { mintId, outcome: 'refunded' as const, reason, detail, overpaidNano: null }
         await insertRecord(ctx, p, r)
-        await enqueue(ctx, 'refund', `refund:${p.txHash}`, p.from, p.amountNano, refundComment(mintId, reason), null)
+        await enqueue(ctx, 'refund', `refund:${p.txHash}`, p.from, refund, refundComment(mintId, reason), null)
         return { ...p, ...r }
       }
       if (forceRefusal !== null) return refused('refused', forceRefusal)

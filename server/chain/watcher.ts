@@ -3,7 +3,7 @@ import type { TonClient4 } from '@ton/ton'
 import type { Lease } from '../cluster/cluster.ts'
 import type { ServerContext } from '../domain/context.ts'
 import { CursorMoved, readChainCursor, recordChainSeen, TREASURY_CURSOR, type ChainCursor } from '../domain/chain-cursor.ts'
-import { confirmSent, decidePayment, MIN_REFUND_NANO, passTransaction, type PaymentRecord, type SentMessage } from './payment-rows.ts'
+import { confirmSent, decidePayment, DEFAULT_REFUND_RULE, passTransaction, type PaymentRecord, type SentMessage } from './payment-rows.ts'
 
 export { TREASURY_CURSOR }
 
@@ -45,7 +45,9 @@ export interface ChainWatcherOptions {
    * refund what was paid to the address before it.
    */
   readonly fromStart: boolean
+  /** The least refund sent (default MIN_REFUND_NANO) and the fee kept from each (default REFUND_FEE_NANO). */
   readonly minRefundNano?: bigint
+  readonly refundFeeNano?: bigint
   /** How many of its latest decisions the watcher keeps in memory (`decided`); default DECIDED_KEPT. */
   readonly keepDecided?: number
   /** Failures after which an outgoing payment is `failed` (its confirmation may fail it). */
@@ -147,7 +149,7 @@ export const createChainWatcher = (ctx: ServerContext, o: ChainWatcherOptions): 
       ctx,
       { txHash: to.txHash, lt: tx.lt, txNow: tx.now, from: msg.info.src.toRawString(), amountNano: msg.info.value.coins, comment: commentOf(msg.body) },
       step,
-      o.minRefundNano ?? MIN_REFUND_NANO,
+      { minNano: o.minRefundNano ?? DEFAULT_REFUND_RULE.minNano, feeNano: o.refundFeeNano ?? DEFAULT_REFUND_RULE.feeNano },
     )
     decided.push(r)
     if (decided.length > keep) decided.splice(0, decided.length - keep)

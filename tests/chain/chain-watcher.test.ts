@@ -1,6 +1,7 @@
 import { Address, internal, toNano } from '@ton/core'
 import { TonClient4 } from '@ton/ton'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { REFUND_FEE_NANO } from '../../server/main.ts'
 import { DEFAULT_DEV_WALLET_BALANCE } from '../../stand-ins/chain/dev-keys.ts'
 import { commentCell, readComment } from '../../stand-ins/chain/local-chain.ts'
 import type { Session } from '../server/support.ts'
@@ -100,7 +101,8 @@ describe('the payment watcher', () => {
     await s.ton.watcher.idle()
     expect(await mintStatus(mint.id)).toBe('pending')
     expect(s.ton.watcher.records.at(-1)).toMatchObject({ outcome: 'refunded', reason: 'underpaid' })
-    expect(refundsTo(2)).toContainEqual({ comment: `axiom:refund:${mint.id}:underpaid`, value: short })
+    // The refund is the payment less the network fee its sending costs (REFUND_FEE_NANO).
+    expect(refundsTo(2)).toContainEqual({ comment: `axiom:refund:${mint.id}:underpaid`, value: short - REFUND_FEE_NANO })
   })
 
   it("refunds a payment after valid_until, by the chain's time of the payment", async () => {
@@ -112,7 +114,7 @@ describe('the payment watcher', () => {
     await s.ton.watcher.idle()
     expect(await mintStatus(mint.id)).toBe('pending')
     expect(s.ton.watcher.records.at(-1)).toMatchObject({ outcome: 'refunded', reason: 'expired' })
-    expect(refundsTo(2)).toContainEqual({ comment: `axiom:refund:${mint.id}:expired`, value: BigInt(payment.amount_nano) })
+    expect(refundsTo(2)).toContainEqual({ comment: `axiom:refund:${mint.id}:expired`, value: BigInt(payment.amount_nano) - REFUND_FEE_NANO })
   })
 
   it("activates a payment made in time though the server's clock says the bond expired (a watcher that was down)", async () => {
@@ -136,7 +138,7 @@ describe('the payment watcher', () => {
     await pay(2, BigInt(payment.amount_nano), payment.comment)
     await s.ton.watcher.idle()
     expect(s.ton.watcher.records.at(-1)).toMatchObject({ outcome: 'refunded', reason: 'duplicate' })
-    expect(refundsTo(2)).toContainEqual({ comment: `axiom:refund:${mint.id}:duplicate`, value: BigInt(payment.amount_nano) })
+    expect(refundsTo(2)).toContainEqual({ comment: `axiom:refund:${mint.id}:duplicate`, value: BigInt(payment.amount_nano) - REFUND_FEE_NANO })
     const again = await user.call('GET', '/mint/')
     const pick = (b: any) => b.items.find((m: any) => m.id === mint.id)
     expect(pick(again.body).activated_at).toBe(pick(first.body).activated_at)
