@@ -18,7 +18,11 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   })
   const stop = () => {
     stopping = true
-    void running.stop().then(() => process.exit(0))
+    // stop() resolves also when the Bot API is already gone (the emulator closed first).
+    void running.stop().then(() => {
+      console.log('AXIOM bot stopped')
+      process.exit(0)
+    })
   }
   process.on('SIGINT', stop)
   process.on('SIGTERM', stop)

@@ -9,6 +9,9 @@ import type { BotConfig } from './config.ts'
  */
 export const ALLOWED_UPDATES = ['message', 'callback_query', 'chat_member', 'my_chat_member'] as const
 
+/** How long stop() waits for Telegram to confirm the last updates handled, before it lets go. */
+export const STOP_CONFIRM_MS = 5_000
+
 export interface RunningBot {
   /** 'polling', or the webhook's local URL. */
   readonly mode: 'polling' | 'webhook'
@@ -16,6 +19,10 @@ export interface RunningBot {
   /** Settles when the bot stops consuming updates: stop(), or Telegram ending the polling (409: another consumer). */
   readonly done: Promise<void>
   isRunning(): boolean
+  /**
+   * Stops consuming updates, and resolves (never rejects) once stopped: also when the Bot API is
+   * already gone (the local emulator closed first) or does not answer. Calling it again waits for the same stop.
+   */
   stop(): Promise<void>
 }
 
@@ -39,15 +46,30 @@ export const runBot = async (config: BotConfig, options: AxiomBotOptions = {}): 
       .finally(() => {
         polling = false
       })
+    let stopping: Promise<void> | null = null
+    const stop = async () => {
+      if (bot.isRunning()) {
+        // grammY's stop aborts the long poll, then tells Telegram the offset of the last update
+        // handled (one more getUpdates). With the Bot API gone that call fails (ECONNREFUSED): the
+        // bot stops all the same, and Telegram sends the unconfirmed updates to the next poller.
+        let timer: ReturnType<typeof setTimeout> | undefined
+        const late = new Promise<'late'>((resolve) => {
+          timer = setTimeout(() => resolve('late'), STOP_CONFIRM_MS)
+        })
+        const confirmed = await Promise.race([bot.stop().then(() => 'confirmed' as const, (e: unknown) => e), late]).finally(() => clearTimeout(timer))
+        if (confirmed !== 'confirmed') {
+          const why = confirmed === 'late' ? `no answer within ${STOP_CONFIRM_MS / 1000} s` : confirmed instanceof Error ? confirmed.message : String(confirmed)
+          console.error(`bot: stopped without confirming the last updates to the Bot API (${why})`)
+        }
+      }
+      await done
+    }
     return {
       mode: 'polling',
       url: null,
       done,
       isRunning: () => polling,
-      stop: async () => {
-        if (bot.isRunning()) await bot.stop()
-        await done
-      },
+      stop: () => (stopping ??= stop()),
     }
   }
   const hook = config.webhook

@@ -3,12 +3,20 @@
  * TON stand-ins), the app's dev server (which proxies /api, sockets included, to the backend), the
  * Telegram host emulator that opens the app the way Telegram does and serves the Bot API, and the
  * product's bot on it.
+ *
+ * Ctrl-C (SIGINT, which the terminal sends to every process of the group) or SIGTERM stops them in
+ * the reverse order of their start, each after the one that depends on it: the bot (it polls the
+ * emulator's Bot API and calls the backend), the emulator, the app's dev server, the backend with the
+ * local TON; each is named as it stops, and the script exits 0.
+ *
+ * Ports: PORT (backend), AXIOM_TON_PORT (local TON), TG_HOST_PORT (emulator), APP_PORT (the app; by
+ * default vite's 5173, or the next free one).
  */
-import { spawn } from 'node:child_process'
-import { createServer } from 'vite'
+import { spawn, type ChildProcess } from 'node:child_process'
+import { createServer, type ViteDevServer } from 'vite'
 import { DEFAULT_DB_PATH, DEV_BOT_TOKEN } from '../server/main.ts'
 import { adminForDb } from '../stand-ins/telegram-host/db-admin.ts'
-import { startTelegramHost } from '../stand-ins/telegram-host/index.ts'
+import { startTelegramHost, type RunningTelegramHost } from '../stand-ins/telegram-host/index.ts'
 import { DEFAULT_TG_HOST_PORT, miniAppNamesFromEnv } from '../stand-ins/telegram-host/main.ts'
 import { DEV_WALLET_DEFAULT_NETWORK } from '../stand-ins/ton-connect/dev-wallet.ts'
 
@@ -48,43 +56,84 @@ process.env.TELEGRAM_API_ROOT ??= hostUrl
 process.env.AXIOM_COMMUNITY_CHAT ??= '@axiom_community'
 process.env.AXIOM_MINI_APP_LINK ??= `https://t.me/${names.botUsername ?? 'axiom_dev_bot'}/${names.appShortName ?? 'app'}`
 
+/** Resolves when `child` has exited (at once if it already has); after `killAfterMs`, it is killed. */
+const exited = (child: ChildProcess, killAfterMs: number): Promise<void> =>
+  new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve()
+    const timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs)
+    child.once('exit', () => {
+      clearTimeout(timer)
+      resolve()
+    })
+  })
+
+let stopping = false
+let bot: ChildProcess | null = null
+let host: RunningTelegramHost | null = null
+let app: ViteDevServer | null = null
+
 const backend = spawn(process.execPath, ['--import', 'tsx', 'stand-ins/main.ts'], {
   stdio: 'inherit',
   env: { ...process.env, PORT: String(backendPort) },
 })
 backend.on('exit', (code) => {
+  if (stopping) return
   console.error(`reference backend exited (${code})`)
   process.exit(code ?? 1)
 })
 
-let stopHost: () => Promise<void> = async () => {}
-const stop = () => {
-  backend.kill('SIGTERM')
-  void stopHost().finally(() => process.exit(0))
+/** Each part stops after what depends on it: the bot, the emulator (its Bot API), the app, the backend. */
+const stop = async () => {
+  if (stopping) return
+  stopping = true
+  console.log('\nStopping AXIOM:')
+  const step = async (what: string, run: () => Promise<void>) => {
+    try {
+      await run()
+      console.log(`  stopped: ${what}`)
+    } catch (e) {
+      console.error(`  ${what} did not stop cleanly: ${e instanceof Error ? e.message : e}`)
+    }
+  }
+  if (bot) {
+    const b = bot
+    await step('the bot', async () => {
+      b.kill('SIGTERM')
+      await exited(b, 10_000)
+    })
+  }
+  if (host) await step('the Telegram host emulator and its Bot API', () => host!.close())
+  if (app) await step('the mini app (vite)', () => app!.close())
+  await step('the reference backend and the local TON', async () => {
+    backend.kill('SIGTERM')
+    await exited(backend, 10_000)
+  })
+  process.exit(0)
 }
-process.on('SIGINT', stop)
-process.on('SIGTERM', stop)
+process.on('SIGINT', () => void stop())
+process.on('SIGTERM', () => void stop())
 
 await waitFor(`${backendUrl}/api/maintenance/`, 60_000)
 process.env.AXIOM_BACKEND ??= backendUrl
-const app = await createServer({ configFile: 'vite.config.ts' })
+app = await createServer({ configFile: 'vite.config.ts', ...(process.env.APP_PORT ? { server: { port: Number(process.env.APP_PORT), strictPort: true } } : {}) })
 await app.listen()
 const appUrl = app.resolvedUrls?.local[0] ?? 'http://127.0.0.1:5173/'
-const host = await startTelegramHost({
+host = await startTelegramHost({
   port: hostPort,
   appUrl,
   botToken: process.env.BOT_TOKEN ?? DEV_BOT_TOKEN,
   admin: adminForDb(process.env.AXIOM_DB ?? DEFAULT_DB_PATH),
   ...names,
 })
-stopHost = () => host.close()
 // The product's bot, long polling the emulator's Bot API (as it would Telegram's), on the backend.
-const bot = spawn(process.execPath, ['--import', 'tsx', 'bot/main.ts'], {
+bot = spawn(process.execPath, ['--import', 'tsx', 'bot/main.ts'], {
   stdio: 'inherit',
   env: { ...process.env, AXIOM_API: backendUrl, AXIOM_APP_URL: process.env.AXIOM_APP_URL ?? appUrl },
 })
-bot.on('exit', (code) => console.error(`the bot exited (${code})`))
-process.on('exit', () => bot.kill('SIGTERM'))
+bot.on('exit', (code) => {
+  if (!stopping) console.error(`the bot exited (${code})`)
+})
+process.on('exit', () => bot?.kill('SIGTERM'))
 console.log('')
 console.log(`  AXIOM reference backend   ${backendUrl}/api`)
 console.log(`  Local TON (chain, bridge, dev wallet)  ${tonUrl}   (docs/local-stack.md)`)
