@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { freePort } from '../support/free-port.ts'
 
 /**
  * deploy/nginx.conf as shipped, run by Debian's nginx (`apt-get install nginx-light`; `npm test`
@@ -20,16 +21,6 @@ export const SHIPPED_CONF = new URL('../../deploy/nginx.conf', import.meta.url)
 export const nginxUnavailable = (): string | null =>
   existsSync(NGINX_PATH) ? null : `no nginx at ${NGINX_PATH} (apt-get install -y nginx-light, or set NGINX_PATH)`
 
-export const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const srv = createServer()
-    srv.once('error', reject)
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address()
-      const port = typeof address === 'object' && address ? address.port : 0
-      srv.close(() => resolve(port))
-    })
-  })
 
 /** Replaces `from` by `to` where it stands exactly once in the file (so a changed file fails loudly, not silently). */
 const once = (text: string, from: string, to: string): string => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { contentSecurityPolicy } from '../../deploy/security-headers.ts'
-import { frameEval, nextUser } from './helpers.ts'
+import { connectDevWallet, frameEval, nextUser } from './helpers.ts'
 import { activeBond, launch, useStack } from './stack.ts'
 
 /**
@@ -46,14 +46,7 @@ describe('the Content-Security-Policy', () => {
       await app.getByTestId(screen).waitFor()
     }
     // The wallet modal: TON Connect UI's styles, the wallets list, the icons; then the dev wallet's tab.
-    await app.getByTestId('tab-bond').click()
-    await app.getByTestId('connect-wallet').click()
-    const walletTab = page.context().waitForEvent('page')
-    await app.getByText('AXIOM Dev Wallet').or(app.getByText('AXIOM De')).first().click()
-    const tab = await walletTab
-    await tab.waitForLoadState()
-    await tab.close()
-    await app.getByTestId('wallet-chip').waitFor()
+    await connectDevWallet(page, app)
 
     expect(policies.length).toBeGreaterThan(0)
     expect(new Set(policies)).toEqual(new Set([contentSecurityPolicy('local')]))

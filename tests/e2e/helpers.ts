@@ -153,3 +153,15 @@ export const settled = async (app: FrameLocator, inFlight: () => number): Promis
   // A request started by the last answer's handling is waited for too.
   await expect.poll(inFlight, { timeout: 15_000, message: 'requests still in flight' }).toBe(0)
 }
+
+/** Connects the dev wallet from the Bond screen: its page opens in a new tab and approves. */
+export const connectDevWallet = async (page: Page, app: FrameLocator): Promise<void> => {
+  await app.getByTestId('tab-bond').click()
+  await app.getByTestId('connect-wallet').click()
+  const walletTab = page.context().waitForEvent('page')
+  await app.getByText('AXIOM Dev Wallet').or(app.getByText('AXIOM De')).first().click()
+  const tab = await walletTab
+  await tab.waitForLoadState()
+  await tab.close()
+  await app.getByTestId('wallet-chip').waitFor()
+}

@@ -1,6 +1,6 @@
 import type { FrameLocator, Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
-import { errorHaptics, expectText, settled, text, toastTexts, watchRequests } from './helpers.ts'
+import { connectDevWallet, errorHaptics, expectText, settled, text, toastTexts, watchRequests } from './helpers.ts'
 import { launch, useStack } from './stack.ts'
 
 /**
@@ -9,18 +9,6 @@ import { launch, useStack } from './stack.ts'
  * on each keystroke, and Buy cannot be pressed until an amount is quoted.
  */
 const stack = useStack({ ton: true })
-
-/** Connects the dev wallet from the Bond screen: its page opens in a new tab and approves. */
-const connectDevWallet = async (page: Page, app: FrameLocator) => {
-  await app.getByTestId('tab-bond').click()
-  await app.getByTestId('connect-wallet').click()
-  const walletTab = page.context().waitForEvent('page')
-  await app.getByText('AXIOM Dev Wallet').or(app.getByText('AXIOM De')).first().click()
-  const tab = await walletTab
-  await tab.waitForLoadState()
-  await tab.close()
-  await app.getByTestId('wallet-chip').waitFor()
-}
 
 describe('a bond amount the backend refuses to quote', () => {
   it('is answered in the summary, not by a toast, and Buy waits for an amount it quotes', async () => {

@@ -4,6 +4,7 @@ import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import { freePort } from '../support/free-port.ts'
 
 /**
  * `npm start`'s script (scripts/start.ts) as a child process on free ports and a database of its own
@@ -13,16 +14,6 @@ import { afterAll, describe, expect, it } from 'vitest'
  * it polls), print no crash trace, and exit 0.
  */
 
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const srv = createServer()
-    srv.once('error', reject)
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address()
-      const port = typeof address === 'object' && address ? address.port : 0
-      srv.close(() => resolve(port))
-    })
-  })
 
 const dir = mkdtempSync(join(tmpdir(), 'axiom-start-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))

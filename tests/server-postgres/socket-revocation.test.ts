@@ -1,7 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest'
-import type WebSocket from 'ws'
 import { startServer, type RunningServer } from '../../server/main.ts'
-import { call, collect, openSocket, signInitData, testDatabase, type LiveSocket } from '../server/support.ts'
+import { call, closed, collect, openSocket, signInitData, testDatabase, type LiveSocket } from '../server/support.ts'
 
 /**
  * Two backends on one PostgreSQL, as behind one address: a session revoked through one (its spent
@@ -33,14 +32,6 @@ const socketOn = async (url: string, token: string): Promise<LiveSocket> => {
   return live
 }
 
-const closed = (ws: WebSocket, ms = 5_000) =>
-  new Promise<{ code: number; reason: string }>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`still open after ${ms} ms`)), ms)
-    ws.once('close', (code, reason) => {
-      clearTimeout(timer)
-      resolve({ code, reason: reason.toString() })
-    })
-  })
 
 describe('a session revoked on one instance', () => {
   it('closes its socket on the other with 4001 "Session revoked"; the user’s other session stays', async () => {

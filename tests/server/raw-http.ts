@@ -164,3 +164,53 @@ export const jsonHeaders = (body: string, token?: string): Array<readonly [strin
   ['Content-Type', 'application/json'],
   ['Content-Length', String(Buffer.byteLength(body))],
 ]
+
+/** A socket upgrade's answer, read off a raw connection. */
+export interface UpgradeReply {
+  readonly status: number
+  readonly headers: Record<string, string>
+  readonly body: string
+  /** Resolves once the server has closed the connection. */
+  readonly closed: Promise<void>
+  readonly socket: Socket
+}
+
+/**
+ * Sends a socket upgrade request written by hand (RFC 6455 §4.1), with the given extra header lines,
+ * and reads the answer's head (and body, by Content-Length). A 101's connection is left open for the
+ * caller; `track` receives every connection, to destroy after the tests.
+ */
+export const rawUpgrade = (port: number, path: string, headers: readonly string[], track?: (s: Socket) => void): Promise<UpgradeReply> =>
+  new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1')
+    track?.(socket)
+    const closed = new Promise<void>((done) => socket.once('close', () => done()))
+    let got = Buffer.alloc(0)
+    socket.on('error', reject)
+    socket.on('data', (chunk) => {
+      got = Buffer.concat([got, chunk])
+      const end = got.indexOf('\r\n\r\n')
+      if (end < 0) return
+      const [statusLine, ...lines] = got.subarray(0, end).toString('latin1').split('\r\n')
+      const heads: Record<string, string> = {}
+      for (const line of lines) heads[line.slice(0, line.indexOf(':')).trim().toLowerCase()] = line.slice(line.indexOf(':') + 1).trim()
+      const status = Number(/^HTTP\/1\.1 (\d{3}) /.exec(statusLine!)![1])
+      const length = Number(heads['content-length'] ?? 0)
+      if (status !== 101 && got.length < end + 4 + length) return
+      socket.removeAllListeners('data')
+      resolve({ status, headers: heads, body: got.subarray(end + 4, end + 4 + length).toString('utf8'), closed, socket })
+    })
+    socket.write(
+      [
+        `GET ${path} HTTP/1.1`,
+        `Host: 127.0.0.1:${port}`,
+        'Upgrade: websocket',
+        'Connection: Upgrade',
+        'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==',
+        'Sec-WebSocket-Version: 13',
+        ...headers,
+        '',
+        '',
+      ].join('\r\n'),
+    )
+  })

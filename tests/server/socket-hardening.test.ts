@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
-import { connect, type Socket } from 'node:net'
+import type { Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
@@ -10,7 +10,8 @@ import WebSocket from 'ws'
 import { DEV_BOT_TOKEN } from '../../server/main.ts'
 import { closeReason } from '../../server/sockets/close.ts'
 import { spawnBackend } from '../support/backend-process.ts'
-import { call, collect, openSocket, serversClosedAfterAll, signInitData, TEST_ENGINE, testDatabase } from './support.ts'
+import { rawUpgrade } from './raw-http.ts'
+import { call, closed, collect, openSocket, serversClosedAfterAll, signInitData, TEST_ENGINE, testDatabase } from './support.ts'
 
 /**
  * The sockets met from outside, as a script or a foreign page would meet them: a raw TCP upgrade with
@@ -41,15 +42,6 @@ afterEach(() => {
   process.off('unhandledRejection', onRejection)
 })
 
-/** The socket's close code and reason, or a failure if it stays open `ms`. */
-const closed = (ws: WebSocket, ms = 5_000) =>
-  new Promise<{ code: number; reason: string }>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`still open after ${ms} ms`)), ms)
-    ws.once('close', (code, reason) => {
-      clearTimeout(timer)
-      resolve({ code, reason: reason.toString() })
-    })
-  })
 
 const track = (ws: WebSocket) => {
   clients.push(ws)
@@ -170,44 +162,12 @@ describe('an error inside the main socket ends neither the process nor leaks its
   })
 })
 
-interface UpgradeReply {
-  readonly status: number
-  readonly body: string
+/** An upgrade written by hand with the given extra header lines: its answer's status and body. */
+const upgradeAnswer = async (port: number, path: string, headers: readonly string[]) => {
+  const r = await rawUpgrade(port, path, headers, (socket) => raws.push(socket))
+  if (r.status === 101) r.socket.destroy()
+  return { status: r.status, body: r.body }
 }
-
-/** An upgrade request written by hand (RFC 6455 §4.1) with the given extra header lines; its answer's status and body. */
-const rawUpgrade = (port: number, path: string, headers: readonly string[]): Promise<UpgradeReply> =>
-  new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1')
-    raws.push(socket)
-    let got = Buffer.alloc(0)
-    socket.on('error', reject)
-    socket.on('data', (chunk) => {
-      got = Buffer.concat([got, chunk])
-      const end = got.indexOf('\r\n\r\n')
-      if (end < 0) return
-      const head = got.subarray(0, end).toString('latin1')
-      const status = Number(/^HTTP\/1\.1 (\d{3}) /.exec(head)![1])
-      const length = Number(/\r\ncontent-length: *(\d+)/i.exec(head)?.[1] ?? 0)
-      if (status !== 101 && got.length < end + 4 + length) return
-      socket.removeAllListeners('data')
-      if (status === 101) socket.destroy()
-      resolve({ status, body: got.subarray(end + 4, end + 4 + length).toString('utf8') })
-    })
-    socket.write(
-      [
-        `GET ${path} HTTP/1.1`,
-        `Host: 127.0.0.1:${port}`,
-        'Upgrade: websocket',
-        'Connection: Upgrade',
-        'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==',
-        'Sec-WebSocket-Version: 13',
-        ...headers,
-        '',
-        '',
-      ].join('\r\n'),
-    )
-  })
 
 const FOREIGN = { status: 403, body: JSON.stringify({ msg: 'This origin may not open the sockets' }) }
 
@@ -215,26 +175,26 @@ describe('the sockets open only for the app’s origins', () => {
   it('dev (no AXIOM_APP_ORIGINS): this machine’s pages on any port, and clients without Origin; another site gets 403', async () => {
     const t = await start()
     for (const path of ['/api/ws/', '/api/ws/candles']) {
-      expect(await rawUpgrade(t.server.port, path, ['Origin: https://evil.example'])).toEqual(FOREIGN)
-      expect(await rawUpgrade(t.server.port, path, ['Origin: http://127.0.0.1.evil.example:5173'])).toEqual(FOREIGN)
-      expect(await rawUpgrade(t.server.port, path, ['Origin: null'])).toEqual(FOREIGN)
-      expect(await rawUpgrade(t.server.port, path, ['Origin: http://127.0.0.1:5173', 'Origin: https://evil.example'])).toEqual(FOREIGN)
+      expect(await upgradeAnswer(t.server.port, path, ['Origin: https://evil.example'])).toEqual(FOREIGN)
+      expect(await upgradeAnswer(t.server.port, path, ['Origin: http://127.0.0.1.evil.example:5173'])).toEqual(FOREIGN)
+      expect(await upgradeAnswer(t.server.port, path, ['Origin: null'])).toEqual(FOREIGN)
+      expect(await upgradeAnswer(t.server.port, path, ['Origin: http://127.0.0.1:5173', 'Origin: https://evil.example'])).toEqual(FOREIGN)
       // `npm start`'s app, the Telegram host emulator, the e2e stack's preview on a random port.
       for (const origin of ['http://127.0.0.1:5173', 'http://localhost:8790', 'http://127.0.0.1:41234', 'http://[::1]:5173', 'https://localhost'])
-        expect((await rawUpgrade(t.server.port, path, [`Origin: ${origin}`])).status).toBe(101)
+        expect((await upgradeAnswer(t.server.port, path, [`Origin: ${origin}`])).status).toBe(101)
       // A Node client (the CLI, the bot, a test) sends none.
-      expect((await rawUpgrade(t.server.port, path, [])).status).toBe(101)
+      expect((await upgradeAnswer(t.server.port, path, [])).status).toBe(101)
     }
   })
 
   it('with appOrigins set, only those: the local ones are refused too', async () => {
     const t = await start({ appOrigins: ['https://app.example.com'] })
-    expect((await rawUpgrade(t.server.port, '/api/ws/', ['Origin: https://app.example.com'])).status).toBe(101)
-    expect((await rawUpgrade(t.server.port, '/api/ws/candles', ['Origin: https://APP.example.com'])).status).toBe(101)
-    expect(await rawUpgrade(t.server.port, '/api/ws/', ['Origin: http://app.example.com'])).toEqual(FOREIGN)
-    expect(await rawUpgrade(t.server.port, '/api/ws/', ['Origin: http://127.0.0.1:5173'])).toEqual(FOREIGN)
-    expect(await rawUpgrade(t.server.port, '/api/ws/candles', ['Origin: https://app.example.com.evil.example'])).toEqual(FOREIGN)
-    expect((await rawUpgrade(t.server.port, '/api/ws/', [])).status).toBe(101)
+    expect((await upgradeAnswer(t.server.port, '/api/ws/', ['Origin: https://app.example.com'])).status).toBe(101)
+    expect((await upgradeAnswer(t.server.port, '/api/ws/candles', ['Origin: https://APP.example.com'])).status).toBe(101)
+    expect(await upgradeAnswer(t.server.port, '/api/ws/', ['Origin: http://app.example.com'])).toEqual(FOREIGN)
+    expect(await upgradeAnswer(t.server.port, '/api/ws/', ['Origin: http://127.0.0.1:5173'])).toEqual(FOREIGN)
+    expect(await upgradeAnswer(t.server.port, '/api/ws/candles', ['Origin: https://app.example.com.evil.example'])).toEqual(FOREIGN)
+    expect((await upgradeAnswer(t.server.port, '/api/ws/', [])).status).toBe(101)
   })
 
   it('a ws client with a foreign origin meets the 403 before the socket opens', async () => {

@@ -1,7 +1,8 @@
-import { connect, type Socket } from 'node:net'
+import type { Socket } from 'node:net'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { WebSocket } from 'ws'
 import { DEFAULT_RATE_LIMITS, type RateCount, type RateLimitConfig, type RateLimitStore } from '../../server/main.ts'
+import { rawUpgrade, type UpgradeReply } from './raw-http.ts'
 import { openSocket, startTestServer, type TestServer } from './support.ts'
 
 /**
@@ -24,50 +25,9 @@ const serverWith = async (sockets: RateLimitConfig['sockets'], trustProxy: numbe
   return t
 }
 
-interface UpgradeReply {
-  readonly status: number
-  readonly headers: Record<string, string>
-  readonly body: string
-  /** Resolves once the server has closed the connection. */
-  readonly closed: Promise<void>
-  readonly socket: Socket
-}
-
-/** Sends an upgrade request by hand (RFC 6455 §4.1) and reads the answer's head (and body, by Content-Length). */
+/** An upgrade written by hand, with X-Forwarded-For when given. */
 const upgrade = (t: TestServer, path: string, forwardedFor?: string): Promise<UpgradeReply> =>
-  new Promise((resolve, reject) => {
-    const socket = connect(t.server.port, '127.0.0.1')
-    raws.push(socket)
-    const closed = new Promise<void>((done) => socket.once('close', () => done()))
-    let got = Buffer.alloc(0)
-    socket.on('error', reject)
-    socket.on('data', (chunk) => {
-      got = Buffer.concat([got, chunk])
-      const end = got.indexOf('\r\n\r\n')
-      if (end < 0) return
-      const [statusLine, ...lines] = got.subarray(0, end).toString('latin1').split('\r\n')
-      const headers: Record<string, string> = {}
-      for (const line of lines) headers[line.slice(0, line.indexOf(':')).trim().toLowerCase()] = line.slice(line.indexOf(':') + 1).trim()
-      const status = Number(/^HTTP\/1\.1 (\d{3}) /.exec(statusLine!)![1])
-      const length = Number(headers['content-length'] ?? 0)
-      if (status !== 101 && got.length < end + 4 + length) return
-      socket.removeAllListeners('data')
-      resolve({ status, headers, body: got.subarray(end + 4, end + 4 + length).toString('utf8'), closed, socket })
-    })
-    socket.write(
-      [
-        `GET ${path} HTTP/1.1`,
-        `Host: 127.0.0.1:${t.server.port}`,
-        'Upgrade: websocket',
-        'Connection: Upgrade',
-        'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==',
-        'Sec-WebSocket-Version: 13',
-        ...(forwardedFor ? [`X-Forwarded-For: ${forwardedFor}`] : []),
-        '',
-        '',
-      ].join('\r\n'),
-    )
-  })
+  rawUpgrade(t.server.port, path, forwardedFor ? [`X-Forwarded-For: ${forwardedFor}`] : [], (s) => raws.push(s))
 
 const expectRateRefusal = async (r: UpgradeReply) => {
   expect(r.status).toBe(429)

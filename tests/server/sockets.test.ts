@@ -2,16 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CurrentCandle, CollectiveBonus, Price } from '../../core/domain/entities/market.ts'
 import { LiveMintEvent, LiveStakeEvent } from '../../core/domain/entities/mint.ts'
 import { BalanceUpdate } from '../../core/domain/entities/user.ts'
-import { collect, decode, openSocket, startTestServer, type TestServer } from './support.ts'
+import { closed, collect, decode, openSocket, startTestServer, type TestServer } from './support.ts'
 
 let t: TestServer
 beforeAll(async () => {
   t = await startTestServer({ priceTickMs: 40 })
 })
 afterAll(() => t.close())
-
-const closed = (ws: import('ws').WebSocket) =>
-  new Promise<{ code: number; reason: string }>((resolve) => ws.once('close', (code, reason) => resolve({ code, reason: reason.toString() })))
 
 describe('main socket /api/ws/', () => {
   it('takes the token first, then pushes balance, price and the collective bonus', async () => {

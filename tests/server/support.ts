@@ -125,6 +125,16 @@ export const collect = (ws: WebSocket): LiveSocket => {
   }
 }
 
+/** The socket's close code and reason, or a failure if it stays open `ms`. */
+export const closed = (ws: WebSocket, ms = 5_000): Promise<{ code: number; reason: string }> =>
+  new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`still open after ${ms} ms`)), ms)
+    ws.once('close', (code, reason) => {
+      clearTimeout(timer)
+      resolve({ code, reason: reason.toString() })
+    })
+  })
+
 export const openSocket = (url: string, path: string): Promise<WebSocket> =>
   new Promise((resolve, reject) => {
     const ws = new WebSocket(url.replace('http', 'ws') + path)

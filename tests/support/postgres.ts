@@ -4,18 +4,8 @@ import { chmodSync, chownSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtemp
 import { createServer } from 'node:net'
 import { arch, platform, tmpdir, userInfo } from 'node:os'
 import { dirname, join, parse, resolve } from 'node:path'
+import { freePort } from './free-port.ts'
 
-/** A free TCP port on this machine. */
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const srv = createServer()
-    srv.once('error', reject)
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address()
-      const port = typeof address === 'object' && address ? address.port : 0
-      srv.close(() => resolve(port))
-    })
-  })
 
 /** The user PostgreSQL runs as: this process's own, or `postgres` when this process is root (PostgreSQL refuses root). */
 export interface PgUser {
