@@ -115,7 +115,11 @@ export const createPayoutSender = (ctx: ServerContext, o: PayoutSenderOptions): 
     }
     const chainNow = last.now
     const cursor = await readChainCursor(ctx, TREASURY_CURSOR)
-    const caughtUp = account.last === null || (cursor !== null && cursor.lt >= BigInt(account.last.lt))
+    // Caught up: the cursor is the account's last transaction, by lt AND hash (a cursor of another
+    // history, whatever its lt, has seen nothing of this one: a message of it is not judged skipped).
+    const caughtUp =
+      account.last === null ||
+      (cursor !== null && cursor.lt === BigInt(account.last.lt) && cursor.txHash === Buffer.from(account.last.hash, 'base64').toString('hex'))
     const sending = await outgoingPayments(ctx, ['sending'])
     const byMessage = new Map<string, OutgoingPayment[]>()
     for (const r of sending) byMessage.set(r.msgHash!, [...(byMessage.get(r.msgHash!) ?? []), r])

@@ -2,7 +2,7 @@ import { Address, beginCell, storeMessage, type Message, type Transaction } from
 import type { TonClient4 } from '@ton/ton'
 import type { Lease } from '../cluster/cluster.ts'
 import type { ServerContext } from '../domain/context.ts'
-import { CursorMoved, readChainCursor, recordChainSeen, TREASURY_CURSOR, type ChainCursor } from '../domain/chain-cursor.ts'
+import { CursorMoved, readChainCursor, recordChainSeen, resetChainCursor, TREASURY_CURSOR, type ChainCursor } from '../domain/chain-cursor.ts'
 import { confirmSent, decidePayment, DEFAULT_REFUND_RULE, passTransaction, type PaymentRecord, type SentMessage } from './payment-rows.ts'
 
 export { TREASURY_CURSOR }
@@ -42,7 +42,9 @@ export interface ChainWatcherOptions {
   /**
    * With no cursor stored: true handles the treasury's whole history (a fresh local chain); false
    * (a real network) starts after the treasury's newest transaction, so a new deployment does not
-   * refund what was paid to the address before it.
+   * refund what was paid to the address before it. With a cursor the treasury's history does not
+   * hold (ForeignHistory): true (the local chain, started anew under a kept database) drops the
+   * cursor and handles the new chain's whole history; false holds (`holding`) and credits nothing.
    */
   readonly fromStart: boolean
   /** The least refund sent (default MIN_REFUND_NANO) and the fee kept from each (default REFUND_FEE_NANO). */
@@ -66,12 +68,97 @@ export interface ChainWatcher {
    * shows them; the database has them all), so a long-running watcher's memory does not grow.
    */
   readonly decided: ReadonlyArray<PaymentRecord>
+  /**
+   * Why this watcher credits nothing now, or null: the endpoint shows a treasury history its cursor
+   * is not in (ForeignHistory; a live deployment only). Every pass looks again.
+   */
+  readonly holding: string | null
   /** No pass starts any more; resolves when the one under way (if any) is done. */
   halt(): Promise<void>
 }
 
+/** How often a watcher that holds says so again while the hold lasts (it says so at once). */
+export const HOLD_LOG_EVERY_MS = 60_000
+
+/**
+ * The treasury's history, as the v4 endpoint shows it, does not hold the watcher's cursor: the
+ * endpoint serves another network (or another local chain), or lies. A live watcher credits nothing
+ * from it and moves nothing: crediting from a history nobody checked is what an attacker wants.
+ */
+export class ForeignHistory extends Error {
+  readonly _tag = 'ForeignHistory'
+  constructor(
+    readonly cursor: string,
+    readonly at: ChainCursor,
+    readonly why: string,
+  ) {
+    super(
+      `the treasury's history at the v4 endpoint does not hold the cursor ${cursor} (${at.lt}:${at.txHash}): ${why}. ` +
+        'Nothing is credited or refunded until it does: check AXIOM_TON_API (network, node), or, if the treasury really is on a new chain, ' +
+        'delete the cursor (docs/local-stack.md, "The payment watcher\'s rules")',
+    )
+  }
+}
+
+/** The endpoint's answer about the treasury's history contradicts itself (a page that does not link up): nothing is decided from it. */
+export class BrokenHistory extends Error {
+  readonly _tag = 'BrokenHistory'
+}
+
+/** Why a treasury's history is not the one a cursor was taken on. */
+export interface Foreign {
+  readonly why: string
+}
+
 const hex = (b: Buffer) => b.toString('hex')
 const prevHash = (tx: Transaction) => Buffer.from(tx.prevTransactionHash.toString(16).padStart(64, '0'), 'hex')
+
+/** A TonClient4's calls the history is read with (a real TonClient4, or a test's client on a fake endpoint). */
+export type HistoryClient = Pick<TonClient4, 'getAccountLite' | 'getAccountTransactions'>
+
+/**
+ * The account's transactions after `cursor` as of block `seqno`, oldest first (all of them when
+ * `cursor` is null), or why its history is not the one the cursor was taken on.
+ *
+ * A transaction is known by its logical time AND its hash, everywhere: the account's last one is the
+ * cursor only if both match; each transaction a page answers must be the one asked for or the one
+ * its successor names as previous (lt and hash), or the answer is refused (BrokenHistory). Paging
+ * back from the account's last transaction, the logical times fall strictly: the first one at or
+ * below the cursor's lt is the cursor's transaction, or the cursor is not in this history (Foreign:
+ * another network, another local chain, a lying endpoint), and neither is a history that ends before
+ * reaching it.
+ */
+export const treasuryHistoryAfter = async (
+  client: HistoryClient,
+  account: Address,
+  cursor: ChainCursor | null,
+  seqno: number,
+): Promise<Transaction[] | Foreign> => {
+  const lite = (await client.getAccountLite(seqno, account)).account
+  const at = cursor ? `${cursor.lt}:${cursor.txHash}` : ''
+  if (!lite.last) return cursor ? { why: `the account has no transaction at all, the cursor is at ${at}` } : []
+  let want = { lt: BigInt(lite.last.lt), hash: Buffer.from(lite.last.hash, 'base64') }
+  if (cursor && want.lt === cursor.lt && hex(want.hash) === cursor.txHash) return []
+  const out: Transaction[] = []
+  for (;;) {
+    const page = await client.getAccountTransactions(account, want.lt, want.hash)
+    if (page.length === 0) throw new BrokenHistory(`the endpoint answered no transaction ${want.lt}:${hex(want.hash)}, which it named`)
+    for (const { tx } of page) {
+      if (tx.lt !== want.lt || !tx.hash().equals(want.hash)) {
+        throw new BrokenHistory(`the endpoint answered the transaction ${tx.lt}:${hex(tx.hash())} for ${want.lt}:${hex(want.hash)}`)
+      }
+      if (cursor && tx.lt <= cursor.lt) {
+        if (tx.lt === cursor.lt && hex(tx.hash()) === cursor.txHash) return out.reverse()
+        return { why: `its transaction at or before the cursor's logical time is ${tx.lt}:${hex(tx.hash())}, the cursor is at ${at}` }
+      }
+      out.push(tx)
+      if (tx.prevTransactionLt === 0n) {
+        return cursor ? { why: `its history begins at ${tx.lt}:${hex(tx.hash())}, after the cursor at ${at}` } : out.reverse()
+      }
+      want = { lt: tx.prevTransactionLt, hash: prevHash(tx) }
+    }
+  }
+}
 
 /**
  * Watches the treasury through the TON HTTP API v4 (TonClient4), by TON's payment-processing rules
@@ -91,39 +178,12 @@ export const createChainWatcher = (ctx: ServerContext, o: ChainWatcherOptions): 
 
   /**
    * The treasury's transactions after `cursor` as of the latest block, oldest first (all of them
-   * when `cursor` is null), and that block's chain time.
+   * when `cursor` is null), or why its history is not the one the cursor was taken on; and that
+   * block's chain time.
    */
-  const newerThan = async (cursor: ChainCursor | null): Promise<{ txs: Transaction[] | 'none'; at: number }> => {
+  const newerThan = async (cursor: ChainCursor | null): Promise<{ txs: Transaction[] | Foreign; at: number }> => {
     const last = await o.client.getLastBlock()
-    return { txs: await historyAfter(cursor, last.last.seqno), at: last.now }
-  }
-
-  const historyAfter = async (cursor: ChainCursor | null, seqno: number): Promise<Transaction[] | 'none'> => {
-    const account = (await o.client.getAccountLite(seqno, o.treasury)).account
-    if (!account.last) return []
-    if (cursor && BigInt(account.last.lt) <= cursor.lt) return []
-    const out: Transaction[] = []
-    let lt = BigInt(account.last.lt)
-    let hash = Buffer.from(account.last.hash, 'base64')
-    for (;;) {
-      const page = await o.client.getAccountTransactions(o.treasury, lt, hash)
-      if (page.length === 0) break
-      for (const { tx } of page) {
-        if (cursor && tx.lt <= cursor.lt) {
-          if (tx.lt === cursor.lt && hex(tx.hash()) === cursor.txHash) return out.reverse()
-          // Not on this chain (a local chain started afresh under a kept database).
-          return o.fromStart ? 'none' : (() => {
-            throw new Error(`the cursor ${cursor.lt}:${cursor.txHash} is not in the treasury's history`)
-          })()
-        }
-        out.push(tx)
-      }
-      const oldest = page[page.length - 1]!.tx
-      if (oldest.prevTransactionLt === 0n) break
-      lt = oldest.prevTransactionLt
-      hash = prevHash(oldest)
-    }
-    return cursor ? (o.fromStart ? 'none' : []) : out.reverse()
+    return { txs: await treasuryHistoryAfter(o.client, o.treasury, cursor, last.last.seqno), at: last.now }
   }
 
   const handle = async (tx: Transaction, from: ChainCursor | null): Promise<ChainCursor> => {
@@ -156,6 +216,18 @@ export const createChainWatcher = (ctx: ServerContext, o: ChainWatcherOptions): 
     return to
   }
 
+  /** Why the watcher holds (ForeignHistory's message), or null; said at once, then every HOLD_LOG_EVERY_MS while it lasts. */
+  let holding: string | null = null
+  let holdSaid = 0
+  const hold = (e: ForeignHistory) => {
+    const now = Date.now()
+    if (e.message !== holding || now - holdSaid >= HOLD_LOG_EVERY_MS) {
+      log(`HELD: ${e.message}`)
+      holdSaid = now
+    }
+    holding = e.message
+  }
+
   let halted = false
   const once = async () => {
     if (halted || !o.lease.held()) return
@@ -170,11 +242,24 @@ export const createChainWatcher = (ctx: ServerContext, o: ChainWatcherOptions): 
       return
     }
     let seen = await newerThan(cursor)
-    if (seen.txs === 'none') {
-      log(`the cursor ${name} is not on this chain: its whole history is handled`)
+    if (!Array.isArray(seen.txs)) {
+      const foreign = seen.txs
+      // A live deployment credits nothing from a history its cursor is not in (an endpoint moved to
+      // another network, or one that lies): it holds, and says so, until the endpoint shows the
+      // history again or an operator resets the cursor.
+      if (!o.fromStart) throw new ForeignHistory(name, cursor!, foreign.why)
+      // The local chain started anew under a kept database: the watcher starts afresh on it.
+      log(`the cursor ${name} at ${cursor!.lt}:${cursor!.txHash} is not in this chain's history (${foreign.why}): a new local chain, its whole history is handled`)
+      await resetChainCursor(ctx, name, cursor!)
+      cursor = null
       seen = await newerThan(null)
+      if (!Array.isArray(seen.txs)) return
     }
-    for (const tx of seen.txs as Transaction[]) {
+    if (holding !== null) {
+      log(`the treasury's history holds the cursor ${name} again: payments are credited again`)
+      holding = null
+    }
+    for (const tx of seen.txs) {
       if (halted || !o.lease.held()) return
       cursor = await handle(tx, cursor)
     }
@@ -195,7 +280,8 @@ export const createChainWatcher = (ctx: ServerContext, o: ChainWatcherOptions): 
           await once()
         } catch (e) {
           // CursorMoved: another watcher moved it; the next pass starts from where it is.
-          if (!(e instanceof CursorMoved)) log('watcher pass failed (tried again on the next)', e instanceof Error ? e.message : e)
+          if (e instanceof ForeignHistory) hold(e)
+          else if (!(e instanceof CursorMoved)) log('watcher pass failed (tried again on the next)', e instanceof Error ? e.message : e)
         }
       } while (again)
     })().finally(() => {
@@ -207,6 +293,9 @@ export const createChainWatcher = (ctx: ServerContext, o: ChainWatcherOptions): 
   return {
     pass,
     decided,
+    get holding() {
+      return holding
+    },
     halt: async () => {
       halted = true
       await running

@@ -78,6 +78,15 @@ export const advanceChainCursor = async (ctx: ServerContext, step: CursorStep): 
 }
 
 /**
+ * Compare-and-delete: cursor `name` is dropped if it is still `expected` (a local chain started anew:
+ * its watcher starts afresh), else CursorMoved. What was decided under it (`chain_payments`) stays.
+ */
+export const resetChainCursor = async (ctx: ServerContext, name: string, expected: ChainCursor): Promise<void> => {
+  const r = await run(ctx.db, 'DELETE FROM chain_cursor WHERE name = ? AND lt = ? AND tx_hash = ?', name, expected.lt, expected.txHash)
+  if (r.changes !== 1) throw new CursorMoved(name, expected)
+}
+
+/**
  * A bond's payment, handled by a chain watcher: in one transaction, the cursor moves past the
  * payment (`step`) and the bond is marked paid (markMintPaid), so the credit and the cursor commit
  * together or not at all. Throws CursorMoved (the payment is another watcher's now) or what
