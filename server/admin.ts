@@ -8,9 +8,9 @@ import { BALANCE_COLUMNS, type BalanceColumn } from './domain/ledger.ts'
 import { createPriceFeed } from './domain/price-walk.ts'
 import { noQueue } from './domain/events.ts'
 import { DomainError } from './domain/errors.ts'
-import { recordPriceTick } from './domain/recorded-price.ts'
+import { MAX_PRICE_MOVE_PERCENT, priceMoveText, setRecordedPrice } from './domain/recorded-price.ts'
 import { outgoingPayments, retryOutgoing, settleOutgoing, type OutgoingState } from './chain/payment-rows.ts'
-import { requireNano } from './domain/money.ts'
+import { formatNano, requireNano } from './domain/money.ts'
 
 const USAGE = `usage: npm run admin -- <command>   (database: AXIOM_DB, default ${DEFAULT_DB_PATH})
   maintenance on|off                       switch maintenance mode
@@ -21,7 +21,8 @@ const USAGE = `usage: npm run admin -- <command>   (database: AXIOM_DB, default 
   collective <percent>                     set the collective bonus, e.g. 0.25
   users                                    list users and balances, one JSON line each
   verify-totals                            recompute the platform totals from the rows and report any drift
-  price set <ton>                          record the price now, in TON per AXIOM (production's price source)
+  price set <ton> [--force]                record the price now, in TON per AXIOM (production's price source);
+                                           a move of more than ${MAX_PRICE_MOVE_PERCENT}% from the last price needs --force
   payouts [state]                          list outgoing payments (sales, refunds); state: queued | sending | paid | failed
   payout retry <id>                        sign a failed outgoing payment anew
   payout settle <id> <note…>               mark a failed outgoing payment settled by hand (paid outside AXIOM)`
@@ -88,10 +89,18 @@ export const runAdminCommand = async (
         await admin.setCollectiveBonus(a)
         return `collective bonus ${a} %`
       case 'price': {
-        if (a !== 'set' || !b) return USAGE
-        const nano = requireNano('price', b)
-        await recordPriceTick(engine, ctx.now(), nano)
-        return `price ${b} TON per AXIOM from ${new Date(ctx.now() * 1000).toISOString()}`
+        const rest = argv.slice(2)
+        const force = rest.includes('--force')
+        const values = rest.filter((v) => v !== '--force')
+        if (a !== 'set' || values.length !== 1) return USAGE
+        const text = values[0]!
+        const nano = requireNano('price', text)
+        const at = ctx.now()
+        const set = await setRecordedPrice(engine, at, nano, { force })
+        const line = `price ${text} TON per AXIOM from ${new Date(at * 1000).toISOString()}`
+        if (set.previousNano === null) return `${line} (the first price recorded)`
+        const move = `${priceMoveText(set.previousNano, nano)}% from ${formatNano(set.previousNano)}`
+        return set.forced ? `${line}: FORCED, ${move} (more than ${MAX_PRICE_MOVE_PERCENT}%)` : `${line} (${move})`
       }
       case 'payouts': {
         const states = a ? [a as OutgoingState] : undefined

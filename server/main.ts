@@ -61,6 +61,13 @@ const positiveS = (name: string, v: string): number => {
   return n
 }
 
+/** AXIOM_PRICE_MAX_AGE: a positive whole number of seconds, or `off` / `0` for no limit. */
+const priceMaxAgeFromEnv = (v: string): number | null => {
+  const t = v.trim().toLowerCase()
+  if (t === 'off' || t === '0') return null
+  return positiveS('AXIOM_PRICE_MAX_AGE', t)
+}
+
 const RATE_RULES = ['general', 'register', 'create', 'withdraw', 'upload', 'share', 'sockets'] as const
 
 /**
@@ -115,6 +122,7 @@ export const optionsFromEnv = (env: NodeJS.ProcessEnv = process.env): StartOptio
   ...(env.AXIOM_REQUEST_TIMEOUT_MS !== undefined ? { requestTimeoutMs: positiveMs('AXIOM_REQUEST_TIMEOUT_MS', env.AXIOM_REQUEST_TIMEOUT_MS) } : {}),
   ...(env.AXIOM_INIT_DATA_MAX_AGE_S !== undefined ? { initDataMaxAgeS: positiveS('AXIOM_INIT_DATA_MAX_AGE_S', env.AXIOM_INIT_DATA_MAX_AGE_S) } : {}),
   ...(env.AXIOM_SESSION_MAX_AGE_S !== undefined ? { sessionMaxAgeS: positiveS('AXIOM_SESSION_MAX_AGE_S', env.AXIOM_SESSION_MAX_AGE_S) } : {}),
+  ...(env.AXIOM_PRICE_MAX_AGE !== undefined && env.AXIOM_PRICE_MAX_AGE.trim() !== '' ? { priceMaxAgeS: priceMaxAgeFromEnv(env.AXIOM_PRICE_MAX_AGE) } : {}),
   ...rateLimitsFromEnv(env),
   telegram: telegramFromEnv(env),
   ...(trustProxyFromEnv(env.AXIOM_TRUST_PROXY) > 0 ? { trustProxy: trustProxyFromEnv(env.AXIOM_TRUST_PROXY) } : {}),

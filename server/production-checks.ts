@@ -1,4 +1,4 @@
-import { DEFAULT_DB_PATH, DEV_BOT_TOKEN, DEV_JWT_SECRET } from './config/config.ts'
+import { DEFAULT_DB_PATH, DEFAULT_PRODUCTION_PRICE_MAX_AGE_S, DEV_BOT_TOKEN, DEV_JWT_SECRET } from './config/config.ts'
 import type { StartOptions } from './start-server.ts'
 import { parseAppOrigins } from './config/app-origins.ts'
 import {
@@ -138,6 +138,12 @@ export const productionOptions = async (env: NodeJS.ProcessEnv, base: StartOptio
     refuse('AXIOM_DB is SQLite; set AXIOM_SINGLE_INSTANCE=1 to run one instance on it, or use PostgreSQL')
   }
 
+  // The recorded price pauses the bond and sale quotes when it is older than this (an hour unless set).
+  const priceMaxAge = env.AXIOM_PRICE_MAX_AGE?.trim().toLowerCase()
+  if (priceMaxAge === 'off' || priceMaxAge === '0') {
+    refuse(`AXIOM_PRICE_MAX_AGE=${priceMaxAge} lets bonds and sales go on at a price nobody updates: production pauses them (default ${DEFAULT_PRODUCTION_PRICE_MAX_AGE_S} s)`)
+  }
+
   const id = String(NETWORK_GLOBAL_ID[network])
   const proofNetworks = (env.AXIOM_TON_PROOF_NETWORKS ?? id).split(',').map((s) => s.trim()).filter(Boolean)
   if (proofNetworks.length !== 1 || proofNetworks[0] !== id) {
@@ -163,6 +169,7 @@ export const productionOptions = async (env: NodeJS.ProcessEnv, base: StartOptio
     treasuryAddress: treasury!.address.toRawString(),
     tonProofNetworks: [id],
     priceSource: 'recorded',
+    priceMaxAgeS: base.priceMaxAgeS ?? DEFAULT_PRODUCTION_PRICE_MAX_AGE_S,
     tonProofDomains,
     logger: { level },
     treasuryKey: key!,

@@ -17,6 +17,8 @@ export const DEFAULT_SESSION_MAX_AGE_S = 30 * 86_400
 const NANO = 1_000_000_000n
 export const DEFAULT_PRICE_TICK_MS = 3_000
 export const DEFAULT_PRICE_SEED = 42
+/** Production's AXIOM_PRICE_MAX_AGE when unset: an hour without a recorded price pauses the bond and sale quotes. */
+export const DEFAULT_PRODUCTION_PRICE_MAX_AGE_S = 3_600
 /**
  * Hosts a tonProof may name (the host of the app URL in the TON Connect manifest, as wallets sign it:
  * `new URL(manifest.url).host`, so with the port when there is one). A bare hostname allows any port.
@@ -95,6 +97,12 @@ export interface ServerConfig {
    * 'recorded', the ticks an operator records (`npm run admin -- price set`): production's.
    */
   readonly priceSource: 'walk' | 'recorded'
+  /**
+   * On the recorded price: how old (seconds) the last recorded price may be for a bond or a sale to be
+   * quoted or created at it (AXIOM_PRICE_MAX_AGE); older, they are refused with 409 until a new price is
+   * recorded. null: no limit (the walk is always fresh). Production: 3600 unless set.
+   */
+  readonly priceMaxAgeS: number | null
   /** The tonProof networks (global ids) wallet binding accepts; production: its own network's only. */
   readonly tonProofNetworks: ReadonlyArray<string>
   /** The Bot API (server/telegram/): null runs without Telegram (membership by task 1 or the admin, no prepared shares, no notifications sent). */
@@ -159,6 +167,7 @@ export const defaultConfig = (): ServerConfig => ({
   trustProxy: 0,
   logger: false,
   priceSource: 'walk',
+  priceMaxAgeS: null,
   tonProofNetworks: ['-239', '-3'],
   telegram: null,
   appOrigins: null,

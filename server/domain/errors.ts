@@ -85,6 +85,14 @@ export class NotYourLink extends fact('NotYourLink') {}
 /** A photo larger than the server takes. */
 export class FileTooLarge extends fact('FileTooLarge', () => FILE_TOO_LARGE_MSG) {}
 
+export const PRICE_OUT_OF_DATE_MSG = 'The price is out of date: quotes are paused until it is updated'
+
+/**
+ * The recorded price is older than AXIOM_PRICE_MAX_AGE: no bond or sale is quoted or created at it
+ * until the operator records a new one (server/domain/recorded-price.ts, quotePrice).
+ */
+export class PriceOutOfDate extends fact('PriceOutOfDate', () => PRICE_OUT_OF_DATE_MSG) {}
+
 /** Input the domain's rules refuse (a plan that does not exist, a link that does not match its task, …); the message names the field. */
 export class InvalidInput extends fact('InvalidInput') {}
 
@@ -107,4 +115,5 @@ export type DomainFact =
   | TaskStepOutOfOrder
   | NotYourLink
   | FileTooLarge
+  | PriceOutOfDate
   | InvalidInput

@@ -14,6 +14,7 @@ import { queueBalance, queueMint } from './user-events.ts'
 import { userRow } from './users.ts'
 import { type MintRow, positionColumns } from './rows.ts'
 import { tierBonusScaled } from './tiers.ts'
+import { quotePrice } from './recorded-price.ts'
 
 /** A pending bond's payment must arrive within this window (the wallet transaction's validity). */
 export const PAYMENT_VALIDITY_S = 60
@@ -50,8 +51,19 @@ export interface BondTerms {
   readonly max: bigint
 }
 
-/** The terms a user gets today for `amount` over `plan`: their bonuses and the current price. */
-export const bondTerms = async (ctx: ServerContext, userId: bigint, amount: bigint, days: number, daily: bigint): Promise<BondTerms> => {
+/**
+ * The terms a user gets today for `amount` over `plan`: their bonuses and the price `priceNano` (TON per
+ * AXIOM, nano). A bond paid in TON takes quotePrice's, which refuses an out-of-date recorded price; a
+ * farming bond (paid from a link's tokens, no TON moves) the feed's current one.
+ */
+export const bondTerms = async (
+  ctx: ServerContext,
+  userId: bigint,
+  amount: bigint,
+  days: number,
+  daily: bigint,
+  priceNano: bigint = ctx.price.priceAt(ctx.now()),
+): Promise<BondTerms> => {
   const user = await userRow(ctx, userId)
   const hold = big(user, 'hold_bonus')
   const investment = big(user, 'investment_bonus')
@@ -64,17 +76,22 @@ export const bondTerms = async (ctx: ServerContext, userId: bigint, amount: bigi
     investment,
     days,
     // The TON to pay is rounded up: the treasury never receives less than the bond is worth.
-    amountTon: mulNanoUp(amount, ctx.price.priceAt(ctx.now())),
+    amountTon: mulNanoUp(amount, priceNano),
     max: maxReward({ total: amount, percentPerDay: daily + hold + collective + investment, days: BigInt(days) }),
   }
 }
 
 /**
  * `GET /mint/calculate` and `GET /farming/calculate`: the terms of a bond created now, with the
- * user's bonuses; max_reward = amount × (daily_reward + the three bonuses) % × days.
+ * user's bonuses; max_reward = amount × (daily_reward + the three bonuses) % × days. `priceNano`: the
+ * price its TON is quoted at (`GET /mint/calculate` passes quotePrice's).
  */
-export const quoteBond = (ctx: ServerContext, userId: bigint, amount: bigint, plan: Plan): Promise<BondTerms> =>
-  bondTerms(ctx, userId, amount, plan.days, plan.dailyReward)
+export const quoteBond = (ctx: ServerContext, userId: bigint, amount: bigint, plan: Plan, priceNano?: bigint): Promise<BondTerms> =>
+  bondTerms(ctx, userId, amount, plan.days, plan.dailyReward, priceNano)
+
+/** `GET /mint/calculate`: quoteBond at quotePrice's price (an out-of-date recorded price is refused with 409). */
+export const quoteTonBond = async (ctx: ServerContext, userId: bigint, amount: bigint, plan: Plan): Promise<BondTerms> =>
+  quoteBond(ctx, userId, amount, plan, await quotePrice(ctx))
 
 /** Inserts a bond; an active one starts its term now. */
 export const insertMint = async (
@@ -129,7 +146,8 @@ export interface CreatedMint {
 }
 
 /**
- * `POST /mint/create`: a pending bond and the TON payment that activates it. A user has at most
+ * `POST /mint/create`: a pending bond and the TON payment that activates it, at quotePrice's price
+ * (refused, nothing created, while the recorded price is out of date). A user has at most
  * `maxPendingMints` bonds waiting for their payment (counted in the same transaction as the insert):
  * an unpaid bond costs nothing, so without a cap a script could fill the table with them.
  */
@@ -137,7 +155,8 @@ export const createMint = (ctx: ServerContext, userId: bigint, amount: bigint, p
   inTx(ctx, async (ctx) => {
     const waiting = await getRow(ctx.db, `SELECT COUNT(*) AS n FROM mints WHERE user_id = ? AND status = 'pending'`, userId)
     if (big(waiting!, 'n') >= BigInt(ctx.config.maxPendingMints)) throw new TooManyPendingBonds(ctx.config.maxPendingMints)
-    const t = await bondTerms(ctx, userId, amount, plan.days, plan.dailyReward)
+    // The TON due is computed in the transaction, at a price checked fresh in it: never at an out-of-date one.
+    const t = await bondTerms(ctx, userId, amount, plan.days, plan.dailyReward, await quotePrice(ctx))
     const id = await insertMint(ctx, userId, t, 'pending', 'ton', null)
     return {
       mint: await mintById(ctx, id),

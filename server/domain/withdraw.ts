@@ -6,6 +6,7 @@ import { mulNano, percentOfUp, PERCENT_SCALE } from './money.ts'
 import { moveBalance } from './ledger.ts'
 import { userRow } from './users.ts'
 import type { UserRow, WithdrawalRow } from './rows.ts'
+import { quotePrice } from './recorded-price.ts'
 
 /** The sale fee: 3 % of token_amount, floored to nano. */
 export const WITHDRAW_FEE = 3n * PERCENT_SCALE
@@ -18,10 +19,14 @@ export interface WithdrawQuote {
   readonly amountTon: bigint
 }
 
-export const withdrawQuote = (ctx: ServerContext, tokenAmount: bigint): WithdrawQuote => {
+/**
+ * `GET /withdraw/calculate`, and `POST /withdraw/create` in its transaction: the TON at quotePrice's
+ * price, refused with 409 while the recorded price is out of date.
+ */
+export const withdrawQuote = async (ctx: ServerContext, tokenAmount: bigint): Promise<WithdrawQuote> => {
   const fee = percentOfUp(tokenAmount, WITHDRAW_FEE)
   const net = tokenAmount - fee
-  return { tokenAmount, fee, net, amountTon: mulNano(net, ctx.price.priceAt(ctx.now())) }
+  return { tokenAmount, fee, net, amountTon: mulNano(net, await quotePrice(ctx)) }
 }
 
 /** A TON address in raw (`0:<64 hex>`) or friendly form on workchain 0 or -1, as @ton/core reads it; else 422. */
@@ -75,7 +80,8 @@ export const saleAddress = (ctx: ServerContext, input: unknown): string => {
 /** `POST /withdraw/create`: the whole token_amount is reserved now; the record waits as pending for payout. */
 export const createWithdrawal = (ctx: ServerContext, userId: bigint, fromRef: boolean, tokenAmount: bigint, address: string): Promise<WithdrawalRow> =>
   inTx(ctx, async (ctx) => {
-    const q = withdrawQuote(ctx, tokenAmount)
+    // Before anything is written or reserved: an out-of-date price refuses the sale with nothing changed.
+    const q = await withdrawQuote(ctx, tokenAmount)
     const id = await insertRow(
       ctx.db,
       `INSERT INTO withdrawals (user_id, from_ref_balance, token_amount, fee, net_amount, amount_ton, address, status, created_at)

@@ -19,6 +19,9 @@ const STATUS: Record<DomainFact['_tag'], number> = {
   TaskStepOutOfOrder: 409,
   NotYourLink: 403,
   FileTooLarge: 413,
+  // A refusal the app shows where the quote would be (core/error-policy.ts, ANSWERED_IN_PLACE), not a 503:
+  // the app reads any 503 but maintenance's as a server failure, told as a toast on each keystroke.
+  PriceOutOfDate: 409,
   InvalidInput: 422,
 }
 

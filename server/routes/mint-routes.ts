@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import type { ServerContext } from '../domain/context.ts'
-import { cancelMint, createMint, quoteBond } from '../domain/mints.ts'
+import { cancelMint, createMint, quoteTonBond } from '../domain/mints.ts'
 import { activePlan, MINT_PLANS } from '../domain/plans.ts'
 import { pageOf, settleUser } from '../domain/positions.ts'
 import { once } from '../http/idempotency.ts'
@@ -26,7 +26,7 @@ export const mintRoutes = (app: FastifyInstance, ctx: ServerContext) => {
     const q = queryFields(req.query)
     const amount = requireNano('amount', q.amount, { min: BOND_MIN, max: BOND_MAX })
     const plan = activePlan('freeze_days', intField(q, 'freeze_days', { min: 1, max: 10_000 }))
-    return bondQuoteWire(await quoteBond(ctx, req.userId, amount, plan))
+    return bondQuoteWire(await quoteTonBond(ctx, req.userId, amount, plan))
   })
 
   app.post('/mint/create', async (req, reply) => {

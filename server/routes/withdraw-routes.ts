@@ -15,7 +15,7 @@ const SORTABLE = new Set(['created_at', 'token_amount', 'id'])
 
 export const withdrawRoutes = (app: FastifyInstance, ctx: ServerContext) => {
   app.get('/withdraw/calculate', async (req) =>
-    withdrawQuoteWire(withdrawQuote(ctx, requireNano('token_amount', queryFields(req.query).token_amount, { min: WITHDRAW_MIN }))),
+    withdrawQuoteWire(await withdrawQuote(ctx, requireNano('token_amount', queryFields(req.query).token_amount, { min: WITHDRAW_MIN }))),
   )
 
   app.post('/withdraw/create', async (req, reply) => {

@@ -30,7 +30,8 @@ describe("production's price: the ticks an operator records", () => {
     expect((await me.call('GET', '/price/current-price')).body.price).toBe('0.031')
     // Later seconds: the admin writes into the shared database; the backend reads it on its tick.
     await new Promise((r) => setTimeout(r, 1100))
-    await runAdminCommand(dbPath, ['price', 'set', '0.05'])
+    // +61 %: past the 20 % guard, so forced (tests/server/price-guard.test.ts tests the guard).
+    await runAdminCommand(dbPath, ['price', 'set', '0.05', '--force'])
     t.clock.now = Math.floor(Date.now() / 1000) + 1
     await t.server.tick()
     const now = (await me.call('GET', '/price/current-price')).body
