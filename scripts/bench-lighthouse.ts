@@ -1,6 +1,7 @@
 /**
- * `npm run bench:lighthouse`: Lighthouse (performance category, its default mobile profile: Moto G
- * Power viewport, simulated slow 4G and 4x CPU slowdown) on the production build served locally,
+ * `npm run bench:lighthouse`: Lighthouse (performance and best-practices categories, its default
+ * mobile profile: Moto G Power viewport, simulated slow 4G and 4x CPU slowdown) on the production
+ * build served locally,
  * the reference backend in-process, and a user who has bonds, so the dashboard paints real content.
  * Debian's Chromium is driven through chrome-launcher's chromePath (CHROME_PATH or /usr/bin/chromium);
  * nothing is downloaded and no network beyond 127.0.0.1 is used.
@@ -23,7 +24,11 @@
  * Budgets: first visit score ≥ 95, LCP ≤ 2.5 s, TBT ≤ 100 ms; repeat visit score ≥ 98, LCP ≤ 1.2 s.
  * Each view also checks that its LCP element is data the first screen waited for (a balance card's
  * figure, or the price beside it), not the
- * loader. The median of 3 pairs is reported (LH_RUNS changes the count; LH_REPORT=dir writes each
+ * loader. Best practices: score = 100 in each view (it does not depend on timing; the security headers
+ * of deploy/security-headers.ts must not lower it), the scored audits that fail are named, and the
+ * findings of Lighthouse's unscored header audits (csp-xss, has-hsts, origin-isolation,
+ * clickjacking-mitigation, trusted-types-xss) are printed for information.
+ * The median of 3 pairs is reported (LH_RUNS changes the count; LH_REPORT=dir writes each
  * run's full report there, for the long tasks and the network waterfall behind the figures).
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -40,6 +45,13 @@ const BUDGETS: Record<View, { score: number; lcpMs: number; tbtMs?: number }> = 
   first: { score: 95, lcpMs: 2_500, tbtMs: 100 },
   repeat: { score: 98, lcpMs: 1_200 },
 }
+/**
+ * Lighthouse's best-practices score, the same in both views: 100 measured before the security headers
+ * (2026-11-28, docs/benchmarks.md), and the headers must not lower it.
+ */
+const BEST_PRACTICES_BUDGET = 100
+/** Lighthouse 12.8's audits of the page's security headers: informative, outside the score. */
+const HEADER_AUDITS = ['csp-xss', 'has-hsts', 'origin-isolation', 'clickjacking-mitigation', 'trusted-types-xss'] as const
 const RUNS = Number(process.env.LH_RUNS ?? 3)
 const FRONTS = (process.env.LH_FRONTS ?? 'tls,preview').split(',').filter(Boolean) as BenchFront[]
 const FRONT_LABEL: Record<BenchFront, string> = {
@@ -58,6 +70,11 @@ interface Run {
   readonly lcpElement: string
   /** Main-thread tasks over 50 ms in the (simulated) load, longest first, in ms. */
   readonly longTasks: number[]
+  readonly bestPractices: number
+  /** The best-practices audits that count in its score and did not pass: `id (score)`. */
+  readonly bestPracticesFailed: string[]
+  /** Each header audit's findings, `severity: directive description`; an empty list is a clean pass. */
+  readonly headerFindings: Record<string, string[]>
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
@@ -76,7 +93,7 @@ const measure = async (url: string, port: number, view: View, label: string): Pr
     port,
     output: 'json',
     logLevel: 'error',
-    onlyCategories: ['performance'],
+    onlyCategories: ['performance', 'best-practices'],
     disableStorageReset: view === 'repeat',
   })
   if (!result) throw new Error('lighthouse returned nothing')
@@ -90,7 +107,15 @@ const measure = async (url: string, port: number, view: View, label: string): Pr
   const lcpItems = (lhr.audits['largest-contentful-paint-element']?.details as { items?: Array<{ items?: Array<{ node?: Node }> }> } | undefined)?.items
   const node = lcpItems?.[0]?.items?.[0]?.node
   const tasks = (lhr.audits['long-tasks']?.details as { items?: Array<{ duration?: number }> } | undefined)?.items ?? []
+  const bp = lhr.categories['best-practices']
+  const bestPracticesFailed = (bp?.auditRefs ?? [])
+    .filter((ref) => ref.weight > 0 && (lhr.audits[ref.id]?.score ?? 1) < 1)
+    .map((ref) => `${ref.id} (${lhr.audits[ref.id]?.score})`)
+  const headerFindings = Object.fromEntries(HEADER_AUDITS.filter((id) => lhr.audits[id]).map((id) => [id, findings(lhr.audits[id]!.details)]))
   return {
+    bestPractices: Math.round((bp?.score ?? 0) * 100),
+    bestPracticesFailed,
+    headerFindings,
     score: Math.round((lhr.categories.performance?.score ?? 0) * 100),
     fcp: num('first-contentful-paint'),
     lcp: num('largest-contentful-paint'),
@@ -101,6 +126,16 @@ const measure = async (url: string, port: number, view: View, label: string): Pr
     lcpElement: node ? `${node.selector ?? ''} ${node.snippet ?? ''}`.trim() : '(none reported)',
     longTasks: tasks.map((t) => Math.round(t.duration ?? 0)).filter((d) => d > 50).sort((a, b) => b - a),
   }
+}
+
+/** A header audit's table as text: each row's severity, directive and description (a code value, or text). */
+const findings = (details: unknown): string[] => {
+  type Text = string | { type?: string; value?: string; formattedDefault?: string } | undefined
+  type Item = { severity?: Text; directive?: Text; description?: Text; subItems?: { items?: Item[] } }
+  const text = (t: Text): string => (typeof t === 'string' ? t : (t?.value ?? t?.formattedDefault ?? ''))
+  const line = (i: Item) => `${text(i.severity) || '-'}: ${[text(i.directive), text(i.description)].filter(Boolean).join(' ')}`
+  const items = (details as { items?: Item[] } | undefined)?.items ?? []
+  return items.flatMap((i) => [line(i), ...(i.subItems?.items ?? []).map((s) => `  ${line(s)}`)])
 }
 
 const ms = (v: number) => `${v.toFixed(0)} ms`
@@ -123,6 +158,7 @@ const measureFront = async (front: BenchFront, outDir: string): Promise<Record<V
             `  ${front}, pair ${i + 1}, ${view.padEnd(6)}: score ${r.score}, FCP ${ms(r.fcp)}, LCP ${ms(r.lcp)}, TBT ${ms(r.tbt)}, TTI ${ms(r.tti)}, ` +
               `long tasks [${r.longTasks.join(', ')}] ms, LCP element ${r.lcpElement.slice(0, 110)}`,
           )
+          console.log(`    best practices ${r.bestPractices}${r.bestPracticesFailed.length ? `, failed: ${r.bestPracticesFailed.join(', ')}` : ''}`)
         }
       } finally {
         chrome.kill()
@@ -170,6 +206,16 @@ const main = async () => {
       row('FCP / Speed Index', `${ms(m((r) => r.fcp))} / ${ms(m((r) => r.si))}`, null, null)
       row('CLS', m((r) => r.cls).toFixed(3), null, null)
       row('long tasks > 50 ms (median run)', `${median(rs.map((r) => r.longTasks.length))}`, null, null)
+      // Not a matter of timing: every run must reach it, and the audits that fail are named.
+      const worst = Math.min(...rs.map((r) => r.bestPractices))
+      row('best-practices score (lowest run)', String(worst), `≥ ${BEST_PRACTICES_BUDGET}`, worst >= BEST_PRACTICES_BUDGET)
+      for (const failed of new Set(rs.flatMap((r) => r.bestPracticesFailed))) console.log(`      failed: ${failed}`)
+    }
+    // The header audits read the page's response alone: the same in every run of a front.
+    console.log(`  security-header audits (informative, outside the score), ${front}:`)
+    for (const [id, lines] of Object.entries(runs.first[0]?.headerFindings ?? {})) {
+      console.log(`    ${id.padEnd(24)} ${lines.length ? `${lines.length} finding(s)` : 'no finding'}`)
+      for (const l of lines) console.log(`      ${l.slice(0, 160)}`)
     }
   }
   const failed = rows.filter((r) => !r.ok).length
