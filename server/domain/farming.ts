@@ -80,7 +80,11 @@ export const createLink = (ctx: ServerContext, userId: bigint, input: FarmingInp
       input.isForMe ? 1 : 0,
       ctx.now(),
     )
-    const locked = await moveBalance(ctx, userId, column, -fund, 'farming_fund', `Farming link #${id} funded`)
+    const spentLocked = await moveBalance(ctx, userId, column, -fund, 'farming_fund', `Farming link #${id} funded`)
+    // Given tokens stay given: task rewards, like the welcome balance, fund bonds but are never sold, so a
+    // link funded from the task balance carries its whole fund locked (its bonds' principal comes back
+    // locked); from the main balance it carries the locked part it spent.
+    const locked = column === 'task_balance' && ctx.config.welcomePolicy === 'locked' ? fund : spentLocked
     if (locked > 0n) await run(ctx.db, 'UPDATE farming_links SET locked_nano = ? WHERE id = ?', locked, id)
     return (await getRow<LinkRow>(ctx.db, 'SELECT * FROM farming_links WHERE id = ?', id))!
   })
@@ -96,6 +100,7 @@ export const cancelLink = (ctx: ServerContext, userId: bigint, linkId: bigint): 
     await run(ctx.db, `UPDATE farming_links SET status = 'revoked', locked_nano = 0 WHERE id = ?`, linkId)
     const column = sourceColumn(bool(row, 'from_ref_balance'), bool(row, 'from_task_balance'))
     const refund = unused * big(row, 'amount')
+    // Back where it came from: the locked part to the main balance locked; a task-funded link to the task balance.
     await moveBalance(ctx, userId, column, refund, 'farming_refund', `Farming link #${linkId} revoked, unused part refunded`, big(row, 'locked_nano'))
     return (await getRow<LinkRow>(ctx.db, 'SELECT * FROM farming_links WHERE id = ?', linkId))!
   })

@@ -18,9 +18,9 @@ const sum = async (sql: string, ...args: unknown[]): Promise<bigint> => {
 
 /** What a user put in from outside: the principal of their bonds paid in TON. */
 const paidIn = (userId: bigint) => sum(`SELECT SUM(total_amount) AS v FROM mints WHERE user_id = ? AND source = 'ton' AND paid_nano IS NOT NULL`, userId)
-/** What a user earned: bond and stake rewards, referral income, task rewards. */
+/** What a user earned: bond and stake rewards, referral income. Task rewards are given, like the welcome balance: not counted. */
 const earned = (userId: bigint) =>
-  sum(`SELECT SUM(amount) AS v FROM operations WHERE user_id = ? AND type IN ('bond_reward', 'stake_reward', 'referral_reward', 'task_reward')`, userId)
+  sum(`SELECT SUM(amount) AS v FROM operations WHERE user_id = ? AND type IN ('bond_reward', 'stake_reward', 'referral_reward')`, userId)
 /** What left: every sale, whole (its fee included). */
 const withdrawn = (userId: bigint) => sum('SELECT SUM(token_amount) AS v FROM withdrawals WHERE user_id = ?', userId)
 const userIdOf = async (telegramId: number) => (await t.server.ctx.db.one<{ id: bigint }>('SELECT id FROM users WHERE telegram_id = ?', telegramId))!.id
@@ -98,7 +98,8 @@ type Op =
   | { kind: 'payBond'; who: number; amount: number }
   | { kind: 'cancelBond'; who: number; nth: number }
   | { kind: 'stake'; who: number; nth: number }
-  | { kind: 'link'; who: number; amount: number; from: 'main' | 'ref'; shared: boolean }
+  | { kind: 'link'; who: number; amount: number; from: 'main' | 'ref' | 'task'; shared: boolean }
+  | { kind: 'tasks'; who: number }
   | { kind: 'activate'; who: number; nth: number }
   | { kind: 'cancelLink'; who: number; nth: number }
   | { kind: 'transfer'; who: number; amount: number }
@@ -117,8 +118,9 @@ const ops = (shared: boolean): fc.Arbitrary<Op[]> =>
       fc.record({ kind: fc.constant('payBond' as const), who, amount }),
       fc.record({ kind: fc.constant('cancelBond' as const), who, nth }),
       fc.record({ kind: fc.constant('stake' as const), who, nth }),
-      fc.record({ kind: fc.constant('link' as const), who, amount, from: fc.constantFrom('main' as const, 'ref' as const), shared: shared ? fc.boolean() : fc.constant(false) }),
+      fc.record({ kind: fc.constant('link' as const), who, amount, from: fc.constantFrom('main' as const, 'ref' as const, 'task' as const), shared: shared ? fc.boolean() : fc.constant(false) }),
       fc.record({ kind: fc.constant('activate' as const), who, nth }),
+      fc.record({ kind: fc.constant('tasks' as const), who }),
       fc.record({ kind: fc.constant('cancelLink' as const), who, nth }),
       fc.record({ kind: fc.constant('transfer' as const), who, amount: fc.integer({ min: 1, max: 3 }) }),
       fc.record({ kind: fc.constant('withdraw' as const), who, amount: small, fromRef: fc.boolean() }),
@@ -179,10 +181,28 @@ const play = async (list: Op[], check: (users: bigint[]) => Promise<void>) => {
         res = o.kind === 'stake' ? await s.call('POST', '/staking/create', { body: { mint_id: id } }) : await s.call('POST', `/mint/${id}/cancel`)
         break
       }
+      case 'tasks':
+        // The link task (3 AXIOM) and the photo task (10 AXIOM), each once: given tokens on the task balance.
+        for (const [task_id, proof] of [[2, { link: 'https://t.me/axiom_news' }], [3, { photo: `data:image/png;base64,${Buffer.from('png').toString('base64')}` }]] as const) {
+          await s.call('POST', '/task/start', { body: { task_id } })
+          await s.call('POST', '/task/validate', { body: { task_id, ...proof } })
+          res = await s.call('POST', '/task/claim', { body: { task_id } })
+        }
+        break
       case 'link':
         res = await s.call('POST', '/farming/create', {
-          body: { amount: o.amount, days: 10, count_activations: 1, is_multilink: false, is_for_me: !o.shared, from_ref_balance: o.from === 'ref' },
+          // The task balance holds at most 13: a task link takes a part of it.
+          body: {
+            amount: o.from === 'task' ? (o.amount % 13) + 1 : o.amount,
+            days: 10,
+            count_activations: 1,
+            is_multilink: false,
+            is_for_me: !o.shared,
+            from_ref_balance: o.from === 'ref',
+            from_task_balance: o.from === 'task',
+          },
         })
+        if (res.status === 200 && o.from === 'task') happened.add('taskLink')
         if (res.status === 200) links.push({ id: res.body.id, code: res.body.activation_code })
         break
       case 'activate':
@@ -235,11 +255,17 @@ describe('what can leave', () => {
       {
         numRuns: 30,
         // A referral income moved to the main balance and sold, among the generated cases.
-        examples: [[[{ kind: 'payBond', who: 1, amount: 100 }, { kind: 'transfer', who: 0, amount: 3 }, { kind: 'withdraw', who: 0, amount: 3, fromRef: false }]]],
+        examples: [
+          [[{ kind: 'payBond', who: 1, amount: 100 }, { kind: 'transfer', who: 0, amount: 3 }, { kind: 'withdraw', who: 0, amount: 3, fromRef: false }]],
+          // Task rewards bonded through an own link, the bond cancelled, and a sale tried.
+          [[{ kind: 'tasks', who: 0 }, { kind: 'link', who: 0, amount: 12, from: 'task', shared: false }, { kind: 'activate', who: 0, nth: 0 }, { kind: 'cancelBond', who: 0, nth: 0 }, { kind: 'withdraw', who: 0, amount: 8, fromRef: false }]],
+          // A task link cancelled: back to the task balance.
+          [[{ kind: 'tasks', who: 1 }, { kind: 'link', who: 1, amount: 5, from: 'task', shared: false }, { kind: 'cancelLink', who: 1, nth: 0 }]],
+        ],
       },
     )
     expect([...happened].sort(), [...happened].sort().join()).toEqual(
-      expect.arrayContaining(['activate', 'cancelBond', 'cancelLink', 'link', 'payBond', 'refusedLocked', 'stake', 'transfer', 'withdraw', 'withdrawAll']),
+      expect.arrayContaining(['activate', 'cancelBond', 'cancelLink', 'link', 'payBond', 'refusedLocked', 'stake', 'taskLink', 'tasks', 'transfer', 'withdraw', 'withdrawAll']),
     )
   })
 
