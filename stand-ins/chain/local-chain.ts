@@ -233,11 +233,15 @@ export class LocalChain {
     return beginCell().store(storeMessage(ext)).endCell()
   }
 
-  /** Signs and sends a transfer from one of the chain's keys (treasury payouts, refunds, tests). */
+  /**
+   * Signs and sends a transfer from one of the chain's keys (treasury payouts, refunds, tests).
+   * `sendMode` as the wallet app chooses it (default: fees paid separately, errors ignored; 0 takes
+   * the forward fee out of the value, as @ton/ton's sendTransfer and some wallets and exchanges do).
+   */
   async transfer(
     key: DevKey,
     messages: ReadonlyArray<TransferMessage>,
-    options: { validUntil?: number } = {},
+    options: { validUntil?: number; sendMode?: SendMode } = {},
   ): Promise<SendMessageResult> {
     // The seqno read and the send must not interleave with another transfer by the same key.
     return this.withKey(key, async () => this.send(await this.signedTransfer(key, messages, options)))
