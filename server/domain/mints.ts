@@ -1,3 +1,4 @@
+import { Address } from '@ton/core'
 import { ownNumber, queueNotice } from './outbox.ts'
 import type { MintStatus } from '../../core/domain/entities/mint.ts'
 import { BondNotPending, NotCancellable, NotFound, TooManyPendingBonds, Underpaid } from './errors.ts'
@@ -12,6 +13,7 @@ import { maxReward } from './rewards.ts'
 import { collectiveBonus } from './settings.ts'
 import { queueBalance, queueMint } from './user-events.ts'
 import { userRow } from './users.ts'
+import type { UserRow } from './rows.ts'
 import { type MintRow, positionColumns } from './rows.ts'
 import { tierBonusScaled } from './tiers.ts'
 import { quotePrice } from './recorded-price.ts'
@@ -169,12 +171,54 @@ export const createMint = (ctx: ServerContext, userId: bigint, amount: bigint, p
     }
   })
 
+/** An address in raw form (`0:<hex>`), or null when it does not parse. */
+const rawAddress = (address: string): string | null => {
+  try {
+    return Address.parse(address).toRawString()
+  } catch {
+    return null
+  }
+}
+
+/**
+ * Whether raw address `raw` is a wallet of user `userId`'s: the one they proved with tonProof, or one
+ * that paid a bond of their own (the chain watcher's record of its payments).
+ */
+const isWalletOf = async (ctx: ServerContext, userId: bigint, bound: string | null, raw: string): Promise<boolean> => {
+  if (bound !== null && rawAddress(bound) === raw) return true
+  const paid = await getRow(
+    ctx.db,
+    `SELECT 1 AS x FROM chain_payments p JOIN mints m ON m.id = p.mint_id
+     WHERE p.source = ? AND p.outcome = 'activated' AND m.user_id = ? LIMIT 1`,
+    raw,
+    userId,
+  )
+  return paid !== undefined
+}
+
+/**
+ * Whether a referred user's bond, paid from `payer`, earns the referrer their bonus: not when the
+ * referrer paid it themself — the paying wallet is the referrer's (proven, or one that paid the
+ * referrer's own bonds), or the buyer's proven wallet is. A payment whose source is unknown (`admin
+ * mark-paid`) earns it.
+ */
+const earnsReferral = async (ctx: ServerContext, referrer: UserRow, buyer: UserRow, payer: string | null): Promise<boolean> => {
+  const referrerId = big(referrer, 'id')
+  const payerRaw = payer === null ? null : rawAddress(payer)
+  if (payerRaw !== null && (await isWalletOf(ctx, referrerId, referrer.wallet_address, payerRaw))) return false
+  const buyerRaw = buyer.wallet_address === null ? null : rawAddress(buyer.wallet_address)
+  if (buyerRaw !== null && (await isWalletOf(ctx, referrerId, referrer.wallet_address, buyerRaw))) return false
+  return true
+}
+
 /**
  * A bond's TON payment arrived (the chain watcher or `admin mark-paid`): the bond becomes active
- * from now, and the buyer's referrer earns its tier's bonus of the amount and the turnover.
- * `paidNano` below the quoted amount_ton is refused.
+ * from now, and the buyer's referrer earns its tier's bonus of the amount and the turnover — unless
+ * the bond was paid from the referrer's own wallet (`payer`, the payment's source address; see
+ * earnsReferral): a self-referral earns neither bonus nor turnover. `paidNano` below the quoted
+ * amount_ton is refused.
  */
-export const markMintPaid = (ctx: ServerContext, mintId: bigint, paidNano?: bigint): Promise<MintRow> =>
+export const markMintPaid = (ctx: ServerContext, mintId: bigint, paidNano?: bigint, payer: string | null = null): Promise<MintRow> =>
   inTx(ctx, async (ctx) => {
     const row = await getRow<MintRow>(ctx.db, 'SELECT * FROM mints WHERE id = ?', mintId)
     if (!row) throw new NotFound('Bond')
@@ -198,10 +242,12 @@ export const markMintPaid = (ctx: ServerContext, mintId: bigint, paidNano?: bigi
     if (buyer.referrer_id !== null) {
       const referrerId = big(buyer, 'referrer_id')
       const referrer = await userRow(ctx, referrerId)
-      const reward = percentOf(amount, tierBonusScaled(big(referrer, 'turnover')))
-      await run(ctx.db, 'UPDATE users SET turnover = turnover + ? WHERE id = ?', amount, referrerId)
-      await moveBalance(ctx, referrerId, 'referral_balance', reward, 'referral_reward', `Referral bonus for bond #${mintId}`)
-      queueBalance(ctx, referrerId)
+      if (await earnsReferral(ctx, referrer, buyer, payer)) {
+        const reward = percentOf(amount, tierBonusScaled(big(referrer, 'turnover')))
+        await run(ctx.db, 'UPDATE users SET turnover = turnover + ? WHERE id = ?', amount, referrerId)
+        await moveBalance(ctx, referrerId, 'referral_balance', reward, 'referral_reward', `Referral bonus for bond #${mintId}`)
+        queueBalance(ctx, referrerId)
+      }
     }
     queueMint(ctx, userId, mintId)
     await queueNotice(ctx, userId, 'bond_paid', { mint_id: Number(mintId), number: await ownNumber(ctx, 'mints', mintId), amount: formatNano(amount) })
