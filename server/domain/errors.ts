@@ -41,7 +41,7 @@ export class InsufficientBalance extends fact('InsufficientBalance', (detail?: s
   detail ? `${INSUFFICIENT_BALANCE_MSG}: ${detail}` : INSUFFICIENT_BALANCE_MSG,
 ) {}
 
-export const WELCOME_LOCKED_MSG = 'Welcome tokens can be used for bonds but cannot be sold'
+export const WELCOME_LOCKED_MSG = 'Welcome tokens and task rewards can be used for bonds but cannot be sold'
 
 /** A sale beyond the unlocked part of balance_token: the rest are welcome tokens, for bonds only. */
 export class WelcomeTokensLocked extends fact(

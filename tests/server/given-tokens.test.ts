@@ -6,7 +6,7 @@ import { SOME_ADDRESS, startTestServer, type Session, type TestServer } from './
  * whatever path they take. Everything here goes over HTTP to the real backend.
  */
 
-const LOCKED_MSG = /^Welcome tokens can be used for bonds but cannot be sold: you can sell up to 0 AXIOM from your main balance$/
+const LOCKED_MSG = /^Welcome tokens and task rewards can be used for bonds but cannot be sold: you can sell up to 0 AXIOM from your main balance$/
 /** The news task's link and a tiny PNG: what the link and photo tasks take as proof. */
 const NEWS_URL = 'https://t.me/axiom_news'
 const PHOTO = `data:image/png;base64,${Buffer.from('\x89PNG\r\n\x1a\nfake').toString('base64')}`

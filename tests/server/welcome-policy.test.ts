@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SOME_ADDRESS, startTestServer, type Session, type TestServer } from './support.ts'
 
 const NANO = 1_000_000_000n
-const LOCKED_MSG = /^Welcome tokens can be used for bonds but cannot be sold: you can sell up to [\d.]+ AXIOM from your main balance$/
+const LOCKED_MSG = /^Welcome tokens and task rewards can be used for bonds but cannot be sold: you can sell up to [\d.]+ AXIOM from your main balance$/
 
 let t: TestServer
 beforeAll(async () => {
@@ -32,7 +32,7 @@ describe('a fresh account', () => {
     const s = await t.login(61_001)
     const res = await s.call('POST', '/withdraw/create', { body: { from_ref_balance: false, token_amount: '100', address: SOME_ADDRESS } })
     expect(res.status).toBe(400)
-    expect(res.body.msg).toBe('Welcome tokens can be used for bonds but cannot be sold: you can sell up to 0 AXIOM from your main balance')
+    expect(res.body.msg).toBe('Welcome tokens and task rewards can be used for bonds but cannot be sold: you can sell up to 0 AXIOM from your main balance')
     const me = (await s.call('GET', '/user/me')).body
     expect(me).toMatchObject({ balance_token: '100', locked_balance: '100' })
     expect((await s.call('GET', '/withdraw/history')).body.total).toBe(0)

@@ -193,7 +193,7 @@ export const enScreens = {
   'sell.tonAmount': 'In TON',
   'sell.submit': 'Sell',
   'sell.selling': 'Selling…',
-  'sell.locked': '{amount} AXIOM of welcome tokens can be used for bonds but cannot be sold.',
+  'sell.locked': '{amount} AXIOM of welcome tokens and task rewards can be used for bonds but cannot be sold.',
 
   'sellModal.title': 'Confirm the sale',
   'sellModal.amount': 'Amount',

@@ -288,7 +288,7 @@ export const ru: Messages = {
   'sell.from': 'Продать с',
   'sell.fromMain': 'Основной баланс',
   'sell.fromReferral': 'Реферальный баланс',
-  'sell.locked': '{amount} AXIOM приветственных токенов можно вложить в бонды, но нельзя продать.',
+  'sell.locked': '{amount} AXIOM приветственных токенов и наград за задания можно вложить в бонды, но нельзя продать.',
   'sell.amount': 'Сумма AXIOM',
   'sell.address': 'Адрес TON',
   'sell.addressPlaceholder': 'UQ… или 0:…',
