@@ -11,6 +11,10 @@ import { DomainError } from './domain/errors.ts'
 import { MAX_PRICE_MOVE_PERCENT, priceMoveText, setRecordedPrice } from './domain/recorded-price.ts'
 import { outgoingPayments, retryOutgoing, settleOutgoing, type OutgoingState } from './chain/payment-rows.ts'
 import { formatNano, requireNano } from './domain/money.ts'
+import { hourOutflow, isPayoutPauseOn, readBreaker, setPayoutPause } from './chain/payout-breaker.ts'
+import { approveHeldSale, heldSales, rejectHeldSale } from './domain/sale-payouts.ts'
+import { payoutLimitsFromEnv } from './chain/payout-limits.ts'
+import { DEFAULT_PRODUCTION_PAYOUT_LIMITS, NO_PAYOUT_LIMITS } from './config/config.ts'
 
 const USAGE = `usage: npm run admin -- <command>   (database: AXIOM_DB, default ${DEFAULT_DB_PATH})
   maintenance on|off                       switch maintenance mode
@@ -23,11 +27,46 @@ const USAGE = `usage: npm run admin -- <command>   (database: AXIOM_DB, default 
   verify-totals                            recompute the platform totals from the rows and report any drift
   price set <ton> [--force]                record the price now, in TON per AXIOM (production's price source);
                                            a move of more than ${MAX_PRICE_MOVE_PERCENT}% from the last price needs --force
-  payouts [state]                          list outgoing payments (sales, refunds); state: queued | sending | paid | failed
+  payouts                                  the payouts' breaker: whether payments go, and why not
+  payouts pause | resume                   stop every payment (sales and refunds wait, nothing is lost) | let them go
+  payouts held                             list the sales held over a payout limit
+  payouts all | <state>                    list outgoing payments (sales, refunds); state: queued | sending | paid | failed
+  payout approve <id>                      release a held sale to be paid (no limit holds it again)
+  payout reject <id>                       refuse a held sale: its tokens go back to the balance they came from
   payout retry <id>                        sign a failed outgoing payment anew
   payout settle <id> <note…>               mark a failed outgoing payment settled by hand (paid outside AXIOM)`
 
 export const DRIFT = 'platform totals drifted:\n'
+
+/**
+ * The breaker as the operator reads it: the pause, what the running payouts last found (the watcher's
+ * lag and the treasury's balance are known to them only), the hour's outflow and the held sales, and
+ * the limits this environment names.
+ */
+const breakerText = async (ctx: ServerContext): Promise<string> => {
+  const paused = await isPayoutPauseOn(ctx.db)
+  const last = await readBreaker(ctx.db)
+  let limits = NO_PAYOUT_LIMITS
+  try {
+    limits = payoutLimitsFromEnv(process.env, process.env.NODE_ENV === 'production' ? DEFAULT_PRODUCTION_PAYOUT_LIMITS : NO_PAYOUT_LIMITS)
+  } catch (e) {
+    return `${(e as Error).message}`
+  }
+  const ton = (n: bigint | null) => (n === null ? 'off' : `${formatNano(n)} TON`)
+  const lines = [
+    paused ? 'payouts PAUSED by the operator (npm run admin -- payouts resume)' : 'payouts not paused by the operator',
+    last === null
+      ? 'the payouts have not run on this database yet'
+      : last.causes.length === 0
+        ? `payments go (as the payouts found at ${new Date(last.at * 1000).toISOString()})`
+        : `payments WAIT (as the payouts found at ${new Date(last.at * 1000).toISOString()}):\n${last.causes.map((c) => `  - ${c}`).join('\n')}`,
+    `outflow of the last hour: ${formatNano(await hourOutflow(ctx))} TON`,
+    `sales held for approval: ${(await heldSales(ctx)).length} (npm run admin -- payouts held)`,
+    `limits in this environment: per sale ${ton(limits.maxSaleNano)}, per user a day ${ton(limits.maxUserDayNano)}, per hour ${ton(limits.maxHourNano)}, ` +
+      `watcher lag ${limits.maxLagS === null ? 'off' : `${limits.maxLagS} s`}, treasury reserve ${ton(limits.treasuryReserveNano)}`,
+  ]
+  return lines.join('\n')
+}
 
 /** A line written to stdout, waiting while the reader is behind (a long listing stays in constant memory). */
 const stdoutLine = (line: string): Promise<void> | void => {
@@ -103,11 +142,30 @@ export const runAdminCommand = async (
         return set.forced ? `${line}: FORCED, ${move} (more than ${MAX_PRICE_MOVE_PERCENT}%)` : `${line} (${move})`
       }
       case 'payouts': {
-        const states = a ? [a as OutgoingState] : undefined
-        const rows = await outgoingPayments(ctx, states)
-        return JSON.stringify(rows.map(({ boc: _boc, ...r }) => r), (_k, v) => (typeof v === 'bigint' ? v.toString() : v), 2)
+        const json = (v: unknown) => JSON.stringify(v, (_k, v) => (typeof v === 'bigint' ? v.toString() : v), 2)
+        if (a === 'pause' || a === 'resume') {
+          await setPayoutPause(ctx, a === 'pause')
+          return a === 'pause'
+            ? 'payouts paused: no payment is signed or sent until npm run admin -- payouts resume'
+            : `payouts resumed by the operator${(await readBreaker(engine))?.causes.some((c) => !c.startsWith('paused')) ? ' (the breaker may still hold them: npm run admin -- payouts)' : ''}`
+        }
+        if (a === 'held') return json((await heldSales(ctx)).map((h) => ({
+              id: h.id,
+              telegramId: h.telegramId,
+              tokenAmount: formatNano(h.tokenAmount),
+              amountTon: formatNano(h.amountNano),
+              address: h.address,
+              createdAt: h.createdAt,
+              reason: h.reason,
+            })))
+        if (a) return json((await outgoingPayments(ctx, a === 'all' ? undefined : [a as OutgoingState])).map(({ boc: _boc, ...r }) => r))
+        return await breakerText(ctx)
       }
       case 'payout': {
+        if ((a === 'approve' || a === 'reject') && b && /^\d+$/.test(b)) {
+          if (a === 'approve') return (await approveHeldSale(ctx, BigInt(b))) ? `sale #${b} approved: it is paid on a next pass` : `sale #${b} is not held`
+          return (await rejectHeldSale(ctx, BigInt(b))) ? `sale #${b} rejected: its tokens are back with the user` : `sale #${b} is not held`
+        }
         if ((a !== 'retry' && a !== 'settle') || !b || !/^\d+$/.test(b)) return USAGE
         if (a === 'retry') return (await retryOutgoing(ctx, BigInt(b))) ? `payment #${b} queued again` : `payment #${b} is not failed`
         const note = argv.slice(3).join(' ').trim()

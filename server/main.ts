@@ -14,6 +14,8 @@ import { startServer, type StartOptions } from './start-server.ts'
 import { productionOptions } from './production-checks.ts'
 import { trustProxyFromEnv } from './http/client-ip.ts'
 import { telegramFromEnv } from './telegram/settings-from-env.ts'
+import { payoutLimitsFromEnv } from './chain/payout-limits.ts'
+import { NO_PAYOUT_LIMITS } from './config/config.ts'
 
 export { DEFAULT_DB_PATH, DEV_BOT_TOKEN, DEV_JWT_SECRET, type WelcomePolicy } from './config/config.ts'
 /** Request limits and the seam for a store several instances share. */
@@ -124,6 +126,8 @@ export const optionsFromEnv = (env: NodeJS.ProcessEnv = process.env): StartOptio
   ...(env.AXIOM_SESSION_MAX_AGE_S !== undefined ? { sessionMaxAgeS: positiveS('AXIOM_SESSION_MAX_AGE_S', env.AXIOM_SESSION_MAX_AGE_S) } : {}),
   ...(env.AXIOM_PRICE_MAX_AGE !== undefined && env.AXIOM_PRICE_MAX_AGE.trim() !== '' ? { priceMaxAgeS: priceMaxAgeFromEnv(env.AXIOM_PRICE_MAX_AGE) } : {}),
   ...rateLimitsFromEnv(env),
+  // AXIOM_PAYOUT_MAX_SALE, _MAX_USER_DAY, _MAX_HOUR (TON), AXIOM_PAYOUT_MAX_LAG_S, AXIOM_TREASURY_RESERVE (TON): none unless set.
+  payoutLimits: payoutLimitsFromEnv(env, NO_PAYOUT_LIMITS),
   telegram: telegramFromEnv(env),
   ...(trustProxyFromEnv(env.AXIOM_TRUST_PROXY) > 0 ? { trustProxy: trustProxyFromEnv(env.AXIOM_TRUST_PROXY) } : {}),
   ...(env.AXIOM_WELCOME_POLICY !== undefined ? { welcomePolicy: welcomePolicyOf(env.AXIOM_WELCOME_POLICY) } : {}),

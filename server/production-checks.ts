@@ -15,6 +15,8 @@ import { LOG_LEVELS, logLevelOf } from './config/log-level.ts'
 import { notPublicHost } from './config/public-host.ts'
 import { estimatedEntropyBits, MIN_SECRET_ENTROPY_BITS } from './config/secret-entropy.ts'
 import { defaultTelegramSettings } from './telegram/gateway.ts'
+import { DEFAULT_PRODUCTION_PAYOUT_LIMITS, type PayoutLimits } from './config/config.ts'
+import { payoutLimitsFromEnv, payoutLimitsOff } from './chain/payout-limits.ts'
 
 /** Why a production backend will not start: one line, for the operator. */
 export class ProductionRefused extends Error {
@@ -144,6 +146,19 @@ export const productionOptions = async (env: NodeJS.ProcessEnv, base: StartOptio
     refuse(`AXIOM_PRICE_MAX_AGE=${priceMaxAge} lets bonds and sales go on at a price nobody updates: production pauses them (default ${DEFAULT_PRODUCTION_PRICE_MAX_AGE_S} s)`)
   }
 
+  // The payouts' limits and breaker: production's defaults for those unset, none turned off.
+  const off = payoutLimitsOff(env)
+  if (off.length > 0) refuse(`${off.join(', ')}=off lets the treasury pay without that limit: production keeps every payout limit (set a value instead)`)
+  let payoutLimits: PayoutLimits = DEFAULT_PRODUCTION_PAYOUT_LIMITS
+  try {
+    payoutLimits = payoutLimitsFromEnv(env, DEFAULT_PRODUCTION_PAYOUT_LIMITS)
+  } catch (e) {
+    refuse((e as Error).message)
+  }
+  if (payoutLimits.maxSaleNano! > payoutLimits.maxHourNano!) {
+    refuse('AXIOM_PAYOUT_MAX_SALE is over AXIOM_PAYOUT_MAX_HOUR: a sale the hour cannot pay would wait for ever')
+  }
+
   const id = String(NETWORK_GLOBAL_ID[network])
   const proofNetworks = (env.AXIOM_TON_PROOF_NETWORKS ?? id).split(',').map((s) => s.trim()).filter(Boolean)
   if (proofNetworks.length !== 1 || proofNetworks[0] !== id) {
@@ -170,6 +185,7 @@ export const productionOptions = async (env: NodeJS.ProcessEnv, base: StartOptio
     tonProofNetworks: [id],
     priceSource: 'recorded',
     priceMaxAgeS: base.priceMaxAgeS ?? DEFAULT_PRODUCTION_PRICE_MAX_AGE_S,
+    payoutLimits,
     tonProofDomains,
     logger: { level },
     treasuryKey: key!,

@@ -2,7 +2,12 @@ import { Address, beginCell, external, internal, loadMessage, SendMode, storeMes
 import { WalletContractV4, type TonClient4 } from '@ton/ton'
 import type { Lease } from '../cluster/cluster.ts'
 import type { ServerContext } from '../domain/context.ts'
-import { readChainCursor } from '../domain/chain-cursor.ts'
+import { readChainCursor, readChainSeen } from '../domain/chain-cursor.ts'
+import { inTx } from '../domain/context.ts'
+import { formatNano } from '../domain/money.ts'
+import { holdOverLimits } from '../domain/sale-payouts.ts'
+import type { PayoutLimits } from '../config/config.ts'
+import { hourOutflow, isPayoutPauseOn, recordBreaker } from './payout-breaker.ts'
 import {
   abandonMessage,
   claimForMessage,
@@ -38,6 +43,8 @@ export interface PayoutSenderOptions {
   readonly lease: Lease
   readonly maxFailures: number
   readonly validForS?: number
+  /** The payout limits and breaker; default the server's (ServerConfig.payoutLimits). */
+  readonly limits?: PayoutLimits
   readonly log?: (msg: string, e?: unknown) => void
 }
 
@@ -93,10 +100,26 @@ export const createPayoutSender = (ctx: ServerContext, o: PayoutSenderOptions): 
     }
   }
 
+  const ton = (nano: bigint) => `${formatNano(nano)} TON`
+  // What the breaker last said, so that a change is logged and recorded once.
+  let said: string | null = null
+  const breaker = async (causes: ReadonlyArray<string>) => {
+    const text = causes.join('; ')
+    if (text === said) return
+    said = text
+    await recordBreaker(ctx, { causes, at: ctx.now() })
+    log(causes.length === 0 ? 'payouts go: the breaker has no cause' : `PAYOUTS PAUSED: ${text}`)
+  }
+
   let halted = false
   const once = async (): Promise<OutgoingPayment[]> => {
     if (halted || !o.lease.held()) return []
-    await queueDueSales(ctx)
+    const limits = o.limits ?? ctx.config.payoutLimits
+    // In one transaction: a sale over a limit is held before the due ones join the queue.
+    await inTx(ctx, async (ctx) => {
+      for (const h of await holdOverLimits(ctx, limits)) log(`sale #${h.id} HELD for the operator: ${h.reason}`)
+      await queueDueSales(ctx)
+    })
     // The chain first, then the cursor, then the rows: a row still `sending` after a cursor past the
     // transaction that used its seqno was not in that transaction.
     const last = await o.client.getLastBlock()
@@ -120,6 +143,22 @@ export const createPayoutSender = (ctx: ServerContext, o: PayoutSenderOptions): 
     const caughtUp =
       account.last === null ||
       (cursor !== null && cursor.lt === BigInt(account.last.lt) && cursor.txHash === Buffer.from(account.last.hash, 'base64').toString('hex'))
+    // The breaker's causes that stop every payment, the one in flight included.
+    const stops: string[] = []
+    if (await isPayoutPauseOn(ctx.db)) stops.push('paused by the operator (npm run admin -- payouts resume)')
+    if (limits.maxLagS !== null) {
+      const seen = await readChainSeen(ctx, TREASURY_CURSOR)
+      if (seen === null) stops.push("the watcher has not read the treasury's history yet")
+      else if (chainNow - seen > limits.maxLagS) stops.push(`the watcher is ${chainNow - seen} s behind the chain (limit ${limits.maxLagS} s)`)
+    }
+    const balance = BigInt(account.balance.coins)
+    const reserve = limits.treasuryReserveNano
+    if (reserve !== null && balance < reserve) stops.push(`the treasury holds ${ton(balance)}, below its reserve of ${ton(reserve)}`)
+    const outflow = limits.maxHourNano !== null ? await hourOutflow(ctx) : 0n
+    if (limits.maxHourNano !== null && outflow >= limits.maxHourNano) {
+      stops.push(`the last hour's outflow of ${ton(outflow)} has reached its limit of ${ton(limits.maxHourNano)}`)
+    }
+
     const sending = await outgoingPayments(ctx, ['sending'])
     const byMessage = new Map<string, OutgoingPayment[]>()
     for (const r of sending) byMessage.set(r.msgHash!, [...(byMessage.get(r.msgHash!) ?? []), r])
@@ -133,17 +172,37 @@ export const createPayoutSender = (ctx: ServerContext, o: PayoutSenderOptions): 
       } else if (chainNow > m.validUntil!) {
         await abandonMessage(ctx, hash, `expired (valid until ${m.validUntil}) before it landed`, o.maxFailures)
       } else {
-        await send(m.boc!)
+        // Not even resent while the breaker has a cause: it may expire, and is then signed anew once the cause clears.
+        if (stops.length === 0) await send(m.boc!)
         inFlight = rows
       }
     }
-    if (inFlight) return inFlight
+    if (inFlight) {
+      await breaker(stops)
+      return stops.length === 0 ? inFlight : []
+    }
 
     const all = await outgoingPayments(ctx, ['queued'])
     // An address the chain cannot take would stop every message it is in: it goes to the operator.
     for (const r of all.filter((r) => !parses(r.to))) await failUnpayable(ctx, r.id, `unparsable address ${r.to}`)
-    const queued = all.filter((r) => parses(r.to)).slice(0, MAX_MESSAGES[o.treasury.version])
+    // The oldest first, as many as the hour's limit and the reserve let go: the rest wait, in order.
+    const queued: OutgoingPayment[] = []
+    let total = 0n
+    for (const r of stops.length > 0 ? [] : all.filter((r) => parses(r.to)).slice(0, MAX_MESSAGES[o.treasury.version])) {
+      if (limits.maxHourNano !== null && outflow + total + r.amountNano > limits.maxHourNano) {
+        stops.push(`payment #${r.id} (${ton(r.amountNano)}) would take the last hour's outflow to ${ton(outflow + total + r.amountNano)}, over its limit of ${ton(limits.maxHourNano)}`)
+        break
+      }
+      if (reserve !== null && balance - total - r.amountNano < reserve) {
+        stops.push(`payment #${r.id} (${ton(r.amountNano)}) would take the treasury's ${ton(balance - total)} below its reserve of ${ton(reserve)}`)
+        break
+      }
+      queued.push(r)
+      total += r.amountNano
+    }
+    await breaker(stops)
     if (queued.length === 0) {
+      if (stops.length > 0) return []
       // A funded treasury not deployed yet is deployed by a transfer of nothing: until it is, a
       // bounceable payment to it bounces. Nothing is paid by it, so nothing is recorded.
       if (!active && BigInt(account.balance.coins) > 0n) await send(signTransfer(o.treasury, 0, chainNow + validFor, [], true).toBoc().toString('base64'))

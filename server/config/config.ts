@@ -116,6 +116,35 @@ export interface ServerConfig {
   readonly appOrigins: ReadonlyArray<string> | null
   /** What one socket may send (server/http/socket-limits.ts). */
   readonly socketMessages: SocketMessageLimits
+  /** The payouts' limits and breaker (AXIOM_PAYOUT_MAX_SALE, …): none unless set; production's defaults otherwise. */
+  readonly payoutLimits: PayoutLimits
+}
+
+/**
+ * What the treasury may pay out (server/chain/payouts.ts), in nanoton; null: no such limit. A sale over
+ * `maxSaleNano`, or that takes its user's sales of the last 24 h over `maxUserDayNano`, is held for
+ * the operator (`npm run admin -- payout approve|reject <id>`). The breaker pauses every payment while
+ * the hour's outflow has reached `maxHourNano`, while the watcher is more than `maxLagS` seconds of
+ * chain time behind, or while paying would take the treasury below `treasuryReserveNano`.
+ */
+export interface PayoutLimits {
+  readonly maxSaleNano: bigint | null
+  readonly maxUserDayNano: bigint | null
+  readonly maxHourNano: bigint | null
+  readonly maxLagS: number | null
+  readonly treasuryReserveNano: bigint | null
+}
+
+/** `npm start` and the tests: no limit (the journeys are unchanged). */
+export const NO_PAYOUT_LIMITS: PayoutLimits = { maxSaleNano: null, maxUserDayNano: null, maxHourNano: null, maxLagS: null, treasuryReserveNano: null }
+
+/** Production's, for each limit its environment variable leaves unset (docs/deploy.md, "Going live on TON"). */
+export const DEFAULT_PRODUCTION_PAYOUT_LIMITS: PayoutLimits = {
+  maxSaleNano: 100n * NANO,
+  maxUserDayNano: 250n * NANO,
+  maxHourNano: 1_000n * NANO,
+  maxLagS: 300,
+  treasuryReserveNano: 5n * NANO,
 }
 
 /** Per socket: the largest message each socket takes, and how many messages a window. */
@@ -172,4 +201,5 @@ export const defaultConfig = (): ServerConfig => ({
   telegram: null,
   appOrigins: null,
   socketMessages: DEFAULT_SOCKET_MESSAGES,
+  payoutLimits: NO_PAYOUT_LIMITS,
 })

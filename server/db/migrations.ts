@@ -249,6 +249,14 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
   UPDATE refresh_tokens SET session_started_at = (SELECT MIN(r.expires_at) FROM refresh_tokens r WHERE r.family = refresh_tokens.family) - 2592000;
   CREATE INDEX refresh_expiry ON refresh_tokens(expires_at);
   `,
+  // 14: a sale over a payout limit is `held` for the operator (server/domain/sale-payouts.ts): why, and
+  // when the operator approved it (an approved sale is not held again); the outgoing queue's payments
+  // of the last hour read by their time.
+  `
+  ALTER TABLE withdrawals ADD COLUMN held_reason TEXT;
+  ALTER TABLE withdrawals ADD COLUMN approved_at INTEGER;
+  CREATE INDEX outgoing_payments_updated ON outgoing_payments(updated_at);
+  `,
 ]
 
 /** Tables whose rows may be lost in a crash: PostgreSQL keeps them out of its write-ahead log. */

@@ -107,7 +107,7 @@ export type LinkRow = {
   readonly locked_nano: bigint
 }
 
-/** `sending`: in the outgoing queue (server/chain/payouts.ts): its payout may be on its way. */
+/** `sending`: in the outgoing queue (server/chain/payouts.ts): its payout may be on its way. `held`: over a payout limit, for the operator (server/domain/sale-payouts.ts). */
 export type WithdrawalRow = {
   readonly id: bigint
   readonly user_id: bigint
@@ -117,7 +117,7 @@ export type WithdrawalRow = {
   readonly net_amount: bigint
   readonly amount_ton: bigint
   readonly address: string
-  readonly status: 'pending' | 'sending' | 'completed' | 'failed'
+  readonly status: 'pending' | 'sending' | 'held' | 'completed' | 'failed'
   readonly created_at: bigint
 }
 

@@ -1,7 +1,9 @@
 import { queueNotice } from './outbox.ts'
 import { inTx, type ServerContext } from './context.ts'
-import { allRows, big, getRow, run, str } from '../db/sql.ts'
+import { allRows, big, getRow, run, str, type Row } from '../db/sql.ts'
 import { formatNano } from './money.ts'
+import { moveBalance } from './ledger.ts'
+import type { PayoutLimits } from '../config/config.ts'
 
 /**
  * The payout states of a `withdrawals` row (its `status` column), in order:
@@ -10,7 +12,10 @@ import { formatNano } from './money.ts'
  *   treasury. A row found in this state (a crash, or an error thrown after the send) is never paid
  *   blindly again: the treasury's transactions are searched for the sale's comment first.
  * - `completed`: the payment is on the chain.
- * The API shows `sending` as `pending` (server/domain/withdraw.ts): for the user the sale is not paid yet.
+ * - `held`: over a payout limit (holdOverLimits): not paid until the operator approves it (back to
+ *   `pending`, its `approved_at` set, judged by no limit again) or rejects it (`failed`, its tokens
+ *   given back).
+ * The API shows `sending` and `held` as `pending` (server/http/wire-format.ts): for the user the sale is not paid yet.
  */
 export type PayoutState = 'pending' | 'sending' | 'completed'
 
@@ -58,3 +63,108 @@ export const completeSale = async (ctx: ServerContext, id: bigint): Promise<bool
   if (row) await queueNotice(ctx, big(row, 'user_id'), 'sale_paid', { amount_ton: formatNano(big(row, 'amount_ton')) })
   return moved
 }
+
+/** The window of the per-user-day limit: the last 24 hours. */
+export const USER_DAY_S = 86_400
+
+const tonText = (nano: bigint) => `${formatNano(nano)} TON`
+
+/** What a user's sales released to the treasury's queue in the last 24 h come to (held ones are not released). */
+const releasedToday = async (ctx: ServerContext, userId: bigint): Promise<bigint> =>
+  big(
+    (await getRow(
+      ctx.db,
+      `SELECT COALESCE(SUM(o.amount_nano), 0) AS v FROM outgoing_payments o JOIN withdrawals w ON w.id = o.withdrawal_id
+       WHERE o.kind = 'sale' AND w.user_id = ? AND o.created_at > ?`,
+      userId,
+      ctx.now() - USER_DAY_S,
+    ))!,
+    'v',
+  )
+
+/**
+ * Before the due sales join the queue, in the same transaction: each `pending` sale (oldest first) over
+ * the per-sale limit, or that would take its user's sales of the last 24 h over the per-user-day limit,
+ * becomes `held` with the reason; nothing is sent for it. A sale the operator approved is not judged
+ * again, and counts towards its user's day. Answers the sales held.
+ */
+export const holdOverLimits = (ctx: ServerContext, limits: PayoutLimits): Promise<Array<{ id: bigint; reason: string }>> =>
+  inTx(ctx, async (ctx) => {
+    if (limits.maxSaleNano === null && limits.maxUserDayNano === null) return []
+    const due = await allRows(ctx.db, `SELECT id, user_id, amount_ton, approved_at FROM withdrawals WHERE status = 'pending' ORDER BY id`)
+    const used = new Map<bigint, bigint>()
+    const held: Array<{ id: bigint; reason: string }> = []
+    for (const w of due) {
+      const id = big(w, 'id')
+      const userId = big(w, 'user_id')
+      const amount = big(w, 'amount_ton')
+      if (!used.has(userId) && limits.maxUserDayNano !== null) used.set(userId, await releasedToday(ctx, userId))
+      let reason: string | null = null
+      const approved = w.approved_at !== null && w.approved_at !== undefined
+      if (!approved && limits.maxSaleNano !== null && amount > limits.maxSaleNano) {
+        reason = `${tonText(amount)} is over the per-sale limit of ${tonText(limits.maxSaleNano)}`
+      } else if (!approved && limits.maxUserDayNano !== null && used.get(userId)! + amount > limits.maxUserDayNano) {
+        reason = `the user's sales of the last 24 h would come to ${tonText(used.get(userId)! + amount)}, over the per-user-day limit of ${tonText(limits.maxUserDayNano)}`
+      }
+      if (reason === null) {
+        if (used.has(userId)) used.set(userId, used.get(userId)! + amount)
+        continue
+      }
+      if ((await run(ctx.db, `UPDATE withdrawals SET status = 'held', held_reason = ? WHERE id = ? AND status = 'pending'`, reason, id)).changes === 1) {
+        held.push({ id, reason })
+      }
+    }
+    return held
+  })
+
+/** A sale held for the operator. */
+export interface HeldSale {
+  readonly id: bigint
+  readonly userId: bigint
+  readonly telegramId: bigint
+  readonly tokenAmount: bigint
+  readonly amountNano: bigint
+  readonly address: string
+  readonly createdAt: number
+  readonly reason: string | null
+}
+
+const heldOf = (r: Row): HeldSale => ({
+  id: big(r, 'id'),
+  userId: big(r, 'user_id'),
+  telegramId: big(r, 'telegram_id'),
+  tokenAmount: big(r, 'token_amount'),
+  amountNano: big(r, 'amount_ton'),
+  address: str(r, 'address'),
+  createdAt: Number(big(r, 'created_at')),
+  reason: r.held_reason === null || r.held_reason === undefined ? null : str(r, 'held_reason'),
+})
+
+/** The held sales, oldest first (`npm run admin -- payouts held`). */
+export const heldSales = async (ctx: ServerContext): Promise<HeldSale[]> =>
+  (
+    await allRows(
+      ctx.db,
+      `SELECT w.id, w.user_id, u.telegram_id, w.token_amount, w.amount_ton, w.address, w.created_at, w.held_reason
+       FROM withdrawals w JOIN users u ON u.id = w.user_id WHERE w.status = 'held' ORDER BY w.id`,
+    )
+  ).map(heldOf)
+
+/** The operator approves a held sale: `pending` again, paid on a next pass whatever the per-sale and per-user-day limits. False when it was not held. */
+export const approveHeldSale = async (ctx: ServerContext, id: bigint): Promise<boolean> =>
+  (await run(ctx.db, `UPDATE withdrawals SET status = 'pending', approved_at = ? WHERE id = ? AND status = 'held'`, ctx.now(), id)).changes === 1
+
+/**
+ * The operator refuses a held sale, in one transaction: it becomes `failed` (nothing is ever sent for
+ * it) and its whole token_amount goes back to the balance it was taken from, with an operation row
+ * (`withdraw_refund`), the mirror of the sale's `withdraw`. False when it was not held.
+ */
+export const rejectHeldSale = (ctx: ServerContext, id: bigint): Promise<boolean> =>
+  inTx(ctx, async (ctx) => {
+    const row = await getRow(ctx.db, `SELECT user_id, from_ref_balance, token_amount FROM withdrawals WHERE id = ? AND status = 'held'`, id)
+    if (!row) return false
+    if ((await run(ctx.db, `UPDATE withdrawals SET status = 'failed' WHERE id = ? AND status = 'held'`, id)).changes !== 1) return false
+    const column = big(row, 'from_ref_balance') !== 0n ? 'referral_balance' : 'balance_token'
+    await moveBalance(ctx, big(row, 'user_id'), column, big(row, 'token_amount'), 'withdraw_refund', `Sale #${id} refused: tokens returned`)
+    return true
+  })

@@ -132,8 +132,8 @@ export const withdrawalWire = (row: WithdrawalRow) => ({
   net_amount: formatNano(row.net_amount),
   amount_ton: formatNano(row.amount_ton),
   address: row.address,
-  // `sending` (the payout may be on its way) is still unpaid for the client.
-  status: row.status === 'sending' ? ('pending' as const) : row.status,
+  // `sending` (the payout may be on its way) and `held` (over a payout limit, for the operator) are still unpaid for the client.
+  status: row.status === 'sending' || row.status === 'held' ? ('pending' as const) : row.status,
   created_at: Number(row.created_at),
 })
 

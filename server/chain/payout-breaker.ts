@@ -1,0 +1,60 @@
+import { inTx, type ServerContext } from '../domain/context.ts'
+import type { Db } from '../db/engine.ts'
+import { big, getRow } from '../db/sql.ts'
+import { readSetting, writeSetting } from '../domain/settings.ts'
+import { queueSetting } from '../domain/user-events.ts'
+
+/**
+ * The payouts' circuit breaker (server/chain/payouts.ts): while it has a cause, no payment is signed
+ * or sent (the sales stay pending or queued, never lost) and it resumes by itself when the causes
+ * clear. Its causes: the operator's pause (the setting PAUSE_SETTING, `npm run admin -- payouts
+ * pause|resume`), the watcher behind the chain, the hour's outflow at its limit, the treasury at its
+ * reserve. Each pass records what it found (BREAKER_SETTING) for `npm run admin -- payouts`.
+ */
+export const PAUSE_SETTING = 'payouts_paused'
+export const BREAKER_SETTING = 'payouts_breaker'
+/** The window of the per-hour limit. */
+export const HOUR_S = 3_600
+
+export const isPayoutPauseOn = async (db: Db): Promise<boolean> => (await readSetting(db, PAUSE_SETTING)) === 'on'
+
+/** The operator's pause, announced like the other settings. */
+export const setPayoutPause = (ctx: ServerContext, on: boolean): Promise<void> =>
+  inTx(ctx, async (ctx) => {
+    await writeSetting(ctx.db, PAUSE_SETTING, on ? 'on' : 'off')
+    queueSetting(ctx, PAUSE_SETTING)
+  })
+
+/**
+ * What has left the treasury, or may have, in the last hour: the payments in flight, and those paid
+ * (confirmed on the chain, or settled by the operator) in the window. A payment signed anew counts once.
+ */
+export const hourOutflow = async (ctx: ServerContext): Promise<bigint> =>
+  big(
+    (await getRow(
+      ctx.db,
+      `SELECT COALESCE(SUM(amount_nano), 0) AS v FROM outgoing_payments WHERE state = 'sending' OR (state = 'paid' AND updated_at > ?)`,
+      ctx.now() - HOUR_S,
+    ))!,
+    'v',
+  )
+
+/** What the last payout pass found: no cause, the payments go; else why they wait. */
+export interface BreakerState {
+  readonly causes: ReadonlyArray<string>
+  /** When the pass found it (the server's unix seconds). */
+  readonly at: number
+}
+
+export const recordBreaker = (ctx: ServerContext, state: BreakerState): Promise<void> => writeSetting(ctx.db, BREAKER_SETTING, JSON.stringify(state))
+
+export const readBreaker = async (db: Db): Promise<BreakerState | null> => {
+  const v = await readSetting(db, BREAKER_SETTING)
+  if (v === null) return null
+  try {
+    const s = JSON.parse(v) as BreakerState
+    return Array.isArray(s.causes) && typeof s.at === 'number' ? s : null
+  } catch {
+    return null
+  }
+}
