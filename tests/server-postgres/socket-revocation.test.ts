@@ -1,37 +1,14 @@
-import { afterAll, describe, expect, it } from 'vitest'
-import { startServer, type RunningServer } from '../../server/main.ts'
-import { call, closed, collect, openSocket, signInitData, testDatabase, type LiveSocket } from '../server/support.ts'
+import { describe, expect, it } from 'vitest'
+import { call, closed, openSocket, testDatabase } from '../server/support.ts'
+import { instancesForFile, register } from './instances.ts'
 
 /**
  * Two backends on one PostgreSQL, as behind one address: a session revoked through one (its spent
  * refresh token presented again) closes that session's socket held by the other at once, with
  * 4001 "Session revoked", while another session of the same user goes on.
  */
-const open: Array<{ close(): Promise<void> }> = []
-afterAll(async () => {
-  for (const s of open.reverse()) await s.close().catch(() => undefined)
-})
-
-const instance = async (db: string): Promise<RunningServer> => {
-  const s = await startServer({ port: 0, dbPath: db, priceTickMs: 50, leaseRetryMs: 100, welcomeBalanceNano: 0n })
-  open.push(s)
-  return s
-}
-
-const login = async (url: string, telegramId: number) => {
-  const res = await call(url, 'POST', '/auth/register', { body: { init_data: signInitData({ id: telegramId }, Math.floor(Date.now() / 1000)) } })
-  expect(res.status).toBe(200)
-  return res.body as { token: string; refresh: string }
-}
-
-const socketOn = async (url: string, token: string): Promise<LiveSocket> => {
-  const live = collect(await openSocket(url, '/api/ws/'))
-  live.ws.send(token)
-  await live.next('user:balance')
-  open.push({ close: async () => live.close() })
-  return live
-}
-
+const { instance, socketOn } = instancesForFile()
+const login = register
 
 describe('a session revoked on one instance', () => {
   it('closes its socket on the other with 4001 "Session revoked"; the user’s other session stays', async () => {

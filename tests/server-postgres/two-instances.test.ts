@@ -1,39 +1,17 @@
 import type { ChildProcess } from 'node:child_process'
-import { afterAll, describe, expect, it } from 'vitest'
-import { DEV_BOT_TOKEN, runAdminCommand, startServer, type RunningServer } from '../../server/main.ts'
+import { describe, expect, it } from 'vitest'
+import { DEV_BOT_TOKEN, runAdminCommand } from '../../server/main.ts'
 import { spawnBackend } from '../support/backend-process.ts'
-import { call, openSocket, collect, signInitData, testDatabase, type LiveSocket } from '../server/support.ts'
+import { call, signInitData, testDatabase } from '../server/support.ts'
+import { instancesForFile, register, RETRY_MS } from './instances.ts'
 
 /**
  * Two backends on one PostgreSQL, as behind one address: a write through one reaches the sockets of
  * the other, one instance drives the price and the other relays it, and a lease moves to the survivor
  * when its holder is closed or killed.
  */
-const RETRY_MS = 100
-const open: Array<{ close(): Promise<void> }> = []
-afterAll(async () => {
-  for (const s of open.reverse()) await s.close().catch(() => undefined)
-})
-
-const instance = async (db: string): Promise<RunningServer> => {
-  const s = await startServer({ port: 0, dbPath: db, priceTickMs: 50, leaseRetryMs: RETRY_MS, welcomeBalanceNano: 0n })
-  open.push(s)
-  return s
-}
-
-const login = async (url: string, telegramId: number) => {
-  const res = await call(url, 'POST', '/auth/register', { body: { init_data: signInitData({ id: telegramId }, Math.floor(Date.now() / 1000)) } })
-  expect(res.status).toBe(200)
-  return res.body.token as string
-}
-
-const socketOn = async (url: string, token: string): Promise<LiveSocket> => {
-  const live = collect(await openSocket(url, '/api/ws/'))
-  live.ws.send(token)
-  await live.next('user:balance')
-  open.push({ close: async () => live.close() })
-  return live
-}
+const { instance, socketOn, track } = instancesForFile()
+const login = async (url: string, telegramId: number) => (await register(url, telegramId)).token
 
 const waitFor = async (what: string, ok: () => boolean, ms = 5_000) => {
   const end = Date.now() + ms
@@ -46,7 +24,7 @@ const waitFor = async (what: string, ok: () => boolean, ms = 5_000) => {
 /** A backend in a process of its own (server/main.ts), to be killed. */
 const child = async (db: string): Promise<{ url: string; proc: ChildProcess }> => {
   const started = await spawnBackend({ AXIOM_DB: db, AXIOM_LEASE_RETRY_MS: String(RETRY_MS), PRICE_TICK_MS: '50', BOT_TOKEN: DEV_BOT_TOKEN })
-  open.push({ close: async () => void started.proc.kill('SIGKILL') })
+  track({ close: async () => void started.proc.kill('SIGKILL') })
   return started
 }
 

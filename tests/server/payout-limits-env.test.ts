@@ -3,6 +3,7 @@ import { WalletContractV5R1 } from '@ton/ton'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { entryOptionsFromEnv, optionsFromEnv } from '../../server/main.ts'
 import { DEFAULT_PRODUCTION_PAYOUT_LIMITS, NO_PAYOUT_LIMITS } from '../../server/config/config.ts'
+import { productionEnv } from '../support/production-env.ts'
 
 /** The payout limits from the environment, through the production entry's own reading (entryOptionsFromEnv). */
 let words: string[]
@@ -13,21 +14,8 @@ beforeAll(async () => {
   treasury = WalletContractV5R1.create({ publicKey, walletId: { networkGlobalId: -239 } }).address.toString({ testOnly: false })
 })
 
-const production = (extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({
-  NODE_ENV: 'production',
-  BOT_TOKEN: '8123456789:a-real-looking-bot-token',
-  JWT_SECRET: 'q8Zr1v3N0pXk2Lw9Yt6Hs4Bd7Mf5Jc1Ge8Ua0Ri3Oy=',
-  AXIOM_TON_NETWORK: 'mainnet',
-  AXIOM_TON_API: 'https://mainnet-v4.tonhubapi.com',
-  AXIOM_TREASURY: treasury,
-  AXIOM_TREASURY_MNEMONIC: words.join(' '),
-  AXIOM_COMMUNITY_CHAT: '@axiom_community',
-  AXIOM_WELCOME_BALANCE: '0',
-  AXIOM_TON_PROOF_DOMAINS: 'app.example.com',
-  AXIOM_DB: 'postgres://axiom:pw@db.example.com:5432/axiom',
-  AXIOM_APP_ORIGINS: 'https://app.example.com',
-  ...extra,
-})
+const production = (extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv =>
+  productionEnv({ words, treasury, jwtSecret: 'q8Zr1v3N0pXk2Lw9Yt6Hs4Bd7Mf5Jc1Ge8Ua0Ri3Oy=' }, extra)
 
 const refused = async (env: NodeJS.ProcessEnv): Promise<string> => {
   try {

@@ -10,6 +10,7 @@ import { errorForStatus } from '../../core/api/http-axiom-api.ts'
 import { isAnsweredInPlace } from '../../core/error-policy.ts'
 import { entryOptionsFromEnv, ProductionRefused } from '../../server/main.ts'
 import { nano, serversClosedAfterAll, SOME_ADDRESS, testDatabase, type Reply, type Session, type TestServer } from './support.ts'
+import { productionEnv } from '../support/production-env.ts'
 
 /**
  * The price production quotes at is what an operator records (`npm run admin -- price set <ton>`).
@@ -178,20 +179,11 @@ describe("production's AXIOM_PRICE_MAX_AGE", () => {
   const production = async (): Promise<NodeJS.ProcessEnv> => {
     const words = await mnemonicNew()
     const { publicKey } = await mnemonicToPrivateKey(words)
-    return {
-      NODE_ENV: 'production',
-      BOT_TOKEN: '8123456789:a-real-looking-bot-token',
-      JWT_SECRET: randomBytes(32).toString('base64'),
-      AXIOM_TON_NETWORK: 'mainnet',
-      AXIOM_TON_API: 'https://mainnet-v4.tonhubapi.com',
-      AXIOM_TREASURY: WalletContractV5R1.create({ publicKey, walletId: { networkGlobalId: -239 } }).address.toString({ testOnly: false }),
-      AXIOM_TREASURY_MNEMONIC: words.join(' '),
-      AXIOM_COMMUNITY_CHAT: '@axiom_community',
-      AXIOM_WELCOME_BALANCE: '0',
-      AXIOM_TON_PROOF_DOMAINS: 'app.example.com',
-      AXIOM_DB: 'postgres://axiom:pw@db.example.com:5432/axiom',
-      AXIOM_APP_ORIGINS: 'https://app.example.com',
-    }
+    return productionEnv({
+      words,
+      treasury: WalletContractV5R1.create({ publicKey, walletId: { networkGlobalId: -239 } }).address.toString({ testOnly: false }),
+      jwtSecret: randomBytes(32).toString('base64'),
+    })
   }
 
   it('is an hour unless set, takes a number of seconds, and refuses off', async () => {

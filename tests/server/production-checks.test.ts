@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { newTreasury } from '../../server/chain/new-treasury.ts'
 import { DEV_BOT_TOKEN, DEV_JWT_SECRET, entryOptionsFromEnv, optionsFromEnv, productionOptions, ProductionRefused, startServer } from '../../server/main.ts'
 import { estimatedEntropyBits, MIN_SECRET_ENTROPY_BITS } from '../../server/config/secret-entropy.ts'
+import { productionEnv } from '../support/production-env.ts'
 
 let words: string[]
 let w5Mainnet: string
@@ -29,20 +30,7 @@ beforeAll(async () => {
 const JWT = execFileSync('openssl', ['rand', '-base64', '32'], { encoding: 'utf8' }).trim()
 
 /** A complete, correct production environment; each test breaks one thing. */
-const good = (): NodeJS.ProcessEnv => ({
-  NODE_ENV: 'production',
-  BOT_TOKEN: '8123456789:a-real-looking-bot-token',
-  JWT_SECRET: JWT,
-  AXIOM_TON_NETWORK: 'mainnet',
-  AXIOM_TON_API: 'https://mainnet-v4.tonhubapi.com',
-  AXIOM_TREASURY: w5Mainnet,
-  AXIOM_TREASURY_MNEMONIC: words.join(' '),
-  AXIOM_COMMUNITY_CHAT: '@axiom_community',
-  AXIOM_WELCOME_BALANCE: '0',
-  AXIOM_TON_PROOF_DOMAINS: 'app.example.com',
-  AXIOM_DB: 'postgres://axiom:pw@db.example.com:5432/axiom',
-  AXIOM_APP_ORIGINS: 'https://app.example.com',
-})
+const good = (): NodeJS.ProcessEnv => productionEnv({ words, treasury: w5Mainnet, jwtSecret: JWT })
 
 const refusal = async (env: NodeJS.ProcessEnv): Promise<string> => {
   try {
