@@ -135,6 +135,9 @@ export const withdrawalWire = (row: WithdrawalRow) => ({
   // `sending` (the payout may be on its way) and `held` (over a payout limit, for the operator) are still unpaid for the client.
   status: row.status === 'sending' || row.status === 'held' ? ('pending' as const) : row.status,
   created_at: Number(row.created_at),
+  // A held sale is `pending` with this mark, which the app shows as under review; an app that does
+  // not know the field ignores it. Absent on every other sale.
+  ...(row.status === 'held' ? { under_review: true as const } : {}),
 })
 
 /**

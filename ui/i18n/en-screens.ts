@@ -136,6 +136,8 @@ export const enScreens = {
   'withdraw.status.pending': 'Pending',
   'withdraw.status.completed': 'Completed',
   'withdraw.status.failed': 'Failed',
+  'withdraw.status.underReview': 'Under review',
+  'withdraw.underReviewHint': 'Large sales are checked before they are paid; your tokens are safe',
 
   'farming.title': 'Re-bonding',
   'farming.subtitle': 'Turn a balance into a bond link, for you or to share.',

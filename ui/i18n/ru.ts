@@ -241,6 +241,8 @@ export const ru: Messages = {
   'withdraw.status.pending': 'В обработке',
   'withdraw.status.completed': 'Выполнен',
   'withdraw.status.failed': 'Ошибка',
+  'withdraw.status.underReview': 'На проверке',
+  'withdraw.underReviewHint': 'Крупные продажи проверяются перед выплатой; ваши токены в сохранности',
 
   'farming.title': 'Ребондинг',
   'farming.subtitle': 'Превратите баланс в ссылку на бонд — для себя или чтобы поделиться.',

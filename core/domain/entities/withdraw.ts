@@ -18,6 +18,8 @@ export const Withdrawal = Schema.Struct({
   fee: Schema.optional(Amount),
   net_amount: Schema.optional(Amount),
   created_at: UnixSeconds,
+  /** A pending sale over a payout limit, waiting for the operator's check (absent from older servers). */
+  under_review: Schema.optional(Schema.Boolean),
 })
 export type Withdrawal = typeof Withdrawal.Type
 export const WithdrawHistory = Paged(Withdrawal)

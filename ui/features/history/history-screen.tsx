@@ -87,9 +87,11 @@ function OperationRow({ op }: { readonly op: Operation }) {
   )
 }
 
-function WithdrawalRow({ w }: { readonly w: Withdrawal }) {
+/** One sale of the withdraw history; a pending sale the backend holds for the operator's check reads as under review. */
+export function WithdrawalRow({ w }: { readonly w: Withdrawal }) {
   const t = useT()
   const language = useLanguage()
+  const review = w.status === 'pending' && w.under_review === true
   return (
     <li className="list__item" data-testid={`withdrawal-${w.id}`}>
       <span className="list__main">
@@ -98,10 +100,15 @@ function WithdrawalRow({ w }: { readonly w: Withdrawal }) {
           {formatDateTime(w.created_at, language)} · {w.from_ref_balance ? t('history.fromReferral') : t('history.fromMain')}
           {w.fee !== undefined ? ` · ${t('history.fee', { amount: formatAmount(w.fee, 4) })}` : ''}
         </span>
+        {review ? (
+          <span className="list__meta" data-testid={`withdrawal-${w.id}-review`}>
+            {t('withdraw.underReviewHint')}
+          </span>
+        ) : null}
       </span>
       <span className="list__end">
         <span className="list__amount num">−{formatAmount(w.token_amount, 4)}</span>
-        <span className={`status status--${w.status}`}>{t(`withdraw.status.${w.status}`)}</span>
+        <span className={`status status--${w.status}`}>{review ? t('withdraw.status.underReview') : t(`withdraw.status.${w.status}`)}</span>
       </span>
     </li>
   )
