@@ -31,43 +31,47 @@ const sendText = (ws: WebSocket, text: string) => {
   if (ws.readyState === ws.OPEN) ws.send(text)
 }
 
+/** Sockets grouped by a key (a user, a session family), and each socket's key: add, remove, look up. */
+const socketIndex = <K>() => {
+  const byKey = new Map<K, Set<WebSocket>>()
+  const keyOf = new Map<WebSocket, K>()
+  return {
+    keyOf,
+    of: (key: K): ReadonlySet<WebSocket> | undefined => byKey.get(key),
+    add: (key: K, ws: WebSocket) => {
+      let set = byKey.get(key)
+      if (!set) byKey.set(key, (set = new Set()))
+      set.add(ws)
+      keyOf.set(ws, key)
+    },
+    remove: (ws: WebSocket) => {
+      const key = keyOf.get(ws)
+      if (key === undefined) return
+      keyOf.delete(ws)
+      const set = byKey.get(key)
+      set?.delete(ws)
+      if (set?.size === 0) byKey.delete(key)
+    },
+  }
+}
+
 export const createHub = (): SocketHub => {
-  const byUser = new Map<bigint, Set<WebSocket>>()
-  const userOf = new Map<WebSocket, bigint>()
-  const byFamily = new Map<string, Set<WebSocket>>()
-  const familyOf = new Map<WebSocket, string>()
+  const users = socketIndex<bigint>()
+  const families = socketIndex<string>()
   const remove = (ws: WebSocket) => {
-    const userId = userOf.get(ws)
-    if (userId !== undefined) {
-      userOf.delete(ws)
-      const set = byUser.get(userId)
-      set?.delete(ws)
-      if (set?.size === 0) byUser.delete(userId)
-    }
-    const family = familyOf.get(ws)
-    if (family !== undefined) {
-      familyOf.delete(ws)
-      const set = byFamily.get(family)
-      set?.delete(ws)
-      if (set?.size === 0) byFamily.delete(family)
-    }
+    users.remove(ws)
+    families.remove(ws)
   }
   return {
     candleSockets: new Map(),
     add: (userId, ws, family) => {
       remove(ws)
-      let set = byUser.get(userId)
-      if (!set) byUser.set(userId, (set = new Set()))
-      set.add(ws)
-      userOf.set(ws, userId)
-      let sameFamily = byFamily.get(family)
-      if (!sameFamily) byFamily.set(family, (sameFamily = new Set()))
-      sameFamily.add(ws)
-      familyOf.set(ws, family)
+      users.add(userId, ws)
+      families.add(family, ws)
     },
     remove,
     toUser: (userId, event, data) => {
-      const set = byUser.get(userId)
+      const set = users.of(userId)
       if (!set || data === null) return
       const text = envelope(event, data)
       for (const ws of set) sendText(ws, text)
@@ -75,14 +79,14 @@ export const createHub = (): SocketHub => {
     // Serialised once for every client: the fan-out cost is the sends alone.
     broadcast: (event, data) => {
       const text = envelope(event, data)
-      for (const ws of userOf.keys()) sendText(ws, text)
+      for (const ws of users.keyOf.keys()) sendText(ws, text)
     },
-    mainCount: () => userOf.size,
+    mainCount: () => users.keyOf.size,
     closeAll(code, reason) {
-      for (const ws of [...userOf.keys(), ...this.candleSockets.keys()]) closeSocket(ws, code, reason)
+      for (const ws of [...users.keyOf.keys(), ...this.candleSockets.keys()]) closeSocket(ws, code, reason)
     },
     closeFamily: (family) => {
-      const set = byFamily.get(family)
+      const set = families.of(family)
       if (!set) return
       for (const ws of [...set]) {
         remove(ws)
