@@ -1,31 +1,22 @@
 import { toNano } from '@ton/core'
-import { keyPairFromSeed } from '@ton/crypto'
-import { WalletContractV5R1 } from '@ton/ton'
-import { createHash } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { REFUND_FEE_NANO } from '../../server/main.ts'
 import { commentCell, LocalChain, readComment } from '../../stand-ins/chain/local-chain.ts'
-import { startTestServer, type TestServer } from '../server/support.ts'
-import { serveV4 } from './support.ts'
+import type { TestServer } from '../server/support.ts'
+import { type serveV4, startW5TreasuryStack } from './support.ts'
 
 /**
  * The fee kept from a refund covers what the refund costs a W5 treasury (production's default
  * contract), measured on the local sandbox (mainnet's fee config): receiving the refused payment,
  * then sending the refund in the treasury's own transaction (gas, forwarding, storage).
  */
-const keyPair = keyPairFromSeed(createHash('sha256').update('axiom-test:w5-refund-fee').digest())
-const w5 = WalletContractV5R1.create({ publicKey: keyPair.publicKey, walletId: { networkGlobalId: -239 } })
 let ts: TestServer
 let chain: LocalChain
 let v4: Awaited<ReturnType<typeof serveV4>>
+let w5: Awaited<ReturnType<typeof startW5TreasuryStack>>['w5']
 
 beforeAll(async () => {
-  ts = await startTestServer({ treasuryAddress: w5.address.toRawString() })
-  ts.clock.now = Math.floor(Date.now() / 1000)
-  chain = await LocalChain.create({ devWallets: 3 })
-  v4 = await serveV4(chain)
-  await chain.faucet(w5.address, toNano('100'))
-  await ts.server.startChain({ endpoint: v4.url, treasury: { version: 'v5r1', keyPair, wallet: w5 }, fromStart: true, pollMs: 0, payoutMs: 0 })
+  ;({ ts, chain, v4, w5 } = await startW5TreasuryStack('axiom-test:w5-refund-fee'))
   // Deployed by the payouts' first pass, as after `npm run treasury:new` and a faucet.
   await ts.server.chain()!.settle()
 })

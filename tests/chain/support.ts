@@ -1,3 +1,7 @@
+import { createHash } from 'node:crypto'
+import { toNano } from '@ton/core'
+import { keyPairFromSeed } from '@ton/crypto'
+import { WalletContractV5R1 } from '@ton/ton'
 import Fastify from 'fastify'
 import { LocalChain } from '../../stand-ins/chain/local-chain.ts'
 import { startFaultProxy, type FaultProxy } from '../support/fault-proxy.ts'
@@ -74,4 +78,21 @@ export const backendWithV4BehindProxy = async (
   const v4 = await serveV4(chain)
   const proxy = await startFaultProxy(v4.url)
   return { ts, chain, v4, proxy }
+}
+
+/**
+ * A backend whose treasury is a W5 (v5r1) wallet, production's default, made from `seed`: funded with
+ * 100 TON on a fresh local chain but not deployed (as after `npm run treasury:new` and a faucet), the
+ * chain service started on it with no timers (a test drives its passes with `chain()!.settle()`).
+ */
+export const startW5TreasuryStack = async (seed: string) => {
+  const keyPair = keyPairFromSeed(createHash('sha256').update(seed).digest())
+  const w5 = WalletContractV5R1.create({ publicKey: keyPair.publicKey, walletId: { networkGlobalId: -239 } })
+  const ts = await startTestServer({ treasuryAddress: w5.address.toRawString() })
+  ts.clock.now = Math.floor(Date.now() / 1000)
+  const chain = await LocalChain.create({ devWallets: 3 })
+  const v4 = await serveV4(chain)
+  await chain.faucet(w5.address, toNano('100'))
+  await ts.server.startChain({ endpoint: v4.url, treasury: { version: 'v5r1', keyPair, wallet: w5 }, fromStart: true, pollMs: 0, payoutMs: 0 })
+  return { ts, chain, v4, w5 }
 }

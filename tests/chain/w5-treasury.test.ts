@@ -1,32 +1,22 @@
-import { toNano } from '@ton/core'
-import { keyPairFromSeed } from '@ton/crypto'
-import { WalletContractV5R1 } from '@ton/ton'
-import { createHash } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { saleComment } from '../../server/main.ts'
 import { commentCell, LocalChain, readComment } from '../../stand-ins/chain/local-chain.ts'
-import { startTestServer, type Session, type TestServer } from '../server/support.ts'
-import { serveV4 } from './support.ts'
+import type { Session, TestServer } from '../server/support.ts'
+import { type serveV4, startW5TreasuryStack } from './support.ts'
 
 /**
  * A W5 (v5r1) treasury, as production's default: funded but not deployed at first (as after
  * `npm run treasury:new` and a faucet), it takes a non-bounceable bond payment, is deployed by the
  * payouts, and pays many sales in one transfer.
  */
-const keyPair = keyPairFromSeed(createHash('sha256').update('axiom-test:w5-treasury').digest())
-const w5 = WalletContractV5R1.create({ publicKey: keyPair.publicKey, walletId: { networkGlobalId: -239 } })
 let ts: TestServer
 let chain: LocalChain
 let v4: Awaited<ReturnType<typeof serveV4>>
+let w5: Awaited<ReturnType<typeof startW5TreasuryStack>>['w5']
 let user: Session
 
 beforeAll(async () => {
-  ts = await startTestServer({ treasuryAddress: w5.address.toRawString() })
-  ts.clock.now = Math.floor(Date.now() / 1000)
-  chain = await LocalChain.create({ devWallets: 3 })
-  v4 = await serveV4(chain)
-  await chain.faucet(w5.address, toNano('100'))
-  await ts.server.startChain({ endpoint: v4.url, treasury: { version: 'v5r1', keyPair, wallet: w5 }, fromStart: true, pollMs: 0, payoutMs: 0 })
+  ;({ ts, chain, v4, w5 } = await startW5TreasuryStack('axiom-test:w5-treasury'))
   user = await ts.login(8901)
   await ts.server.admin.credit(8901, '1000')
 })
