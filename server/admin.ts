@@ -9,7 +9,7 @@ import { createPriceFeed } from './domain/price-walk.ts'
 import { noQueue } from './domain/events.ts'
 import { DomainError } from './domain/errors.ts'
 import { MAX_PRICE_MOVE_PERCENT, priceMoveText, setRecordedPrice } from './domain/recorded-price.ts'
-import { outgoingPayments, retryOutgoing, settleOutgoing, type OutgoingState } from './chain/payment-rows.ts'
+import { heldPayments, outgoingPayments, retryOutgoing, settleOutgoing, type OutgoingState } from './chain/payment-rows.ts'
 import { formatNano, requireNano } from './domain/money.ts'
 import { hourOutflow, isPayoutPauseOn, readBreaker, setPayoutPause } from './chain/payout-breaker.ts'
 import { approveHeldSale, heldSales, rejectHeldSale } from './domain/sale-payouts.ts'
@@ -27,6 +27,7 @@ const USAGE = `usage: npm run admin -- <command>   (database: AXIOM_DB, default 
   verify-totals                            recompute the platform totals from the rows and report any drift
   price set <ton> [--force]                record the price now, in TON per AXIOM (production's price source);
                                            a move of more than ${MAX_PRICE_MOVE_PERCENT}% from the last price needs --force
+  payments held                            list the payments into the treasury held unconfirmed (AXIOM_TON_API_CONFIRM disagreed)
   payouts                                  the payouts' breaker: whether payments go, and why not
   payouts pause | resume                   stop every payment (sales and refunds wait, nothing is lost) | let them go
   payouts held                             list the sales held over a payout limit
@@ -140,6 +141,23 @@ export const runAdminCommand = async (
         if (set.previousNano === null) return `${line} (the first price recorded)`
         const move = `${priceMoveText(set.previousNano, nano)}% from ${formatNano(set.previousNano)}`
         return set.forced ? `${line}: FORCED, ${move} (more than ${MAX_PRICE_MOVE_PERCENT}%)` : `${line} (${move})`
+      }
+      case 'payments': {
+        if (a !== 'held') return USAGE
+        return JSON.stringify(
+          (await heldPayments(ctx)).map((p) => ({
+            txHash: p.txHash,
+            lt: p.lt.toString(),
+            at: new Date(p.txNow * 1000).toISOString(),
+            from: p.from,
+            amountTon: formatNano(p.amountNano),
+            comment: p.comment,
+            mintId: p.mintId === null ? null : p.mintId.toString(),
+            why: p.detail,
+          })),
+          null,
+          2,
+        )
       }
       case 'payouts': {
         const json = (v: unknown) => JSON.stringify(v, (_k, v) => (typeof v === 'bigint' ? v.toString() : v), 2)

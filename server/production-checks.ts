@@ -30,6 +30,9 @@ const refuse = (reason: string): never => {
 export const MIN_JWT_SECRET_BYTES = 32
 
 /** Refuses a URL that is not https://, naming its scheme only (a URL may carry a key). */
+/** A URL's host name, lower case (two endpoints on one host are one provider's word). */
+const hostOf = (url: string): string => new URL(url).hostname.toLowerCase()
+
 const requireHttps = (name: string, url: string): void => {
   let protocol = ''
   try {
@@ -75,8 +78,11 @@ export const productionOptions = async (env: NodeJS.ProcessEnv, base: StartOptio
   if (!tonApi) refuse('AXIOM_TON_API is not set (a TON HTTP API v4 endpoint)')
   // What the chain answers decides credits and payouts, and the Bot API's URL carries the bot token: TLS only.
   requireHttps('AXIOM_TON_API', tonApi!)
+  // A deposit is credited on the word of two endpoints, never one: the second on another host.
   const confirmApi = env.AXIOM_TON_API_CONFIRM?.trim()
-  if (confirmApi) requireHttps('AXIOM_TON_API_CONFIRM', confirmApi)
+  if (!confirmApi) refuse('AXIOM_TON_API_CONFIRM is not set (a second TON HTTP API v4 endpoint, of another provider or your own node, that confirms every payment)')
+  requireHttps('AXIOM_TON_API_CONFIRM', confirmApi!)
+  if (hostOf(confirmApi!) === hostOf(tonApi!)) refuse(`AXIOM_TON_API_CONFIRM is on the same host as AXIOM_TON_API (${hostOf(tonApi!)}): a payment must be confirmed by an independent endpoint`)
   requireHttps('TELEGRAM_API_ROOT', env.TELEGRAM_API_ROOT?.trim() || defaultTelegramSettings().apiRoot)
 
   const treasuryText = env.AXIOM_TREASURY?.trim()
@@ -189,6 +195,6 @@ export const productionOptions = async (env: NodeJS.ProcessEnv, base: StartOptio
     tonProofDomains,
     logger: { level },
     treasuryKey: key!,
-    chain: { endpoint: tonApi!, treasury: key!, fromStart: false },
+    chain: { endpoint: tonApi!, confirmEndpoint: confirmApi!, treasury: key!, fromStart: false },
   }
 }

@@ -89,6 +89,8 @@ export interface LocalTon {
   readonly port: number
   /** TonClient4 endpoint (the v4 routes are at the root). */
   readonly v4Endpoint: string
+  /** The second v4 API over the same chain, which confirms every payment the watcher acts on (AXIOM_TON_API_CONFIRM). */
+  readonly v4ConfirmEndpoint: string
   readonly bridgeUrl: string
   readonly walletsListUrl: string
   readonly manifestUrl: string
@@ -106,6 +108,9 @@ export interface LocalTon {
   readonly walletsListEntry: WalletsListEntry
   close(): Promise<void>
 }
+
+/** Where the local stack serves its second v4 API, the watcher's confirming endpoint. */
+export const CONFIRM_PREFIX = '/confirm'
 
 const json = (v: unknown) => JSON.parse(JSON.stringify(v, (_k, x) => (typeof x === 'bigint' ? x.toString() : x)))
 
@@ -158,6 +163,9 @@ export const attachLocalTon = async (backend: BackendHandle, options: LocalTonOp
   })
 
   registerV4Routes(server, chain)
+  // The confirming endpoint (AXIOM_TON_API_CONFIRM): a second v4 API over the same chain, as a second
+  // provider or the operator's own node is live, so the watcher's confirmation runs under npm start too.
+  await server.register(async (scoped) => registerV4Routes(scoped, chain), { prefix: CONFIRM_PREFIX })
   bridge.register(server, '/bridge')
   devWallet.register(server, '/dev-wallet')
   tonProof.register(server, '/ton-proof')
@@ -223,6 +231,7 @@ export const attachLocalTon = async (backend: BackendHandle, options: LocalTonOp
   const svc = await backend
     .startChain({
       endpoint: url,
+      confirmEndpoint: `${url}${CONFIRM_PREFIX}`,
       treasury: { version: 'v4r2', keyPair: chain.treasury.keyPair, wallet: chain.treasury.wallet },
       fromStart: true,
       pollMs: options.watchIntervalMs ?? 1000,
@@ -271,6 +280,7 @@ export const attachLocalTon = async (backend: BackendHandle, options: LocalTonOp
     url,
     port,
     v4Endpoint: url,
+    v4ConfirmEndpoint: `${url}${CONFIRM_PREFIX}`,
     bridgeUrl: devWallet.bridgeUrl,
     walletsListUrl: `${url}/wallets-v2.json`,
     manifestUrl: `${url}/tonconnect-manifest.json`,
@@ -309,6 +319,7 @@ export const printLocalTon = (ton: LocalTon): void => {
   const lines = [
     `AXIOM local TON on ${ton.url}`,
     `  v4 API (TonClient4 endpoint)  ${ton.v4Endpoint}`,
+    `  v4 API, confirming (2nd)     ${ton.v4ConfirmEndpoint}`,
     `  TON Connect bridge            ${ton.bridgeUrl}`,
     `  dev wallet page               ${ton.devWallet.universalLink}  (each Telegram user gets their own wallet; default ${ton.devWallet.key.friendly}; auto-approve ${ton.devWallet.auto})`,
     `  wallets list                  ${ton.walletsListUrl}`,

@@ -9,6 +9,11 @@ import { createChainWatcher, type ChainWatcher } from './watcher.ts'
 export interface ChainServiceOptions {
   /** The TON HTTP API v4 endpoint (AXIOM_TON_API): a public node, your own, or the local stack's. */
   readonly endpoint: string
+  /**
+   * A second, independent v4 endpoint (AXIOM_TON_API_CONFIRM; production requires it, on another
+   * host): a payment is credited or refunded only when it shows the same transaction.
+   */
+  readonly confirmEndpoint?: string
   readonly treasury: TreasurySigner
   /** See ChainWatcherOptions.fromStart: true on the local chain only. */
   readonly fromStart: boolean
@@ -53,6 +58,7 @@ export const startChainService = (
   const maxFailures = o.maxFailures ?? DEFAULT_MAX_FAILURES
   const watcher = createChainWatcher(ctx, {
     client,
+    ...(o.confirmEndpoint ? { confirm: new TonClient4({ endpoint: o.confirmEndpoint, timeout: o.timeoutMs ?? 10_000 }) } : {}),
     treasury: o.treasury.wallet.address,
     lease: leases.watcher,
     fromStart: o.fromStart,

@@ -44,7 +44,11 @@ export interface RefundRule {
 }
 export const DEFAULT_REFUND_RULE: RefundRule = { feeNano: REFUND_FEE_NANO, minNano: MIN_REFUND_NANO }
 
-export type PaymentOutcome = 'activated' | 'refunded' | 'kept' | 'ignored'
+/**
+ * `held`: the confirming endpoint (AXIOM_TON_API_CONFIRM) did not show the same transaction, so it
+ * was neither credited nor refunded; the operator sees it (`admin payments held`).
+ */
+export type PaymentOutcome = 'activated' | 'refunded' | 'kept' | 'ignored' | 'held'
 export type RefusalReason = 'underpaid' | 'expired' | 'duplicate' | 'not_pending' | 'unknown_bond' | 'refused'
 
 /** An inbound internal payment into the treasury, as the chain has it. */
@@ -243,6 +247,29 @@ export const decidePayment = async (
     throw e
   }
 }
+
+/**
+ * A payment the confirming endpoint did not show as the primary did: recorded as `held` (no credit,
+ * no refund) with the cursor's move, so that an endpoint that invents or alters a payment moves no
+ * money and the operator sees what it claimed.
+ */
+export const holdPayment = (
+  ctx: ServerContext,
+  p: InboundPayment,
+  step: { name: string; from: ChainCursor | null; to: ChainCursor },
+  why: string,
+): Promise<PaymentRecord> =>
+  inTx(ctx, async (ctx) => {
+    await advanceChainCursor(ctx, { name: step.name, expected: step.from, next: step.to })
+    const m = p.comment ? BOND_PAYMENT_COMMENT.exec(p.comment.trim()) : null
+    const r = { mintId: m ? BigInt(m[1]!) : null, outcome: 'held' as const, reason: null, detail: why, overpaidNano: null }
+    await insertRecord(ctx, p, r)
+    return { ...p, ...r }
+  })
+
+/** The payments held for the operator (the confirming endpoint disagreed), oldest first. */
+export const heldPayments = async (ctx: ServerContext): Promise<PaymentRecord[]> =>
+  (await allRows(ctx.db, `SELECT * FROM chain_payments WHERE outcome = 'held' ORDER BY lt`)).map(recordOf)
 
 /** A treasury transaction that is no payment to decide (its own sends are confirmed by confirmSent): the cursor moves past it. */
 export const passTransaction = (ctx: ServerContext, step: { name: string; from: ChainCursor | null; to: ChainCursor }) =>

@@ -3,7 +3,7 @@ import type { TonClient4 } from '@ton/ton'
 import type { Lease } from '../cluster/cluster.ts'
 import type { ServerContext } from '../domain/context.ts'
 import { CursorMoved, readChainCursor, recordChainSeen, resetChainCursor, TREASURY_CURSOR, type ChainCursor } from '../domain/chain-cursor.ts'
-import { confirmSent, decidePayment, DEFAULT_REFUND_RULE, passTransaction, type PaymentRecord, type SentMessage } from './payment-rows.ts'
+import { confirmSent, decidePayment, DEFAULT_REFUND_RULE, holdPayment, passTransaction, type InboundPayment, type PaymentRecord, type SentMessage } from './payment-rows.ts'
 
 export { TREASURY_CURSOR }
 
@@ -35,6 +35,15 @@ export const commentOf = (body: Message['body'] | null | undefined): string | nu
 
 export interface ChainWatcherOptions {
   readonly client: TonClient4
+  /**
+   * A second, independent v4 endpoint (AXIOM_TON_API_CONFIRM): every transaction the watcher acts on
+   * must be in its history of the treasury too, the same one (hash, lt, source, value, comment), or
+   * the payment is held (never credited nor refunded). None: the primary's word is taken (tests, a
+   * local stack without one).
+   */
+  readonly confirm?: ConfirmClient
+  /** How long past a transaction's time the confirming endpoint may still lack it (s); default CONFIRM_GRACE_S. */
+  readonly confirmGraceS?: number
   readonly treasury: Address
   /** Only the holder handles anything (RunningServer.lease('chain-watcher')). */
   readonly lease: Lease
@@ -57,6 +66,13 @@ export interface ChainWatcherOptions {
   readonly log?: (msg: string, e?: unknown) => void
 }
 
+/**
+ * How far (s) the confirming endpoint's chain may be past a transaction's time without having it
+ * before the transaction is held (30 s: blocks come every second or faster, and an endpoint's view
+ * lags its chain by a few). Within it, the watcher waits for the confirming endpoint to catch up.
+ */
+export const CONFIRM_GRACE_S = 30
+
 /** The latest decisions a watcher keeps in memory: the database has every one (`chain_payments`). */
 export const DECIDED_KEPT = 1_000
 
@@ -73,6 +89,8 @@ export interface ChainWatcher {
    * is not in (ForeignHistory; a live deployment only). Every pass looks again.
    */
   readonly holding: string | null
+  /** How many transactions this watcher held because the confirming endpoint did not show them the same. */
+  readonly held: number
   /** No pass starts any more; resolves when the one under way (if any) is done. */
   halt(): Promise<void>
 }
@@ -112,6 +130,9 @@ export interface Foreign {
 
 const hex = (b: Buffer) => b.toString('hex')
 const prevHash = (tx: Transaction) => Buffer.from(tx.prevTransactionHash.toString(16).padStart(64, '0'), 'hex')
+
+/** The calls a confirming endpoint is asked (a TonClient4 on AXIOM_TON_API_CONFIRM). */
+export type ConfirmClient = Pick<TonClient4, 'getLastBlock' | 'getAccountLite' | 'getAccountTransactions'>
 
 /** A TonClient4's calls the history is read with (a real TonClient4, or a test's client on a fake endpoint). */
 export type HistoryClient = Pick<TonClient4, 'getAccountLite' | 'getAccountTransactions'>
@@ -160,6 +181,39 @@ export const treasuryHistoryAfter = async (
   }
 }
 
+/** The confirming endpoint's history does not hold the cursor: nothing is credited until the two agree again. */
+export class ConfirmDisagrees extends Error {
+  readonly _tag = 'ConfirmDisagrees'
+  constructor(why: string) {
+    super(`${why}: nothing is credited or refunded until AXIOM_TON_API and AXIOM_TON_API_CONFIRM agree (check both endpoints' network and node)`)
+  }
+}
+
+/** An internal inbound payment into the treasury (with a source, not bounced, not aborted with its value sent back), or null. */
+export const inboundOf = (tx: Transaction): InboundPayment | null => {
+  const msg = tx.inMessage
+  // An aborted transaction of a bounceable message sent the value back (its bounce); a
+  // non-bounceable one's value stayed (a payment to a treasury not deployed yet): that is a payment.
+  const aborted = tx.description.type === 'generic' && tx.description.aborted && msg?.info.type === 'internal' && msg.info.bounce
+  if (!msg || msg.info.type !== 'internal' || msg.info.bounced || aborted) return null
+  return { txHash: hex(tx.hash()), lt: tx.lt, txNow: tx.now, from: msg.info.src.toRawString(), amountNano: msg.info.value.coins, comment: commentOf(msg.body) }
+}
+
+/** Which of hash, lt, source, value and comment two endpoints' answers for one transaction differ in, or null. */
+const differingField = (a: Transaction, b: Transaction): string | null => {
+  if (!a.hash().equals(b.hash())) return 'hash'
+  if (a.lt !== b.lt) return 'lt'
+  const pa = inboundOf(a)
+  const pb = inboundOf(b)
+  if ((pa === null) !== (pb === null)) return 'kind'
+  if (pa && pb) {
+    if (pa.from !== pb.from) return 'source'
+    if (pa.amountNano !== pb.amountNano) return 'value'
+    if (pa.comment !== pb.comment) return 'comment'
+  }
+  return null
+}
+
 /**
  * Watches the treasury through the TON HTTP API v4 (TonClient4), by TON's payment-processing rules
  * (docs/local-stack.md, "The payment watcher's rules"): from the lt+hash cursor it pages back through
@@ -186,9 +240,23 @@ export const createChainWatcher = (ctx: ServerContext, o: ChainWatcherOptions): 
     return { txs: await treasuryHistoryAfter(o.client, o.treasury, cursor, last.last.seqno), at: last.now }
   }
 
-  const handle = async (tx: Transaction, from: ChainCursor | null): Promise<ChainCursor> => {
+  const handle = async (tx: Transaction, from: ChainCursor | null, held: string | null): Promise<ChainCursor> => {
     const to: ChainCursor = { lt: tx.lt, txHash: hex(tx.hash()) }
     const step = { name, from, to }
+    if (held !== null) {
+      heldCount++
+      const p = inboundOf(tx)
+      if (!p) {
+        // Not a payment (the treasury's own send, a bounce): nothing is confirmed from it either.
+        log(`HELD: transaction ${to.lt}:${to.txHash} is not confirmed (${held}); passed over, nothing confirmed from it`)
+        await passTransaction(ctx, step)
+        return to
+      }
+      log(`HELD: payment ${to.lt}:${to.txHash} of ${p.amountNano} nanoton from ${p.from} is not confirmed (${held}): neither credited nor refunded`)
+      const r = await holdPayment(ctx, p, step, held)
+      remember(r)
+      return to
+    }
     const msg = tx.inMessage
     if (msg?.info.type === 'external-in') {
       const sent: SentMessage[] = []
@@ -198,28 +266,59 @@ export const createChainWatcher = (ctx: ServerContext, o: ChainWatcherOptions): 
       await confirmSent(ctx, normalizedMessageHash(msg), to.txHash, sent, step, o.maxFailures)
       return to
     }
-    // An aborted transaction of a bounceable message sent the value back (its bounce); a
-    // non-bounceable one's value stayed (a payment to a treasury not deployed yet): that is a payment.
-    const aborted = tx.description.type === 'generic' && tx.description.aborted && msg?.info.type === 'internal' && msg.info.bounce
-    if (!msg || msg.info.type !== 'internal' || msg.info.bounced || aborted) {
+    const payment = inboundOf(tx)
+    if (!payment) {
       await passTransaction(ctx, step)
       return to
     }
-    const r = await decidePayment(
-      ctx,
-      { txHash: to.txHash, lt: tx.lt, txNow: tx.now, from: msg.info.src.toRawString(), amountNano: msg.info.value.coins, comment: commentOf(msg.body) },
-      step,
-      { minNano: o.minRefundNano ?? DEFAULT_REFUND_RULE.minNano, feeNano: o.refundFeeNano ?? DEFAULT_REFUND_RULE.feeNano },
-    )
+    const r = await decidePayment(ctx, payment, step, {
+      minNano: o.minRefundNano ?? DEFAULT_REFUND_RULE.minNano,
+      feeNano: o.refundFeeNano ?? DEFAULT_REFUND_RULE.feeNano,
+    })
+    remember(r)
+    return to
+  }
+
+  const remember = (r: PaymentRecord) => {
     decided.push(r)
     if (decided.length > keep) decided.splice(0, decided.length - keep)
-    return to
+  }
+
+  /**
+   * How the confirming endpoint judges each of the primary's transactions after `cursor`: null (the
+   * same transaction is in its history), 'wait' (its history does not reach that far yet: the pass
+   * stops there and goes on later), or why it is held (its history passes that logical time without
+   * it, or has it otherwise). Without a confirming endpoint every one is confirmed.
+   */
+  const confirmation = async (cursor: ChainCursor | null, txs: ReadonlyArray<Transaction>): Promise<(tx: Transaction) => string | 'wait' | null> => {
+    const confirm = o.confirm
+    if (!confirm || txs.length === 0) return () => null
+    const last = await confirm.getLastBlock()
+    const theirs = await treasuryHistoryAfter(confirm, o.treasury, cursor, last.last.seqno)
+    // Its history does not hold the cursor the primary's does: the two disagree about the past.
+    if (!Array.isArray(theirs)) throw new ConfirmDisagrees(`the confirming endpoint's history of the treasury ${theirs.why}`)
+    const byHash = new Map(theirs.map((t) => [hex(t.hash()), t]))
+    const reach = theirs.length > 0 ? theirs[theirs.length - 1]!.lt : (cursor?.lt ?? -1n)
+    const grace = o.confirmGraceS ?? CONFIRM_GRACE_S
+    return (tx) => {
+      const same = byHash.get(hex(tx.hash()))
+      if (same) {
+        const differs = differingField(tx, same)
+        return differs ? `the confirming endpoint's transaction differs in its ${differs}` : null
+      }
+      if (tx.lt <= reach) return `the confirming endpoint's history of the treasury passes logical time ${tx.lt} without this transaction`
+      // A transaction the confirming endpoint has not seen, though its chain is well past the
+      // transaction's time: invented. One it may simply not have reached yet waits.
+      if (tx.now + grace < last.now) return `the confirming endpoint's chain is at ${last.now}, ${last.now - tx.now} s past this transaction's time, without it`
+      return 'wait'
+    }
   }
 
   /** Why the watcher holds (ForeignHistory's message), or null; said at once, then every HOLD_LOG_EVERY_MS while it lasts. */
   let holding: string | null = null
   let holdSaid = 0
-  const hold = (e: ForeignHistory) => {
+  let heldCount = 0
+  const hold = (e: ForeignHistory | ConfirmDisagrees) => {
     const now = Date.now()
     if (e.message !== holding || now - holdSaid >= HOLD_LOG_EVERY_MS) {
       log(`HELD: ${e.message}`)
@@ -259,9 +358,13 @@ export const createChainWatcher = (ctx: ServerContext, o: ChainWatcherOptions): 
       log(`the treasury's history holds the cursor ${name} again: payments are credited again`)
       holding = null
     }
+    const judge = await confirmation(cursor, seen.txs)
     for (const tx of seen.txs) {
       if (halted || !o.lease.held()) return
-      cursor = await handle(tx, cursor)
+      const verdict = judge(tx)
+      // The confirming endpoint is behind: what it has not seen yet waits for the next pass.
+      if (verdict === 'wait') return
+      cursor = await handle(tx, cursor, verdict)
     }
     // Every transaction up to that block is handled: the unpaid bonds' expiry may go as far.
     await recordChainSeen(ctx, name, seen.at)
@@ -280,7 +383,7 @@ export const createChainWatcher = (ctx: ServerContext, o: ChainWatcherOptions): 
           await once()
         } catch (e) {
           // CursorMoved: another watcher moved it; the next pass starts from where it is.
-          if (e instanceof ForeignHistory) hold(e)
+          if (e instanceof ForeignHistory || e instanceof ConfirmDisagrees) hold(e)
           else if (!(e instanceof CursorMoved)) log('watcher pass failed (tried again on the next)', e instanceof Error ? e.message : e)
         }
       } while (again)
@@ -295,6 +398,9 @@ export const createChainWatcher = (ctx: ServerContext, o: ChainWatcherOptions): 
     decided,
     get holding() {
       return holding
+    },
+    get held() {
+      return heldCount
     },
     halt: async () => {
       halted = true

@@ -234,6 +234,17 @@ describe('production refuses unsafe settings', () => {
     expect(await entryRefusal({ ...good(), AXIOM_TON_API: 'mainnet-v4.tonhubapi.com' })).toBe('AXIOM_TON_API is not a URL')
   })
 
+  it('refuses to credit on one endpoint: the confirming TON API must be set, and on another host', async () => {
+    expect(await entryRefusal({ ...good(), AXIOM_TON_API_CONFIRM: undefined })).toMatch(/^AXIOM_TON_API_CONFIRM is not set \(a second TON HTTP API v4 endpoint/)
+    expect(await entryRefusal({ ...good(), AXIOM_TON_API_CONFIRM: ' ' })).toMatch(/^AXIOM_TON_API_CONFIRM is not set/)
+    // Another path or port on the same host is the same provider's word.
+    expect(await entryRefusal({ ...good(), AXIOM_TON_API_CONFIRM: 'https://MAINNET-v4.tonhubapi.com:8443/other' })).toBe(
+      'AXIOM_TON_API_CONFIRM is on the same host as AXIOM_TON_API (mainnet-v4.tonhubapi.com): a payment must be confirmed by an independent endpoint',
+    )
+    const o = await entryOptionsFromEnv(good())
+    expect(o.chain?.confirmEndpoint).toBe('https://ton-v4.example.net')
+  })
+
   it('refuses a JWT secret of 32+ bytes but little entropy; openssl rand -base64 32 and -hex 32 pass', async () => {
     const weak = (reason: string) => expect(reason).toMatch(/^JWT_SECRET holds about \d+ bits of entropy, under 128 \(repeats, runs or words\): use openssl rand -base64 32$/)
     weak(await entryRefusal({ ...good(), JWT_SECRET: 'x'.repeat(32) }))

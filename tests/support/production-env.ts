@@ -11,6 +11,7 @@ export const productionEnv = (
   JWT_SECRET: key.jwtSecret,
   AXIOM_TON_NETWORK: 'mainnet',
   AXIOM_TON_API: 'https://mainnet-v4.tonhubapi.com',
+  AXIOM_TON_API_CONFIRM: 'https://ton-v4.example.net',
   AXIOM_TREASURY: key.treasury,
   AXIOM_TREASURY_MNEMONIC: key.words.join(' '),
   AXIOM_COMMUNITY_CHAT: '@axiom_community',
