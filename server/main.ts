@@ -16,6 +16,7 @@ import { trustProxyFromEnv } from './http/client-ip.ts'
 import { telegramFromEnv } from './telegram/settings-from-env.ts'
 import { payoutLimitsFromEnv } from './chain/payout-limits.ts'
 import { NO_PAYOUT_LIMITS } from './config/config.ts'
+import { newAddressDelayFromEnv } from './config/new-address-delay.ts'
 
 export { DEFAULT_DB_PATH, DEV_BOT_TOKEN, DEV_JWT_SECRET, type WelcomePolicy } from './config/config.ts'
 /** Request limits and the seam for a store several instances share. */
@@ -128,6 +129,8 @@ export const optionsFromEnv = (env: NodeJS.ProcessEnv = process.env): StartOptio
   ...rateLimitsFromEnv(env),
   // AXIOM_PAYOUT_MAX_SALE, _MAX_USER_DAY, _MAX_HOUR (TON), AXIOM_PAYOUT_MAX_LAG_S, AXIOM_TREASURY_RESERVE (TON): none unless set.
   payoutLimits: payoutLimitsFromEnv(env, NO_PAYOUT_LIMITS),
+  // AXIOM_NEW_ADDRESS_DELAY (seconds; 0 none): a sale to an address its user has not proven waits this long. None unless set.
+  ...(env.AXIOM_NEW_ADDRESS_DELAY?.trim() ? { newAddressDelayS: newAddressDelayFromEnv(env.AXIOM_NEW_ADDRESS_DELAY) } : {}),
   telegram: telegramFromEnv(env),
   ...(trustProxyFromEnv(env.AXIOM_TRUST_PROXY) > 0 ? { trustProxy: trustProxyFromEnv(env.AXIOM_TRUST_PROXY) } : {}),
   ...(env.AXIOM_WELCOME_POLICY !== undefined ? { welcomePolicy: welcomePolicyOf(env.AXIOM_WELCOME_POLICY) } : {}),

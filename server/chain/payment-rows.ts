@@ -336,16 +336,25 @@ export const abandonMessage = (ctx: ServerContext, msgHash: string, error: strin
     }
   })
 
-/** Every `pending` sale joins the queue (its withdrawal becomes `sending`: the API still shows it pending). */
+/**
+ * Every `pending` sale whose cooling period is over (release_at passed, or none: server/domain/withdraw.ts)
+ * joins the queue (its withdrawal becomes `sending`: the API still shows it pending). A sale still
+ * cooling stays `pending`, out of the queue, and its user may cancel it; a sale its user cancelled
+ * in the meantime is `failed` and is not queued.
+ */
 export const queueDueSales = (ctx: ServerContext): Promise<number> =>
   inTx(ctx, async (ctx) => {
-    const due = await allRows(ctx.db, `SELECT id, address, amount_ton FROM withdrawals WHERE status = 'pending' ORDER BY id`)
+    // Not cooling: the same rule as server/domain/sale-payouts.ts's RELEASED_SQL.
+    const released = '(release_at IS NULL OR release_at <= ?)'
+    const due = await allRows(ctx.db, `SELECT id, address, amount_ton FROM withdrawals WHERE status = 'pending' AND ${released} ORDER BY id`, ctx.now())
+    let queued = 0
     for (const w of due) {
       const id = big(w, 'id')
-      await run(ctx.db, `UPDATE withdrawals SET status = 'sending' WHERE id = ? AND status = 'pending'`, id)
+      if ((await run(ctx.db, `UPDATE withdrawals SET status = 'sending' WHERE id = ? AND status = 'pending' AND ${released}`, id, ctx.now())).changes !== 1) continue
       await enqueue(ctx, 'sale', `sale:${id}`, str(w, 'address'), big(w, 'amount_ton'), saleComment(id), id)
+      queued++
     }
-    return due.length
+    return queued
   })
 
 /**

@@ -118,6 +118,12 @@ export interface ServerConfig {
   readonly socketMessages: SocketMessageLimits
   /** The payouts' limits and breaker (AXIOM_PAYOUT_MAX_SALE, …): none unless set; production's defaults otherwise. */
   readonly payoutLimits: PayoutLimits
+  /**
+   * Seconds a sale to an address the user has not proven with tonProof waits before it is paid, and
+   * may be cancelled from the bot's message (AXIOM_NEW_ADDRESS_DELAY; server/config/new-address-delay.ts).
+   * 0: none (`npm start`, the tests); production: 3600 unless set, never 0.
+   */
+  readonly newAddressDelayS: number
 }
 
 /**
@@ -202,4 +208,5 @@ export const defaultConfig = (): ServerConfig => ({
   appOrigins: null,
   socketMessages: DEFAULT_SOCKET_MESSAGES,
   payoutLimits: NO_PAYOUT_LIMITS,
+  newAddressDelayS: 0,
 })

@@ -257,6 +257,13 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
   ALTER TABLE withdrawals ADD COLUMN approved_at INTEGER;
   CREATE INDEX outgoing_payments_updated ON outgoing_payments(updated_at);
   `,
+  // 15: a sale to an address its user has not proven with tonProof waits a cooling period
+  // (AXIOM_NEW_ADDRESS_DELAY, server/domain/withdraw.ts): when it may join the payout queue (NULL: at
+  // once, as every sale before this step), and when its user cancelled it from the bot's message.
+  `
+  ALTER TABLE withdrawals ADD COLUMN release_at INTEGER;
+  ALTER TABLE withdrawals ADD COLUMN cancelled_at INTEGER;
+  `,
 ]
 
 /** Tables whose rows may be lost in a crash: PostgreSQL keeps them out of its write-ahead log. */

@@ -3,7 +3,13 @@ import { big, getRow, run } from '../db/sql.ts'
 import { ownNumberSql } from './rows.ts'
 
 /** What the backend tells a user in the bot's chat (docs/deploy.md, "Notifications"). */
-export type NoticeKind = 'bond_paid' | 'bond_completed' | 'stake_completed' | 'sale_paid' | 'friend_joined' | 'farming_used'
+export type NoticeKind = 'bond_paid' | 'bond_completed' | 'stake_completed' | 'sale_created' | 'sale_paid' | 'friend_joined' | 'farming_used'
+
+/**
+ * Notices that guard the user's money: sent even with notifications off (`/notifications off` turns
+ * off the news, not these), as a stolen session could turn them off before it sells.
+ */
+export const SECURITY_NOTICES: ReadonlySet<NoticeKind> = new Set(['sale_created'])
 
 /**
  * Queues a message to the user in the bot's chat, inside the caller's transaction: it exists

@@ -119,6 +119,10 @@ export type WithdrawalRow = {
   readonly address: string
   readonly status: 'pending' | 'sending' | 'held' | 'completed' | 'failed'
   readonly created_at: bigint
+  /** A sale to an address its user has not proven: not paid before this (unix seconds); null goes at once. */
+  readonly release_at: bigint | null
+  /** When its user cancelled it from the bot's message, while it waited (then `failed`, its tokens returned). */
+  readonly cancelled_at: bigint | null
 }
 
 export type OperationRow = {

@@ -4,10 +4,13 @@ import { allRows, big, getRow, run, str, type Row } from '../db/sql.ts'
 import { formatNano } from './money.ts'
 import { moveBalance } from './ledger.ts'
 import type { PayoutLimits } from '../config/config.ts'
+import type { WithdrawalRow } from './rows.ts'
 
 /**
  * The payout states of a `withdrawals` row (its `status` column), in order:
- * - `pending`: not paid; nothing has left the treasury for it.
+ * - `pending`: not paid; nothing has left the treasury for it. One whose `release_at` is still ahead
+ *   (a sale to an address its user has not proven, server/domain/withdraw.ts) is cooling: it joins
+ *   no queue, no limit judges it, and its user may cancel it from the bot's message (cancelWaitingSale).
  * - `sending`: persisted *before* the transfer is signed and sent, so a payment may have left the
  *   treasury. A row found in this state (a crash, or an error thrown after the send) is never paid
  *   blindly again: the treasury's transactions are searched for the sale's comment first.
@@ -31,7 +34,7 @@ export interface SaleDue {
 export interface SalePayouts {
   /** The sales in these states, oldest first. */
   due(states: ReadonlyArray<SaleDue['state']>): Promise<SaleDue[]>
-  /** pending → sending, before the transfer; false when the row was no longer pending. */
+  /** pending → sending, before the transfer; false when the row was no longer pending, or is still cooling. */
   claim(id: bigint): Promise<boolean>
   /** sending → completed: the payment is on the chain. */
   markSent(id: bigint): Promise<boolean>
@@ -39,15 +42,24 @@ export interface SalePayouts {
   release(id: bigint): Promise<boolean>
 }
 
+/** SQL: the sale is not cooling (its release time, if any, has come); the one parameter is now. */
+export const RELEASED_SQL = '(release_at IS NULL OR release_at <= ?)'
+
 export const salePayouts = (ctx: ServerContext): SalePayouts => {
   const move = async (id: bigint, from: PayoutState, to: PayoutState): Promise<boolean> =>
     (await run(ctx.db, `UPDATE withdrawals SET status = ? WHERE id = ? AND status = ?`, to, id, from)).changes === 1
   return {
+    // A cooling sale is not due yet.
     due: async (states) =>
-      (await allRows(ctx.db, `SELECT id, address, amount_ton, status FROM withdrawals WHERE status IN (${states.map(() => '?').join(', ')}) ORDER BY id`, ...states)).map(
-        (row) => ({ id: big(row, 'id'), address: str(row, 'address'), amountNano: big(row, 'amount_ton'), state: str(row, 'status') as SaleDue['state'] }),
-      ),
-    claim: (id) => move(id, 'pending', 'sending'),
+      (
+        await allRows(
+          ctx.db,
+          `SELECT id, address, amount_ton, status FROM withdrawals WHERE status IN (${states.map(() => '?').join(', ')}) AND (status != 'pending' OR ${RELEASED_SQL}) ORDER BY id`,
+          ...states,
+          ctx.now(),
+        )
+      ).map((row) => ({ id: big(row, 'id'), address: str(row, 'address'), amountNano: big(row, 'amount_ton'), state: str(row, 'status') as SaleDue['state'] })),
+    claim: async (id) => (await run(ctx.db, `UPDATE withdrawals SET status = 'sending' WHERE id = ? AND status = 'pending' AND ${RELEASED_SQL}`, id, ctx.now())).changes === 1,
     markSent: (id) => inTx(ctx, (tx) => completeSale(tx, id)),
     release: (id) => move(id, 'sending', 'pending'),
   }
@@ -86,12 +98,13 @@ const releasedToday = async (ctx: ServerContext, userId: bigint): Promise<bigint
  * Before the due sales join the queue, in the same transaction: each `pending` sale (oldest first) over
  * the per-sale limit, or that would take its user's sales of the last 24 h over the per-user-day limit,
  * becomes `held` with the reason; nothing is sent for it. A sale the operator approved is not judged
- * again, and counts towards its user's day. Answers the sales held.
+ * again, and counts towards its user's day. A sale still cooling is judged once its wait is over,
+ * against the day as it is then (its user may cancel it before). Answers the sales held.
  */
 export const holdOverLimits = (ctx: ServerContext, limits: PayoutLimits): Promise<Array<{ id: bigint; reason: string }>> =>
   inTx(ctx, async (ctx) => {
     if (limits.maxSaleNano === null && limits.maxUserDayNano === null) return []
-    const due = await allRows(ctx.db, `SELECT id, user_id, amount_ton, approved_at FROM withdrawals WHERE status = 'pending' ORDER BY id`)
+    const due = await allRows(ctx.db, `SELECT id, user_id, amount_ton, approved_at FROM withdrawals WHERE status = 'pending' AND ${RELEASED_SQL} ORDER BY id`, ctx.now())
     const used = new Map<bigint, bigint>()
     const held: Array<{ id: bigint; reason: string }> = []
     for (const w of due) {
@@ -155,16 +168,54 @@ export const approveHeldSale = async (ctx: ServerContext, id: bigint): Promise<b
   (await run(ctx.db, `UPDATE withdrawals SET status = 'pending', approved_at = ? WHERE id = ? AND status = 'held'`, ctx.now(), id)).changes === 1
 
 /**
- * The operator refuses a held sale, in one transaction: it becomes `failed` (nothing is ever sent for
- * it) and its whole token_amount goes back to the balance it was taken from, with an operation row
- * (`withdraw_refund`), the mirror of the sale's `withdraw`. False when it was not held.
+ * A sale that will never be paid, in the caller's transaction: it becomes `failed` (nothing is ever
+ * sent for it) and its whole token_amount goes back to the balance it was taken from, with an
+ * operation row (`withdraw_refund`, `description`), the mirror of the sale's `withdraw`. `from` says
+ * which sales may end so: `held` (the operator's reject), or `cooling` (a `pending` sale whose
+ * release_at is still ahead: its user's cancel, recorded in cancelled_at). False, with nothing
+ * changed, when the sale is not in that state.
+ */
+const returnSaleTokens = async (ctx: ServerContext, id: bigint, from: 'held' | 'cooling', description: string): Promise<boolean> => {
+  const row = await getRow(ctx.db, `SELECT user_id, from_ref_balance, token_amount FROM withdrawals WHERE id = ?`, id)
+  if (!row) return false
+  const now = ctx.now()
+  const moved =
+    from === 'held'
+      ? await run(ctx.db, `UPDATE withdrawals SET status = 'failed' WHERE id = ? AND status = 'held'`, id)
+      : await run(ctx.db, `UPDATE withdrawals SET status = 'failed', cancelled_at = ? WHERE id = ? AND status = 'pending' AND release_at > ?`, now, id, now)
+  if (moved.changes !== 1) return false
+  const column = big(row, 'from_ref_balance') !== 0n ? 'referral_balance' : 'balance_token'
+  await moveBalance(ctx, big(row, 'user_id'), column, big(row, 'token_amount'), 'withdraw_refund', description)
+  return true
+}
+
+/**
+ * The operator refuses a held sale, in one transaction: it becomes `failed` and its whole
+ * token_amount goes back to the balance it was taken from (returnSaleTokens). False when it was not held.
  */
 export const rejectHeldSale = (ctx: ServerContext, id: bigint): Promise<boolean> =>
+  inTx(ctx, (ctx) => returnSaleTokens(ctx, id, 'held', `Sale #${id} refused: tokens returned`))
+
+/** What a press of a sale's Cancel button came to: the sale as it is after it, or none of the user's. */
+export type SaleCancel =
+  | { readonly outcome: 'cancelled'; readonly sale: WithdrawalRow }
+  | { readonly outcome: 'already_cancelled' | 'not_waiting'; readonly sale: WithdrawalRow }
+  | { readonly outcome: 'not_found' }
+
+/**
+ * The user's Cancel on a sale still cooling (the button of the bot's message about it), in one
+ * transaction: only their own sale (`not_found` for another's, whoever pressed), only while its
+ * release_at is ahead and it has joined no queue (`already_cancelled` for a second press; `not_waiting`
+ * once the wait is over, the sale queued or paid). A cancelled sale is `failed` and its tokens are back
+ * where they came from, as an operator's reject gives them back (returnSaleTokens); a second press
+ * returns nothing more.
+ */
+export const cancelWaitingSale = (ctx: ServerContext, userId: bigint, saleId: bigint): Promise<SaleCancel> =>
   inTx(ctx, async (ctx) => {
-    const row = await getRow(ctx.db, `SELECT user_id, from_ref_balance, token_amount FROM withdrawals WHERE id = ? AND status = 'held'`, id)
-    if (!row) return false
-    if ((await run(ctx.db, `UPDATE withdrawals SET status = 'failed' WHERE id = ? AND status = 'held'`, id)).changes !== 1) return false
-    const column = big(row, 'from_ref_balance') !== 0n ? 'referral_balance' : 'balance_token'
-    await moveBalance(ctx, big(row, 'user_id'), column, big(row, 'token_amount'), 'withdraw_refund', `Sale #${id} refused: tokens returned`)
-    return true
+    const owned = await getRow(ctx.db, 'SELECT id FROM withdrawals WHERE id = ? AND user_id = ?', saleId, userId)
+    if (!owned) return { outcome: 'not_found' as const }
+    const cancelled = await returnSaleTokens(ctx, saleId, 'cooling', `Sale #${saleId} cancelled: tokens returned`)
+    const sale = (await getRow<WithdrawalRow>(ctx.db, 'SELECT * FROM withdrawals WHERE id = ?', saleId))!
+    const outcome = cancelled ? ('cancelled' as const) : sale.cancelled_at !== null && sale.cancelled_at !== undefined ? ('already_cancelled' as const) : ('not_waiting' as const)
+    return { outcome, sale }
   })

@@ -1,8 +1,9 @@
 import { Address } from '@ton/core'
 import { InvalidInput } from './errors.ts'
-import { getRow, insertRow } from '../db/sql.ts'
+import { getRow, insertRow, num } from '../db/sql.ts'
 import { inTx, type ServerContext } from './context.ts'
-import { mulNano, percentOfUp, PERCENT_SCALE } from './money.ts'
+import { formatNano, mulNano, percentOfUp, PERCENT_SCALE } from './money.ts'
+import { queueNotice } from './outbox.ts'
 import { moveBalance } from './ledger.ts'
 import { userRow } from './users.ts'
 import type { UserRow, WithdrawalRow } from './rows.ts'
@@ -77,15 +78,48 @@ export const saleAddress = (ctx: ServerContext, input: unknown): string => {
   return address.toString({ bounceable: false, urlSafe: true, testOnly })
 }
 
-/** `POST /withdraw/create`: the whole token_amount is reserved now; the record waits as pending for payout. */
+/** Whether two addresses name the same account, whatever form each is in (friendly or raw, any flags). */
+export const sameAccount = (a: string, b: string): boolean => {
+  try {
+    return Address.parse(a).equals(Address.parse(b))
+  } catch {
+    return false
+  }
+}
+
+/**
+ * When a sale of `userId` to `address` may join the payout queue (unix seconds), or null: at once.
+ * With a cooling period (config.newAddressDelayS, AXIOM_NEW_ADDRESS_DELAY) a sale waits it unless it
+ * goes to the wallet the user proved with tonProof (users.wallet_address, raw; compared as accounts,
+ * so its friendly form is the same wallet). A wallet proved less than the period ago waits the rest
+ * of it: binding a wallet needs only the session, so a stolen one could bind its own and sell to it.
+ */
+export const saleReleaseAt = async (ctx: ServerContext, userId: bigint, address: string): Promise<number | null> => {
+  const delay = ctx.config.newAddressDelayS
+  if (delay <= 0) return null
+  const now = ctx.now()
+  const user = await getRow(ctx.db, 'SELECT wallet_address, wallet_bound_at FROM users WHERE id = ?', userId)
+  const wallet = user?.wallet_address
+  if (typeof wallet !== 'string' || !sameAccount(wallet, address)) return now + delay
+  const boundAt = user!.wallet_bound_at === null || user!.wallet_bound_at === undefined ? null : num(user!, 'wallet_bound_at')
+  return boundAt !== null && boundAt + delay > now ? boundAt + delay : null
+}
+
+/**
+ * `POST /withdraw/create`: the whole token_amount is reserved now; the record waits as pending for
+ * payout, until its release_at when it goes to an address the user has not proven (saleReleaseAt).
+ * The user is told in the bot's chat of every sale, with the address and the amounts; a waiting
+ * one's message carries a button that cancels it (server/telegram/notice-text.ts).
+ */
 export const createWithdrawal = (ctx: ServerContext, userId: bigint, fromRef: boolean, tokenAmount: bigint, address: string): Promise<WithdrawalRow> =>
   inTx(ctx, async (ctx) => {
     // Before anything is written or reserved: an out-of-date price refuses the sale with nothing changed.
     const q = await withdrawQuote(ctx, tokenAmount)
+    const releaseAt = await saleReleaseAt(ctx, userId, address)
     const id = await insertRow(
       ctx.db,
-      `INSERT INTO withdrawals (user_id, from_ref_balance, token_amount, fee, net_amount, amount_ton, address, status, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', ?)`,
+      `INSERT INTO withdrawals (user_id, from_ref_balance, token_amount, fee, net_amount, amount_ton, address, status, created_at, release_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?)`,
       userId,
       fromRef ? 1 : 0,
       tokenAmount,
@@ -94,8 +128,16 @@ export const createWithdrawal = (ctx: ServerContext, userId: bigint, fromRef: bo
       q.amountTon,
       address,
       ctx.now(),
+      releaseAt,
     )
     await moveBalance(ctx, userId, fromRef ? 'referral_balance' : 'balance_token', -tokenAmount, 'withdraw', `Sale #${id} to ${address}`)
+    await queueNotice(ctx, userId, 'sale_created', {
+      sale_id: Number(id),
+      address,
+      amount_ton: formatNano(q.amountTon),
+      token_amount: formatNano(tokenAmount),
+      ...(releaseAt !== null ? { release_at: releaseAt } : {}),
+    })
     return ((await getRow<WithdrawalRow>(ctx.db, 'SELECT * FROM withdrawals WHERE id = ?', id)))!
   })
 

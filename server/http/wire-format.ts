@@ -138,6 +138,10 @@ export const withdrawalWire = (row: WithdrawalRow) => ({
   // A held sale is `pending` with this mark, which the app shows as under review; an app that does
   // not know the field ignores it. Absent on every other sale.
   ...(row.status === 'held' ? { under_review: true as const } : {}),
+  // A sale to an address its user has not proven, waiting its cooling period: not paid before this
+  // time (unix seconds), cancellable until then from the bot's message. Absent on every other sale
+  // (and once it has joined the payout queue).
+  ...(row.status === 'pending' && row.release_at !== null && row.release_at !== undefined ? { release_at: Number(row.release_at) } : {}),
 })
 
 /**

@@ -3,7 +3,7 @@ import type { ServerContext } from '../domain/context.ts'
 import type { Row } from '../db/engine.ts'
 import { allRows, big, getRow, run, str } from '../db/sql.ts'
 import { describeFailure, failureOf } from './bot-api.ts'
-import type { NoticeKind } from '../domain/outbox.ts'
+import { SECURITY_NOTICES, type NoticeKind } from '../domain/outbox.ts'
 import { noticeText } from './notice-text.ts'
 
 export { queueNotice, setNotifications, type NoticeKind } from '../domain/outbox.ts'
@@ -97,16 +97,20 @@ export const startOutboxSender = (ctx: ServerContext, api: Api, o: OutboxSenderO
     const claimed = await run(ctx.db, "UPDATE outbox SET state = 'sending', attempts = attempts + 1 WHERE id = ? AND state = 'pending'", id)
     if (claimed.changes !== 1) return false
     const user = await getRow(ctx.db, 'SELECT telegram_id, language, notifications, bot_blocked_at FROM users WHERE id = ?', big(row, 'user_id'))
-    if (!user || big(user, 'notifications') === 0n || user.bot_blocked_at !== null) {
+    const kind = str(row, 'kind') as NoticeKind
+    // A sale's notice is sent with notifications off too (SECURITY_NOTICES): a thief could turn them off first.
+    const muted = !!user && big(user, 'notifications') === 0n && !SECURITY_NOTICES.has(kind)
+    if (!user || muted || user.bot_blocked_at !== null) {
       await finish(id, 'skipped', !user ? 'no user' : user.bot_blocked_at !== null ? 'bot blocked' : 'notifications off')
       return false
     }
     const language = user.language === null ? null : str(user, 'language')
-    const message = noticeText(str(row, 'kind') as NoticeKind, JSON.parse(str(row, 'payload')) as Record<string, string | number>, language, o.miniAppLink)
+    // The keyboard is decided when the message goes: a sale's Cancel button only while the sale still waits.
+    const message = noticeText(kind, JSON.parse(str(row, 'payload')) as Record<string, string | number>, language, o.miniAppLink, ctx.now())
     await pace()
     wroteTo(big(user, 'telegram_id'))
     try {
-      await api.sendMessage(Number(big(user, 'telegram_id')), message.text, message.button ? { reply_markup: { inline_keyboard: [[message.button]] } } : {})
+      await api.sendMessage(Number(big(user, 'telegram_id')), message.text, { reply_markup: { inline_keyboard: message.keyboard.map((r) => [...r]) } })
       await finish(id, 'sent')
       return true
     } catch (e) {
