@@ -7,6 +7,7 @@ import { bondsFeature } from './features/bonds.ts'
 import { chatMembershipFeature } from './features/chat-membership.ts'
 import { helpFeature } from './features/help.ts'
 import { notificationsFeature } from './features/notifications.ts'
+import { saleCancelFeature } from './features/sale-cancel.ts'
 import { startFeature } from './features/start.ts'
 import { BOT_LANGUAGES } from './i18n.ts'
 
@@ -23,7 +24,7 @@ export const createAxiomBot = (config: BotConfig, options: AxiomBotOptions = {})
   // 429s wait retry_after; 5xx and network failures are grammY's polling loop's to retry.
   bot.api.config.use(autoRetry({ maxRetryAttempts: 5, maxDelaySeconds: 60, rethrowInternalServerErrors: true, rethrowHttpErrors: true }))
   const backend = backendFor(config.api, config.token, options.nowS)
-  bot.use(startFeature(config.miniAppLink), balanceFeature(backend), bondsFeature(backend, options.nowS), notificationsFeature(backend, config.api), chatMembershipFeature(config.api, config.token, options.nowS), helpFeature())
+  bot.use(startFeature(config.miniAppLink), balanceFeature(backend), bondsFeature(backend, options.nowS), notificationsFeature(backend, config.api), chatMembershipFeature(config.api, config.token, options.nowS), saleCancelFeature(config.api, config.token, config.miniAppLink, options.nowS), helpFeature())
   bot.catch((err) => console.error(`bot: update ${err.ctx.update.update_id} failed: ${err.error instanceof Error ? err.error.message : err.error}`))
 
   /** The command list (EN, and RU for Russian clients) and the chat's menu button. */

@@ -1,3 +1,11 @@
+/** A sale as POST /api/telegram/sale-cancel answers it (docs/api.md), what the message after a cancel names. */
+export interface CancelledSale {
+  readonly id: number
+  readonly token_amount: string
+  readonly address: string
+  readonly from_ref_balance: boolean
+}
+
 /** What the bot says, in English and Russian (chosen by the user's language_code). */
 export interface Words {
   readonly start: string
@@ -14,6 +22,12 @@ export interface Words {
   readonly notificationsOff: string
   readonly notificationsUsage: string
   readonly unavailable: string
+  /** The answers to a press of a sale's Cancel button (the bot's message about a sale waiting its cooling period). */
+  readonly saleCancelled: (sale: CancelledSale) => string
+  readonly saleCancelledShort: string
+  readonly saleAlreadyCancelled: string
+  readonly saleNotWaiting: string
+  readonly saleNotYours: string
   readonly commands: Readonly<Record<'start' | 'balance' | 'bonds' | 'notifications' | 'help', string>>
 }
 
@@ -33,6 +47,12 @@ const EN: Words = {
   notificationsOff: 'Notifications are off.',
   notificationsUsage: 'Use /notifications on or /notifications off.',
   unavailable: 'AXIOM is not reachable right now. Try again in a minute.',
+  saleCancelled: (s) =>
+    `Sale #${s.id} to ${s.address} was cancelled: nothing was sent, and ${s.token_amount} AXIOM are back on your ${s.from_ref_balance ? 'referral' : 'main'} balance.`,
+  saleCancelledShort: 'Sale cancelled: your tokens are back.',
+  saleAlreadyCancelled: 'This sale was already cancelled.',
+  saleNotWaiting: 'This sale can no longer be cancelled: its wait is over and it is being paid.',
+  saleNotYours: 'This is not a sale of yours.',
   commands: { start: 'Open the AXIOM app', balance: 'Your balances', bonds: 'Your bonds and stakes', notifications: 'Notifications on or off', help: 'What the bot can do' },
 }
 
@@ -51,6 +71,12 @@ const RU: Words = {
   notificationsOff: 'Уведомления выключены.',
   notificationsUsage: 'Напишите /notifications on или /notifications off.',
   unavailable: 'AXIOM сейчас недоступен. Попробуйте через минуту.',
+  saleCancelled: (s) =>
+    `Продажа #${s.id} на адрес ${s.address} отменена: ничего не отправлено, ${s.token_amount} AXIOM вернулись на ${s.from_ref_balance ? 'реферальный' : 'основной'} баланс.`,
+  saleCancelledShort: 'Продажа отменена: токены вернулись.',
+  saleAlreadyCancelled: 'Эта продажа уже отменена.',
+  saleNotWaiting: 'Эту продажу уже нельзя отменить: ожидание закончилось, идёт выплата.',
+  saleNotYours: 'Это не ваша продажа.',
   commands: { start: 'Открыть приложение AXIOM', balance: 'Ваши балансы', bonds: 'Ваши бонды и стейки', notifications: 'Уведомления вкл/выкл', help: 'Что умеет бот' },
 }
 

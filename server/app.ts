@@ -3,7 +3,7 @@ import type { ServerContext } from './domain/context.ts'
 import { verifyAccessToken } from './auth/tokens.ts'
 import { isMaintenanceOn } from './domain/settings.ts'
 import { authRoutes } from './routes/auth-routes.ts'
-import { CHAT_MEMBER_PATH, telegramRoutes } from './routes/telegram-routes.ts'
+import { CHAT_MEMBER_PATH, SALE_CANCEL_PATH, telegramRoutes } from './routes/telegram-routes.ts'
 import { farmingRoutes } from './routes/farming-routes.ts'
 import { marketRoutes } from './routes/market-routes.ts'
 import { mintRoutes } from './routes/mint-routes.ts'
@@ -31,8 +31,8 @@ declare module 'fastify' {
 const MAINTENANCE_PATH = '/api/maintenance/'
 /** The longest a connection lingers after an early answer (server/http/unread-bodies.ts). */
 const LINGER_MS = 5_000
-// The bot's chat-member reports prove the user with init data in the body, as a sign-in does.
-const PUBLIC_PATHS = new Set([MAINTENANCE_PATH, '/api/auth/register', '/api/auth/refresh', CHAT_MEMBER_PATH])
+// The bot's chat-member reports and sale cancels prove the user with init data in the body, as a sign-in does.
+const PUBLIC_PATHS = new Set([MAINTENANCE_PATH, '/api/auth/register', '/api/auth/refresh', CHAT_MEMBER_PATH, SALE_CANCEL_PATH])
 
 /** The one route whose body is large: a task's photo, base64 in JSON (its limit is config.photoBodyLimitBytes). */
 const PHOTO_PATH = `/api${PHOTO_ROUTE}`
