@@ -41,7 +41,7 @@ export const bodyTooLargeMsg = (limit: number): string =>
   `The body is too large (at most ${limit % 1024 === 0 ? `${limit / 1024} KiB` : `${limit} bytes`})`
 
 /** Whether `query` settles successfully within `ms` (a failure or no answer in time: false). */
-const answersWithin = (query: Promise<unknown>, ms: number): Promise<boolean> => {
+export const answersWithin = (query: Promise<unknown>, ms: number): Promise<boolean> => {
   let timer: ReturnType<typeof setTimeout> | undefined
   const late = new Promise<boolean>((resolve) => {
     timer = setTimeout(() => resolve(false), ms)

@@ -17,6 +17,7 @@ import { telegramFromEnv } from './telegram/settings-from-env.ts'
 import { payoutLimitsFromEnv } from './chain/payout-limits.ts'
 import { NO_PAYOUT_LIMITS } from './config/config.ts'
 import { newAddressDelayFromEnv } from './config/new-address-delay.ts'
+import { parseRole } from './config/role.ts'
 
 export { DEFAULT_DB_PATH, DEV_BOT_TOKEN, DEV_JWT_SECRET, type WelcomePolicy } from './config/config.ts'
 /** Request limits and the seam for a store several instances share. */
@@ -30,6 +31,8 @@ export {
 } from './config/rate-limits.ts'
 export { startServer, type RunningServer, type StartOptions } from './start-server.ts'
 export { productionOptions, ProductionRefused, type LiveOptions } from './production-checks.ts'
+/** What one process does: api, worker or all (AXIOM_ROLE). */
+export { parseRole, type Role } from './config/role.ts'
 export type { Lease } from './cluster/cluster.ts'
 /** The chain side (server/chain/): the watcher and payouts through TonClient4, their rows, the treasury. */
 export type { ChainService, ChainServiceOptions } from './chain/chain-service.ts'
@@ -108,6 +111,8 @@ const welcomePolicyOf = (v: string): WelcomePolicy => {
 
 /** The server's options from the environment (see docs/api.md, "Environment"). */
 export const optionsFromEnv = (env: NodeJS.ProcessEnv = process.env): StartOptions => ({
+  // AXIOM_ROLE: api (HTTP and sockets, no key), worker (the chain and the periodic jobs, no public port) or all (the default).
+  role: parseRole(env.AXIOM_ROLE),
   port: env.PORT ? Number(env.PORT) : DEFAULT_PORT,
   host: env.HOST ?? DEFAULT_HOST,
   dbPath: env.AXIOM_DB ?? DEFAULT_DB_PATH,

@@ -20,7 +20,7 @@ import { forgetSettings } from './domain/settings.ts'
 import { forgetValidFamilies, noteFamilyRevoked, pruneRefreshTokens } from './auth/tokens.ts'
 import { recordTonProofRequesters } from './domain/wallets.ts'
 import { type Change, noQueue } from './domain/events.ts'
-import { buildApp } from './app.ts'
+import { answersWithin, buildApp } from './app.ts'
 import { pruneIdempotency } from './db/idempotency-table.ts'
 import { exactRateLimitStore, pruneRateLimitHits } from './db/rate-limit-table.ts'
 import { FOREIGN_ORIGIN_MSG, originAllowed, refuseUpgrade, socketLimiter } from './http/socket-limits.ts'
@@ -32,18 +32,44 @@ import { handleMainSocket } from './sockets/main-socket.ts'
 import { createTelegramGateway } from './telegram/gateway.ts'
 import { createBotApi } from './telegram/bot-api.ts'
 import { startOutboxSender, type OutboxSender } from './telegram/outbox.ts'
+import { createMetrics } from './observability/metrics.ts'
+import { listenMetrics, type MetricsAddress } from './observability/metrics-server.ts'
+import { TonClient4 } from '@ton/ton'
+import { DEFAULT_ROLE, runsJobs, servesApi, WORKER_HOST, type Role } from './config/role.ts'
+import Fastify from 'fastify'
 
 export interface StartOptions extends Partial<ServerConfig> {
   /** Unix seconds; tests pass a movable clock. */
   readonly now?: () => number
   /** The chain's watcher and payouts, started with the server (production); else RunningServer.startChain. */
   readonly chain?: ChainServiceOptions
+  /**
+   * What this process does (AXIOM_ROLE, server/config/role.ts): `api` serves HTTP and the sockets and
+   * runs no chain service, periodic pass or notification sender (`chain` or startChain is refused);
+   * `worker` runs those and listens on 127.0.0.1 only, for /health and /ready; `all` (the default) both.
+   */
+  readonly role?: Role
+  /**
+   * A v4 endpoint read without any key, for what an api instance asks of the chain (a wallet's public
+   * key when a tonProof's contract is not one the service knows). The chain service's own client
+   * serves that when there is one.
+   */
+  readonly chainReader?: { readonly endpoint: string; readonly timeoutMs?: number }
+  /**
+   * The Prometheus metrics' own listener (AXIOM_METRICS_PORT, server/observability/): another port than
+   * the API's, which nginx does not proxy. None when absent or null.
+   */
+  readonly metrics?: MetricsAddress | null
 }
 
 export interface RunningServer {
+  /** What this process does (StartOptions.role). */
+  readonly role: Role
   /** http://host:port, no trailing slash. */
   readonly url: string
   readonly port: number
+  /** http://host:port/metrics of the metrics' own listener, or null (StartOptions.metrics). */
+  readonly metricsUrl: string | null
   readonly ctx: ServerContext
   readonly app: FastifyInstance
   readonly hub: SocketHub
@@ -102,14 +128,39 @@ export interface RunningServer {
   close(): Promise<void>
 }
 
+/**
+ * A worker's HTTP (AXIOM_ROLE=worker, server/config/role.ts): /health and /ready for its container's
+ * probe, as the api instances answer them, and 404 for everything else. No API route is mounted, so
+ * none can be reached on it, whatever a proxy or a neighbour sends.
+ */
+const buildWorkerApp = (ctx: ServerContext): FastifyInstance => {
+  const app = Fastify({ logger: ctx.config.logger, exposeHeadRoutes: false, requestTimeout: ctx.config.requestTimeoutMs })
+  app.route({ method: ['GET', 'HEAD'], url: '/health', handler: async () => ({ status: 'ok', role: 'worker' }) })
+  app.route({
+    method: ['GET', 'HEAD'],
+    url: '/ready',
+    handler: async (_req, reply) => {
+      const answered = await answersWithin(ctx.engine.one('SELECT 1 AS ok'), ctx.config.readyTimeoutMs)
+      if (answered) return { status: 'ready', db: ctx.engine.dialect }
+      return reply.code(503).send({ status: 'unavailable', msg: 'The database does not answer' })
+    },
+  })
+  app.setNotFoundHandler((_req, reply) => reply.code(404).send({ msg: 'Not found' }))
+  return app
+}
+
 const MAIN_PATHS = new Set(['/api/ws', '/api/ws/'])
+const API_RUNS_NO_CHAIN = 'an api instance (AXIOM_ROLE=api) runs no chain service and holds no treasury key: the watcher and payouts are the worker\'s'
 const CANDLE_PATHS = new Set(['/api/ws/candles', '/api/ws/candles/'])
 
 /** Starts the reference backend: migrations, HTTP, both sockets, the price ticker and the settle job. */
 export const startServer = async (options: StartOptions = {}): Promise<RunningServer> => {
-  const { now, chain: chainOptions, ...overrides } = options
+  const { now, chain: chainOptions, role = DEFAULT_ROLE, chainReader, metrics: metricsAt, ...overrides } = options
+  // An api instance never holds the treasury key: it is given no chain service to start.
+  if (!runsJobs(role) && chainOptions) throw new Error(API_RUNS_NO_CHAIN)
   let chainNow: ChainService | null = null
-  const config: ServerConfig = { ...defaultConfig(), ...overrides }
+  const config: ServerConfig = { ...defaultConfig(), ...overrides, ...(servesApi(role) ? {} : { host: WORKER_HOST }) }
+  const reader = chainReader ? new TonClient4({ endpoint: chainReader.endpoint, timeout: chainReader.timeoutMs ?? 10_000 }) : null
   const engine = await openEngine(config.dbPath)
   const cluster = await openCluster(config.dbPath, engine, { retryMs: config.leaseRetryMs })
   const forgetWhatChanged = (changes: readonly Change[]) => {
@@ -144,7 +195,10 @@ export const startServer = async (options: StartOptions = {}): Promise<RunningSe
       },
     },
     price: recorded ?? createPriceFeed(config.priceSeed),
-    chainPublicKey: (address) => (chainNow ? publicKeyOnChain(chainNow.client, address) : Promise.resolve(null)),
+    chainPublicKey: (address) => {
+      const client = chainNow?.client ?? reader
+      return client ? publicKeyOnChain(client, address) : Promise.resolve(null)
+    },
     telegram: config.telegram ? createTelegramGateway(config.botToken, config.telegram) : null,
   }
   const hub = createHub()
@@ -172,14 +226,21 @@ export const startServer = async (options: StartOptions = {}): Promise<RunningSe
     forgetValidFamilies(ctx)
     hub.closeAll(LIVE_GAP_CLOSE, 'Live events were interrupted: connect again')
   })
-  // One instance drives the price walk; the others relay its ticks to their sockets.
-  const priceLease = await cluster.lease('price')
-  const app = buildApp(ctx)
-  // One sender across the instances: the holder of the `telegram-outbox` lease.
-  const outboxLease = config.telegram ? await cluster.lease('telegram-outbox') : null
+  // One instance drives the price walk; the others relay its ticks to their sockets. A worker has no
+  // sockets: it takes no part.
+  const priceLease: Lease = servesApi(role) ? await cluster.lease('price') : { held: () => false, onAcquired: () => undefined }
+  // A worker answers its container's probe (/health, /ready) and nothing else, even on 127.0.0.1.
+  const app = servesApi(role) ? buildApp(ctx) : buildWorkerApp(ctx)
+  // The metrics (server/observability/): read at scrape time, served on their own port after the API's is up.
+  const metrics = metricsAt
+    ? createMetrics(ctx, { role, openSockets: () => ({ main: mainWss.clients.size, candles: candleWss.clients.size }), chainClient: () => chainNow?.client ?? reader })
+    : null
+  metrics?.observeRequests(app)
+  // One sender across the instances: the holder of the `telegram-outbox` lease; never on an api instance.
+  const outboxLease = config.telegram && runsJobs(role) ? await cluster.lease('telegram-outbox') : null
   const outbox =
     config.telegram && outboxLease
-      ? startOutboxSender(ctx, createBotApi({ token: config.botToken, apiRoot: config.telegram.apiRoot, maxRetryAfterS: 60, timeoutSeconds: 10 }), {
+      ? startOutboxSender(ctx, createBotApi({ token: config.botToken, apiRoot: config.telegram.apiRoot, maxRetryAfterS: 60, timeoutSeconds: 10, ...(metrics ? { observe: metrics.botApi } : {}) }), {
           perSecond: config.telegram.notifyPerSecond,
           held: () => outboxLease.held(),
           idleMs: 1_000,
@@ -205,7 +266,7 @@ export const startServer = async (options: StartOptions = {}): Promise<RunningSe
   app.server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy())
     const path = new URL(req.url ?? '/', 'http://x').pathname
-    const handler = MAIN_PATHS.has(path) ? handleMainSocket : CANDLE_PATHS.has(path) ? handleCandleSocket : null
+    const handler = !servesApi(role) ? null : MAIN_PATHS.has(path) ? handleMainSocket : CANDLE_PATHS.has(path) ? handleCandleSocket : null
     if (!handler) {
       socket.end('HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n')
       return
@@ -216,7 +277,10 @@ export const startServer = async (options: StartOptions = {}): Promise<RunningSe
     void sockets
       .admit(req, socket)
       .then((admission) => {
-        if (!admission.ok) return refuseUpgrade(socket, admission.refusal)
+        if (!admission.ok) {
+          metrics?.socketRefused()
+          return refuseUpgrade(socket, admission.refusal)
+        }
         if (socket.destroyed) return
         wss.handleUpgrade(req, socket, head, (ws) => {
           alive.add(ws)
@@ -239,12 +303,14 @@ export const startServer = async (options: StartOptions = {}): Promise<RunningSe
   let settling: Promise<void> | null = null
   // Shutdown stops the pass between two batches, so close() never waits for a whole pass.
   const stopping = new AbortController()
-  const timers = [
-    setInterval(() => void tick().catch((e: unknown) => app.log.error(e)), config.priceTickMs),
+  const timers: ReturnType<typeof setInterval>[] = []
+  if (servesApi(role)) timers.push(setInterval(() => void tick().catch((e: unknown) => app.log.error(e)), config.priceTickMs))
+  // The periodic pass (bond and stake completion, unpaid bonds, pruning): the worker's, never an api instance's.
+  if (runsJobs(role)) timers.push(
     setInterval(() => {
       // One run at a time: a slow run is not overtaken by the next.
       if (settling) return
-      settling = (async () => {
+      const pass = (async () => {
         await completeDuePositions(ctx, { signal: stopping.signal })
         if (stopping.signal.aborted) return
         await expireUnpaidBondsAsSeen(ctx, { name: TREASURY_CURSOR, watched: chain !== null })
@@ -252,12 +318,15 @@ export const startServer = async (options: StartOptions = {}): Promise<RunningSe
         await pruneRefreshTokens(ctx)
         if (engine.dialect === 'postgres') await pruneRateLimitHits(engine)
       })()
+      settling = (metrics ? metrics.timeSettlePass(pass) : pass)
         .catch((e: unknown) => app.log.error(e))
         .finally(() => {
           settling = null
         })
     }, config.settleEveryMs),
-    // A client that missed a whole heartbeat is dropped.
+  )
+  // A client that missed a whole heartbeat is dropped.
+  if (servesApi(role)) timers.push(
     setInterval(() => {
       for (const ws of allSockets()) {
         if (!alive.has(ws)) {
@@ -268,21 +337,26 @@ export const startServer = async (options: StartOptions = {}): Promise<RunningSe
         ws.ping()
       }
     }, config.heartbeatMs),
-  ]
+  )
   for (const t of timers) t.unref()
 
   let chain: Promise<ChainService> | null = null
-  const startChain = (o: ChainServiceOptions) =>
-    (chain ??= (async () => startChainService(ctx, { watcher: await cluster.lease('chain-watcher'), payouts: await cluster.lease('payouts') }, o))())
+  const startChain = (o: ChainServiceOptions) => {
+    if (!runsJobs(role)) return Promise.reject(new Error(API_RUNS_NO_CHAIN))
+    return (chain ??= (async () => startChainService(ctx, { watcher: await cluster.lease('chain-watcher'), payouts: await cluster.lease('payouts') }, o))())
+  }
   if (chainOptions) chainNow = await startChain(chainOptions)
 
   await app.listen({ port: config.port, host: config.host })
   const address = app.server.address()
   const port = typeof address === 'object' && address ? address.port : config.port
+  const metricsListener = metrics && metricsAt ? await listenMetrics(metrics.scrape, metricsAt, (e) => app.log.error(e)) : null
 
   return {
+    role,
     url: `http://${config.host}:${port}`,
     port,
+    metricsUrl: metricsListener?.url ?? null,
     ctx,
     app,
     hub,
@@ -304,6 +378,7 @@ export const startServer = async (options: StartOptions = {}): Promise<RunningSe
     tick,
     close: async () => {
       for (const t of timers) clearInterval(t)
+      await metricsListener?.close()
       stopping.abort()
       if (chain) await (await chain).stop()
       await outbox?.stop()
