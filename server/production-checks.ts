@@ -17,6 +17,7 @@ import { estimatedEntropyBits, MIN_SECRET_ENTROPY_BITS } from './config/secret-e
 import { defaultTelegramSettings } from './telegram/gateway.ts'
 import { DEFAULT_PRODUCTION_PAYOUT_LIMITS, type PayoutLimits } from './config/config.ts'
 import { payoutLimitsFromEnv, payoutLimitsOff } from './chain/payout-limits.ts'
+import { productionNewAddressDelay } from './config/new-address-delay.ts'
 
 /** Why a production backend will not start: one line, for the operator. */
 export class ProductionRefused extends Error {
@@ -165,6 +166,14 @@ export const productionOptions = async (env: NodeJS.ProcessEnv, base: StartOptio
     refuse('AXIOM_PAYOUT_MAX_SALE is over AXIOM_PAYOUT_MAX_HOUR: a sale the hour cannot pay would wait for ever')
   }
 
+  // A sale to an address its user never proved with tonProof waits (an hour unless set); none is refused.
+  let newAddressDelayS = 0
+  try {
+    newAddressDelayS = productionNewAddressDelay(env)
+  } catch (e) {
+    refuse((e as Error).message)
+  }
+
   const id = String(NETWORK_GLOBAL_ID[network])
   const proofNetworks = (env.AXIOM_TON_PROOF_NETWORKS ?? id).split(',').map((s) => s.trim()).filter(Boolean)
   if (proofNetworks.length !== 1 || proofNetworks[0] !== id) {
@@ -192,6 +201,7 @@ export const productionOptions = async (env: NodeJS.ProcessEnv, base: StartOptio
     priceSource: 'recorded',
     priceMaxAgeS: base.priceMaxAgeS ?? DEFAULT_PRODUCTION_PRICE_MAX_AGE_S,
     payoutLimits,
+    newAddressDelayS,
     tonProofDomains,
     logger: { level },
     treasuryKey: key!,
