@@ -138,6 +138,7 @@ export const enScreens = {
   'withdraw.status.failed': 'Failed',
   'withdraw.status.underReview': 'Under review',
   'withdraw.underReviewHint': 'Large sales are checked before they are paid; your tokens are safe',
+  'withdraw.coolingHint': "A new address: this sale goes out at {time}. Not you? Cancel it from the bot's message before then",
 
   'farming.title': 'Re-bonding',
   'farming.subtitle': 'Turn a balance into a bond link, for you or to share.',

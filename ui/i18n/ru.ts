@@ -243,6 +243,7 @@ export const ru: Messages = {
   'withdraw.status.failed': 'Ошибка',
   'withdraw.status.underReview': 'На проверке',
   'withdraw.underReviewHint': 'Крупные продажи проверяются перед выплатой; ваши токены в сохранности',
+  'withdraw.coolingHint': 'Новый адрес: продажа уйдёт {time}. Это не вы? Отмените её в сообщении бота до этого времени',
 
   'farming.title': 'Ребондинг',
   'farming.subtitle': 'Превратите баланс в ссылку на бонд — для себя или чтобы поделиться.',

@@ -20,6 +20,11 @@ export const Withdrawal = Schema.Struct({
   created_at: UnixSeconds,
   /** A pending sale over a payout limit, waiting for the operator's check (absent from older servers). */
   under_review: Schema.optional(Schema.Boolean),
+  /**
+   * A pending sale to an address the user has not proven (AXIOM_NEW_ADDRESS_DELAY): not paid before
+   * this time, cancellable until then from the bot's message (absent on every other sale, and from older servers).
+   */
+  release_at: Schema.optional(UnixSeconds),
 })
 export type Withdrawal = typeof Withdrawal.Type
 export const WithdrawHistory = Paged(Withdrawal)

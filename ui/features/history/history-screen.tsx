@@ -87,11 +87,16 @@ function OperationRow({ op }: { readonly op: Operation }) {
   )
 }
 
-/** One sale of the withdraw history; a pending sale the backend holds for the operator's check reads as under review. */
+/**
+ * One sale of the withdraw history; a pending sale the backend holds for the operator's check reads as
+ * under review; one to a new address, waiting its cooling period, says when it goes and that the
+ * bot's message can cancel it.
+ */
 export function WithdrawalRow({ w }: { readonly w: Withdrawal }) {
   const t = useT()
   const language = useLanguage()
   const review = w.status === 'pending' && w.under_review === true
+  const cooling = w.status === 'pending' && w.release_at !== undefined
   return (
     <li className="list__item" data-testid={`withdrawal-${w.id}`}>
       <span className="list__main">
@@ -103,6 +108,11 @@ export function WithdrawalRow({ w }: { readonly w: Withdrawal }) {
         {review ? (
           <span className="list__meta" data-testid={`withdrawal-${w.id}-review`}>
             {t('withdraw.underReviewHint')}
+          </span>
+        ) : null}
+        {cooling ? (
+          <span className="list__meta" data-testid={`withdrawal-${w.id}-cooling`}>
+            {t('withdraw.coolingHint', { time: formatDateTime(w.release_at!, language) })}
           </span>
         ) : null}
       </span>
