@@ -44,12 +44,15 @@ export interface LocalWatcher {
 /** One outgoing payment after a payout pass. */
 export interface PayoutRecord {
   readonly id: bigint
-  readonly kind: 'sale' | 'refund'
+  readonly kind: 'sale' | 'refund' | 'sweep'
   readonly withdrawalId: bigint | null
   readonly address: string
   readonly amountNano: bigint
-  /** completed: paid on the chain; sending: signed and sent, not yet seen; retry: to be signed anew; failed: for the operator. */
-  readonly outcome: 'completed' | 'sending' | 'retry' | 'failed'
+  /**
+   * completed: paid on the chain; sending: signed and sent, not yet seen; retry: to be signed anew;
+   * failed: for the operator; cancelled: a cold sweep that did not land (reckoned anew).
+   */
+  readonly outcome: 'completed' | 'sending' | 'retry' | 'failed' | 'cancelled'
   readonly txHash?: string
 }
 

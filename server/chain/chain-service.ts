@@ -5,6 +5,7 @@ import type { ServerContext } from '../domain/context.ts'
 import { outgoingPayments, paymentRecords, type OutgoingPayment, type PaymentRecord } from './payment-rows.ts'
 import { createPayoutSender, DEFAULT_MAX_FAILURES, type PayoutSender, type TreasurySigner } from './payouts.ts'
 import { createChainWatcher, type ChainWatcher } from './watcher.ts'
+import type { ColdSweep } from './cold-sweep.ts'
 
 export interface ChainServiceOptions {
   /** The TON HTTP API v4 endpoint (AXIOM_TON_API): a public node, your own, or the local stack's. */
@@ -26,6 +27,8 @@ export interface ChainServiceOptions {
   /** A v4 request's timeout (ms). Default 10 000. */
   readonly timeoutMs?: number
   readonly validForS?: number
+  /** The hot float and the cold wallet its excess is swept to (AXIOM_TREASURY_FLOAT, AXIOM_COLD_ADDRESS); none by default. */
+  readonly sweep?: ColdSweep | null
 }
 
 export interface ChainService {
@@ -71,6 +74,7 @@ export const startChainService = (
     lease: leases.payouts,
     maxFailures,
     ...(o.validForS !== undefined ? { validForS: o.validForS } : {}),
+    ...(o.sweep ? { sweep: o.sweep } : {}),
   })
   const timers: ReturnType<typeof setInterval>[] = []
   const pollMs = o.pollMs ?? 2000

@@ -70,9 +70,14 @@ export interface PaymentRecord extends InboundPayment {
   readonly overpaidNano: bigint | null
 }
 
-export type OutgoingKind = 'sale' | 'refund'
-/** queued → sending (seqno, valid_until, message hash recorded before the send) → paid; failed after too many tries. */
-export type OutgoingState = 'queued' | 'sending' | 'paid' | 'failed'
+/** `sweep`: the treasury's excess over its float, to the cold wallet (server/chain/cold-sweep.ts). */
+export type OutgoingKind = 'sale' | 'refund' | 'sweep'
+/**
+ * queued → sending (seqno, valid_until, message hash recorded before the send) → paid; failed after
+ * too many tries. `cancelled`: a sweep given back to the queue (its message expired or was skipped),
+ * never signed again with its old amount: the next sweep is reckoned from the balance of its moment.
+ */
+export type OutgoingState = 'queued' | 'sending' | 'paid' | 'failed' | 'cancelled'
 
 export interface OutgoingPayment {
   readonly id: bigint
@@ -387,6 +392,24 @@ export const claimForMessage = (
   })
 
 class ClaimLost extends Error {}
+
+/**
+ * Queues a sweep of `amount` to `to` (the cold wallet) unless one is already queued or in flight:
+ * in one transaction, so two passes never queue two. The sweep's number is its ref's and its
+ * comment's (`axiom:sweep:<n>`). Null when one was there.
+ */
+export const queueSweep = (ctx: ServerContext, to: string, amount: bigint, commentOf: (n: bigint) => string): Promise<OutgoingPayment | null> =>
+  inTx(ctx, async (ctx) => {
+    const busy = await getRow(ctx.db, `SELECT id FROM outgoing_payments WHERE kind = 'sweep' AND state IN ('queued', 'sending') LIMIT 1`)
+    if (busy) return null
+    const n = big((await getRow(ctx.db, `SELECT COUNT(*) AS n FROM outgoing_payments WHERE kind = 'sweep'`))!, 'n') + 1n
+    const id = await enqueue(ctx, 'sweep', `sweep:${n}`, to, amount, commentOf(n), null)
+    return outgoingPayment(ctx, BigInt(id))
+  })
+
+/** Every queued sweep becomes `cancelled` (why in last_error): a sweep is never signed again with an amount reckoned from an older balance. */
+export const cancelQueuedSweeps = async (ctx: ServerContext, why: string): Promise<number> =>
+  (await run(ctx.db, `UPDATE outgoing_payments SET state = 'cancelled', last_error = ?, updated_at = ? WHERE kind = 'sweep' AND state = 'queued'`, why, ctx.now())).changes
 
 /** The operator's commands on a `failed` payment: sign it anew, or mark it settled by hand. */
 export const retryOutgoing = async (ctx: ServerContext, id: bigint): Promise<boolean> =>

@@ -28,12 +28,13 @@ export const setPayoutPause = (ctx: ServerContext, on: boolean): Promise<void> =
 /**
  * What has left the treasury, or may have, in the last hour: the payments in flight, and those paid
  * (confirmed on the chain, or settled by the operator) in the window. A payment signed anew counts once.
+ * A sweep to the operator's cold wallet (kind `sweep`) is no payout and does not count.
  */
 export const hourOutflow = async (ctx: ServerContext): Promise<bigint> =>
   big(
     (await getRow(
       ctx.db,
-      `SELECT COALESCE(SUM(amount_nano), 0) AS v FROM outgoing_payments WHERE state = 'sending' OR (state = 'paid' AND updated_at > ?)`,
+      `SELECT COALESCE(SUM(amount_nano), 0) AS v FROM outgoing_payments WHERE kind != 'sweep' AND (state = 'sending' OR (state = 'paid' AND updated_at > ?))`,
       ctx.now() - HOUR_S,
     ))!,
     'v',

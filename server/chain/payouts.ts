@@ -10,12 +10,15 @@ import type { PayoutLimits } from '../config/config.ts'
 import { hourOutflow, isPayoutPauseOn, recordBreaker } from './payout-breaker.ts'
 import {
   abandonMessage,
+  cancelQueuedSweeps,
   claimForMessage,
   failUnpayable,
   outgoingPayments,
   queueDueSales,
+  queueSweep,
   type OutgoingPayment,
 } from './payment-rows.ts'
+import { sweepAmount, sweepComment, type ColdSweep } from './cold-sweep.ts'
 import { MAX_MESSAGES, type TreasuryKey } from './treasury.ts'
 import { normalizedMessageHash, TREASURY_CURSOR } from './watcher.ts'
 
@@ -45,6 +48,8 @@ export interface PayoutSenderOptions {
   readonly validForS?: number
   /** The payout limits and breaker; default the server's (ServerConfig.payoutLimits). */
   readonly limits?: PayoutLimits
+  /** The hot float and the cold wallet its excess goes to (server/chain/cold-sweep.ts); none by default. */
+  readonly sweep?: ColdSweep | null
   readonly log?: (msg: string, e?: unknown) => void
 }
 
@@ -52,7 +57,8 @@ export interface PayoutSender {
   /**
    * One pass: due sales join the queue; the message in flight is resent (until its valid_until),
    * or given up when it can no longer land; else the next queued payments are signed into one
-   * message (up to 255 for W5, 4 for v4), recorded, then sent. Answers the payments it sent or resent.
+   * message (up to 255 for W5, 4 for v4), recorded, then sent; with nothing queued, the treasury's
+   * excess over its float goes to the cold wallet (a sweep, o.sweep). Answers the payments it sent or resent.
    */
   pass(): Promise<OutgoingPayment[]>
   /** No pass starts any more; resolves when the one under way (if any) is done. */
@@ -181,6 +187,10 @@ export const createPayoutSender = (ctx: ServerContext, o: PayoutSenderOptions): 
       await breaker(stops)
       return stops.length === 0 ? inFlight : []
     }
+    // A sweep whose message did not land (expired, skipped) is not signed again with its amount: the
+    // balance has moved since. The next one is reckoned from the balance of its own pass.
+    const dropped = await cancelQueuedSweeps(ctx, 'its message did not land; the next sweep is reckoned from the balance of its moment')
+    if (dropped > 0) log(`a cold sweep that did not land was cancelled (${dropped})`)
 
     const all = await outgoingPayments(ctx, ['queued'])
     // An address the chain cannot take would stop every message it is in: it goes to the operator.
@@ -201,21 +211,37 @@ export const createPayoutSender = (ctx: ServerContext, o: PayoutSenderOptions): 
       total += r.amountNano
     }
     await breaker(stops)
+    const signAndSend = async (rows: OutgoingPayment[]): Promise<OutgoingPayment[]> => {
+      const validUntil = chainNow + validFor
+      const cell = signTransfer(o.treasury, seqno, validUntil, rows, !active)
+      const boc = cell.toBoc().toString('base64')
+      const msgHash = normalizedMessageHash(loadMessage(cell.beginParse()))
+      // Recorded before it is sent: a kill after this line leaves a message the next pass resends.
+      if (!(await claimForMessage(ctx, rows.map((r) => r.id), { seqno, validUntil, msgHash, boc }))) return []
+      await send(boc)
+      return rows
+    }
     if (queued.length === 0) {
       if (stops.length > 0) return []
       // A funded treasury not deployed yet is deployed by a transfer of nothing: until it is, a
       // bounceable payment to it bounces. Nothing is paid by it, so nothing is recorded.
       if (!active && BigInt(account.balance.coins) > 0n) await send(signTransfer(o.treasury, 0, chainNow + validFor, [], true).toBoc().toString('base64'))
-      return []
+      // Nothing owed is queued or in flight, and the breaker has no cause: the excess over the float goes cold.
+      if (!o.sweep || !active || !caughtUp) return []
+      // Never below the reserve, whatever the float says.
+      const keep = reserve !== null && reserve > o.sweep.floatNano ? reserve : o.sweep.floatNano
+      const amount = sweepAmount(balance, keep)
+      if (amount === null) return []
+      // The watcher has not moved since the balance was read: no payment of the treasury's was
+      // confirmed (and so left the queue) that this balance does not already show gone.
+      const again = await readChainCursor(ctx, TREASURY_CURSOR)
+      if (again?.lt !== cursor?.lt || again?.txHash !== cursor?.txHash) return []
+      const row = await queueSweep(ctx, o.sweep.coldAddress, amount, sweepComment)
+      if (!row) return []
+      log(`cold sweep #${row.id}: ${ton(amount)} to ${o.sweep.coldAddress} (the treasury holds ${ton(balance)}, keeps ${ton(keep)})`)
+      return signAndSend([row])
     }
-    const validUntil = chainNow + validFor
-    const cell = signTransfer(o.treasury, seqno, validUntil, queued, !active)
-    const boc = cell.toBoc().toString('base64')
-    const msgHash = normalizedMessageHash(loadMessage(cell.beginParse()))
-    // Recorded before it is sent: a kill after this line leaves a message the next pass resends.
-    if (!(await claimForMessage(ctx, queued.map((r) => r.id), { seqno, validUntil, msgHash, boc }))) return []
-    await send(boc)
-    return queued
+    return signAndSend(queued)
   }
 
   return {
