@@ -2,7 +2,7 @@ import { DEFAULT_DB_PATH, DEFAULT_PRODUCTION_PRICE_MAX_AGE_S, DEV_BOT_TOKEN, DEV
 import type { StartOptions } from './start-server.ts'
 import { parseAppOrigins } from './config/app-origins.ts'
 import {
-  mnemonicFromEnv,
+  mnemonicFromKeyFile,
   NETWORK_GLOBAL_ID,
   parseNetwork,
   parseTreasuryAddress,
@@ -17,6 +17,8 @@ import { estimatedEntropyBits, MIN_SECRET_ENTROPY_BITS } from './config/secret-e
 import { defaultTelegramSettings } from './telegram/gateway.ts'
 import { DEFAULT_PRODUCTION_PAYOUT_LIMITS, type PayoutLimits } from './config/config.ts'
 import { payoutLimitsFromEnv, payoutLimitsOff } from './chain/payout-limits.ts'
+import { parseRole, runsJobs, type Role } from './config/role.ts'
+import { coldSweepFromEnv, type ColdSweep } from './chain/cold-sweep.ts'
 import { productionNewAddressDelay } from './config/new-address-delay.ts'
 
 /** Why a production backend will not start: one line, for the operator. */
@@ -44,9 +46,13 @@ const requireHttps = (name: string, url: string): void => {
   if (protocol !== 'https:') refuse(`${name} is ${protocol}//, not https:// (production talks to it over TLS only)`)
 }
 
-/** What production adds to the options: the checked treasury key, and the chain service started with the server. */
+/**
+ * What production adds to the options: the role, the checked treasury key and the chain service
+ * started with the server (a worker, or all), or none of either and a keyless chain reader (an api instance).
+ */
 export interface LiveOptions extends StartOptions {
-  readonly treasuryKey: TreasuryKey
+  readonly role: Role
+  readonly treasuryKey: TreasuryKey | null
 }
 
 /**
@@ -103,23 +109,41 @@ export const productionOptions = async (env: NodeJS.ProcessEnv, base: StartOptio
   } catch (e) {
     refuse((e as Error).message)
   }
-  let words: string[] | null = null
+  // The key in one place (server/config/role.ts): AXIOM_ROLE said explicitly, `all` for a single instance only.
+  let role: Role = 'all'
   try {
-    words = mnemonicFromEnv(env)
+    role = parseRole(env.AXIOM_ROLE)
   } catch (e) {
     refuse((e as Error).message)
   }
-  if (!words) refuse('the treasury key is not set (AXIOM_TREASURY_MNEMONIC or AXIOM_TREASURY_MNEMONIC_FILE)')
+  if (!env.AXIOM_ROLE?.trim()) refuse('AXIOM_ROLE is not set (api for the instances that serve the app, worker for the one that holds the treasury key; all for a single instance)')
+  if (role === 'all' && env.AXIOM_SINGLE_INSTANCE?.trim() !== '1') {
+    refuse('AXIOM_ROLE=all puts the treasury key on every instance: run api instances and one worker, or set AXIOM_SINGLE_INSTANCE=1 for a single instance')
+  }
   let key: TreasuryKey | null = null
-  try {
-    key = await treasuryFromMnemonic(words!, version, network)
-  } catch (e) {
-    refuse((e as Error).message)
-  }
-  if (!key!.address.equals(treasury!.address)) {
-    refuse(
-      `AXIOM_TREASURY is not the mnemonic's wallet: the mnemonic's ${version} on ${network} is ${key!.address.toString({ testOnly: network === 'testnet' })}`,
-    )
+  if (!runsJobs(role)) {
+    // An api instance never reads a treasury key: one given to it is refused, not ignored.
+    const given = ['AXIOM_TREASURY_MNEMONIC', 'AXIOM_TREASURY_MNEMONIC_FILE'].find((name) => env[name] !== undefined)
+    if (given) refuse(`${given} is set on an api instance (AXIOM_ROLE=api): only the worker holds the treasury key`)
+  } else {
+    // From a file this user alone can read, never from an environment variable.
+    let words: string[] | null = null
+    try {
+      words = mnemonicFromKeyFile(env)
+    } catch (e) {
+      refuse((e as Error).message)
+    }
+    if (!words) refuse('the treasury key is not set (AXIOM_TREASURY_MNEMONIC_FILE: a file of the 24 words, mode 0400 or 0600, owned by this user)')
+    try {
+      key = await treasuryFromMnemonic(words!, version, network)
+    } catch (e) {
+      refuse((e as Error).message)
+    }
+    if (!key!.address.equals(treasury!.address)) {
+      refuse(
+        `AXIOM_TREASURY is not the mnemonic's wallet: the mnemonic's ${version} on ${network} is ${key!.address.toString({ testOnly: network === 'testnet' })}`,
+      )
+    }
   }
 
   // New Telegram accounts are free to make: the dev default of 100 welcome tokens is never production's by accident.
@@ -165,6 +189,15 @@ export const productionOptions = async (env: NodeJS.ProcessEnv, base: StartOptio
   if (payoutLimits.maxSaleNano! > payoutLimits.maxHourNano!) {
     refuse('AXIOM_PAYOUT_MAX_SALE is over AXIOM_PAYOUT_MAX_HOUR: a sale the hour cannot pay would wait for ever')
   }
+  // The hot float and the cold wallet (server/chain/cold-sweep.ts): the worker's; an api instance sweeps nothing.
+  let sweep: ColdSweep | null = null
+  if (runsJobs(role)) {
+    try {
+      sweep = coldSweepFromEnv(env, { network, treasury: treasury!.address, reserveNano: payoutLimits.treasuryReserveNano, maxHourNano: payoutLimits.maxHourNano })
+    } catch (e) {
+      refuse((e as Error).message)
+    }
+  }
 
   // A sale to an address its user never proved with tonProof waits (an hour unless set); none is refused.
   let newAddressDelayS = 0
@@ -204,7 +237,9 @@ export const productionOptions = async (env: NodeJS.ProcessEnv, base: StartOptio
     newAddressDelayS,
     tonProofDomains,
     logger: { level },
-    treasuryKey: key!,
-    chain: { endpoint: tonApi!, confirmEndpoint: confirmApi!, treasury: key!, fromStart: false },
+    role,
+    treasuryKey: key,
+    // The worker's chain service, with its cold sweep; an api instance only reads the chain, with no key.
+    ...(key ? { chain: { endpoint: tonApi!, confirmEndpoint: confirmApi!, treasury: key, fromStart: false, sweep } } : { chainReader: { endpoint: tonApi! } }),
   }
 }

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs'
 import { Address } from '@ton/core'
 import { mnemonicToPrivateKey, mnemonicValidate, type KeyPair } from '@ton/crypto'
 import { WalletContractV4, WalletContractV5R1 } from '@ton/ton'
@@ -50,8 +50,53 @@ export const mnemonicFromEnv = (env: NodeJS.ProcessEnv): string[] | null => {
       throw new Error(`AXIOM_TREASURY_MNEMONIC_FILE ${env.AXIOM_TREASURY_MNEMONIC_FILE} is not readable (${(e as NodeJS.ErrnoException).code ?? e})`)
     }
   }
-  if (text === undefined || text.trim() === '') return null
-  return text.trim().split(/\s+/)
+  return wordsOf(text)
+}
+
+const wordsOf = (text: string | undefined): string[] | null => (text === undefined || text.trim() === '' ? null : text.trim().split(/\s+/))
+
+/** The modes a key file may have: read (and write) by its owner, nothing for anyone else. */
+export const KEY_FILE_MODES: ReadonlyArray<number> = [0o600, 0o400]
+
+/**
+ * Why a key file of `mode` owned by `owner` is not readable by the process's user (`uid`) alone, or
+ * null when it is: a regular file, mode 0600 or 0400, owned by `uid` (no owner check without a uid).
+ */
+export const keyFileProblem = (st: { mode: number; uid: number; isFile(): boolean }, uid: number | null): string | null => {
+  if (!st.isFile()) return 'is not a regular file'
+  const mode = st.mode & 0o7777
+  if (!KEY_FILE_MODES.includes(mode)) return `has mode 0${mode.toString(8).padStart(3, '0')}: only its owner may read it (chmod 400 or 600)`
+  if (uid !== null && st.uid !== uid) return `is owned by uid ${st.uid}, not by this process's uid ${uid} (chown it to the user the backend runs as)`
+  return null
+}
+
+/**
+ * Production's one way to the treasury key: the file AXIOM_TREASURY_MNEMONIC_FILE names, readable by
+ * this process's user alone (keyFileProblem). No environment variable may hold the words: with
+ * AXIOM_TREASURY_MNEMONIC set at all (even empty) it throws. The file is opened once and checked
+ * through that descriptor, so what is read is what was checked. Null when no file is named; throws
+ * (one line, naming the variable) on anything else.
+ */
+export const mnemonicFromKeyFile = (env: NodeJS.ProcessEnv, uid: number | null = process.getuid?.() ?? null): string[] | null => {
+  if (env.AXIOM_TREASURY_MNEMONIC !== undefined) {
+    throw new Error('AXIOM_TREASURY_MNEMONIC is set: production reads the treasury key only from the file AXIOM_TREASURY_MNEMONIC_FILE names (no environment variable may hold it)')
+  }
+  const path = env.AXIOM_TREASURY_MNEMONIC_FILE?.trim()
+  if (!path) return null
+  let fd: number
+  try {
+    // A symbolic link is followed (Kubernetes mounts secrets so): what is checked is the file it names.
+    fd = openSync(path, 'r')
+  } catch (e) {
+    throw new Error(`AXIOM_TREASURY_MNEMONIC_FILE ${path} is not readable (${(e as NodeJS.ErrnoException).code ?? e})`)
+  }
+  try {
+    const why = keyFileProblem(fstatSync(fd), uid)
+    if (why) throw new Error(`AXIOM_TREASURY_MNEMONIC_FILE ${path} ${why}`)
+    return wordsOf(readFileSync(fd, 'utf8'))
+  } finally {
+    closeSync(fd)
+  }
 }
 
 export const treasuryFromMnemonic = async (words: ReadonlyArray<string>, version: TreasuryVersion, network: TonNetwork): Promise<TreasuryKey> => {

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { newTreasury } from '../../server/chain/new-treasury.ts'
 import { DEV_BOT_TOKEN, DEV_JWT_SECRET, entryOptionsFromEnv, optionsFromEnv, productionOptions, ProductionRefused, startServer } from '../../server/main.ts'
 import { estimatedEntropyBits, MIN_SECRET_ENTROPY_BITS } from '../../server/config/secret-entropy.ts'
-import { productionEnv } from '../support/production-env.ts'
+import { productionEnv, treasuryKeyFile } from '../support/production-env.ts'
 
 let words: string[]
 let w5Mainnet: string
@@ -47,8 +47,8 @@ const refusal = async (env: NodeJS.ProcessEnv): Promise<string> => {
 describe('production fails closed (NODE_ENV=production)', () => {
   it('starts with a complete environment: the treasury, one tonProof network, the recorded price', async () => {
     const o = await productionOptions(good(), optionsFromEnv(good()))
-    expect(o.treasuryKey.version).toBe('v5r1')
-    expect(o.treasuryKey.address.toString({ testOnly: false })).toBe(w5Mainnet)
+    expect(o.treasuryKey!.version).toBe('v5r1')
+    expect(o.treasuryKey!.address.toString({ testOnly: false })).toBe(w5Mainnet)
     expect(o.treasuryAddress).toMatch(/^0:[0-9a-f]{64}$/)
     expect(o.tonProofNetworks).toEqual(['-239'])
     expect(o.priceSource).toBe('recorded')
@@ -57,9 +57,9 @@ describe('production fails closed (NODE_ENV=production)', () => {
 
   it('accepts a v4r2 treasury when configured, and the mnemonic from a file', async () => {
     const file = join(dir, 'mnemonic')
-    writeFileSync(file, `${words.join('\n')}\n`)
-    const env = { ...good(), AXIOM_TREASURY: v4, AXIOM_TREASURY_WALLET: 'v4r2', AXIOM_TREASURY_MNEMONIC: undefined, AXIOM_TREASURY_MNEMONIC_FILE: file }
-    expect((await productionOptions(env, {})).treasuryKey.version).toBe('v4r2')
+    writeFileSync(file, `${words.join('\n')}\n`, { mode: 0o400 })
+    const env = { ...good(), AXIOM_TREASURY: v4, AXIOM_TREASURY_WALLET: 'v4r2', AXIOM_TREASURY_MNEMONIC_FILE: file }
+    expect((await productionOptions(env, {})).treasuryKey!.version).toBe('v4r2')
   })
 
   it('refuses the dev bot token, or none', async () => {
@@ -81,9 +81,9 @@ describe('production fails closed (NODE_ENV=production)', () => {
   it("refuses a treasury that is not the mnemonic's wallet, a missing key, and a bad mnemonic", async () => {
     expect(await refusal({ ...good(), AXIOM_TREASURY: v4 })).toMatch(/AXIOM_TREASURY is not the mnemonic's wallet/)
     const other = await mnemonicNew()
-    expect(await refusal({ ...good(), AXIOM_TREASURY_MNEMONIC: other.join(' ') })).toMatch(/not the mnemonic's wallet/)
-    expect(await refusal({ ...good(), AXIOM_TREASURY_MNEMONIC: undefined })).toMatch(/treasury key is not set/)
-    expect(await refusal({ ...good(), AXIOM_TREASURY_MNEMONIC: 'abandon '.repeat(24) })).toMatch(/not a valid TON mnemonic/)
+    expect(await refusal({ ...good(), AXIOM_TREASURY_MNEMONIC_FILE: treasuryKeyFile(other) })).toMatch(/not the mnemonic's wallet/)
+    expect(await refusal({ ...good(), AXIOM_TREASURY_MNEMONIC_FILE: undefined })).toMatch(/treasury key is not set/)
+    expect(await refusal({ ...good(), AXIOM_TREASURY_MNEMONIC_FILE: treasuryKeyFile(Array(24).fill('abandon')) })).toMatch(/not a valid TON mnemonic/)
   })
 
   it('refuses a network that does not match the treasury address or the tonProof network', async () => {
@@ -118,10 +118,11 @@ describe('production fails closed (NODE_ENV=production)', () => {
   it('npm run treasury:new creates a treasury the checks accept: its mnemonic and its address', async () => {
     const t = await newTreasury('testnet', 'v5r1')
     expect(t.mnemonic.split(' ')).toHaveLength(24)
-    const o = await productionOptions({ ...good(), AXIOM_TON_NETWORK: 'testnet', AXIOM_TREASURY: t.address, AXIOM_TREASURY_MNEMONIC: t.mnemonic }, {})
-    expect(o.treasuryKey.address.toString({ bounceable: false, testOnly: true, urlSafe: true })).toBe(t.address)
+    const key = treasuryKeyFile(t.mnemonic.split(' '))
+    const o = await productionOptions({ ...good(), AXIOM_TON_NETWORK: 'testnet', AXIOM_TREASURY: t.address, AXIOM_TREASURY_MNEMONIC_FILE: key }, {})
+    expect(o.treasuryKey!.address.toString({ bounceable: false, testOnly: true, urlSafe: true })).toBe(t.address)
     // A testnet-flagged address on mainnet is refused.
-    expect(await refusal({ ...good(), AXIOM_TREASURY: t.address, AXIOM_TREASURY_MNEMONIC: t.mnemonic })).toMatch(/testnet address but AXIOM_TON_NETWORK is mainnet/)
+    expect(await refusal({ ...good(), AXIOM_TREASURY: t.address, AXIOM_TREASURY_MNEMONIC_FILE: key })).toMatch(/testnet address but AXIOM_TON_NETWORK is mainnet/)
   })
 
   it('the entry prints one line and exits 1 (what deploy/Dockerfile runs)', () => {

@@ -1,6 +1,34 @@
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+/** Where the key files of this test process are written (removed when it exits). */
+let keyDir: string | null = null
+
+/**
+ * A file holding `words` as production reads the treasury key: mode 0600, owned by this process's user
+ * (server/chain/treasury.ts, mnemonicFromKeyFile). `mode` makes one with other permissions.
+ */
+export const treasuryKeyFile = (words: ReadonlyArray<string>, mode = 0o600): string => {
+  if (keyDir === null) {
+    const dir = mkdtempSync(join(tmpdir(), 'axiom-key-'))
+    keyDir = dir
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }))
+  }
+  const file = join(keyDir, `mnemonic-${Math.random().toString(36).slice(2)}`)
+  writeFileSync(file, `${words.join(' ')}\n`, { mode })
+  // The mode exactly, whatever the umask took off.
+  chmodSync(file, mode)
+  return file
+}
+
+/** A mainnet address that is not the treasury's: the cold wallet production requires on mainnet (AXIOM_COLD_ADDRESS). */
+export const COLD_ADDRESS = `0:${'c0'.repeat(32)}`
+
 /**
  * A complete production environment (NODE_ENV=production) that the backend's entry accepts, for a
  * mainnet treasury whose mnemonic and address the test made; each test then breaks or adds one thing.
+ * It is the worker's (AXIOM_ROLE=worker), the key in a file of mode 0600, a cold wallet set.
  */
 export const productionEnv = (
   key: { readonly words: ReadonlyArray<string>; readonly treasury: string; readonly jwtSecret: string },
@@ -13,7 +41,9 @@ export const productionEnv = (
   AXIOM_TON_API: 'https://mainnet-v4.tonhubapi.com',
   AXIOM_TON_API_CONFIRM: 'https://ton-v4.example.net',
   AXIOM_TREASURY: key.treasury,
-  AXIOM_TREASURY_MNEMONIC: key.words.join(' '),
+  AXIOM_ROLE: 'worker',
+  AXIOM_TREASURY_MNEMONIC_FILE: treasuryKeyFile(key.words),
+  AXIOM_COLD_ADDRESS: COLD_ADDRESS,
   AXIOM_COMMUNITY_CHAT: '@axiom_community',
   AXIOM_WELCOME_BALANCE: '0',
   AXIOM_TON_PROOF_DOMAINS: 'app.example.com',
