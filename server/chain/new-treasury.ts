@@ -1,6 +1,6 @@
 /**
- * Creates a treasury: a new 24-word mnemonic and its wallet's address, for AXIOM_TREASURY_MNEMONIC
- * and AXIOM_TREASURY (docs/deploy.md, "Going live on TON"):
+ * Creates a treasury: a new 24-word mnemonic and its wallet's address, for the worker's key file
+ * (AXIOM_TREASURY_MNEMONIC_FILE) and AXIOM_TREASURY (docs/deploy.md, "Going live on TON"):
  *   npm run treasury:new -- testnet [v5r1|v4r2]
  */
 import { pathToFileURL } from 'node:url'
@@ -31,7 +31,12 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
         `AXIOM_TON_NETWORK=${t.network}`,
         `AXIOM_TREASURY_WALLET=${t.version}`,
         `AXIOM_TREASURY=${t.address}`,
-        `AXIOM_TREASURY_MNEMONIC="${t.mnemonic}"`,
+        '',
+        'The mnemonic (production reads it from a file only, AXIOM_TREASURY_MNEMONIC_FILE, never from the environment):',
+        t.mnemonic,
+        "Write it into the worker's key file, readable by the worker's user alone (mode 0400 or 0600, owned by it), e.g.",
+        '  (umask 077 && cat > treasury.mnemonic)    # paste the line above, then Ctrl-D',
+        '  chmod 400 treasury.mnemonic',
       ].join('\n'),
     )
   } catch (e) {

@@ -40,19 +40,7 @@ export const treasuryWallet = (publicKey: Buffer, version: TreasuryVersion, netw
     ? WalletContractV4.create({ workchain: 0, publicKey })
     : WalletContractV5R1.create({ publicKey, walletId: { networkGlobalId: NETWORK_GLOBAL_ID[network] } })
 
-/** The mnemonic's words from AXIOM_TREASURY_MNEMONIC, or the file AXIOM_TREASURY_MNEMONIC_FILE names; null when neither is set. */
-export const mnemonicFromEnv = (env: NodeJS.ProcessEnv): string[] | null => {
-  let text = env.AXIOM_TREASURY_MNEMONIC
-  if ((text === undefined || text.trim() === '') && env.AXIOM_TREASURY_MNEMONIC_FILE) {
-    try {
-      text = readFileSync(env.AXIOM_TREASURY_MNEMONIC_FILE, 'utf8')
-    } catch (e) {
-      throw new Error(`AXIOM_TREASURY_MNEMONIC_FILE ${env.AXIOM_TREASURY_MNEMONIC_FILE} is not readable (${(e as NodeJS.ErrnoException).code ?? e})`)
-    }
-  }
-  return wordsOf(text)
-}
-
+/** A mnemonic's words from its text, or null when there are none. */
 const wordsOf = (text: string | undefined): string[] | null => (text === undefined || text.trim() === '' ? null : text.trim().split(/\s+/))
 
 /** The modes a key file may have: read (and write) by its owner, nothing for anyone else. */

@@ -1,27 +1,74 @@
-import { readFileSync } from 'node:fs'
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { mnemonicNew, mnemonicToPrivateKey } from '@ton/crypto'
 import { WalletContractV5R1 } from '@ton/ton'
-import { describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import { entryOptionsFromEnv } from '../../server/main.ts'
 
+type Node = string | Node[] | { [key: string]: Node }
+type Mapping = { [key: string]: Node }
+
 /**
- * docker-compose.yml's backend, read as text (no YAML library): its `environment:` entries, in order,
- * as `[name, value]` with compose's quotes removed.
+ * docker-compose.yml read without a YAML library, for the subset it is written in: mappings,
+ * sequences (of scalars or of mappings), full-line comments, an anchor on a mapping (`key: &name`) and
+ * its merge (`<<: *name`). A key named twice in one mapping, merged keys included, throws: compose
+ * would stop on the first, and would silently prefer one of the second.
  */
-const backendEnvironment = (): Array<[string, string]> => {
-  const lines = readFileSync('docker-compose.yml', 'utf8').split('\n')
-  const service = lines.findIndex((l) => /^ {2}backend:\s*$/.test(l))
-  expect(service).toBeGreaterThan(-1)
-  const start = lines.findIndex((l, i) => i > service && /^ {4}environment:\s*$/.test(l))
-  const entries: Array<[string, string]> = []
-  for (const line of lines.slice(start + 1)) {
-    if (/^\s*(#.*)?$/.test(line)) continue
-    const m = /^ {6}([A-Z0-9_]+):\s*(.*)$/.exec(line)
-    if (!m) break
-    entries.push([m[1]!, m[2]!.trim().replace(/^"(.*)"$/, '$1')])
+const readCompose = (text: string): Mapping => {
+  const lines = text
+    .split('\n')
+    .map((raw) => ({ indent: raw.length - raw.trimStart().length, text: raw.trim() }))
+    .filter((l) => l.text !== '' && !l.text.startsWith('#'))
+  const anchors = new Map<string, Mapping>()
+  let i = 0
+  const scalar = (v: string): string => v.replace(/^"(.*)"$/, '$1')
+  const block = (indent: number): Node => (lines[i]!.text.startsWith('- ') ? sequence(indent) : mapping(indent))
+  const put = (map: Mapping, key: string, value: Node) => {
+    if (key in map) throw new Error(`docker-compose.yml names ${key} twice in one mapping`)
+    map[key] = value
   }
-  return entries
+  const mapping = (indent: number, into: Mapping = {}): Mapping => {
+    while (i < lines.length && lines[i]!.indent === indent && !lines[i]!.text.startsWith('- ')) {
+      const m = /^([^:\s][^:]*?):(?:\s+(.*))?$/.exec(lines[i]!.text)
+      if (!m) throw new Error(`docker-compose.yml: cannot read "${lines[i]!.text}"`)
+      i++
+      const [, key, rest = ''] = m
+      if (key === '<<') {
+        const anchored = anchors.get(rest.replace(/^\*/, ''))
+        if (!anchored) throw new Error(`docker-compose.yml: no anchor ${rest}`)
+        for (const [k, v] of Object.entries(anchored)) put(into, k, v)
+        continue
+      }
+      if (rest === '' || rest.startsWith('&')) {
+        const value = i < lines.length && lines[i]!.indent > indent ? block(lines[i]!.indent) : ''
+        if (rest.startsWith('&')) anchors.set(rest.slice(1), value as Mapping)
+        put(into, key!, value)
+      } else put(into, key!, scalar(rest))
+    }
+    return into
+  }
+  const sequence = (indent: number): Node[] => {
+    const items: Node[] = []
+    while (i < lines.length && lines[i]!.indent === indent && lines[i]!.text.startsWith('- ')) {
+      const item = lines[i]!.text.slice(2)
+      if (/^[A-Za-z_][\w-]*:\s/.test(item)) {
+        // A mapping in a sequence: its first key on the dash's line, the rest two further in.
+        lines[i] = { indent: indent + 2, text: item }
+        items.push(mapping(indent + 2))
+      } else {
+        i++
+        items.push(scalar(item))
+      }
+    }
+    return items
+  }
+  return mapping(0)
 }
+
+const compose = readCompose(readFileSync('docker-compose.yml', 'utf8'))
+const services = compose.services as Record<string, Mapping>
+const environmentOf = (service: string): Record<string, string> => services[service]!.environment as Record<string, string>
 
 /** Compose's interpolation of the forms the file uses: ${X}, ${X:-default}, ${X:?message}. */
 const interpolate = (value: string, shell: Record<string, string>): string =>
@@ -33,38 +80,95 @@ const interpolate = (value: string, shell: Record<string, string>): string =>
     return ''
   })
 
-describe('docker-compose.yml gives the backend what production requires', () => {
-  it('names each variable once', () => {
-    const names = backendEnvironment().map(([n]) => n)
-    expect(names.length).toBeGreaterThan(10)
-    expect(names.filter((n, i) => names.indexOf(n) !== i)).toEqual([])
+const dir = mkdtempSync(join(tmpdir(), 'axiom-compose-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+describe('docker-compose.yml: N api instances and one worker', () => {
+  it('gives both roles the same environment, each variable named once, and its role', () => {
+    const shared = compose['x-backend-environment'] as Record<string, string>
+    expect(Object.keys(shared).length).toBeGreaterThan(10)
+    for (const [service, role] of [['api', 'api'], ['worker', 'worker']] as const) {
+      const env = environmentOf(service)
+      expect(env.AXIOM_ROLE, service).toBe(role)
+      for (const [name, value] of Object.entries(shared)) expect(env[name], `${service} ${name}`).toBe(value)
+    }
   })
 
-  it('with the variables docs/deploy.md exports, the production entry starts (welcome balance, log level, PostgreSQL)', async () => {
+  it('holds no treasury key in any environment: the worker alone reads it, from a Docker secret mounted as a file', () => {
+    expect(readFileSync('docker-compose.yml', 'utf8')).not.toMatch(/^\s*AXIOM_TREASURY_MNEMONIC\s*:/m)
+    for (const [name, service] of Object.entries(services)) {
+      expect(Object.keys((service.environment as Mapping | undefined) ?? {}), name).not.toContain('AXIOM_TREASURY_MNEMONIC')
+    }
+    expect(environmentOf('api')).not.toHaveProperty('AXIOM_TREASURY_MNEMONIC_FILE')
+    expect(services.api).not.toHaveProperty('secrets')
+    expect(environmentOf('worker').AXIOM_TREASURY_MNEMONIC_FILE).toBe('/run/secrets/treasury_mnemonic')
+    expect(services.worker!.secrets).toEqual(['treasury_mnemonic'])
+    expect((compose.secrets as Record<string, Mapping>).treasury_mnemonic).toEqual({ file: expect.stringMatching(/^\$\{AXIOM_TREASURY_KEY_FILE:\?/) })
+    // The other services see no secret.
+    for (const name of ['postgres', 'bot', 'proxy']) expect(services[name], name).not.toHaveProperty('secrets')
+  })
+
+  it('runs the api instances behind nginx and one worker that nobody reaches: only the proxy is published', () => {
+    expect(Number((services.api!.deploy as Mapping).replicas)).toBeGreaterThanOrEqual(2)
+    expect((services.worker!.deploy as Mapping).replicas).toBe('1')
+    for (const [name, service] of Object.entries(services)) expect('ports' in service, name).toBe(name === 'proxy')
+    const nginx = readFileSync('deploy/nginx.conf', 'utf8')
+    const upstream = /upstream axiom_backend \{([^}]*)\}/.exec(nginx)![1]!
+    expect(upstream.match(/^\s*server\s+\S+/gm)!.map((l) => l.trim())).toEqual(['server api:8787'])
+    expect(nginx).not.toMatch(/\bworker:8787\b/)
+    expect(environmentOf('bot').AXIOM_API).toBe('http://api:8787')
+  })
+
+  it('with the variables docs/deploy.md exports, the production entry starts the api instance and the worker', async () => {
     const words = await mnemonicNew()
     const { publicKey } = await mnemonicToPrivateKey(words)
     const treasury = WalletContractV5R1.create({ publicKey, walletId: { networkGlobalId: -239 } }).address.toString({ testOnly: false })
+    // The host's key file, as docs/deploy.md says to make it (mode 0400, the worker's user's).
+    const keyFile = join(dir, 'treasury.mnemonic')
+    writeFileSync(keyFile, `${words.join(' ')}\n`)
+    chmodSync(keyFile, 0o400)
+    const cold = `0:${'c0'.repeat(32)}`
     // What an operator exports (docs/deploy.md, "Bring it up with Docker Compose"); the rest are compose's defaults.
     const shell = {
       POSTGRES_PASSWORD: 'pw',
       BOT_TOKEN: '8123456789:a-real-looking-bot-token',
       JWT_SECRET: 'kP3v9Qm2xW7tR1zL8cN4bH6yJ0fD5gS2aE9uV3iO7pM=',
       AXIOM_TREASURY: treasury,
-      AXIOM_TREASURY_MNEMONIC: words.join(' '),
+      AXIOM_TREASURY_KEY_FILE: keyFile,
+      AXIOM_COLD_ADDRESS: cold,
       AXIOM_TON_NETWORK: 'mainnet',
       AXIOM_TON_API: 'https://mainnet-v4.tonhubapi.com',
+      AXIOM_TON_API_CONFIRM: 'https://toncenter.com/api/v4',
       AXIOM_DOMAIN: 'app.example.com',
       AXIOM_COMMUNITY_CHAT: '@your_channel',
       AXIOM_MINI_APP_LINK: 'https://t.me/your_bot/app',
     }
-    const env: NodeJS.ProcessEnv = { NODE_ENV: 'production' }
-    for (const [name, value] of backendEnvironment()) env[name] = interpolate(value, shell)
-    expect(env.AXIOM_WELCOME_BALANCE).toBe('0')
-    expect(env.AXIOM_LOG_LEVEL).toBe('info')
-    const o = await entryOptionsFromEnv(env)
-    expect(o.welcomeBalanceNano).toBe(0n)
-    expect(o.logger).toEqual({ level: 'info' })
-    expect(o.tonProofDomains).toEqual(['app.example.com'])
-    expect(o.dbPath).toMatch(/^postgres:\/\//)
+    const envOf = (service: string): NodeJS.ProcessEnv => {
+      const env: NodeJS.ProcessEnv = { NODE_ENV: 'production' }
+      for (const [name, value] of Object.entries(environmentOf(service))) env[name] = interpolate(value, shell)
+      return env
+    }
+
+    const api = envOf('api')
+    expect(api.AXIOM_WELCOME_BALANCE).toBe('0')
+    expect(api.AXIOM_LOG_LEVEL).toBe('info')
+    const a = await entryOptionsFromEnv(api)
+    expect(a.role).toBe('api')
+    expect(a.chain).toBeUndefined()
+    expect(a.welcomeBalanceNano).toBe(0n)
+    expect(a.logger).toEqual({ level: 'info' })
+    expect(a.tonProofDomains).toEqual(['app.example.com'])
+    expect(a.dbPath).toMatch(/^postgres:\/\//)
+
+    // The secret is the host's file, mounted at the path the worker names.
+    const worker = envOf('worker')
+    const secret = interpolate(((compose.secrets as Record<string, Mapping>).treasury_mnemonic!.file as string), shell)
+    expect(secret).toBe(keyFile)
+    const w = await entryOptionsFromEnv({ ...worker, AXIOM_TREASURY_MNEMONIC_FILE: secret })
+    expect(w.role).toBe('worker')
+    expect(w.chain?.treasury.wallet.address.toString({ testOnly: false })).toBe(treasury)
+    expect(w.chain?.sweep).toEqual({ coldAddress: cold, floatNano: 1005_000_000_000n })
+    // Without the cold wallet's address, mainnet's worker refuses to start.
+    await expect(entryOptionsFromEnv({ ...worker, AXIOM_TREASURY_MNEMONIC_FILE: secret, AXIOM_COLD_ADDRESS: interpolate(environmentOf('worker').AXIOM_COLD_ADDRESS!, { ...shell, AXIOM_COLD_ADDRESS: '' }) })).rejects.toThrow(/AXIOM_COLD_ADDRESS is not set/)
   })
 })

@@ -8,7 +8,7 @@ import { freePort } from '../support/free-port.ts'
 /**
  * deploy/nginx.conf as shipped, run by Debian's nginx (`apt-get install nginx-light`; `npm test`
  * installs it, scripts/ensure-installed.mjs) as a child process of the test. Only what ties the file
- * to the compose network is replaced: the upstream's `backend:8787` by the test backend's address, the
+ * to the compose network is replaced: the upstream's `api:8787` by the test backend's address, the
  * listen port, the root, and (where asked) the TLS front's address by one on the loopback range. The
  * file's `server`, `upstream` and `map` blocks go into a minimal `http` block, as the nginx image's
  * /etc/nginx/nginx.conf includes conf.d/default.conf.
@@ -48,7 +48,7 @@ export const startShippedNginx = async (o: {
   for (const sub of ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) mkdirSync(join(dir, sub))
   const port = await freePort()
   let conf = readFileSync(SHIPPED_CONF, 'utf8')
-  conf = once(conf, 'server backend:8787 ', `server 127.0.0.1:${o.backendPort} `)
+  conf = once(conf, 'server api:8787 ', `server 127.0.0.1:${o.backendPort} `)
   conf = once(conf, 'listen 80;', `listen 127.0.0.1:${port};`)
   conf = once(conf, 'root /usr/share/nginx/html;', `root ${o.root};`)
   conf = once(conf, 'set_real_ip_from 172.31.250.1;', `set_real_ip_from ${o.front};`)
