@@ -138,6 +138,8 @@ const callsFor = (victim: { mint: number; link: number; pending: number }): Call
   { method: 'POST', path: '/user/notifications', auth: true, body: { enabled: flag(true) } },
   // The bot's report: init data it signs (never valid here, so nothing it names may change).
   { method: 'POST', path: '/telegram/chat-member', auth: false, body: { init_data: { bad: badText, good: 'x' }, chat: { bad: badText, good: 'bot' }, status: { bad: badText, good: 'kicked' } } },
+  // The bot's Cancel of a waiting sale: init data it signs (never valid here, so no sale may change).
+  { method: 'POST', path: '/telegram/sale-cancel', auth: false, body: { init_data: { bad: badText, good: 'x' }, sale_id: id(1) } },
   { method: 'POST', path: '/wallet/ton-proof/payload', auth: true, harmless: true },
   {
     method: 'POST',

@@ -35,6 +35,7 @@ describe('the routes other than the photo’s take 16 KiB', () => {
     { name: 'register (no sign-in)', path: '/api/auth/register', auth: false, fields: () => ({ init_data: initData(), ref_code: null }) },
     { name: 'refresh (no sign-in)', path: '/api/auth/refresh', auth: false, fields: () => ({ refresh_token: s.refresh }) },
     { name: 'chat-member (no bearer)', path: '/api/telegram/chat-member', auth: false, fields: () => ({ init_data: initData(), chat: 'bot', status: 'member' }) },
+    { name: 'sale-cancel (no bearer)', path: '/api/telegram/sale-cancel', auth: false, fields: () => ({ init_data: initData(), sale_id: 1 }) },
     { name: 'mint create', path: '/api/mint/create', auth: true, fields: () => ({ amount: 10, days: 30 }) },
     { name: 'withdraw create', path: '/api/withdraw/create', auth: true, fields: () => ({ token_amount: 1, address: 'x' }) },
   ]
