@@ -11,6 +11,7 @@ import { DomainError } from './domain/errors.ts'
 import { MAX_PRICE_MOVE_PERCENT, priceMoveText, setRecordedPrice } from './domain/recorded-price.ts'
 import { heldPayments, outgoingPayments, retryOutgoing, settleOutgoing, type OutgoingState } from './chain/payment-rows.ts'
 import { formatNano, requireNano } from './domain/money.ts'
+import { allRows, big, getRow, str } from './db/sql.ts'
 import { hourOutflow, isPayoutPauseOn, readBreaker, setPayoutPause } from './chain/payout-breaker.ts'
 import { approveHeldSale, heldSales, rejectHeldSale } from './domain/sale-payouts.ts'
 import { payoutLimitsFromEnv } from './chain/payout-limits.ts'
@@ -31,7 +32,7 @@ const USAGE = `usage: npm run admin -- <command>   (database: AXIOM_DB, default 
   payouts                                  the payouts' breaker: whether payments go, and why not
   payouts pause | resume                   stop every payment (sales and refunds wait, nothing is lost) | let them go
   payouts held                             list the sales held over a payout limit
-  payouts all | <state>                    list outgoing payments (sales, refunds); state: queued | sending | paid | failed
+  payouts all | <state>                    list outgoing payments (sales, refunds, cold sweeps); state: queued | sending | paid | failed | cancelled
   payout approve <id>                      release a held sale to be paid (no limit holds it again)
   payout reject <id>                       refuse a held sale: its tokens go back to the balance they came from
   payout retry <id>                        sign a failed outgoing payment anew
@@ -65,8 +66,21 @@ const breakerText = async (ctx: ServerContext): Promise<string> => {
     `sales held for approval: ${(await heldSales(ctx)).length} (npm run admin -- payouts held)`,
     `limits in this environment: per sale ${ton(limits.maxSaleNano)}, per user a day ${ton(limits.maxUserDayNano)}, per hour ${ton(limits.maxHourNano)}, ` +
       `watcher lag ${limits.maxLagS === null ? 'off' : `${limits.maxLagS} s`}, treasury reserve ${ton(limits.treasuryReserveNano)}`,
+    await sweepText(ctx),
   ]
   return lines.join('\n')
+}
+
+/**
+ * The cold sweeps (server/chain/cold-sweep.ts) as the operator reads them: how many went, and the
+ * last one; the cold wallet and the float are the worker's (AXIOM_COLD_ADDRESS, AXIOM_TREASURY_FLOAT).
+ */
+const sweepText = async (ctx: ServerContext): Promise<string> => {
+  const byState = await allRows(ctx.db, `SELECT state, COUNT(*) AS n, COALESCE(SUM(amount_nano), 0) AS v FROM outgoing_payments WHERE kind = 'sweep' GROUP BY state ORDER BY state`)
+  if (byState.length === 0) return 'cold sweeps: none yet (npm run admin -- payouts all lists them)'
+  const last = (await getRow(ctx.db, `SELECT id, state, amount_nano, to_address, updated_at FROM outgoing_payments WHERE kind = 'sweep' ORDER BY id DESC LIMIT 1`))!
+  const counts = byState.map((r) => `${big(r, 'n')} ${str(r, 'state')} (${formatNano(big(r, 'v'))} TON)`).join(', ')
+  return `cold sweeps: ${counts}; the last #${big(last, 'id')} ${str(last, 'state')}, ${formatNano(big(last, 'amount_nano'))} TON to ${str(last, 'to_address')} at ${new Date(Number(big(last, 'updated_at')) * 1000).toISOString()}`
 }
 
 /** A line written to stdout, waiting while the reader is behind (a long listing stays in constant memory). */

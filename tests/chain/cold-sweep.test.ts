@@ -214,7 +214,7 @@ describe('the cold sweep', () => {
 })
 
 describe('npm run admin -- payouts all', () => {
-  it('lists a sweep like the other outgoing payments', async () => {
+  it('lists a sweep like the other outgoing payments, and payouts sums them up', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'axiom-sweep-admin-'))
     const file = join(dir, 'axiom.db')
     const t = await startTestServer({ dbPath: file })
@@ -226,6 +226,8 @@ describe('npm run admin -- payouts all', () => {
       const listed = JSON.parse(await runAdminCommand(file, ['payouts', 'all'])) as Array<Record<string, unknown>>
       expect(listed).toMatchObject([{ kind: 'sweep', to: cold.toRawString(), amountNano: '12500000000', comment: 'axiom:sweep:1', state: 'queued' }])
       expect(JSON.parse(await runAdminCommand(file, ['payouts', 'queued']))).toHaveLength(1)
+      // The breaker's summary names the sweeps too.
+      expect(await runAdminCommand(file, ['payouts'])).toMatch(new RegExp(`^cold sweeps: 1 queued \\(12\\.5 TON\\); the last #${row!.id} queued, 12\\.5 TON to ${cold.toRawString()} at `, 'm'))
     } finally {
       await t.close()
       rmSync(dir, { recursive: true, force: true })
