@@ -255,17 +255,14 @@ export const decidePayment = async (
 
 /**
  * A payment the confirming endpoint did not show as the primary did: recorded as `held` (no credit,
- * no refund) with the cursor's move, so that an endpoint that invents or alters a payment moves no
- * money and the operator sees what it claimed.
+ * no refund) so that an endpoint that invents or alters a payment moves no money and the operator
+ * sees what it claimed. The cursor does not move: it only ever stands on a transaction both endpoints
+ * showed, so the watcher goes on from there once the primary tells the truth again. Null when that
+ * transaction was held before (a liar keeps its story from pass to pass).
  */
-export const holdPayment = (
-  ctx: ServerContext,
-  p: InboundPayment,
-  step: { name: string; from: ChainCursor | null; to: ChainCursor },
-  why: string,
-): Promise<PaymentRecord> =>
+export const holdPayment = (ctx: ServerContext, p: InboundPayment, why: string): Promise<PaymentRecord | null> =>
   inTx(ctx, async (ctx) => {
-    await advanceChainCursor(ctx, { name: step.name, expected: step.from, next: step.to })
+    if (await getRow(ctx.db, 'SELECT 1 AS x FROM chain_payments WHERE tx_hash = ?', p.txHash)) return null
     const m = p.comment ? BOND_PAYMENT_COMMENT.exec(p.comment.trim()) : null
     const r = { mintId: m ? BigInt(m[1]!) : null, outcome: 'held' as const, reason: null, detail: why, overpaidNano: null }
     await insertRecord(ctx, p, r)

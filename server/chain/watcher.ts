@@ -134,6 +134,12 @@ const prevHash = (tx: Transaction) => Buffer.from(tx.prevTransactionHash.toStrin
 /** The calls a confirming endpoint is asked (a TonClient4 on AXIOM_TON_API_CONFIRM). */
 export type ConfirmClient = Pick<TonClient4, 'getLastBlock' | 'getAccountLite' | 'getAccountTransactions'>
 
+/**
+ * The cursor of a live watcher that started on a treasury with no transaction at all: every
+ * transaction the treasury will have is after it (its whole history is read, as with no cursor).
+ */
+export const BEFORE_FIRST_TX: ChainCursor = { lt: 0n, txHash: '0'.repeat(64) }
+
 /** A TonClient4's calls the history is read with (a real TonClient4, or a test's client on a fake endpoint). */
 export type HistoryClient = Pick<TonClient4, 'getAccountLite' | 'getAccountTransactions'>
 
@@ -152,9 +158,10 @@ export type HistoryClient = Pick<TonClient4, 'getAccountLite' | 'getAccountTrans
 export const treasuryHistoryAfter = async (
   client: HistoryClient,
   account: Address,
-  cursor: ChainCursor | null,
+  from: ChainCursor | null,
   seqno: number,
 ): Promise<Transaction[] | Foreign> => {
+  const cursor = from && from.lt === BEFORE_FIRST_TX.lt && from.txHash === BEFORE_FIRST_TX.txHash ? null : from
   const lite = (await client.getAccountLite(seqno, account)).account
   const at = cursor ? `${cursor.lt}:${cursor.txHash}` : ''
   if (!lite.last) return cursor ? { why: `the account has no transaction at all, the cursor is at ${at}` } : []
@@ -240,22 +247,26 @@ export const createChainWatcher = (ctx: ServerContext, o: ChainWatcherOptions): 
     return { txs: await treasuryHistoryAfter(o.client, o.treasury, cursor, last.last.seqno), at: last.now }
   }
 
-  const handle = async (tx: Transaction, from: ChainCursor | null, held: string | null): Promise<ChainCursor> => {
+  const handle = async (tx: Transaction, from: ChainCursor | null, held: string | null): Promise<ChainCursor | null> => {
     const to: ChainCursor = { lt: tx.lt, txHash: hex(tx.hash()) }
     const step = { name, from, to }
     if (held !== null) {
-      heldCount++
+      // Neither decided nor passed: the cursor stays on the last transaction both endpoints showed.
       const p = inboundOf(tx)
       if (!p) {
         // Not a payment (the treasury's own send, a bounce): nothing is confirmed from it either.
-        log(`HELD: transaction ${to.lt}:${to.txHash} is not confirmed (${held}); passed over, nothing confirmed from it`)
-        await passTransaction(ctx, step)
-        return to
+        if (!heldSaid.has(to.txHash)) log(`HELD: transaction ${to.lt}:${to.txHash} is not confirmed (${held}); nothing confirmed from it`)
+        if (heldSaid.size >= keep) heldSaid.clear()
+        heldSaid.add(to.txHash)
+        return from
       }
-      log(`HELD: payment ${to.lt}:${to.txHash} of ${p.amountNano} nanoton from ${p.from} is not confirmed (${held}): neither credited nor refunded`)
-      const r = await holdPayment(ctx, p, step, held)
-      remember(r)
-      return to
+      const r = await holdPayment(ctx, p, held)
+      if (r) {
+        heldCount++
+        log(`HELD: payment ${to.lt}:${to.txHash} of ${p.amountNano} nanoton from ${p.from} is not confirmed (${held}): neither credited nor refunded`)
+        remember(r)
+      }
+      return from
     }
     const msg = tx.inMessage
     if (msg?.info.type === 'external-in') {
@@ -318,6 +329,8 @@ export const createChainWatcher = (ctx: ServerContext, o: ChainWatcherOptions): 
   let holding: string | null = null
   let holdSaid = 0
   let heldCount = 0
+  /** Transactions other than payments already said to be held (a liar repeats them every pass). */
+  const heldSaid = new Set<string>()
   const hold = (e: ForeignHistory | ConfirmDisagrees) => {
     const now = Date.now()
     if (e.message !== holding || now - holdSaid >= HOLD_LOG_EVERY_MS) {
@@ -336,7 +349,8 @@ export const createChainWatcher = (ctx: ServerContext, o: ChainWatcherOptions): 
       // decide, and its history is not read. The cursor starts at its newest transaction.
       const last = await o.client.getLastBlock()
       const newest = (await o.client.getAccountLite(last.last.seqno, o.treasury)).account.last
-      if (newest) await passTransaction(ctx, { name, from: null, to: { lt: BigInt(newest.lt), txHash: hex(Buffer.from(newest.hash, 'base64')) } })
+      // A treasury with no transaction yet: everything it will receive is new (BEFORE_FIRST_TX).
+      await passTransaction(ctx, { name, from: null, to: newest ? { lt: BigInt(newest.lt), txHash: hex(Buffer.from(newest.hash, 'base64')) } : BEFORE_FIRST_TX })
       await recordChainSeen(ctx, name, last.now)
       return
     }

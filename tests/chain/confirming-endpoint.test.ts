@@ -140,15 +140,20 @@ describe('deposits confirmed by a second endpoint', () => {
     expect(row?.mintId).toBe(String(bond.id))
     expect(row?.why).toMatch(/confirming endpoint/)
 
-    // The liar keeps its story: the confirming endpoint's history does not hold the cursor it moved to, so the watcher holds.
+    // The liar keeps its story: the same invention is not held twice, nor anything credited.
+    await watcher.pass()
+    expect(watcher.held).toBe(1)
+    expect((await paymentRecords(ts.server.ctx)).filter((r) => r.outcome === 'held')).toHaveLength(1)
+    // The cursor never stood on the invention: once the primary tells the truth, a real payment is credited.
     const pay2 = await newBond(13)
     await pay(1, pay2.nano, pay2.comment)
     lie = null
     const live = watchWith(new TonClient4({ endpoint: honest.url, timeout: 3000 }), 0, false)
     try {
       await live.pass()
-      expect(live.holding).toMatch(/does not hold the cursor/)
-      expect(await statusOf(pay2.id)).toBe('pending')
+      expect(live.holding).toBeNull()
+      expect(await statusOf(pay2.id)).toBe('active')
+      expect(await statusOf(bond.id)).toBe('pending')
     } finally {
       await live.halt()
     }
@@ -212,7 +217,7 @@ describe('deposits confirmed by a second endpoint', () => {
     expect(await statusOf(b.id)).toBe('active')
   })
 
-  it('a transaction dropped and the history relinked (a careful liar) holds what follows: nothing credited', async () => {
+  it('a transaction dropped and the history relinked (a careful liar) holds what follows, nothing credited, until the truth is told', async () => {
     const base = await newBond(11)
     await pay(1, base.nano, base.comment)
     await watcher.pass()
@@ -226,6 +231,11 @@ describe('deposits confirmed by a second endpoint', () => {
     expect(await statusOf(b.id)).toBe('pending')
     expect(log.filter((l) => !l.startsWith('HELD'))).toEqual([])
     expect(watcher.held).toBe(1)
+    // The cursor stayed on the last transaction both showed: the truth, once told, credits both.
+    lie = null
+    await watcher.pass()
+    expect(await statusOf(a.id)).toBe('active')
+    expect(await statusOf(b.id)).toBe('active')
   })
 
   it('a confirming endpoint not there yet makes the watcher wait, not hold: the payment is credited once it is', async () => {
@@ -247,6 +257,22 @@ describe('deposits confirmed by a second endpoint', () => {
     }
     await watcher.pass()
     expect(await statusOf(bond.id)).toBe('active')
+  })
+})
+
+describe("a live watcher's start", () => {
+  it('on a treasury with no transaction yet, the first payment it ever receives is credited, not passed over', async () => {
+    expect(realHistory()).toEqual([])
+    const live = watchWith(new TonClient4({ endpoint: honest.url, timeout: 3000 }), 0, false)
+    try {
+      await live.pass()
+      const bond = await newBond(23)
+      await pay(1, bond.nano, bond.comment)
+      await live.pass()
+      expect(await statusOf(bond.id)).toBe('active')
+    } finally {
+      await live.halt()
+    }
   })
 })
 
