@@ -264,6 +264,12 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
   ALTER TABLE withdrawals ADD COLUMN release_at INTEGER;
   ALTER TABLE withdrawals ADD COLUMN cancelled_at INTEGER;
   `,
+  // 16: the payments into the treasury by the wallet they came from: a referred user's bond asks
+  // whether its payer paid a bond of the referrer's own (server/domain/mints.ts, isWalletOf), which
+  // without it reads every payment.
+  `
+  CREATE INDEX chain_payments_source ON chain_payments(source, outcome);
+  `,
 ]
 
 /** Tables whose rows may be lost in a crash: PostgreSQL keeps them out of its write-ahead log. */
