@@ -11,9 +11,11 @@
  *   And Debian's nginx at NGINX_PATH (/usr/sbin/nginx), which runs deploy/nginx.conf in
  *   tests/deploy/nginx.test.ts: installed the same way (nginx-light); where it cannot be, a one-line
  *   notice, and that test skips saying why (the rest of the suite does not need it).
+ *   And Debian's PostgreSQL server with pgBackRest, for the restore drill (tests/drill/restore-drill.test.ts):
+ *   installed the same way (postgresql, pgbackrest), skipped with a notice where they cannot be.
  */
 import { spawnSync } from 'node:child_process'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -98,10 +100,41 @@ const ensureNginx = () => {
   console.warn(`[axiom] no nginx at ${path}: tests/deploy/nginx.test.ts will skip (sudo apt-get install -y nginx-light, or set NGINX_PATH)`)
 }
 
+/** Whether Debian's PostgreSQL server programs are installed (any major), or AXIOM_DRILL_PG_BIN names a folder with them. */
+const hasPostgresServer = () => {
+  if (process.env.AXIOM_DRILL_PG_BIN) return existsSync(join(process.env.AXIOM_DRILL_PG_BIN, 'postgres'))
+  try {
+    return readdirSync('/usr/lib/postgresql').some((major) => existsSync(join('/usr/lib/postgresql', major, 'bin', 'postgres')))
+  } catch {
+    return false
+  }
+}
+
+/**
+ * The restore drill (tests/drill/restore-drill.test.ts, npm run drill:restore) runs Debian's
+ * PostgreSQL with pgBackRest: both installed the same way (pgbackrest, postgresql); where they cannot
+ * be, a one-line notice, and that test skips saying why.
+ */
+const ensurePgBackRest = () => {
+  const backrest = process.env.AXIOM_PGBACKREST ?? '/usr/bin/pgbackrest'
+  const hadServer = hasPostgresServer()
+  if (existsSync(backrest) && hadServer) return
+  if (!process.env.AXIOM_PGBACKREST) {
+    console.log("[axiom] the restore drill needs Debian's PostgreSQL and pgBackRest: installing postgresql and pgbackrest with apt-get")
+    if (aptInstall(hadServer ? ['pgbackrest'] : ['pgbackrest', 'postgresql']) && existsSync(backrest) && hasPostgresServer()) {
+      // Debian starts the cluster it creates where it can; the drill runs its own, so keep that one stopped.
+      if (!hadServer) spawnSync('service', ['postgresql', 'stop'], { stdio: 'ignore' })
+      return
+    }
+  }
+  console.warn(`[axiom] no pgbackrest at ${backrest} or no PostgreSQL server: tests/drill/restore-drill.test.ts will skip (sudo apt-get install -y pgbackrest postgresql)`)
+}
+
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   ensureDependencies()
   if (wantBrowser) {
     ensureChromium()
     ensureNginx()
+    ensurePgBackRest()
   }
 }
