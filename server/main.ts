@@ -18,6 +18,7 @@ import { payoutLimitsFromEnv } from './chain/payout-limits.ts'
 import { NO_PAYOUT_LIMITS } from './config/config.ts'
 import { newAddressDelayFromEnv } from './config/new-address-delay.ts'
 import { parseRole } from './config/role.ts'
+import { metricsFromEnv } from './observability/metrics-env.ts'
 
 export { DEFAULT_DB_PATH, DEV_BOT_TOKEN, DEV_JWT_SECRET, type WelcomePolicy } from './config/config.ts'
 /** Request limits and the seam for a store several instances share. */
@@ -137,6 +138,8 @@ export const optionsFromEnv = (env: NodeJS.ProcessEnv = process.env): StartOptio
   // AXIOM_NEW_ADDRESS_DELAY (seconds; 0 none): a sale to an address its user has not proven waits this long. None unless set.
   ...(env.AXIOM_NEW_ADDRESS_DELAY?.trim() ? { newAddressDelayS: newAddressDelayFromEnv(env.AXIOM_NEW_ADDRESS_DELAY) } : {}),
   telegram: telegramFromEnv(env),
+  // AXIOM_METRICS_PORT (and AXIOM_METRICS_HOST): the Prometheus metrics on a port of their own; none unless set (production: 9464).
+  metrics: metricsFromEnv(env, { production: false }),
   ...(trustProxyFromEnv(env.AXIOM_TRUST_PROXY) > 0 ? { trustProxy: trustProxyFromEnv(env.AXIOM_TRUST_PROXY) } : {}),
   ...(env.AXIOM_WELCOME_POLICY !== undefined ? { welcomePolicy: welcomePolicyOf(env.AXIOM_WELCOME_POLICY) } : {}),
   ...(env.AXIOM_WELCOME_BALANCE !== undefined

@@ -20,6 +20,7 @@ import { payoutLimitsFromEnv, payoutLimitsOff } from './chain/payout-limits.ts'
 import { parseRole, runsJobs, type Role } from './config/role.ts'
 import { coldSweepFromEnv, type ColdSweep } from './chain/cold-sweep.ts'
 import { productionNewAddressDelay } from './config/new-address-delay.ts'
+import { metricsFromEnv } from './observability/metrics-env.ts'
 
 /** Why a production backend will not start: one line, for the operator. */
 export class ProductionRefused extends Error {
@@ -207,6 +208,14 @@ export const productionOptions = async (env: NodeJS.ProcessEnv, base: StartOptio
     refuse((e as Error).message)
   }
 
+  // The metrics listen on their own port (9464 unless AXIOM_METRICS_PORT says otherwise or off), never the API's.
+  let metrics: ReturnType<typeof metricsFromEnv> = null
+  try {
+    metrics = metricsFromEnv(env, { production: true })
+  } catch (e) {
+    refuse((e as Error).message)
+  }
+
   const id = String(NETWORK_GLOBAL_ID[network])
   const proofNetworks = (env.AXIOM_TON_PROOF_NETWORKS ?? id).split(',').map((s) => s.trim()).filter(Boolean)
   if (proofNetworks.length !== 1 || proofNetworks[0] !== id) {
@@ -235,6 +244,7 @@ export const productionOptions = async (env: NodeJS.ProcessEnv, base: StartOptio
     priceMaxAgeS: base.priceMaxAgeS ?? DEFAULT_PRODUCTION_PRICE_MAX_AGE_S,
     payoutLimits,
     newAddressDelayS,
+    metrics,
     tonProofDomains,
     logger: { level },
     role,

@@ -37,6 +37,7 @@ import { listenMetrics, type MetricsAddress } from './observability/metrics-serv
 import { TonClient4 } from '@ton/ton'
 import { DEFAULT_ROLE, runsJobs, servesApi, WORKER_HOST, type Role } from './config/role.ts'
 import Fastify from 'fastify'
+import { fastifyLogOptions } from './http/request-log.ts'
 
 export interface StartOptions extends Partial<ServerConfig> {
   /** Unix seconds; tests pass a movable clock. */
@@ -134,7 +135,7 @@ export interface RunningServer {
  * none can be reached on it, whatever a proxy or a neighbour sends.
  */
 const buildWorkerApp = (ctx: ServerContext): FastifyInstance => {
-  const app = Fastify({ logger: ctx.config.logger, exposeHeadRoutes: false, requestTimeout: ctx.config.requestTimeoutMs })
+  const app = Fastify({ ...fastifyLogOptions(ctx.config.logger), exposeHeadRoutes: false, requestTimeout: ctx.config.requestTimeoutMs })
   app.route({ method: ['GET', 'HEAD'], url: '/health', handler: async () => ({ status: 'ok', role: 'worker' }) })
   app.route({
     method: ['GET', 'HEAD'],
@@ -233,7 +234,7 @@ export const startServer = async (options: StartOptions = {}): Promise<RunningSe
   const app = servesApi(role) ? buildApp(ctx) : buildWorkerApp(ctx)
   // The metrics (server/observability/): read at scrape time, served on their own port after the API's is up.
   const metrics = metricsAt
-    ? createMetrics(ctx, { role, openSockets: () => ({ main: mainWss.clients.size, candles: candleWss.clients.size }), chainClient: () => chainNow?.client ?? reader })
+    ? createMetrics(ctx, { role, runsJobs: runsJobs(role), openSockets: () => ({ main: mainWss.clients.size, candles: candleWss.clients.size }), chainClient: () => chainNow?.client ?? reader })
     : null
   metrics?.observeRequests(app)
   // One sender across the instances: the holder of the `telegram-outbox` lease; never on an api instance.

@@ -31,7 +31,17 @@ export interface Engine extends Db {
   transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T>
   /** Where the data lives, for logs: a file path, ':memory:', or the PostgreSQL URL without its password. */
   readonly where: string
+  /** PostgreSQL: its transaction pool's connections now (the metrics read it); absent on SQLite. */
+  readonly poolState?: () => PoolState
   close(): Promise<void>
+}
+
+/** A connection pool's state: its size, the connections open and idle, and the callers waiting for one. */
+export interface PoolState {
+  readonly max: number
+  readonly open: number
+  readonly idle: number
+  readonly waiting: number
 }
 
 /** A unique constraint refused a write (both engines' codes). */

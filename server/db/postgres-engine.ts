@@ -177,6 +177,7 @@ export const openPostgres = async (url: string, options: PostgresOptions = {}): 
   return {
     ...direct,
     where: redacted(url),
+    poolState: () => ({ max, open: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     transaction: async (fn) => {
       for (let attempt = 1; ; attempt++) {
         const client = await pool.connect()

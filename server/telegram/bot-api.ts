@@ -1,5 +1,5 @@
 import { autoRetry } from '@grammyjs/auto-retry'
-import { Api, GrammyError, HttpError } from 'grammy'
+import { Api, GrammyError, HttpError, type Transformer } from 'grammy'
 
 export { DEFAULT_TELEGRAM_API_ROOT } from '../config/telegram-settings.ts'
 
@@ -12,6 +12,8 @@ export interface BotApiOptions {
   readonly maxRetryAfterS: number
   /** One HTTP request to the Bot API gives up after this (getUpdates' long poll adds its own timeout). */
   readonly timeoutSeconds: number
+  /** Sees every attempt's answer, inside the retry (the metrics count 429s and 403s with it). */
+  readonly observe?: Transformer
 }
 
 /**
@@ -20,6 +22,7 @@ export interface BotApiOptions {
  */
 export const createBotApi = (o: BotApiOptions): Api => {
   const api = new Api(o.token, { apiRoot: o.apiRoot.replace(/\/+$/, ''), timeoutSeconds: o.timeoutSeconds })
+  if (o.observe) api.config.use(o.observe)
   // 5xx and network failures are the caller's to retry (the outbox retries; a user's request gives up).
   api.config.use(autoRetry({ maxRetryAttempts: 3, maxDelaySeconds: o.maxRetryAfterS, rethrowInternalServerErrors: true, rethrowHttpErrors: true }))
   return api

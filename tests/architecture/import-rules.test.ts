@@ -56,7 +56,7 @@ const SERVER_LAYERS: ReadonlyArray<{ readonly name: string; readonly parts: read
     name: 'app',
     parts: ['server/main.ts', 'server/start-server.ts', 'server/app.ts', 'server/admin.ts', 'server/admin-ops.ts', 'server/production-checks.ts'],
   },
-  { name: 'drivers', parts: ['server/routes/', 'server/sockets/', 'server/cluster/', 'server/chain/', 'server/telegram/'] },
+  { name: 'drivers', parts: ['server/routes/', 'server/sockets/', 'server/cluster/', 'server/chain/', 'server/telegram/', 'server/observability/'] },
   { name: 'http', parts: ['server/http/'] },
   { name: 'domain', parts: ['server/domain/', 'server/auth/'] },
   { name: 'db', parts: ['server/db/'] },

@@ -49,5 +49,7 @@ export const productionEnv = (
   AXIOM_TON_PROOF_DOMAINS: 'app.example.com',
   AXIOM_DB: 'postgres://axiom:pw@db.example.com:5432/axiom',
   AXIOM_APP_ORIGINS: 'https://app.example.com',
+  // The metrics on a free port: production's 9464 would be one port for every test process started at once.
+  AXIOM_METRICS_PORT: '0',
   ...extra,
 })
