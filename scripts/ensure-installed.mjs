@@ -13,6 +13,9 @@
  *   notice, and that test skips saying why (the rest of the suite does not need it).
  *   And Debian's PostgreSQL server with pgBackRest, for the restore drill (tests/drill/restore-drill.test.ts):
  *   installed the same way (postgresql, pgbackrest), skipped with a notice where they cannot be.
+ *   And Debian's promtool at PROMTOOL_PATH (/usr/bin/promtool, package prometheus), which unit-tests
+ *   deploy/prometheus/alerts.yml in tests/deploy/prometheus-alerts.test.ts: installed the same way,
+ *   skipped with a notice where it cannot be.
  */
 import { spawnSync } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
@@ -130,11 +133,30 @@ const ensurePgBackRest = () => {
   console.warn(`[axiom] no pgbackrest at ${backrest} or no PostgreSQL server: tests/drill/restore-drill.test.ts will skip (sudo apt-get install -y pgbackrest postgresql)`)
 }
 
+/**
+ * promtool (Debian's prometheus package: promtool check rules, test rules) for
+ * tests/deploy/prometheus-alerts.test.ts. Without its recommended node exporter; the Prometheus
+ * server the package brings is not wanted running (compose runs its own), so it is stopped.
+ */
+const ensurePromtool = () => {
+  const path = process.env.PROMTOOL_PATH ?? '/usr/bin/promtool'
+  if (existsSync(path)) return
+  if (path === '/usr/bin/promtool') {
+    console.log("[axiom] tests/deploy/prometheus-alerts.test.ts runs Debian's promtool: installing prometheus with apt-get")
+    if (aptInstall(['--no-install-recommends', 'prometheus']) && existsSync(path)) {
+      spawnSync('service', ['prometheus', 'stop'], { stdio: 'ignore' })
+      return
+    }
+  }
+  console.warn(`[axiom] no promtool at ${path}: tests/deploy/prometheus-alerts.test.ts will skip (sudo apt-get install -y --no-install-recommends prometheus, or set PROMTOOL_PATH)`)
+}
+
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   ensureDependencies()
   if (wantBrowser) {
     ensureChromium()
     ensureNginx()
     ensurePgBackRest()
+    ensurePromtool()
   }
 }
