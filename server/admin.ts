@@ -7,7 +7,7 @@ import { openEngine } from './db/open-engine.ts'
 import { BALANCE_COLUMNS, type BalanceColumn } from './domain/ledger.ts'
 import { createPriceFeed } from './domain/price-walk.ts'
 import { noQueue } from './domain/events.ts'
-import { DomainError } from './domain/errors.ts'
+import { DomainError, InvalidInput } from './domain/errors.ts'
 import { MAX_PRICE_MOVE_PERCENT, priceMoveText, setRecordedPrice } from './domain/recorded-price.ts'
 import { heldPayments, outgoingPayments, retryOutgoing, settleOutgoing, type OutgoingState } from './chain/payment-rows.ts'
 import { formatNano, requireNano } from './domain/money.ts'
@@ -16,6 +16,7 @@ import { hourOutflow, isPayoutPauseOn, readBreaker, setPayoutPause } from './cha
 import { approveHeldSale, heldSales, rejectHeldSale } from './domain/sale-payouts.ts'
 import { payoutLimitsFromEnv } from './chain/payout-limits.ts'
 import { DEFAULT_PRODUCTION_PAYOUT_LIMITS, NO_PAYOUT_LIMITS } from './config/config.ts'
+import { backupLine, backupSqlite } from './db/sqlite-backup.ts'
 
 const USAGE = `usage: npm run admin -- <command>   (database: AXIOM_DB, default ${DEFAULT_DB_PATH})
   maintenance on|off                       switch maintenance mode
@@ -26,6 +27,8 @@ const USAGE = `usage: npm run admin -- <command>   (database: AXIOM_DB, default 
   collective <percent>                     set the collective bonus, e.g. 0.25
   users                                    list users and balances, one JSON line each
   verify-totals                            recompute the platform totals from the rows and report any drift
+  backup <file>                            SQLite: a consistent copy of the database into a new file, while it serves
+                                           (PostgreSQL: pgBackRest, docs/deploy.md "Back up and restore")
   price set <ton> [--force]                record the price now, in TON per AXIOM (production's price source);
                                            a move of more than ${MAX_PRICE_MOVE_PERCENT}% from the last price needs --force
   payments held                            list the payments into the treasury held unconfirmed (AXIOM_TON_API_CONFIRM disagreed)
@@ -83,6 +86,18 @@ const sweepText = async (ctx: ServerContext): Promise<string> => {
   return `cold sweeps: ${counts}; the last #${big(last, 'id')} ${str(last, 'state')}, ${formatNano(big(last, 'amount_nano'))} TON to ${str(last, 'to_address')} at ${new Date(Number(big(last, 'updated_at')) * 1000).toISOString()}`
 }
 
+/**
+ * `backup <file>`: SQLite's online backup of the database file into a new file, read by a connection
+ * of its own while servers write (server/db/sqlite-backup.ts); the database is not opened otherwise,
+ * so nothing is migrated or created. PostgreSQL is refused, pointing to pgBackRest.
+ */
+const backupCommand = async (dbPath: string, argv: ReadonlyArray<string>): Promise<string> => {
+  if (argv.length !== 2) return USAGE
+  const made = await backupSqlite(dbPath, argv[1]!)
+  if ('refused' in made) throw new InvalidInput(made.refused)
+  return backupLine(made)
+}
+
 /** A line written to stdout, waiting while the reader is behind (a long listing stays in constant memory). */
 const stdoutLine = (line: string): Promise<void> | void => {
   if (process.stdout.write(`${line}\n`)) return
@@ -100,6 +115,7 @@ export const runAdminCommand = async (
   write: (line: string) => Promise<void> | void = stdoutLine,
 ): Promise<string> => {
   const [command, a, b, c] = argv
+  if (command === 'backup') return backupCommand(dbPath, argv)
   const engine = await openEngine(dbPath)
   // The CLI has no sockets. On PostgreSQL the running instances hear of its changes (NOTIFY) and push
   // them to their sockets; on SQLite a running server sees them on its next read.
