@@ -19,6 +19,7 @@ import { rateLimiter } from './http/rate-limits.ts'
 import { trustProxyHops } from './http/client-ip.ts'
 import { databaseRateLimitStore } from './db/rate-limit-table.ts'
 import { answerBeforeUnreadBodies } from './http/unread-bodies.ts'
+import { fastifyLogOptions, REQUEST_ID_HEADER } from './http/request-log.ts'
 import { answerClientError, answerFrameworkError, jsonBodyParser } from './http/wire-errors.ts'
 
 declare module 'fastify' {
@@ -59,7 +60,8 @@ const bearerOf = (header: string | undefined): string => {
 export const buildApp = (ctx: ServerContext): FastifyInstance => {
   const { requestTimeoutMs } = ctx.config
   const app = Fastify({
-    logger: ctx.config.logger,
+    // JSON lines with the request's id and no secret (server/http/request-log.ts).
+    ...fastifyLogOptions(ctx.config.logger),
     bodyLimit: ctx.config.bodyLimitBytes,
     trustProxy: trustProxyHops(ctx.config.trustProxy),
     routerOptions: { ignoreTrailingSlash: true },
@@ -79,6 +81,8 @@ export const buildApp = (ctx: ServerContext): FastifyInstance => {
     clientErrorHandler: answerClientError,
   })
   app.decorateRequest('userId', 0n)
+  // Every answer names its request: the id its log lines carry, for a user's report or nginx's log.
+  app.addHook('onRequest', async (req, reply) => void reply.header(REQUEST_ID_HEADER, req.id))
   // An early answer's connection reads what is in flight: up to 4× the photo's limit (a phone's
   // biggest photo, base64) within 5 s, whichever route it was sent to, so the client reads the answer
   // rather than a reset.

@@ -342,9 +342,13 @@ export const startServer = async (options: StartOptions = {}): Promise<RunningSe
   for (const t of timers) t.unref()
 
   let chain: Promise<ChainService> | null = null
+  // With the log on, the chain's lines join it (JSON, `component: chain`); off, they go to stderr as `[chain] …`.
+  const chainLog: Pick<ChainServiceOptions, 'log'> = config.logger
+    ? { log: (msg, e) => app.log.warn({ component: 'chain', ...(e === undefined || e === '' ? {} : { err: e instanceof Error ? e : new Error(String(e)) }) }, msg) }
+    : {}
   const startChain = (o: ChainServiceOptions) => {
     if (!runsJobs(role)) return Promise.reject(new Error(API_RUNS_NO_CHAIN))
-    return (chain ??= (async () => startChainService(ctx, { watcher: await cluster.lease('chain-watcher'), payouts: await cluster.lease('payouts') }, o))())
+    return (chain ??= (async () => startChainService(ctx, { watcher: await cluster.lease('chain-watcher'), payouts: await cluster.lease('payouts') }, { ...chainLog, ...o }))())
   }
   if (chainOptions) chainNow = await startChain(chainOptions)
 

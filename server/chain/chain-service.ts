@@ -27,6 +27,8 @@ export interface ChainServiceOptions {
   /** A v4 request's timeout (ms). Default 10 000. */
   readonly timeoutMs?: number
   readonly validForS?: number
+  /** Where the watcher and the payouts say what they do and what failed (default stderr, `[chain] …`). */
+  readonly log?: (msg: string, e?: unknown) => void
   /** The hot float and the cold wallet its excess is swept to (AXIOM_TREASURY_FLOAT, AXIOM_COLD_ADDRESS); none by default. */
   readonly sweep?: ColdSweep | null
 }
@@ -66,6 +68,7 @@ export const startChainService = (
     lease: leases.watcher,
     fromStart: o.fromStart,
     maxFailures,
+    ...(o.log ? { log: o.log } : {}),
     ...(o.minRefundNano !== undefined ? { minRefundNano: o.minRefundNano } : {}),
   })
   const payouts = createPayoutSender(ctx, {
@@ -73,6 +76,7 @@ export const startChainService = (
     treasury: o.treasury,
     lease: leases.payouts,
     maxFailures,
+    ...(o.log ? { log: o.log } : {}),
     ...(o.validForS !== undefined ? { validForS: o.validForS } : {}),
     ...(o.sweep ? { sweep: o.sweep } : {}),
   })

@@ -90,8 +90,11 @@ export interface ServerConfig {
    * address of X-Forwarded-For from its right (server/http/client-ip.ts); 0 is the connection's peer.
    */
   readonly trustProxy: number
-  /** The request log: off (false), Fastify's default (true), or at a level (AXIOM_LOG_LEVEL; production's is always on). */
-  readonly logger: boolean | { readonly level: LogLevel }
+  /**
+   * The log (server/http/request-log.ts): off (false), or JSON lines at a level (AXIOM_LOG_LEVEL;
+   * production's is always on), to stdout or a test's `destination`.
+   */
+  readonly logger: false | { readonly level: LogLevel; readonly destination?: { write(line: string): void } }
   /**
    * Where the price comes from: 'walk', the seeded random walk (the local stack, tests), or
    * 'recorded', the ticks an operator records (`npm run admin -- price set`): production's.

@@ -102,6 +102,16 @@ describe.skipIf(skipped !== null)('deploy/nginx.conf in front of the backend', (
     expect((await register({ forwardedFor: '' })).status).toBe(429)
   })
 
+  it("names each request with nginx's own id, not one a client wrote, and the backend answers it", async () => {
+    // Any /api answer is the backend's: a route it does not have answers 404 with the id all the same.
+    const a = await send(nginx.url, 'GET', '/api/no-such-route', { headers: { 'x-request-id': 'client-chosen-id-0001' } })
+    expect(a.status).toBe(404)
+    expect(a.headers['x-request-id']).toMatch(/^[0-9a-f]{32}$/)
+    const b = await send(nginx.url, 'GET', '/api/no-such-route')
+    expect(b.headers['x-request-id']).toMatch(/^[0-9a-f]{32}$/)
+    expect(b.headers['x-request-id']).not.toBe(a.headers['x-request-id'])
+  })
+
   it('behind the TLS front, each client is the address the front appended, not what the client wrote before it', async () => {
     // The front appends its peer (the real client) to whatever the client sent.
     const viaFront = (client: string, forged: string) => register({ from: FRONT, forwardedFor: `${forged}, ${client}` })
