@@ -21,7 +21,8 @@
  *
  * Prints the recovery point (what came back, what did not) and how long each step took. Exits 1 on
  * any difference. Options: --workers=N (3), --writes=N per phase (60), --users=N to begin with (20),
- * --json (the report as JSON). Needs Debian's `postgresql` and `pgbackrest` (`npm test` installs them
+ * --size=S|M|L (seed bench:scale's 10 000, 100 000 or 1 000 000 users first, so the times are those
+ * of a database of that size), --json (the report as JSON). Needs Debian's `postgresql` and `pgbackrest` (`npm test` installs them
  * with apt-get where it may); see docs/deploy.md, "Back up and restore".
  */
 import { spawn } from 'node:child_process'
@@ -30,6 +31,7 @@ import { fileURLToPath } from 'node:url'
 import pg from 'pg'
 import { DEV_BOT_TOKEN, startServer, type RunningServer } from '../server/main.ts'
 import { signInitDataFor } from '../tests/support/init-data.ts'
+import { seedScalePostgres, SIZES } from './scale-seed.ts'
 import { BALANCES_SQL, COUNTS_SQL, diffStates, ledgerStateOf, TOTALS_SQL, type LedgerState } from './drill/ledger-state.ts'
 import { createWorkspace, drillUnavailable, PG1, type PgServer } from './drill/pg-cluster.ts'
 import { createWorkload, type ActionKind, type Workload } from './drill/workload.ts'
@@ -43,6 +45,8 @@ export interface DrillOptions {
   readonly users?: number
   /** Users signed in after the target (who must be absent from the restore) (3). */
   readonly lateUsers?: number
+  /** Users (with their bonds, stakes and operations) seeded before the backend starts, as bench:scale seeds them (0). */
+  readonly seedUsers?: number
   /** Progress lines; none by default. */
   readonly log?: (line: string) => void
 }
@@ -57,6 +61,8 @@ export interface DrillReport {
   readonly writesBefore: number
   readonly writesAfter: number
   readonly users: number
+  /** The database's size on disk at the target (pg_database_size), bytes. */
+  readonly databaseBytes: number
   /** Users who signed in after the target, and how many of them the restore holds (0). */
   readonly lateUsers: number
   readonly lateUsersPresent: number
@@ -100,6 +106,16 @@ const readState = async (url: string): Promise<{ at: string; state: LedgerState 
   }
 }
 
+const databaseSize = async (url: string): Promise<number> => {
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  try {
+    return Number((await client.query<{ n: string }>('SELECT pg_database_size(current_database()) AS n')).rows[0]!.n)
+  } finally {
+    await client.end()
+  }
+}
+
 /** `node --import tsx server/admin.ts <args>` with AXIOM_DB=db: its exit code and output. */
 export const adminCli = (db: string, args: readonly string[]): Promise<{ code: number | null; output: string }> =>
   new Promise((resolve, reject) => {
@@ -135,6 +151,12 @@ export const runRestoreDrill = async (options: DrillOptions = {}): Promise<Drill
     await ws.pgbackrest([`--pg1-port=${first.port}`, 'stanza-create'])
     log(`cluster on 127.0.0.1:${first.port}, archiving to ${ws.repoDir} (stanza axiom)`)
 
+    if (options.seedUsers) {
+      const t0 = performance.now()
+      await seedScalePostgres(first.url, options.seedUsers, Math.floor(Date.now() / 1000))
+      log(`seeded ${options.seedUsers} users in ${since(t0)} s`)
+    }
+
     // 2. The backend and the writers.
     const backend = await startBackend(first.url)
     backends.push(backend)
@@ -155,6 +177,7 @@ export const runRestoreDrill = async (options: DrillOptions = {}): Promise<Drill
     await sleep(30)
     const target = await readState(first.url)
     const writesBefore = work.done()
+    const databaseBytes = await databaseSize(first.url)
     await sleep(30)
     work.resume()
     log(`target ${target.at}: ${target.state.balances.size} users, ${writesBefore} writes before it`)
@@ -194,8 +217,10 @@ export const runRestoreDrill = async (options: DrillOptions = {}): Promise<Drill
     const differences = diffStates(target.state, now.state)
     const verifyTotals = await adminCli(second.url, ['verify-totals'])
     const apiDifferences: string[] = []
-    // Through the restored backend as a user sees it: a sample of the users there at the target.
-    const sample = [...target.state.balances.keys()].filter((_, i) => i % 5 === 0)
+    // Through the restored backend as a user sees it: a sample (at most 60) of the users there at the target.
+    const all = [...target.state.balances.keys()]
+    const step = Math.max(5, Math.ceil(all.length / 60))
+    const sample = all.filter((_, i) => i % step === 0)
     const toNano = (s: string) => {
       const [w, f = ''] = s.split('.')
       return (BigInt(w!) * 1_000_000_000n + BigInt((f + '000000000').slice(0, 9))).toString()
@@ -219,6 +244,7 @@ export const runRestoreDrill = async (options: DrillOptions = {}): Promise<Drill
       writesBefore,
       writesAfter,
       users: target.state.balances.size,
+      databaseBytes,
       lateUsers: late.length,
       lateUsersPresent,
       changedAfterTarget,
@@ -256,6 +282,7 @@ export const reportText = (r: DrillReport): string =>
   [
     `recovery point: ${r.target} (pgbackrest restore --type=time)`,
     `  restored up to: last transaction replayed at ${r.lastReplayed ?? '?'}; stopped before the one at ${r.stoppedBefore ?? '?'}`,
+    `  database at the target: ${(r.databaseBytes / 1048576).toFixed(1)} MiB`,
     `  lost before the target: ${r.differences.length === 0 ? 'nothing' : `${r.differences.length} differences`} (${r.writesBefore} writes before it, ${r.users} users, every balance, total and count compared)`,
     `  after the target (not restored, as asked): ${r.writesAfter} writes (${r.changedAfterTarget} balances, totals and counts changed), ${r.lateUsers} users signed in then, ${r.lateUsersPresent} of them present`,
     `differences: ${r.differences.length + r.apiDifferences.length}${[...r.differences, ...r.apiDifferences].map((d) => `\n  ${d}`).join('')}`,
@@ -276,6 +303,12 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     return a === undefined ? undefined : Number(a.slice(name.length + 3))
   }
   const json = process.argv.includes('--json')
+  const sizeArg = process.argv.find((v) => v.startsWith('--size='))?.slice('--size='.length)
+  if (sizeArg !== undefined && !(sizeArg in SIZES)) {
+    console.error(`--size must be one of ${Object.keys(SIZES).join(', ')}`)
+    process.exit(1)
+  }
+  const size = sizeArg as keyof typeof SIZES | undefined
   const why = drillUnavailable()
   if (why) {
     console.error(`drill:restore cannot run on this machine: ${why}`)
@@ -289,6 +322,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
       ...(arg('workers') ? { workers: arg('workers') } : {}),
       ...(arg('writes') ? { writesPerPhase: arg('writes') } : {}),
       ...(arg('users') ? { users: arg('users') } : {}),
+      ...(size ? { seedUsers: SIZES[size].users } : {}),
       log: json ? undefined : (l) => console.log(`[drill] ${l}`),
     })
     if (json) console.log(JSON.stringify(report, null, 2))

@@ -10,8 +10,10 @@
  * and removes the folder, also after a failure.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { randomBytes } from 'node:crypto'
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { freePort } from '../../tests/support/free-port.ts'
 import { postgresUser, reachableTmp, type PgUser } from '../../tests/support/postgres.ts'
 
@@ -22,6 +24,23 @@ const PASSWORD = 'axiom-drill'
 
 /** The data folder (under the workspace) of the cluster the stanza's `pg1-path` names. */
 export const PG1 = 'pg1'
+
+/** The production sample the drill takes its pgBackRest options from. */
+export const SAMPLE_CONFIG = 'deploy/pgbackrest/pgbackrest.conf'
+
+/** The `key=value` options of the sample's [global] section, in order (comments and other sections left out). */
+export const sampleGlobalOptions = (path = fileURLToPath(new URL(`../../${SAMPLE_CONFIG}`, import.meta.url))): Array<[string, string]> => {
+  const options: Array<[string, string]> = []
+  let section = ''
+  for (const raw of readFileSync(path, 'utf8').split('\n')) {
+    const line = raw.trim()
+    if (line === '' || line.startsWith('#')) continue
+    const header = /^\[(.+)\]$/.exec(line)
+    if (header) section = header[1]!
+    else if (section === 'global' && line.includes('=')) options.push([line.slice(0, line.indexOf('=')).trim(), line.slice(line.indexOf('=') + 1).trim()])
+  }
+  return options
+}
 
 /** pgBackRest on PATH or at AXIOM_PGBACKREST, or null. */
 export const pgbackrestPath = (env: NodeJS.ProcessEnv = process.env): string | null => {
@@ -142,22 +161,24 @@ export const createWorkspace = (): DrillWorkspace => {
     socketDir = dir('socket')
     writeFileSync(passwordFile, `${PASSWORD}\n`, { mode: 0o600 })
     own(passwordFile)
+    // The production sample's [global] options, with this workspace's paths and a cipher pass of its own.
+    const overrides: Record<string, string> = {
+      'repo1-path': repoDir,
+      'lock-path': dir('lock'),
+      'log-path': dir('log'),
+      'spool-path': dir('spool'),
+      'log-level-console': 'warn',
+      'log-level-file': 'off',
+      'repo1-cipher-pass': randomBytes(24).toString('base64url'),
+    }
+    const global = sampleGlobalOptions().filter(([k]) => !(k in overrides))
     writeFileSync(
       configFile,
       [
-        '# Written by scripts/drill/pg-cluster.ts; deploy/pgbackrest/pgbackrest.conf is the production sample.',
+        `# Written by scripts/drill/pg-cluster.ts from ${SAMPLE_CONFIG}'s [global], its paths and cipher pass replaced.`,
         '[global]',
-        `repo1-path=${repoDir}`,
-        'repo1-retention-full=2',
-        `lock-path=${dir('lock')}`,
-        `log-path=${dir('log')}`,
-        `spool-path=${dir('spool')}`,
-        'log-level-console=warn',
-        'log-level-file=off',
-        'compress-type=lz4',
-        'start-fast=y',
-        'process-max=2',
-        'archive-timeout=30',
+        ...global.map(([k, v]) => `${k}=${v}`),
+        ...Object.entries(overrides).map(([k, v]) => `${k}=${v}`),
         '',
         `[${STANZA}]`,
         `pg1-path=${join(root, PG1)}`,

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs'
 import { connect } from 'node:net'
 import { describe, expect, it } from 'vitest'
 import { drillPassed, runRestoreDrill } from '../../scripts/drill-restore.ts'
-import { drillUnavailable } from '../../scripts/drill/pg-cluster.ts'
+import { drillUnavailable, sampleGlobalOptions } from '../../scripts/drill/pg-cluster.ts'
 
 /**
  * npm run drill:restore, smaller: Debian's PostgreSQL archiving to pgBackRest, the backend writing,
@@ -40,6 +40,8 @@ describe.skipIf(skipped !== null)('the PostgreSQL restore drill (pgBackRest, poi
     expect(Date.parse(report.lastReplayed!.replace(' ', 'T').replace(/\+00$/, 'Z'))).toBeLessThanOrEqual(Date.parse(report.target.replace(' ', 'T').replace(/\+00$/, 'Z')))
     expect(Date.parse(report.stoppedBefore!.replace(' ', 'T').replace(/\+00$/, 'Z'))).toBeGreaterThan(Date.parse(report.target.replace(' ', 'T').replace(/\+00$/, 'Z')))
     expect(report.backupInfo).toMatch(/full backup: \S+F/)
+    // The repository is encrypted, as deploy/pgbackrest/pgbackrest.conf asks.
+    expect(report.backupInfo).toContain('cipher: aes-256-cbc')
     expect(report.seconds.recovery).toBeGreaterThan(0)
     expect(drillPassed(report)).toBe(true)
   }, 120_000)
@@ -67,4 +69,18 @@ describe.skipIf(skipped !== null)('the PostgreSQL restore drill (pgBackRest, poi
     expect(existsSync(root)).toBe(false)
     expect(await listening(port)).toBe(false)
   }, 120_000)
+})
+
+describe("the drill's setup", () => {
+  it("runs with the production sample's pgBackRest options (deploy/pgbackrest/pgbackrest.conf)", () => {
+    const options = new Map(sampleGlobalOptions())
+    expect(options.get('repo1-cipher-type')).toBe('aes-256-cbc')
+    expect(options.get('repo1-retention-full')).toBe('2')
+    expect(options.has('pg1-path')).toBe(false)
+  })
+
+  it('says what this machine lacks to run it', () => {
+    expect(drillUnavailable({ ...process.env, AXIOM_PGBACKREST: '/nonexistent/pgbackrest' })).toMatch(/^the restore drill needs pgbackrest \(sudo apt-get install -y pgbackrest/)
+    expect(drillUnavailable({ ...process.env, AXIOM_DRILL_PG_BIN: '/nonexistent' })).toMatch(/PostgreSQL's server programs/)
+  })
 })
