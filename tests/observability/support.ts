@@ -85,6 +85,25 @@ export const familyOf = (sampleName: string, families: ReadonlyMap<string, strin
   return families.has(base) ? base : sampleName
 }
 
+/** PromQL's words that are no metric: operators, modifiers and grouping keywords. */
+const KEYWORDS = new Set(['and', 'or', 'unless', 'by', 'without', 'on', 'ignoring', 'group_left', 'group_right', 'bool', 'offset', 'inf', 'nan'])
+
+/**
+ * The metric names a PromQL expression reads: what is left once strings, label matchers, ranges,
+ * grouping lists and function calls are set aside.
+ */
+export const metricNames = (expr: string): string[] => {
+  const bare = expr
+    .replace(/"(?:[^"\\]|\\.)*"/g, '""')
+    .replace(/\{[^}]*\}/g, ' ')
+    .replace(/\[[^\]]*\]/g, ' ')
+    .replace(/\b(by|without|on|ignoring|group_left|group_right)\s*\([^)]*\)/g, ' ')
+  return [...bare.matchAll(/(?<![a-zA-Z0-9_:.])([a-zA-Z_:][a-zA-Z0-9_:]*)(\s*\()?/g)]
+    .filter((m) => m[2] === undefined)
+    .map((m) => m[1]!)
+    .filter((w) => !KEYWORDS.has(w.toLowerCase()))
+}
+
 /** The payout limits the metrics stack runs with, so that every limit's metric is shown. */
 export const STACK_LIMITS = {
   maxSaleNano: 500n * NANO,

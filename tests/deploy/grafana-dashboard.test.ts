@@ -1,0 +1,77 @@
+import { readFileSync } from 'node:fs'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startServer, type RunningServer } from '../../server/main.ts'
+import { familyOf, metricNames, scrape, type Scrape } from '../observability/support.ts'
+
+/**
+ * deploy/grafana: the AXIOM dashboard (money flow, the watcher's lag, errors, latency) and its
+ * provisioning. The JSON parses, every query goes to the provisioned Prometheus, and every metric a
+ * query reads is one the backend exports (the families of a real scrape) or one Prometheus makes (up).
+ */
+const read = (path: string) => readFileSync(new URL(`../../deploy/grafana/${path}`, import.meta.url), 'utf8')
+const dashboard = JSON.parse(read('dashboards/axiom.json')) as {
+  uid: string
+  title: string
+  panels: Array<{
+    id: number
+    type: string
+    title: string
+    gridPos: { h: number; w: number; x: number; y: number }
+    datasource?: { type: string; uid: string }
+    targets?: Array<{ refId: string; expr: string; datasource: { type: string; uid: string } }>
+  }>
+}
+const datasources = read('provisioning/datasources/prometheus.yml')
+const provider = read('provisioning/dashboards/axiom.yml')
+
+const queries = () => dashboard.panels.flatMap((p) => (p.targets ?? []).map((t) => ({ panel: p.title, ...t })))
+
+describe('the Grafana dashboard', () => {
+  it('parses, and has the panels an operator watches: money in and out, the watcher, errors, latency', () => {
+    expect(dashboard.uid).toBe('axiom-overview')
+    const titles = dashboard.panels.map((p) => p.title)
+    for (const t of ['Money in (TON an hour)', 'Money out (TON an hour)', "Watcher's lag", 'Treasury balance', '5xx share', 'Latency', 'Outbox', 'Periodic pass'])
+      expect(titles).toContain(t)
+    const ids = dashboard.panels.map((p) => p.id)
+    expect(new Set(ids).size).toBe(ids.length)
+    for (const p of dashboard.panels) {
+      expect(p.gridPos.x + p.gridPos.w, p.title).toBeLessThanOrEqual(24)
+      if (p.type !== 'row') expect(p.targets?.length, p.title).toBeGreaterThan(0)
+    }
+  })
+
+  it('sends every query to the provisioned Prometheus, and is loaded from where compose mounts it', () => {
+    const uid = /^\s+uid: (\S+)$/m.exec(datasources)![1]
+    expect(/^\s+url: (\S+)$/m.exec(datasources)![1]).toBe('http://prometheus:9090')
+    for (const q of queries()) expect(q.datasource, q.panel).toEqual({ type: 'prometheus', uid })
+    for (const p of dashboard.panels.filter((p) => p.type !== 'row')) expect(p.datasource, p.title).toEqual({ type: 'prometheus', uid })
+    expect(/^\s+path: (\S+)$/m.exec(provider)![1]).toBe('/etc/grafana/dashboards')
+  })
+
+  it('reads metric names the way PromQL has them', () => {
+    expect(metricNames('sum by (status) (rate(axiom_http_request_duration_seconds_count{status=~"5.."}[5m])) / sum(rate(x_total[5m]))')).toEqual([
+      'axiom_http_request_duration_seconds_count',
+      'x_total',
+    ])
+    expect(metricNames('topk(10, histogram_quantile(0.95, sum by (le, route) (rate(b_bucket[5m]))))')).toEqual(['b_bucket'])
+    expect(metricNames('max(a) > 0.8 * max(c{limit="hour"}) and max(a) < max(c)')).toEqual(['a', 'c', 'a', 'c'])
+    expect(metricNames('up{job="axiom"} == 0')).toEqual(['up'])
+  })
+
+  describe('every metric a query reads is one the backend exports', () => {
+    let server: RunningServer
+    let m: Scrape
+    beforeAll(async () => {
+      server = await startServer({ port: 0, dbPath: ':memory:', priceTickMs: 60_000, metrics: { port: 0, host: '127.0.0.1' } })
+      m = await scrape(server.metricsUrl!)
+    })
+    afterAll(async () => server?.close())
+
+    it('reads only families of a real scrape, and Prometheus\'s own up', () => {
+      const used = new Set(queries().flatMap((q) => metricNames(q.expr)))
+      expect(used.size).toBeGreaterThan(20)
+      const unknown = [...used].filter((n) => n !== 'up' && !m.families.has(familyOf(n, m.families)))
+      expect(unknown).toEqual([])
+    })
+  })
+})
