@@ -58,6 +58,36 @@ describe('the Grafana dashboard', () => {
     expect(metricNames('up{job="axiom"} == 0')).toEqual(['up'])
   })
 
+  describe('docker-compose.yml runs Prometheus and Grafana with these files', () => {
+    const compose = readFileSync(new URL('../../docker-compose.yml', import.meta.url), 'utf8')
+    /** A service's block: its lines at two spaces and deeper, up to the next service or section. */
+    const service = (name: string): string => {
+      const m = new RegExp(`\\n  ${name}:\\n((?:(?: {4}.*)?\\n)+)`).exec(compose)
+      if (!m) throw new Error(`no service ${name} in docker-compose.yml`)
+      return m[1]!
+    }
+
+    it('pins both images by version and digest, publishes no port, and mounts the configuration read-only', () => {
+      const prometheus = service('prometheus')
+      const grafana = service('grafana')
+      expect(prometheus).toMatch(/\n? {4}image: prom\/prometheus:v\d+\.\d+\.\d+@sha256:[0-9a-f]{64}\n/)
+      expect(grafana).toMatch(/\n? {4}image: grafana\/grafana:\d+\.\d+\.\d+@sha256:[0-9a-f]{64}\n/)
+      for (const s of [prometheus, grafana]) expect(s).not.toMatch(/^ {4}ports:/m)
+      expect(prometheus).toContain('- ./deploy/prometheus:/etc/prometheus:ro\n')
+      expect(prometheus).toContain('--config.file=/etc/prometheus/prometheus.yml')
+      expect(grafana).toContain('- ./deploy/grafana/provisioning:/etc/grafana/provisioning:ro\n')
+      // Where the dashboards' provider reads them.
+      expect(grafana).toContain(`- ./deploy/grafana/dashboards:${/^\s+path: (\S+)$/m.exec(provider)![1]}:ro\n`)
+    })
+
+    it('asks for an admin password and lets no one in without one', () => {
+      const grafana = service('grafana')
+      expect(grafana).toMatch(/GF_SECURITY_ADMIN_PASSWORD: \$\{GRAFANA_ADMIN_PASSWORD:\?/)
+      expect(grafana).toContain('GF_AUTH_ANONYMOUS_ENABLED: "false"')
+      expect(grafana).toContain('GF_USERS_ALLOW_SIGN_UP: "false"')
+    })
+  })
+
   describe('every metric a query reads is one the backend exports', () => {
     let server: RunningServer
     let m: Scrape
