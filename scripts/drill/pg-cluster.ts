@@ -78,10 +78,13 @@ export const drillUnavailable = (env: NodeJS.ProcessEnv = process.env): string |
   return null
 }
 
-/** Runs `file` to its end as `user` (or this process's user); rejects with its output on a non-zero exit, a signal or the time running out. */
-const runAs = (user: PgUser | null, file: string, args: readonly string[], timeoutMs: number): Promise<string> =>
+/**
+ * Runs `file` to its end as `user` (or this process's user) in `cwd` (a folder that user can enter: the
+ * checkout may be one it cannot); rejects with its output on a non-zero exit, a signal or the time running out.
+ */
+const runAs = (user: PgUser | null, cwd: string, file: string, args: readonly string[], timeoutMs: number): Promise<string> =>
   new Promise((resolve, reject) => {
-    const child = spawn(file, args, { ...(user ? { uid: user.uid, gid: user.gid } : {}), env: { ...process.env, LC_MESSAGES: 'C' }, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(file, args, { ...(user ? { uid: user.uid, gid: user.gid } : {}), cwd, env: { ...process.env, LC_MESSAGES: 'C' }, stdio: ['ignore', 'pipe', 'pipe'] })
     let output = ''
     child.stdout.on('data', (d: Buffer) => (output += d.toString()))
     child.stderr.on('data', (d: Buffer) => (output += d.toString()))
@@ -202,7 +205,7 @@ export const createWorkspace = (): DrillWorkspace => {
   }
   process.on('exit', stopAllOnExit)
 
-  const pgbackrest = (args: readonly string[], timeoutMs = 120_000) => runAs(user, backrest, [`--config=${configFile}`, `--stanza=${STANZA}`, ...args], timeoutMs)
+  const pgbackrest = (args: readonly string[], timeoutMs = 120_000) => runAs(user, root, backrest, [`--config=${configFile}`, `--stanza=${STANZA}`, ...args], timeoutMs)
 
   const start = async (dataDir: string): Promise<PgServer> => {
     const port = await freePort()
@@ -223,6 +226,7 @@ export const createWorkspace = (): DrillWorkspace => {
       '-c', 'log_checkpoints=off',
     ]
     const server = spawn(join(bin, 'postgres'), ['-D', dataDir, ...flags], {
+      cwd: root,
       ...(user ? { uid: user.uid, gid: user.gid } : {}),
       env: { ...process.env, LC_MESSAGES: 'C' },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -269,6 +273,7 @@ export const createWorkspace = (): DrillWorkspace => {
     initdb: async (dataDir) => {
       await runAs(
         user,
+        root,
         join(bin, 'initdb'),
         [`--pgdata=${dataDir}`, '--username=postgres', `--pwfile=${passwordFile}`, '--auth-local=trust', '--auth-host=scram-sha-256', '--encoding=UTF8', '--locale=C'],
         60_000,
