@@ -39,7 +39,7 @@ import { createWorkload, type ActionKind, type Workload } from './drill/workload
 export interface DrillOptions {
   /** Workers writing side by side (3). */
   readonly workers?: number
-  /** Writes in each phase: before the backup, during it, between it and the target, after the target (60). */
+  /** Writes before the backup, between its end and the target, and after the target (60 each); more go on during the backup. */
   readonly writesPerPhase?: number
   /** Users signed in before the writes begin (20). */
   readonly users?: number
@@ -57,6 +57,8 @@ export interface DrillReport {
   /** The last transaction the restore replayed, and the first it stopped before, as PostgreSQL logged them. */
   readonly lastReplayed: string | null
   readonly stoppedBefore: string | null
+  /** Writes completed while the base backup ran. */
+  readonly writesDuringBackup: number
   /** Completed writes before the target (all must be back) and after it (none may be). */
   readonly writesBefore: number
   readonly writesAfter: number
@@ -166,9 +168,11 @@ export const runRestoreDrill = async (options: DrillOptions = {}): Promise<Drill
     await work.waitFor(perPhase)
 
     // 3. A full base backup while they write.
+    const beforeBackup = work.done()
     let t = performance.now()
     await ws.pgbackrest([`--pg1-port=${first.port}`, '--type=full', 'backup'])
     const backupS = since(t)
+    const writesDuringBackup = work.done() - beforeBackup
     log(`base backup: ${backupS} s, with ${work.done()} writes done`)
     await work.waitFor(work.done() + perPhase)
 
@@ -241,6 +245,7 @@ export const runRestoreDrill = async (options: DrillOptions = {}): Promise<Drill
       target: target.at,
       lastReplayed: line(/last completed transaction was at log time (\S+ \S+)/),
       stoppedBefore: line(/recovery stopping before (?:commit|abort) of transaction \d+, time (\S+ \S+)/),
+      writesDuringBackup,
       writesBefore,
       writesAfter,
       users: target.state.balances.size,
@@ -288,7 +293,7 @@ export const reportText = (r: DrillReport): string =>
     `differences: ${r.differences.length + r.apiDifferences.length}${[...r.differences, ...r.apiDifferences].map((d) => `\n  ${d}`).join('')}`,
     `admin verify-totals: ${r.verifyTotals.output} (exit ${r.verifyTotals.code})`,
     'time:',
-    `  base backup while writing      ${r.seconds.backup.toFixed(2)} s`,
+    `  base backup while writing      ${r.seconds.backup.toFixed(2)} s (${r.writesDuringBackup} writes meanwhile)`,
     `  archive the WAL to its end     ${r.seconds.archive.toFixed(2)} s (pgbackrest check)`,
     `  restore to the target          ${r.seconds.restore.toFixed(2)} s (pgbackrest restore)`,
     `  PostgreSQL replay and promote  ${r.seconds.postgresStart.toFixed(2)} s`,
