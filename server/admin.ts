@@ -1,7 +1,9 @@
+import { userInfo } from 'node:os'
 import { pathToFileURL } from 'node:url'
 import { createAdmin } from './admin-ops.ts'
 import { defaultConfig, DEFAULT_DB_PATH } from './config/config.ts'
-import type { ServerContext } from './domain/context.ts'
+import { inTx, type ServerContext } from './domain/context.ts'
+import { audit, auditEntries } from './domain/audit.ts'
 import { openCluster } from './cluster/open-cluster.ts'
 import { openEngine } from './db/open-engine.ts'
 import { BALANCE_COLUMNS, type BalanceColumn } from './domain/ledger.ts'
@@ -31,6 +33,8 @@ const USAGE = `usage: npm run admin -- <command>   (database: AXIOM_DB, default 
                                            (PostgreSQL: pgBackRest, docs/deploy.md "Back up and restore")
   price set <ton> [--force]                record the price now, in TON per AXIOM (production's price source);
                                            a move of more than ${MAX_PRICE_MOVE_PERCENT}% from the last price needs --force
+  audit [--event <prefix>] [--after <id>] [--limit <n>]
+                                           the audit log (money and security events, admin commands), one JSON line each
   payments held                            list the payments into the treasury held unconfirmed (AXIOM_TON_API_CONFIRM disagreed)
   payouts                                  the payouts' breaker: whether payments go, and why not
   payouts pause | resume                   stop every payment (sales and refunds wait, nothing is lost) | let them go
@@ -42,6 +46,34 @@ const USAGE = `usage: npm run admin -- <command>   (database: AXIOM_DB, default 
   payout settle <id> <note…>               mark a failed outgoing payment settled by hand (paid outside AXIOM)`
 
 export const DRIFT = 'platform totals drifted:\n'
+
+/** Who runs the admin commands, for the audit log: AXIOM_OPERATOR, else the OS user. */
+const operatorActor = (): string => {
+  const named = process.env.AXIOM_OPERATOR?.trim()
+  let who = named
+  if (!who) {
+    try {
+      who = userInfo().username
+    } catch {
+      who = 'unknown'
+    }
+  }
+  return `operator:${who}`
+}
+
+/** `audit [--event <prefix>] [--after <id>] [--limit <n>]`, or the usage text. */
+const parseAuditArgs = (args: ReadonlyArray<string>): { event?: string; afterId?: bigint; limit?: number } | string => {
+  const o: { event?: string; afterId?: bigint; limit?: number } = {}
+  for (let i = 0; i < args.length; i += 2) {
+    const [flag, v] = [args[i], args[i + 1]]
+    if (v === undefined) return USAGE
+    if (flag === '--event' && /^[a-z.]{1,40}$/.test(v)) o.event = v
+    else if (flag === '--after' && /^\d{1,18}$/.test(v)) o.afterId = BigInt(v)
+    else if (flag === '--limit' && /^\d{1,6}$/.test(v) && Number(v) > 0) o.limit = Number(v)
+    else return USAGE
+  }
+  return o
+}
 
 /**
  * The breaker as the operator reads it: the pause, what the running payouts last found (the watcher's
@@ -129,9 +161,12 @@ export const runAdminCommand = async (
     live: { deliver: (changes) => cluster.publish({ type: 'changes', changes }) },
     price: createPriceFeed(defaultConfig().priceSeed),
     telegram: null,
+    actor: operatorActor(),
   }
   const admin = createAdmin(ctx)
   try {
+    // Every command the operator runs is on the record, with who ran it, before it runs.
+    await audit(ctx, 'admin.command', null, { args: argv })
     switch (command) {
       case 'maintenance':
         if (a !== 'on' && a !== 'off') return USAGE
@@ -166,11 +201,23 @@ export const runAdminCommand = async (
         const text = values[0]!
         const nano = requireNano('price', text)
         const at = ctx.now()
-        const set = await setRecordedPrice(engine, at, nano, { force })
+        const set = await inTx(ctx, async (tx) => {
+          const done = await setRecordedPrice(tx.db, at, nano, { force })
+          await audit(tx, 'price.set', null, { priceNano: nano, previousNano: done.previousNano, forced: done.forced })
+          return done
+        })
         const line = `price ${text} TON per AXIOM from ${new Date(at * 1000).toISOString()}`
         if (set.previousNano === null) return `${line} (the first price recorded)`
         const move = `${priceMoveText(set.previousNano, nano)}% from ${formatNano(set.previousNano)}`
         return set.forced ? `${line}: FORCED, ${move} (more than ${MAX_PRICE_MOVE_PERCENT}%)` : `${line} (${move})`
+      }
+      case 'audit': {
+        const opts = parseAuditArgs(argv.slice(1))
+        if (typeof opts === 'string') return opts
+        for (const e of await auditEntries(ctx, opts)) {
+          await write(JSON.stringify({ id: e.id.toString(), at: new Date(e.at * 1000).toISOString(), actor: e.actor, event: e.event, subject: e.subject, detail: e.detail }))
+        }
+        return ''
       }
       case 'payments': {
         if (a !== 'held') return USAGE

@@ -1,3 +1,4 @@
+import { audit } from '../domain/audit.ts'
 import { createHash, randomBytes, randomUUID } from 'node:crypto'
 import { jwtVerify, SignJWT } from 'jose'
 import { allRows, big, getRow, run, str, type Row } from '../db/sql.ts'
@@ -228,6 +229,7 @@ export const endSession = async (ctx: ServerContext, userId: bigint, family: str
     const row = await getRow(ctx.db, 'SELECT user_id, family FROM refresh_tokens WHERE hash = ?', hashOf(presented))
     if (!row || str(row, 'family') !== family || big(row, 'user_id') !== userId) return false
     await revokeFamily(ctx, family)
+    await audit({ ...ctx, actor: ctx.actor ?? `user:${userId}` }, 'session.ended', userId, { family })
     return true
   })
   if (!ended) throw new NotSignedIn('Invalid refresh token')
@@ -246,6 +248,7 @@ export const endUserSessions = (ctx: ServerContext, userId: bigint): Promise<num
       ctx.now(),
     )
     for (const f of families) await revokeFamily(ctx, str(f, 'family'))
+    await audit(ctx, 'session.revoked', userId, { sessions: families.length })
     return families.length
   })
 

@@ -6,6 +6,7 @@ import { advanceChainCursor, type ChainCursor } from '../domain/chain-cursor.ts'
 import { DomainError } from '../domain/errors.ts'
 import { bondPayment, markMintPaid } from '../domain/mints.ts'
 import { completeSale } from '../domain/sale-payouts.ts'
+import { audit, type AuditEvent } from '../domain/audit.ts'
 
 /**
  * The database side of the chain: what the watcher decided about each payment into the treasury
@@ -176,6 +177,23 @@ const insertRecord = (ctx: ServerContext, p: InboundPayment, r: Omit<PaymentReco
     ctx.now(),
   )
 
+/** A payment's decision as the audit log keeps it. */
+const paymentDetail = (r: PaymentRecord) => ({
+  lt: r.lt,
+  from: r.from,
+  amountNano: r.amountNano,
+  comment: r.comment,
+  mintId: r.mintId,
+  ...(r.reason ? { reason: r.reason } : {}),
+  ...(r.detail ? { detail: r.detail } : {}),
+})
+
+/** An outgoing payment's event: a sweep's own, else a payout's (sales and refunds). */
+const outgoingEvent = (kind: OutgoingKind, what: 'signed' | 'paid' | 'failed'): AuditEvent =>
+  kind === 'sweep' ? (what === 'failed' ? 'sweep.cancelled' : `sweep.${what}`) : `payout.${what}`
+
+const outgoingDetail = (row: OutgoingPayment) => ({ kind: row.kind, to: row.to, amountNano: row.amountNano, withdrawalId: row.withdrawalId, comment: row.comment })
+
 const enqueue = (ctx: ServerContext, kind: OutgoingKind, ref: string, to: string, amount: bigint, comment: string, withdrawalId: bigint | null) =>
   insertRow(
     ctx.db,
@@ -205,6 +223,12 @@ export const decidePayment = async (
 ): Promise<PaymentRecord> => {
   const decide = (forceRefusal: string | null) =>
     inTx(ctx, async (ctx) => {
+      const r = await decideIn(ctx, forceRefusal)
+      await audit(ctx, `payment.${r.outcome}`, r.txHash, paymentDetail(r))
+      return r
+    })
+  const decideIn = (ctx: ServerContext, forceRefusal: string | null): Promise<PaymentRecord> =>
+    (async () => {
       await advanceChainCursor(ctx, { name: step.name, expected: step.from, next: step.to })
       const m = p.comment ? BOND_PAYMENT_COMMENT.exec(p.comment.trim()) : null
       const none = { mintId: null, reason: null, detail: null, overpaidNano: null }
@@ -243,7 +267,7 @@ export const decidePayment = async (
       const r = { mintId, outcome: 'activated' as const, reason: null, detail, overpaidNano: p.amountNano > bond.amountNano ? p.amountNano - bond.amountNano : null }
       await insertRecord(ctx, p, r)
       return { ...p, ...r }
-    })
+    })()
   try {
     return await decide(null)
   } catch (e) {
@@ -266,6 +290,7 @@ export const holdPayment = (ctx: ServerContext, p: InboundPayment, why: string):
     const m = p.comment ? BOND_PAYMENT_COMMENT.exec(p.comment.trim()) : null
     const r = { mintId: m ? BigInt(m[1]!) : null, outcome: 'held' as const, reason: null, detail: why, overpaidNano: null }
     await insertRecord(ctx, p, r)
+    await audit(ctx, 'payment.held', p.txHash, paymentDetail({ ...p, ...r }))
     return { ...p, ...r }
   })
 
@@ -307,6 +332,7 @@ export const confirmSent = (
       if (i >= 0) {
         left.splice(i, 1)
         await run(ctx.db, `UPDATE outgoing_payments SET state = 'paid', paid_tx_hash = ?, updated_at = ? WHERE id = ?`, txHash, ctx.now(), row.id)
+        await audit(ctx, outgoingEvent(row.kind, 'paid'), row.id, { ...outgoingDetail(row), txHash })
         if (row.withdrawalId !== null) await completeSale(ctx, row.withdrawalId)
       } else await failOne(ctx, row, 'the treasury did not send it (its balance?)', maxFailures)
     }
@@ -314,21 +340,27 @@ export const confirmSent = (
   })
 
 /** One more failure: queued again to be signed anew, or `failed` after `maxFailures`. */
-const failOne = (ctx: ServerContext, row: OutgoingPayment, error: string, maxFailures: number) =>
-  run(
+const failOne = async (ctx: ServerContext, row: OutgoingPayment, error: string, maxFailures: number): Promise<void> => {
+  const failed = row.failures + 1 >= maxFailures
+  const r = await run(
     ctx.db,
     `UPDATE outgoing_payments SET state = ?, failures = failures + 1, last_error = ?, seqno = NULL, valid_until = NULL, msg_hash = NULL, boc = NULL, updated_at = ?
      WHERE id = ? AND state = 'sending'`,
-    row.failures + 1 >= maxFailures ? 'failed' : 'queued',
+    failed ? 'failed' : 'queued',
     error,
     ctx.now(),
     row.id,
   )
+  if (failed && r.changes === 1) await audit(ctx, outgoingEvent(row.kind, 'failed'), row.id, { ...outgoingDetail(row), error, failures: row.failures + 1 })
+}
 
 /** A queued payment no message can carry (its address): `failed` at once, for the operator. */
-export const failUnpayable = async (ctx: ServerContext, id: bigint, error: string): Promise<void> => {
-  await run(ctx.db, `UPDATE outgoing_payments SET state = 'failed', last_error = ?, updated_at = ? WHERE id = ? AND state = 'queued'`, error, ctx.now(), id)
-}
+export const failUnpayable = (ctx: ServerContext, id: bigint, error: string): Promise<void> =>
+  inTx(ctx, async (ctx) => {
+    const row = await outgoingPayment(ctx, id)
+    const r = await run(ctx.db, `UPDATE outgoing_payments SET state = 'failed', last_error = ?, updated_at = ? WHERE id = ? AND state = 'queued'`, error, ctx.now(), id)
+    if (row && r.changes === 1) await audit(ctx, outgoingEvent(row.kind, 'failed'), id, { ...outgoingDetail(row), error })
+  })
 
 /** The message `msgHash` can no longer land (expired with its seqno unused, or the seqno went to another): its payments are signed anew. */
 export const abandonMessage = (ctx: ServerContext, msgHash: string, error: string, maxFailures: number): Promise<void> =>
@@ -381,6 +413,8 @@ export const claimForMessage = (
         id,
       )
       if (r.changes !== 1) throw new ClaimLost()
+      const row = (await outgoingPayment(ctx, id))!
+      await audit(ctx, outgoingEvent(row.kind, 'signed'), id, { ...outgoingDetail(row), seqno: m.seqno, validUntil: m.validUntil, msgHash: m.msgHash })
     }
     return true
   }).catch((e: unknown) => {
@@ -405,18 +439,30 @@ export const queueSweep = (ctx: ServerContext, to: string, amount: bigint, comme
   })
 
 /** Every queued sweep becomes `cancelled` (why in last_error): a sweep is never signed again with an amount reckoned from an older balance. */
-export const cancelQueuedSweeps = async (ctx: ServerContext, why: string): Promise<number> =>
-  (await run(ctx.db, `UPDATE outgoing_payments SET state = 'cancelled', last_error = ?, updated_at = ? WHERE kind = 'sweep' AND state = 'queued'`, why, ctx.now())).changes
+export const cancelQueuedSweeps = (ctx: ServerContext, why: string): Promise<number> =>
+  inTx(ctx, async (ctx) => {
+    const queued = (await allRows(ctx.db, `SELECT * FROM outgoing_payments WHERE kind = 'sweep' AND state = 'queued'`)).map(outgoingOf)
+    for (const row of queued) {
+      await run(ctx.db, `UPDATE outgoing_payments SET state = 'cancelled', last_error = ?, updated_at = ? WHERE id = ? AND state = 'queued'`, why, ctx.now(), row.id)
+      await audit(ctx, 'sweep.cancelled', row.id, { ...outgoingDetail(row), why })
+    }
+    return queued.length
+  })
 
 /** The operator's commands on a `failed` payment: sign it anew, or mark it settled by hand. */
-export const retryOutgoing = async (ctx: ServerContext, id: bigint): Promise<boolean> =>
-  (await run(ctx.db, `UPDATE outgoing_payments SET state = 'queued', failures = 0, last_error = NULL, updated_at = ? WHERE id = ? AND state = 'failed'`, ctx.now(), id)).changes === 1
+export const retryOutgoing = (ctx: ServerContext, id: bigint): Promise<boolean> =>
+  inTx(ctx, async (ctx) => {
+    const retried = (await run(ctx.db, `UPDATE outgoing_payments SET state = 'queued', failures = 0, last_error = NULL, updated_at = ? WHERE id = ? AND state = 'failed'`, ctx.now(), id)).changes === 1
+    if (retried) await audit(ctx, 'payout.retried', id, outgoingDetail((await outgoingPayment(ctx, id))!))
+    return retried
+  })
 
 export const settleOutgoing = (ctx: ServerContext, id: bigint, note: string): Promise<boolean> =>
   inTx(ctx, async (ctx) => {
     const row = await outgoingPayment(ctx, id)
     if (!row || row.state !== 'failed') return false
     await run(ctx.db, `UPDATE outgoing_payments SET state = 'paid', last_error = ?, updated_at = ? WHERE id = ?`, `settled by the operator: ${note}`, ctx.now(), id)
+    await audit(ctx, 'payout.settled', id, { ...outgoingDetail(row), note })
     if (row.withdrawalId !== null) await completeSale(ctx, row.withdrawalId)
     return true
   })

@@ -1,3 +1,4 @@
+import { audit } from '../domain/audit.ts'
 import { inTx, type ServerContext } from '../domain/context.ts'
 import type { Db } from '../db/engine.ts'
 import { big, getRow } from '../db/sql.ts'
@@ -21,8 +22,10 @@ export const isPayoutPauseOn = async (db: Db): Promise<boolean> => (await readSe
 /** The operator's pause, announced like the other settings. */
 export const setPayoutPause = (ctx: ServerContext, on: boolean): Promise<void> =>
   inTx(ctx, async (ctx) => {
+    const was = await isPayoutPauseOn(ctx.db)
     await writeSetting(ctx.db, PAUSE_SETTING, on ? 'on' : 'off')
     queueSetting(ctx, PAUSE_SETTING)
+    if (was !== on) await audit(ctx, on ? 'breaker.paused' : 'breaker.resumed', null, {})
   })
 
 /**
@@ -47,7 +50,14 @@ export interface BreakerState {
   readonly at: number
 }
 
-export const recordBreaker = (ctx: ServerContext, state: BreakerState): Promise<void> => writeSetting(ctx.db, BREAKER_SETTING, JSON.stringify(state))
+/** Records what the pass found; the breaker's trip (from no cause to some) and its clearing go to the audit log. */
+export const recordBreaker = (ctx: ServerContext, state: BreakerState): Promise<void> =>
+  inTx(ctx, async (ctx) => {
+    const before = (await readBreaker(ctx.db))?.causes ?? []
+    await writeSetting(ctx.db, BREAKER_SETTING, JSON.stringify(state))
+    if (before.length === 0 && state.causes.length > 0) await audit(ctx, 'breaker.tripped', null, { causes: state.causes })
+    else if (before.length > 0 && state.causes.length === 0) await audit(ctx, 'breaker.cleared', null, { was: before })
+  })
 
 export const readBreaker = async (db: Db): Promise<BreakerState | null> => {
   const v = await readSetting(db, BREAKER_SETTING)

@@ -21,6 +21,8 @@ export interface ServerContext {
   readonly chainPublicKey?: (address: Address) => Promise<Buffer | null>
   /** The Bot API, when config.telegram is set. */
   readonly telegram: TelegramGateway | null
+  /** Who acts, for the audit log (server/domain/audit.ts): `system` when absent. */
+  readonly actor?: string
 }
 
 /**

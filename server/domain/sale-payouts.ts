@@ -1,3 +1,4 @@
+import { audit } from './audit.ts'
 import { queueNotice } from './outbox.ts'
 import { inTx, type ServerContext } from './context.ts'
 import { allRows, big, getRow, run, str, type Row } from '../db/sql.ts'
@@ -125,6 +126,7 @@ export const holdOverLimits = (ctx: ServerContext, limits: PayoutLimits): Promis
       }
       if ((await run(ctx.db, `UPDATE withdrawals SET status = 'held', held_reason = ? WHERE id = ? AND status = 'pending'`, reason, id)).changes === 1) {
         held.push({ id, reason })
+        await audit(ctx, 'sale.held', id, { userId, amountNano: amount, reason })
       }
     }
     return held
@@ -164,8 +166,12 @@ export const heldSales = async (ctx: ServerContext): Promise<HeldSale[]> =>
   ).map(heldOf)
 
 /** The operator approves a held sale: `pending` again, paid on a next pass whatever the per-sale and per-user-day limits. False when it was not held. */
-export const approveHeldSale = async (ctx: ServerContext, id: bigint): Promise<boolean> =>
-  (await run(ctx.db, `UPDATE withdrawals SET status = 'pending', approved_at = ? WHERE id = ? AND status = 'held'`, ctx.now(), id)).changes === 1
+export const approveHeldSale = (ctx: ServerContext, id: bigint): Promise<boolean> =>
+  inTx(ctx, async (ctx) => {
+    const approved = (await run(ctx.db, `UPDATE withdrawals SET status = 'pending', approved_at = ? WHERE id = ? AND status = 'held'`, ctx.now(), id)).changes === 1
+    if (approved) await audit(ctx, 'sale.approved', id, {})
+    return approved
+  })
 
 /**
  * A sale that will never be paid, in the caller's transaction: it becomes `failed` (nothing is ever
@@ -186,6 +192,7 @@ const returnSaleTokens = async (ctx: ServerContext, id: bigint, from: 'held' | '
   if (moved.changes !== 1) return false
   const column = big(row, 'from_ref_balance') !== 0n ? 'referral_balance' : 'balance_token'
   await moveBalance(ctx, big(row, 'user_id'), column, big(row, 'token_amount'), 'withdraw_refund', description)
+  await audit(ctx, from === 'held' ? 'sale.rejected' : 'sale.cancelled', id, { userId: big(row, 'user_id'), tokenAmount: big(row, 'token_amount'), to: column })
   return true
 }
 
