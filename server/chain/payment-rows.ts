@@ -5,7 +5,7 @@ import { allRows, big, getRow, insertRow, run, str, type Row } from '../db/sql.t
 import { advanceChainCursor, type ChainCursor } from '../domain/chain-cursor.ts'
 import { DomainError } from '../domain/errors.ts'
 import { bondPayment, markMintPaid } from '../domain/mints.ts'
-import { completeSale } from '../domain/sale-payouts.ts'
+import { completeSale, completeSaleFoundPaid } from '../domain/sale-payouts.ts'
 import { audit, type AuditEvent } from '../domain/audit.ts'
 
 /**
@@ -335,6 +335,39 @@ export const confirmSent = (
         await audit(ctx, outgoingEvent(row.kind, 'paid'), row.id, { ...outgoingDetail(row), txHash })
         if (row.withdrawalId !== null) await completeSale(ctx, row.withdrawalId)
       } else await failOne(ctx, row, 'the treasury did not send it (its balance?)', maxFailures)
+    }
+    // What the treasury sent that no row in flight accounts for: a payment of ours the database does
+    // not know was sent (restored to a point before it was), found by its comment, address and amount.
+    // Marked paid here, before any pass can sign it again: the chain says it was paid.
+    for (const m of left) {
+      if (!m.comment || !/^axiom:(sale|refund|sweep):/.test(m.comment)) continue
+      const candidates = (await allRows(ctx.db, `SELECT * FROM outgoing_payments WHERE comment = ? AND amount_nano = ? AND state IN ('queued', 'sending', 'failed') ORDER BY id`, m.comment, m.amountNano)).map(outgoingOf)
+      let row = candidates.find((r) => rawOf(r.to) === rawOf(m.to))
+      const sale = /^axiom:sale:(\d{1,20})$/.exec(m.comment)
+      if (!row && sale) {
+        // Restored to before the sale joined the queue: it has no row yet; one is made for what was paid.
+        const w = await getRow(ctx.db, `SELECT id, address, amount_ton, status FROM withdrawals WHERE id = ?`, BigInt(sale[1]!))
+        const known = await getRow(ctx.db, `SELECT 1 AS x FROM outgoing_payments WHERE ref = ?`, `sale:${sale[1]}`)
+        if (!known && w && ['pending', 'held', 'sending'].includes(str(w, 'status')) && big(w, 'amount_ton') === m.amountNano && rawOf(str(w, 'address')) === rawOf(m.to)) {
+          const id = await enqueue(ctx, 'sale', `sale:${big(w, 'id')}`, str(w, 'address'), m.amountNano, m.comment, big(w, 'id'))
+          row = (await outgoingPayment(ctx, BigInt(id)))!
+        }
+      }
+      if (!row) {
+        // Paid on the chain, and nothing here says what for: the operator's to look into.
+        await audit(ctx, 'payout.unmatched', null, { to: m.to, amountNano: m.amountNano, comment: m.comment, txHash })
+        continue
+      }
+      await run(
+        ctx.db,
+        `UPDATE outgoing_payments SET state = 'paid', paid_tx_hash = ?, seqno = NULL, valid_until = NULL, msg_hash = NULL, boc = NULL, last_error = ?, updated_at = ? WHERE id = ?`,
+        txHash,
+        'found paid on the chain (sent before the database was restored)',
+        ctx.now(),
+        row.id,
+      )
+      await audit(ctx, outgoingEvent(row.kind, 'paid'), row.id, { ...outgoingDetail(row), txHash, foundOnChain: true })
+      if (row.withdrawalId !== null) await completeSaleFoundPaid(ctx, row.withdrawalId)
     }
     return rows
   })

@@ -22,6 +22,7 @@ export type AuditEvent =
   | 'payout.failed'
   | 'payout.retried'
   | 'payout.settled'
+  | 'payout.unmatched'
   | 'sweep.signed'
   | 'sweep.paid'
   | 'sweep.cancelled'

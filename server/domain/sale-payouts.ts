@@ -77,6 +77,18 @@ export const completeSale = async (ctx: ServerContext, id: bigint): Promise<bool
   return moved
 }
 
+/**
+ * A sale the chain shows paid though this database does not know it was sent (restored to a point
+ * before the send): completed from whatever state it was left in short of an end (pending, held,
+ * sending), so that no pass pays it again. False when it had ended (completed, failed) or is unknown.
+ */
+export const completeSaleFoundPaid = async (ctx: ServerContext, id: bigint): Promise<boolean> => {
+  const moved = (await run(ctx.db, `UPDATE withdrawals SET status = 'completed' WHERE id = ? AND status IN ('pending', 'held', 'sending')`, id)).changes === 1
+  const row = moved ? await getRow(ctx.db, 'SELECT user_id, amount_ton FROM withdrawals WHERE id = ?', id) : undefined
+  if (row) await queueNotice(ctx, big(row, 'user_id'), 'sale_paid', { amount_ton: formatNano(big(row, 'amount_ton')) })
+  return moved
+}
+
 /** The window of the per-user-day limit: the last 24 hours. */
 export const USER_DAY_S = 86_400
 
