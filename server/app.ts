@@ -42,7 +42,7 @@ export const bodyTooLargeMsg = (limit: number): string =>
   `The body is too large (at most ${limit % 1024 === 0 ? `${limit / 1024} KiB` : `${limit} bytes`})`
 
 /** Whether `query` settles successfully within `ms` (a failure or no answer in time: false). */
-export const answersWithin = (query: Promise<unknown>, ms: number): Promise<boolean> => {
+const answersWithin = (query: Promise<unknown>, ms: number): Promise<boolean> => {
   let timer: ReturnType<typeof setTimeout> | undefined
   const late = new Promise<boolean>((resolve) => {
     timer = setTimeout(() => resolve(false), ms)
@@ -54,6 +54,26 @@ const bearerOf = (header: string | undefined): string => {
   const m = header ? /^Bearer\s+(\S+)$/i.exec(header) : null
   if (!m) throw httpError(401, 'Not authenticated')
   return m[1]!
+}
+
+/**
+ * For a load balancer or an orchestrator: /health says the process answers (`health` is its body);
+ * /ready that it can serve, its database answering (503 otherwise, so traffic goes to another
+ * instance). Both answer HEAD too (a probe's cheapest ask): they have no effect. An api instance's
+ * app and a worker's both carry them.
+ */
+export const registerProbes = (app: FastifyInstance, ctx: ServerContext, health: Record<string, string>): void => {
+  app.route({ method: ['GET', 'HEAD'], url: '/health', handler: async () => health })
+  app.route({
+    method: ['GET', 'HEAD'],
+    url: '/ready',
+    handler: async (_req, reply) => {
+      // A database that hangs (a stalled connection, a held lock) is as unready as one that refuses.
+      const answered = await answersWithin(ctx.engine.one('SELECT 1 AS ok'), ctx.config.readyTimeoutMs)
+      if (answered) return { status: 'ready', db: ctx.engine.dialect }
+      return reply.code(503).send({ status: 'unavailable', msg: 'The database does not answer' })
+    },
+  })
 }
 
 /** The Fastify app with every §7 call under /api; sockets are attached to its server separately. */
@@ -114,20 +134,7 @@ export const buildApp = (ctx: ServerContext): FastifyInstance => {
   const store = ctx.config.rateLimitStore ?? shared
   const limit = rateLimiter(app, ctx.config.rateLimits, store, ctx.config.trustProxy)
 
-  // For a load balancer or an orchestrator: /health says the process answers; /ready that it can
-  // serve, its database answering (503 otherwise, so traffic goes to another instance).
-  // Both answer HEAD too (a probe's cheapest ask): they have no effect.
-  app.route({ method: ['GET', 'HEAD'], url: '/health', handler: async () => ({ status: 'ok' }) })
-  app.route({
-    method: ['GET', 'HEAD'],
-    url: '/ready',
-    handler: async (_req, reply) => {
-      // A database that hangs (a stalled connection, a held lock) is as unready as one that refuses.
-      const answered = await answersWithin(ctx.engine.one('SELECT 1 AS ok'), ctx.config.readyTimeoutMs)
-      if (answered) return { status: 'ready', db: ctx.engine.dialect }
-      return reply.code(503).send({ status: 'unavailable', msg: 'The database does not answer' })
-    },
-  })
+  registerProbes(app, ctx, { status: 'ok' })
 
   app.register(
     async (api) => {

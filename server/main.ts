@@ -11,7 +11,7 @@ import { logLevelOf } from './config/log-level.ts'
 import { requireNano } from './domain/money.ts'
 import { parseAppOrigins } from './config/app-origins.ts'
 import { startServer, type StartOptions } from './start-server.ts'
-import { productionOptions } from './production-checks.ts'
+import { productionOptions, ProductionRefused } from './production-checks.ts'
 import { trustProxyFromEnv } from './http/client-ip.ts'
 import { telegramFromEnv } from './telegram/settings-from-env.ts'
 import { payoutLimitsFromEnv } from './chain/payout-limits.ts'
@@ -151,8 +151,17 @@ export const optionsFromEnv = (env: NodeJS.ProcessEnv = process.env): StartOptio
  * The options the entry starts with: optionsFromEnv, and with NODE_ENV=production the checks of
  * server/production-checks.ts (throws ProductionRefused with the one-line reason).
  */
-export const entryOptionsFromEnv = async (env: NodeJS.ProcessEnv = process.env): Promise<StartOptions> =>
-  env.NODE_ENV === 'production' ? productionOptions(env, optionsFromEnv(env)) : optionsFromEnv(env)
+export const entryOptionsFromEnv = async (env: NodeJS.ProcessEnv = process.env): Promise<StartOptions> => {
+  if (env.NODE_ENV !== 'production') return optionsFromEnv(env)
+  let base: StartOptions
+  try {
+    base = optionsFromEnv(env)
+  } catch (e) {
+    // A value production cannot read is refused like any unsafe one: one line, ProductionRefused.
+    throw new ProductionRefused(e instanceof Error ? e.message : String(e))
+  }
+  return productionOptions(env, base)
+}
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const options = await entryOptionsFromEnv().catch((e: unknown) => {

@@ -20,7 +20,7 @@ import { forgetSettings } from './domain/settings.ts'
 import { forgetValidFamilies, noteFamilyRevoked, pruneRefreshTokens } from './auth/tokens.ts'
 import { recordTonProofRequesters } from './domain/wallets.ts'
 import { type Change, noQueue } from './domain/events.ts'
-import { answersWithin, buildApp } from './app.ts'
+import { buildApp, registerProbes } from './app.ts'
 import { pruneIdempotency } from './db/idempotency-table.ts'
 import { exactRateLimitStore, pruneRateLimitHits } from './db/rate-limit-table.ts'
 import { FOREIGN_ORIGIN_MSG, originAllowed, refuseUpgrade, socketLimiter } from './http/socket-limits.ts'
@@ -136,16 +136,7 @@ export interface RunningServer {
  */
 const buildWorkerApp = (ctx: ServerContext): FastifyInstance => {
   const app = Fastify({ ...fastifyLogOptions(ctx.config.logger), exposeHeadRoutes: false, requestTimeout: ctx.config.requestTimeoutMs })
-  app.route({ method: ['GET', 'HEAD'], url: '/health', handler: async () => ({ status: 'ok', role: 'worker' }) })
-  app.route({
-    method: ['GET', 'HEAD'],
-    url: '/ready',
-    handler: async (_req, reply) => {
-      const answered = await answersWithin(ctx.engine.one('SELECT 1 AS ok'), ctx.config.readyTimeoutMs)
-      if (answered) return { status: 'ready', db: ctx.engine.dialect }
-      return reply.code(503).send({ status: 'unavailable', msg: 'The database does not answer' })
-    },
-  })
+  registerProbes(app, ctx, { status: 'ok', role: 'worker' })
   app.setNotFoundHandler((_req, reply) => reply.code(404).send({ msg: 'Not found' }))
   return app
 }

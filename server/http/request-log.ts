@@ -92,7 +92,7 @@ export interface LogDestination {
 /** The log a backend's Fastify is built with: `false` (off), or pino at `level` with the secrets kept out. */
 export const fastifyLogOptions = (
   logger: false | { readonly level: LogLevel; readonly destination?: LogDestination },
-): Pick<FastifyServerOptions, 'logger' | 'genReqId' | 'requestIdLogLabel'> => ({
+): Pick<FastifyServerOptions, 'logger' | 'genReqId'> => ({
   logger: logger
     ? {
         level: logger.level,
@@ -101,6 +101,6 @@ export const fastifyLogOptions = (
         serializers: { req: requestSerializer, err: errorSerializer },
       }
     : false,
+  // Its lines carry it as `reqId` (Fastify's label).
   genReqId: (req) => requestIdOf(req.headers[REQUEST_ID_HEADER]),
-  requestIdLogLabel: 'reqId',
 })

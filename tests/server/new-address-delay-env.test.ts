@@ -1,29 +1,15 @@
-import { mnemonicNew, mnemonicToPrivateKey } from '@ton/crypto'
-import { WalletContractV5R1 } from '@ton/ton'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { entryOptionsFromEnv, optionsFromEnv } from '../../server/main.ts'
-import { productionEnv } from '../support/production-env.ts'
+import { newProductionTreasury, productionRefusal } from '../support/production-env.ts'
 
 /** AXIOM_NEW_ADDRESS_DELAY through the entry's own reading (optionsFromEnv, and entryOptionsFromEnv in production). */
-let words: string[]
-let treasury: string
+let production: Awaited<ReturnType<typeof newProductionTreasury>>['env']
 beforeAll(async () => {
-  words = await mnemonicNew()
-  const { publicKey } = await mnemonicToPrivateKey(words)
-  treasury = WalletContractV5R1.create({ publicKey, walletId: { networkGlobalId: -239 } }).address.toString({ testOnly: false })
+  production = (await newProductionTreasury()).env
 })
 
-const production = (extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv =>
-  productionEnv({ words, treasury, jwtSecret: 'q8Zr1v3N0pXk2Lw9Yt6Hs4Bd7Mf5Jc1Ge8Ua0Ri3Oy=' }, extra)
-
-const refused = async (env: NodeJS.ProcessEnv): Promise<string> => {
-  try {
-    await entryOptionsFromEnv(env)
-  } catch (e) {
-    return (e as Error).message
-  }
-  throw new Error('the environment was accepted')
-}
+/** The reason the production entry refuses `env` with. */
+const refused = productionRefusal
 
 describe('AXIOM_NEW_ADDRESS_DELAY', () => {
   it('npm start and the tests: no cooling period unless set; whole seconds, 0 or off for none', () => {

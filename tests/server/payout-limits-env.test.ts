@@ -1,30 +1,16 @@
-import { mnemonicNew, mnemonicToPrivateKey } from '@ton/crypto'
-import { WalletContractV5R1 } from '@ton/ton'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { entryOptionsFromEnv, optionsFromEnv } from '../../server/main.ts'
 import { DEFAULT_PRODUCTION_PAYOUT_LIMITS, NO_PAYOUT_LIMITS } from '../../server/config/config.ts'
-import { productionEnv } from '../support/production-env.ts'
+import { newProductionTreasury, productionRefusal } from '../support/production-env.ts'
 
 /** The payout limits from the environment, through the production entry's own reading (entryOptionsFromEnv). */
-let words: string[]
-let treasury: string
+let production: Awaited<ReturnType<typeof newProductionTreasury>>['env']
 beforeAll(async () => {
-  words = await mnemonicNew()
-  const { publicKey } = await mnemonicToPrivateKey(words)
-  treasury = WalletContractV5R1.create({ publicKey, walletId: { networkGlobalId: -239 } }).address.toString({ testOnly: false })
+  production = (await newProductionTreasury()).env
 })
 
-const production = (extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv =>
-  productionEnv({ words, treasury, jwtSecret: 'q8Zr1v3N0pXk2Lw9Yt6Hs4Bd7Mf5Jc1Ge8Ua0Ri3Oy=' }, extra)
-
-const refused = async (env: NodeJS.ProcessEnv): Promise<string> => {
-  try {
-    await entryOptionsFromEnv(env)
-  } catch (e) {
-    return (e as Error).message
-  }
-  throw new Error('the environment was accepted')
-}
+/** The reason the production entry refuses `env` with. */
+const refused = productionRefusal
 
 describe('payout limits from the environment', () => {
   it('npm start and the tests: none unless set', () => {

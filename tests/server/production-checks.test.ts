@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { newTreasury } from '../../server/chain/new-treasury.ts'
 import { DEV_BOT_TOKEN, DEV_JWT_SECRET, entryOptionsFromEnv, optionsFromEnv, productionOptions, ProductionRefused, startServer } from '../../server/main.ts'
 import { estimatedEntropyBits, MIN_SECRET_ENTROPY_BITS } from '../../server/config/secret-entropy.ts'
-import { productionEnv, treasuryKeyFile } from '../support/production-env.ts'
+import { productionEnv, productionRefusal, treasuryKeyFile } from '../support/production-env.ts'
 
 let words: string[]
 let w5Mainnet: string
@@ -144,18 +144,7 @@ describe('production refuses unsafe settings', () => {
   const FC = { seed: Number(process.env.FC_SEED ?? 20_260_101) }
 
   /** The one-line reason the entry refuses `env` with. */
-  const entryRefusal = async (env: NodeJS.ProcessEnv): Promise<string> => {
-    const reason = await entryOptionsFromEnv(env).then(
-      () => null,
-      (e: unknown) => {
-        expect(e).toBeInstanceOf(ProductionRefused)
-        return (e as Error).message
-      },
-    )
-    if (reason === null) throw new Error('the environment was accepted')
-    expect(reason).not.toContain('\n')
-    return reason
-  }
+  const entryRefusal = productionRefusal
 
   it('a valid environment starts: request limits on, its own tonProof domain, the log on at info', async () => {
     const o = await entryOptionsFromEnv(good())

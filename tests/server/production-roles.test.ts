@@ -8,8 +8,8 @@ import { WalletContractV5R1 } from '@ton/ton'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SWEEP_MARGIN_NANO, sweepAmount } from '../../server/chain/cold-sweep.ts'
 import { mnemonicFromKeyFile } from '../../server/chain/treasury.ts'
-import { entryOptionsFromEnv, ProductionRefused, runAdminCommand } from '../../server/main.ts'
-import { COLD_ADDRESS, productionEnv, treasuryKeyFile } from '../support/production-env.ts'
+import { entryOptionsFromEnv, runAdminCommand } from '../../server/main.ts'
+import { COLD_ADDRESS, productionEnv, productionRefusal, treasuryKeyFile } from '../support/production-env.ts'
 
 /**
  * Production's rules for the key in one place and the cold wallet (server/production-checks.ts,
@@ -36,18 +36,7 @@ const worker = (extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => productionE
 /** An api instance's: no key at all. */
 const api = (extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => worker({ AXIOM_ROLE: 'api', AXIOM_TREASURY_MNEMONIC_FILE: undefined, ...extra })
 
-const refusal = async (env: NodeJS.ProcessEnv): Promise<string> => {
-  const reason = await entryOptionsFromEnv(env).then(
-    () => null,
-    (e: unknown) => {
-      expect(e).toBeInstanceOf(ProductionRefused)
-      return (e as Error).message
-    },
-  )
-  if (reason === null) throw new Error('the environment was accepted')
-  expect(reason).not.toContain('\n')
-  return reason
-}
+const refusal = productionRefusal
 
 /** The production entry as deploy/Dockerfile runs it, as a child process: its exit status and stderr. */
 const entry = (env: NodeJS.ProcessEnv) =>

@@ -1,4 +1,8 @@
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mnemonicNew, mnemonicToPrivateKey } from '@ton/crypto'
+import { WalletContractV5R1 } from '@ton/ton'
+import { expect } from 'vitest'
+import { entryOptionsFromEnv, ProductionRefused } from '../../server/main.ts'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
@@ -53,3 +57,31 @@ export const productionEnv = (
   AXIOM_METRICS_PORT: '0',
   ...extra,
 })
+
+/** A JWT secret production accepts (43 random base64 characters). */
+export const PRODUCTION_JWT_SECRET = 'q8Zr1v3N0pXk2Lw9Yt6Hs4Bd7Mf5Jc1Ge8Ua0Ri3Oy='
+
+/**
+ * A new mainnet W5 treasury (its mnemonic and address) and the production environment for it, with
+ * PRODUCTION_JWT_SECRET; `env(extra)` changes it.
+ */
+export const newProductionTreasury = async () => {
+  const words = await mnemonicNew()
+  const { publicKey } = await mnemonicToPrivateKey(words)
+  const treasury = WalletContractV5R1.create({ publicKey, walletId: { networkGlobalId: -239 } }).address.toString({ testOnly: false })
+  return { words, treasury, env: (extra: NodeJS.ProcessEnv = {}) => productionEnv({ words, treasury, jwtSecret: PRODUCTION_JWT_SECRET }, extra) }
+}
+
+/** The one-line reason the production entry (entryOptionsFromEnv) refuses `env` with; fails the test when it accepts it. */
+export const productionRefusal = async (env: NodeJS.ProcessEnv): Promise<string> => {
+  const reason = await entryOptionsFromEnv(env).then(
+    () => null,
+    (e: unknown) => {
+      expect(e).toBeInstanceOf(ProductionRefused)
+      return (e as Error).message
+    },
+  )
+  if (reason === null) throw new Error('the environment was accepted')
+  expect(reason).not.toContain('\n')
+  return reason
+}
