@@ -1,7 +1,7 @@
 import { LocalChain } from '../../stand-ins/chain/local-chain.ts'
 import { localTreasuryAddress } from '../../stand-ins/chain/dev-keys.ts'
 import { NANO } from '../../server/domain/money.ts'
-import type { StartOptions } from '../../server/main.ts'
+import { startServer, type StartOptions } from '../../server/main.ts'
 import { serveV4 } from '../chain/support.ts'
 import { startTestServer, type TestServer } from '../server/support.ts'
 
@@ -83,6 +83,21 @@ export const familyOf = (sampleName: string, families: ReadonlyMap<string, strin
   if (families.has(sampleName)) return sampleName
   const base = sampleName.replace(/_(bucket|sum|count|total|created)$/, '')
   return families.has(base) ? base : sampleName
+}
+
+/**
+ * The metric names `exprs` read that a real scrape of a fresh backend does not hold (Prometheus's
+ * own `up` aside): what a dashboard panel or an alert rule would read in vain.
+ */
+export const namesNotExported = async (exprs: ReadonlyArray<string>): Promise<{ used: Set<string>; unknown: string[] }> => {
+  const server = await startServer({ port: 0, dbPath: ':memory:', priceTickMs: 60_000, metrics: { port: 0, host: '127.0.0.1' } })
+  try {
+    const m = await scrape(server.metricsUrl!)
+    const used = new Set(exprs.flatMap((e) => metricNames(e)))
+    return { used, unknown: [...used].filter((n) => n !== 'up' && !m.families.has(familyOf(n, m.families))) }
+  } finally {
+    await server.close()
+  }
 }
 
 /** PromQL's words that are no metric: operators, modifiers and grouping keywords. */

@@ -2,20 +2,9 @@ import { describe, expect, it } from 'vitest'
 import { httpApiHarness } from '../fakes/api-harness.ts'
 import { ok } from '../fakes/fake-http-transport.ts'
 import { succeed } from '../fakes/run.ts'
+import { withdrawHistoryRow } from '../fakes/wire-rows.ts'
 
-/** `GET /withdraw/history`'s rows as the backend writes them (server/http/wire-format.ts), decoded by the app's API. */
-const row = (id: number, extra: Record<string, unknown> = {}) => ({
-  id,
-  from_ref_balance: false,
-  token_amount: '40',
-  fee: '1.2',
-  net_amount: '38.8',
-  amount_ton: '1.5',
-  address: 'UQA_bB0umot8bV5POiscDZ6PemtcTT4vGgucjX5vWks8LYOF',
-  status: 'pending',
-  created_at: 1780000000,
-  ...extra,
-})
+const row = withdrawHistoryRow
 
 describe('the withdraw history: a sale waiting its cooling period', () => {
   it('decodes release_at on a cooling sale, and a row without it (an older backend, any other sale) as none', async () => {

@@ -1,34 +1,18 @@
-import { createElement } from 'react'
-import { renderToStaticMarkup } from 'react-dom/server'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { LanguageContext } from '../../../ui/app/contexts.ts'
-import { WithdrawalRow } from '../../../ui/features/history/history-screen.tsx'
-import { loadCatalogue, loadScreenTexts } from '../../../ui/i18n/catalogues.ts'
 import { formatDateTime } from '../../../ui/lib/format.ts'
-import { toId, type Withdrawal } from '../../../core/index.ts'
+import type { Withdrawal } from '../../../core/index.ts'
+import { aSale, loadRowTexts, renderWithdrawalRow } from './withdrawal-row-support.ts'
 
 /** The withdraw history's row for a sale to a new address, waiting its cooling period, rendered as the app renders it. */
 const RELEASE = 1780003600 as Withdrawal['created_at']
-const sale = (extra: Partial<Withdrawal> = {}): Withdrawal => ({
-  id: toId(9),
-  from_ref_balance: false,
-  token_amount: 40,
-  address: 'UQA_bB0umot8bV5POiscDZ6PemtcTT4vGgucjX5vWks8LYOF',
-  status: 'pending',
-  created_at: 1780000000 as Withdrawal['created_at'],
-  ...extra,
-})
+const sale = (extra: Partial<Withdrawal> = {}): Withdrawal => aSale(9, extra)
 
-const render = (w: Withdrawal, language: 'en' | 'ru') =>
-  renderToStaticMarkup(createElement(LanguageContext.Provider, { value: language }, createElement('ul', null, createElement(WithdrawalRow, { w }))))
+const render = renderWithdrawalRow
 
 /** The text as React writes it into the markup (an apostrophe is escaped). */
 const html = (s: string) => s.replace(/&/g, '&amp;').replace(/'/g, '&#x27;').replace(/"/g, '&quot;')
 
-beforeAll(async () => {
-  await loadScreenTexts()
-  await loadCatalogue('ru')
-})
+beforeAll(loadRowTexts)
 
 describe('the withdraw history: a sale waiting its cooling period', () => {
   it('says, quietly, when it goes out and that the bot can cancel it, in English', () => {

@@ -1,29 +1,13 @@
-import { createElement } from 'react'
-import { renderToStaticMarkup } from 'react-dom/server'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { LanguageContext } from '../../../ui/app/contexts.ts'
-import { WithdrawalRow } from '../../../ui/features/history/history-screen.tsx'
-import { loadCatalogue, loadScreenTexts } from '../../../ui/i18n/catalogues.ts'
-import { toId, type Withdrawal } from '../../../core/index.ts'
+import type { Withdrawal } from '../../../core/index.ts'
+import { aSale, loadRowTexts, renderWithdrawalRow } from './withdrawal-row-support.ts'
 
 /** The withdraw history's row, rendered as the app renders it, for a sale the backend holds and for an ordinary one. */
-const sale = (extra: Partial<Withdrawal> = {}): Withdrawal => ({
-  id: toId(7),
-  from_ref_balance: false,
-  token_amount: 40,
-  address: 'UQA_bB0umot8bV5POiscDZ6PemtcTT4vGgucjX5vWks8LYOF',
-  status: 'pending',
-  created_at: 1780000000 as Withdrawal['created_at'],
-  ...extra,
-})
+const sale = (extra: Partial<Withdrawal> = {}): Withdrawal => aSale(7, extra)
 
-const render = (w: Withdrawal, language: 'en' | 'ru') =>
-  renderToStaticMarkup(createElement(LanguageContext.Provider, { value: language }, createElement('ul', null, createElement(WithdrawalRow, { w }))))
+const render = renderWithdrawalRow
 
-beforeAll(async () => {
-  await loadScreenTexts()
-  await loadCatalogue('ru')
-})
+beforeAll(loadRowTexts)
 
 describe('the withdraw history: a sale under review', () => {
   it('reads "Under review" with why, in English', () => {
