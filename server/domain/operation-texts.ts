@@ -11,6 +11,8 @@ const TEMPLATES: ReadonlyArray<{ readonly type: string; readonly key: string; re
   { type: 'admin_credit', key: 'operation.admin_credit', text: 'Credited by the operator' },
   { type: 'task_reward', key: 'operation.task_reward', text: 'Task: {task}' },
   { type: 'withdraw', key: 'operation.withdraw', text: 'Sale #{sale} to {address}' },
+  { type: 'withdraw_refund', key: 'operation.sale_refused', text: 'Sale #{sale} refused: tokens returned' },
+  { type: 'withdraw_refund', key: 'operation.sale_cancelled', text: 'Sale #{sale} cancelled: tokens returned' },
   { type: 'transfer_out', key: 'operation.transfer_out', text: 'Moved to the main balance' },
   { type: 'transfer_in', key: 'operation.transfer_in', text: 'Moved from the referral balance' },
   { type: 'referral_reward', key: 'operation.referral_reward', text: 'Referral bonus for bond #{bond}' },

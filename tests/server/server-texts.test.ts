@@ -21,6 +21,13 @@ describe('operationText (a stored description read back as a key and parameters)
       params: { task: 'Join the AXIOM community', task_key: 'task.title.community' },
     })
     expect(operationText('withdraw', 'Sale #4 to EQB6HAtO…')).toEqual({ key: 'operation.withdraw', params: { sale: '4', address: 'EQB6HAtO…' } })
+    // A held sale the operator refused, and a sale its user cancelled from the bot's message: the tokens' way back.
+    expect(operationText('withdraw_refund', 'Sale #5 refused: tokens returned')).toEqual({ key: 'operation.sale_refused', params: { sale: '5' } })
+    expect(operationText('withdraw_refund', 'Sale #6 cancelled: tokens returned')).toEqual({ key: 'operation.sale_cancelled', params: { sale: '6' } })
+    for (const key of ['operation.sale_refused', 'operation.sale_cancelled'] as const) {
+      expect(en[key]).toContain('{sale}')
+      expect(ru[key]).toContain('{sale}')
+    }
   })
 
   it('gives no key to a text no template makes, nor to a template under another type', () => {

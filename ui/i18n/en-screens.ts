@@ -81,6 +81,8 @@ export const enScreens = {
   'operation.admin_credit': 'Credited by the operator',
   'operation.task_reward': 'Task: {task}',
   'operation.withdraw': 'Sale #{sale} to {address}',
+  'operation.sale_refused': 'Sale #{sale} refused after review: tokens returned',
+  'operation.sale_cancelled': 'Sale #{sale} cancelled by you: tokens returned',
   'operation.transfer_out': 'Moved to the main balance',
   'operation.transfer_in': 'Moved from the referral balance',
   'operation.referral_reward': "Referral bonus for a friend's bond",

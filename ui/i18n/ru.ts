@@ -188,6 +188,8 @@ export const ru: Messages = {
   'operation.admin_credit': 'Начислено оператором',
   'operation.task_reward': 'Задание: {task}',
   'operation.withdraw': 'Продажа #{sale} на {address}',
+  'operation.sale_refused': 'Продажа #{sale} отклонена после проверки: токены возвращены',
+  'operation.sale_cancelled': 'Продажа #{sale} отменена вами: токены возвращены',
   'operation.transfer_out': 'Переведено на основной баланс',
   'operation.transfer_in': 'Переведено с реферального баланса',
   'operation.referral_reward': 'Реферальный бонус за бонд друга',
