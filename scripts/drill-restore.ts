@@ -174,7 +174,12 @@ export const runRestoreDrill = async (options: DrillOptions = {}): Promise<Drill
     const backupS = since(t)
     const writesDuringBackup = work.done() - beforeBackup
     log(`base backup: ${backupS} s, with ${work.done()} writes done`)
+    // pgBackRest keeps a backup's stop time in whole seconds: a target too close after it can fall at or
+    // before it (`unable to find backup set with stop time less than …`, seen on a loaded machine), so
+    // the target is taken at least two seconds after the backup returned, the writers going on meanwhile.
+    const backupDone = performance.now()
     await work.waitFor(work.done() + perPhase)
+    await sleep(Math.max(0, 2000 - (performance.now() - backupDone)))
 
     // 4. The target: the writers held for a moment around it, so the state read is the state at that time.
     await work.pause()
