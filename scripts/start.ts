@@ -24,6 +24,9 @@ const backendPort = Number(process.env.PORT ?? 8787)
 const backendUrl = `http://127.0.0.1:${backendPort}`
 const tonUrl = `http://127.0.0.1:${Number(process.env.AXIOM_TON_PORT ?? 8788)}`
 
+// The local chain makes a block every 400 ms, mainnet's cadence since Catchain 2.0, so what the app
+// shows takes the time it takes live (AXIOM_TON_BLOCK_MS=0: a block per message, at once).
+process.env.AXIOM_TON_BLOCK_MS ??= '400'
 // The app reads the chain and finds the dev wallet through its own origin (vite proxies /ton).
 process.env.AXIOM_TON ??= tonUrl
 process.env.VITE_TON_V4_ENDPOINT ??= '/ton'

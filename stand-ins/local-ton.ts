@@ -5,6 +5,7 @@ import { createTonProofService, type ChainService, type PaymentRecord, type Runn
 import { localTreasuryAddress, sameAddress } from './chain/dev-keys.ts'
 import { LocalChain } from './chain/local-chain.ts'
 import { registerV4Routes } from './chain/v4-api.ts'
+import { registerStreamingRoutes, STREAM_SSE_PATH, type StreamingApi } from './chain/streaming-api.ts'
 import { Bridge } from './ton-connect/bridge.ts'
 import { DevWallet, type AutoMode, type WalletsListEntry } from './ton-connect/dev-wallet.ts'
 
@@ -84,6 +85,16 @@ export interface LocalTonOptions {
   readonly tonProofDomains?: ReadonlyArray<string>
   /** Where the served /tonconnect-manifest.json says the app lives (default this server's URL). */
   readonly appUrl?: string
+  /**
+   * A block every this many ms (mainnet's 400 ms; `npm start`'s default, AXIOM_TON_BLOCK_MS), or 0, the
+   * default: a block per message, at once, and each wakes the watcher (deterministic tests).
+   */
+  readonly blockIntervalMs?: number
+  /**
+   * The backend's watcher listens to this server's Streaming API (AXIOM_TON_STREAM, as live): woken by
+   * each trace event, and the app told of a payment seen. Default false (`npm start`: on).
+   */
+  readonly stream?: boolean
 }
 
 export interface LocalTon {
@@ -94,6 +105,9 @@ export interface LocalTon {
   readonly v4Endpoint: string
   /** The second v4 API over the same chain, which confirms every payment the watcher acts on (AXIOM_TON_API_CONFIRM). */
   readonly v4ConfirmEndpoint: string
+  /** The Streaming API v2's SSE endpoint over this chain (AXIOM_TON_STREAM). */
+  readonly streamUrl: string
+  readonly streaming: StreamingApi
   readonly bridgeUrl: string
   readonly walletsListUrl: string
   readonly manifestUrl: string
@@ -133,7 +147,10 @@ export const attachLocalTon = async (backend: BackendHandle, options: LocalTonOp
         `start it with treasuryAddress: localTreasuryAddress() (stand-ins/chain/dev-keys.ts), or AXIOM_TREASURY=${treasuryAddress}`,
     )
   }
-  const chain = await LocalChain.create({ ...(options.devWallets !== undefined ? { devWallets: options.devWallets } : {}) })
+  const chain = await LocalChain.create({
+    ...(options.devWallets !== undefined ? { devWallets: options.devWallets } : {}),
+    ...(options.blockIntervalMs !== undefined ? { blockIntervalMs: options.blockIntervalMs } : {}),
+  })
   const host = options.host ?? '127.0.0.1'
   // Fastify takes no routes after listen, and the links need the port: they read `url` when used.
   let url = ''
@@ -166,6 +183,7 @@ export const attachLocalTon = async (backend: BackendHandle, options: LocalTonOp
   })
 
   registerV4Routes(server, chain)
+  const streaming = registerStreamingRoutes(server, chain)
   // The confirming endpoint (AXIOM_TON_API_CONFIRM): a second v4 API over the same chain, as a second
   // provider or the operator's own node is live, so the watcher's confirmation runs under npm start too.
   await server.register(async (scoped) => registerV4Routes(scoped, chain), { prefix: CONFIRM_PREFIX })
@@ -214,6 +232,8 @@ export const attachLocalTon = async (backend: BackendHandle, options: LocalTonOp
   let offBlocks: () => void = () => undefined
   const stopAll = () => {
     offBlocks()
+    streaming.dropAll()
+    chain.stop()
     devWallet.close()
     bridge.close()
   }
@@ -239,6 +259,7 @@ export const attachLocalTon = async (backend: BackendHandle, options: LocalTonOp
       fromStart: true,
       pollMs: options.watchIntervalMs ?? 1000,
       payoutMs: options.refunds === false ? 0 : (options.payoutIntervalMs ?? 1000),
+      ...(options.stream ? { stream: { url: `${url}${STREAM_SSE_PATH}` } } : {}),
     })
     .catch(async (e: unknown) => {
       stopAll()
@@ -246,9 +267,13 @@ export const attachLocalTon = async (backend: BackendHandle, options: LocalTonOp
       throw e
     })
   service = svc
-  offBlocks = chain.onTransactions(async (txs) => {
-    if (txs.some((t) => t.address.equals(chain.treasury.wallet.address))) await svc.watcher.pass()
-  })
+  // Per message, each block wakes the watcher at once (deterministic tests). The clocked chain does
+  // not: as live, the watcher hears of a block through the stream (options.stream) or its poll.
+  if (chain.blockIntervalMs === 0) {
+    offBlocks = chain.onTransactions(async (txs) => {
+      if (txs.some((t) => t.address.equals(chain.treasury.wallet.address))) await svc.watcher.pass()
+    })
+  }
   const localPayouts: LocalPayouts = {
     processOnce: async () => {
       if (options.refunds === false) return []
@@ -284,6 +309,8 @@ export const attachLocalTon = async (backend: BackendHandle, options: LocalTonOp
     port,
     v4Endpoint: url,
     v4ConfirmEndpoint: `${url}${CONFIRM_PREFIX}`,
+    streamUrl: `${url}${STREAM_SSE_PATH}`,
+    streaming,
     bridgeUrl: devWallet.bridgeUrl,
     walletsListUrl: `${url}/wallets-v2.json`,
     manifestUrl: `${url}/tonconnect-manifest.json`,
@@ -314,6 +341,10 @@ export const localTonOptionsFromEnv = (env: NodeJS.ProcessEnv = process.env): Lo
     ...(env.AXIOM_TON_NETWORK ? { network: env.AXIOM_TON_NETWORK } : {}),
     ...(auto === 'approve' || auto === '1' ? { autoApprove: 'approve' as const } : auto === 'reject' ? { autoApprove: 'reject' as const } : {}),
     ...(env.AXIOM_APP_URL ? { appUrl: env.AXIOM_APP_URL } : {}),
+    // A block every AXIOM_TON_BLOCK_MS ms (npm start: 400, mainnet's); unset or 0, a block per message.
+    ...(env.AXIOM_TON_BLOCK_MS && Number(env.AXIOM_TON_BLOCK_MS) > 0 ? { blockIntervalMs: Number(env.AXIOM_TON_BLOCK_MS) } : {}),
+    // The watcher listens to the local Streaming API unless AXIOM_LOCAL_TON_STREAM=0 (then it polls only).
+    stream: env.AXIOM_LOCAL_TON_STREAM !== '0',
   }
 }
 
@@ -323,6 +354,7 @@ export const printLocalTon = (ton: LocalTon): void => {
     `AXIOM local TON on ${ton.url}`,
     `  v4 API (TonClient4 endpoint)  ${ton.v4Endpoint}`,
     `  v4 API, confirming (2nd)     ${ton.v4ConfirmEndpoint}`,
+    `  Streaming API v2 (SSE)        POST ${ton.streamUrl}  (${ton.chain.blockIntervalMs > 0 ? `a block every ${ton.chain.blockIntervalMs} ms` : 'a block per message'})`,
     `  TON Connect bridge            ${ton.bridgeUrl}`,
     `  dev wallet page               ${ton.devWallet.universalLink}  (each Telegram user gets their own wallet; default ${ton.devWallet.key.friendly}; auto-approve ${ton.devWallet.auto})`,
     `  wallets list                  ${ton.walletsListUrl}`,

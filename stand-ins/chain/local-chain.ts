@@ -5,6 +5,7 @@ import {
   Cell,
   external,
   internal,
+  loadMessage,
   SendMode,
   storeMessage,
   type Message,
@@ -27,9 +28,40 @@ export interface LocalChainOptions {
   readonly devWallets?: number
   readonly devWalletBalance?: bigint
   readonly treasuryBalance?: bigint
+  /**
+   * 0 (the default): each accepted message is one block at once (deterministic, for tests). Above 0:
+   * a block every this many ms (mainnet's cadence since Catchain 2.0 is about 400 ms), holding every
+   * message accepted since the last one: a message is checked (emulated) when it arrives, `pending`
+   * on the stream, and lands in the next block (`confirmed`), `finalized` FINALITY_BLOCKS later.
+   */
+  readonly blockIntervalMs?: number
+  /** Blocks after the one holding a trace when it is finalized (clocked chain only; default FINALITY_BLOCKS). */
+  readonly finalityBlocks?: number
 }
 
-/** One transaction the chain executed, with the local "block" (one per accepted message) it landed in. */
+/**
+ * A trace (all the transactions one inbound message caused) as the Streaming API v2 reports it
+ * (docs.ton.org/ecosystem/api/toncenter/streaming/overview, "Finality model"): `pending` when the
+ * external message is accepted (an emulation, not in a block), `confirmed` in a block, `finalized`
+ * after; or invalidated before it is finalized. `hashNorm` is the external message's normalized hash
+ * (base64), the stream's `trace_external_hash_norm`.
+ */
+export type TraceEvent =
+  | { readonly type: 'trace'; readonly finality: 'pending' | 'confirmed' | 'finalized'; readonly hashNorm: string; readonly txs: ReadonlyArray<ChainTx> }
+  | { readonly type: 'trace_invalidated'; readonly hashNorm: string }
+
+export type TraceListener = (e: TraceEvent) => void
+
+/** Blocks between a trace's block and its finality on the clocked chain (two 400 ms blocks: about mainnet's 1 s). */
+export const FINALITY_BLOCKS = 2
+
+/** A message the chain accepted: its trace's hash, and the result once it is in a block (rejects if it never lands). */
+export interface Accepted {
+  readonly hashNorm: string
+  readonly included: Promise<SendMessageResult>
+}
+
+/** One transaction the chain executed, with the local block it landed in (0: emulated, in no block yet). */
 export interface ChainTx {
   readonly block: number
   readonly address: Address
@@ -70,26 +102,65 @@ const accountOf = (tx: BlockchainTransaction): Address => {
   return Address.parseRaw(`0:${tx.address.toString(16).padStart(64, '0')}`)
 }
 
+/**
+ * The normalized hash of a message (TON's, as the Streaming API's `trace_external_hash_norm`, base64):
+ * for an external inbound message, ext_in_msg_info with no source and no import fee, no state init,
+ * the body in a reference; any other message, its cell's hash.
+ */
+export const traceHashNorm = (m: Message): string => {
+  if (m.info.type !== 'external-in') return beginCell().store(storeMessage(m)).endCell().hash().toString('base64')
+  return beginCell()
+    .store(storeMessage({ info: { type: 'external-in', dest: m.info.dest, importFee: 0n }, init: null, body: m.body }, { forceRef: true }))
+    .endCell()
+    .hash()
+    .toString('base64')
+}
+
+interface Waiting {
+  readonly message: Cell | Message
+  readonly hashNorm: string
+  readonly resolve: (r: SendMessageResult) => void
+  readonly reject: (e: unknown) => void
+  readonly included: Promise<SendMessageResult>
+}
+
 export const blockHashOf = (seqno: number, kind: 'root' | 'file') =>
   createHash('sha256').update(`axiom-local-ton:${kind}:${seqno}`).digest('base64')
 
 /**
  * The offline TON chain: an @ton/sandbox Blockchain with the treasury and the funded dev wallets
- * (WalletContractV4 r2 at fixed addresses). Every message goes through `send`, one at a time; each
- * accepted message is one local block. Listeners (the payment watcher) see every transaction.
+ * (WalletContractV4 r2 at fixed addresses). Every message goes through `accept` (or `send`, which
+ * waits for its block), one at a time. Per-message (the default), each accepted message is one local
+ * block at once; clocked (`blockIntervalMs`), a block comes every interval with the messages accepted
+ * since. Listeners (the payment watcher) see every block's transactions; trace listeners (the
+ * Streaming API) each trace's finality as it moves.
  */
 export class LocalChain {
   private queue: Promise<unknown> = Promise.resolve()
   private readonly listeners = new Set<TransactionsListener>()
+  private readonly traceListeners = new Set<TraceListener>()
   private readonly log: ChainTx[] = []
   private seqno = 1
   private blockTime = Math.floor(Date.now() / 1000)
+  /** Accepted, not in a block yet (clocked chain). */
+  private mempool: Waiting[] = []
+  /** Traces in a block, not finalized yet: the block each landed in (clocked chain). */
+  private unfinal: Array<{ readonly block: number; readonly hashNorm: string; readonly txs: ChainTx[] }> = []
+  private clock: ReturnType<typeof setInterval> | null = null
 
   private constructor(
     readonly blockchain: Blockchain,
     readonly treasury: DevKey,
     readonly devWallets: ReadonlyArray<DevKey>,
-  ) {}
+    /** 0: a block per message; else the ms between blocks. */
+    readonly blockIntervalMs: number,
+    private readonly finalityBlocks: number,
+  ) {
+    if (blockIntervalMs > 0) {
+      this.clock = setInterval(() => void this.sealBlock(), blockIntervalMs)
+      this.clock.unref()
+    }
+  }
 
   static async create(options: LocalChainOptions = {}): Promise<LocalChain> {
     const blockchain = await Blockchain.create()
@@ -104,7 +175,44 @@ export class LocalChain {
     await deploy(treasury, options.treasuryBalance ?? DEFAULT_TREASURY_BALANCE)
     await deploy(faucetKey(), DEFAULT_FAUCET_BALANCE)
     for (const w of devWallets) await deploy(w, options.devWalletBalance ?? DEFAULT_DEV_WALLET_BALANCE)
-    return new LocalChain(blockchain, treasury, devWallets)
+    return new LocalChain(blockchain, treasury, devWallets, Math.max(0, options.blockIntervalMs ?? 0), Math.max(0, options.finalityBlocks ?? FINALITY_BLOCKS))
+  }
+
+  /** Stops the block clock (what is still waiting for a block is refused). */
+  stop(): void {
+    if (this.clock) clearInterval(this.clock)
+    this.clock = null
+    for (const w of this.mempool.splice(0)) w.reject(new Error('the local chain stopped'))
+  }
+
+  /** Each trace's finality as it moves (pending, confirmed, finalized) and its invalidation: the Streaming API's source. */
+  onTrace(listener: TraceListener): () => void {
+    this.traceListeners.add(listener)
+    return () => this.traceListeners.delete(listener)
+  }
+
+  private emit(e: TraceEvent): void {
+    for (const l of [...this.traceListeners]) {
+      try {
+        l(e)
+      } catch {
+        // A subscriber's failure is its own.
+      }
+    }
+  }
+
+  /**
+   * Takes back a trace still waiting for its block, as a chain does when a pending message is not
+   * taken into a block after all: it is dropped, its senders' `included` rejects, and the stream says
+   * `trace_invalidated`. Answers whether it was waiting (a trace in a block is not taken back here).
+   */
+  invalidatePending(hashNorm: string): boolean {
+    const at = this.mempool.findIndex((w) => w.hashNorm === hashNorm)
+    if (at < 0) return false
+    const [w] = this.mempool.splice(at, 1)
+    w!.reject(new Error('the message was not taken into a block'))
+    this.emit({ type: 'trace_invalidated', hashNorm })
+    return true
   }
 
   /** The latest local block. */
@@ -171,25 +279,102 @@ export class LocalChain {
   }
 
   /**
-   * Sends an external (or internal) message into the chain, waits for the whole message tree, then
-   * lets the listeners see the transactions. A message the wallet refuses (bad signature, seqno,
-   * expired) rejects.
+   * Sends an external (or internal) message into the chain and waits for the block it lands in (its
+   * whole message tree), after the listeners have seen the block's transactions. A message the wallet
+   * refuses (bad signature, seqno, expired) rejects.
    */
   async send(message: Cell | Message): Promise<SendMessageResult> {
-    const { result, txs } = await this.exclusive(async () => {
-      const result = await this.blockchain.sendMessage(message)
+    return (await this.accept(message)).included
+  }
+
+  /**
+   * Accepts a message as a node does an external one: it runs now against the chain's state (the
+   * emulation the stream reports as `pending`); one the wallet refuses rejects here. On the clocked
+   * chain it then waits for the next block (`included`); per message, it is its own block at once.
+   */
+  async accept(message: Cell | Message): Promise<Accepted> {
+    const msg = message instanceof Cell ? loadMessage(message.beginParse()) : message
+    const hashNorm = traceHashNorm(msg)
+    if (this.blockIntervalMs === 0) {
+      const { result, txs } = await this.exclusive(async () => {
+        const result = await this.blockchain.sendMessage(message)
+        this.seqno += 1
+        this.blockTime = Math.floor(Date.now() / 1000)
+        const txs: ChainTx[] = result.transactions.map((tx) => ({ block: this.seqno, address: accountOf(tx), tx }))
+        this.log.push(...txs)
+        return { result, txs }
+      })
+      for (const finality of ['pending', 'confirmed', 'finalized'] as const) this.emit({ type: 'trace', finality, hashNorm, txs })
+      for (const l of [...this.listeners]) await l(txs)
+      return { hashNorm, included: Promise.resolve(result) }
+    }
+    const waiting = this.mempool.find((w) => w.hashNorm === hashNorm)
+    // The same message again (a resend) waits for the same block.
+    if (waiting) return { hashNorm, included: waiting.included }
+    const emulated = await this.exclusive(async () => {
+      const snap = this.blockchain.snapshot()
+      try {
+        return await this.blockchain.sendMessage(message)
+      } finally {
+        await this.blockchain.loadFrom(snap)
+      }
+    })
+    let resolve!: (r: SendMessageResult) => void
+    let reject!: (e: unknown) => void
+    const included = new Promise<SendMessageResult>((res, rej) => {
+      resolve = res
+      reject = rej
+    })
+    // Handled here: a sender that does not wait for the block (the v4 /send) must not leave it unhandled.
+    included.catch(() => undefined)
+    this.mempool.push({ message, hashNorm, resolve, reject, included })
+    this.emit({ type: 'trace', finality: 'pending', hashNorm, txs: emulated.transactions.map((tx) => ({ block: 0, address: accountOf(tx), tx })) })
+    return { hashNorm, included }
+  }
+
+  /** The clocked chain's block: every message accepted since the last one, in order; then the traces it finalizes. */
+  private async sealBlock(): Promise<void> {
+    const landed: Array<{ w: Waiting; result?: SendMessageResult; error?: unknown; txs: ChainTx[] }> = []
+    await this.exclusive(async () => {
+      const batch = this.mempool.splice(0)
       this.seqno += 1
       this.blockTime = Math.floor(Date.now() / 1000)
-      const txs: ChainTx[] = result.transactions.map((tx) => ({
-        block: this.seqno,
-        address: accountOf(tx),
-        tx,
-      }))
-      this.log.push(...txs)
-      return { result, txs }
+      for (const w of batch) {
+        try {
+          const result = await this.blockchain.sendMessage(w.message)
+          const txs: ChainTx[] = result.transactions.map((tx) => ({ block: this.seqno, address: accountOf(tx), tx }))
+          this.log.push(...txs)
+          landed.push({ w, result, txs })
+        } catch (error) {
+          // Accepted when it arrived, refused in the block (its seqno was used meanwhile): taken back.
+          landed.push({ w, error, txs: [] })
+        }
+      }
     })
-    for (const l of [...this.listeners]) await l(txs)
-    return result
+    const block = this.seqno
+    for (const l of landed) {
+      if (l.result) {
+        this.unfinal.push({ block, hashNorm: l.w.hashNorm, txs: l.txs })
+        this.emit({ type: 'trace', finality: 'confirmed', hashNorm: l.w.hashNorm, txs: l.txs })
+      } else this.emit({ type: 'trace_invalidated', hashNorm: l.w.hashNorm })
+    }
+    const due = this.unfinal.filter((u) => u.block + this.finalityBlocks <= block)
+    this.unfinal = this.unfinal.filter((u) => u.block + this.finalityBlocks > block)
+    for (const u of due) this.emit({ type: 'trace', finality: 'finalized', hashNorm: u.hashNorm, txs: u.txs })
+    const all = landed.flatMap((l) => l.txs)
+    if (all.length > 0) {
+      for (const listener of [...this.listeners]) {
+        try {
+          await listener(all)
+        } catch {
+          // A listener's failure is its own (the watcher logs its own).
+        }
+      }
+    }
+    for (const l of landed) {
+      if (l.result) l.w.resolve(l.result)
+      else l.w.reject(l.error)
+    }
   }
 
   /** Sends `amount` local test TON from the faucet to `to` (non-bounceable: an undeployed wallet gets it too). */

@@ -176,7 +176,10 @@ export const registerV4Routes = (app: FastifyInstance, chain: LocalChain): void 
     }
   })
 
-  /** Accepts an external message (TonClient4.sendMessage). A message the chain refuses answers 400. */
+  /**
+   * Accepts an external message (TonClient4.sendMessage): answered once the chain accepts it, as a
+   * node does, not when its block comes (the clocked chain). A message the chain refuses answers 400.
+   */
   app.post<{ Body: { boc?: unknown } }>('/send', async (req, reply) => {
     const boc = (req.body as { boc?: unknown } | undefined)?.boc
     if (typeof boc !== 'string') return reply.code(400).send({ status: 0, error: 'boc is required' })
@@ -187,7 +190,7 @@ export const registerV4Routes = (app: FastifyInstance, chain: LocalChain): void 
       return reply.code(400).send({ status: 0, error: 'Invalid boc' })
     }
     try {
-      await chain.send(cell)
+      await chain.accept(cell)
     } catch (e) {
       return reply.code(400).send({ status: 0, error: e instanceof Error ? e.message.split('\n')[0] : String(e) })
     }
