@@ -9,20 +9,19 @@ import type { ServerContext } from './domain/context.ts'
 import type { Lease } from './cluster/cluster.ts'
 import { openCluster } from './cluster/open-cluster.ts'
 import { openEngine } from './db/open-engine.ts'
-import { advanceChainCursor, creditBondPayment, expireUnpaidBondsAsSeen, readChainCursor, TREASURY_CURSOR, type ChainCursor, type CursorStep } from './domain/chain-cursor.ts'
+import { advanceChainCursor, creditBondPayment, readChainCursor, TREASURY_CURSOR, type ChainCursor, type CursorStep } from './domain/chain-cursor.ts'
 import { bondPayment, markMintPaid, type BondPayment } from './domain/mints.ts'
-import { completeDuePositions } from './domain/settle-pass.ts'
+import { periodicPass } from './domain/periodic-pass.ts'
 import { createPriceFeed } from './domain/price-walk.ts'
 import { createRecordedPriceFeed } from './domain/recorded-price.ts'
 import { salePayouts, type SalePayouts } from './domain/sale-payouts.ts'
 import { readChange } from './domain/user-events.ts'
 import { forgetSettings } from './domain/settings.ts'
-import { forgetValidFamilies, noteFamilyRevoked, pruneRefreshTokens } from './auth/tokens.ts'
+import { forgetValidFamilies, noteFamilyRevoked } from './auth/tokens.ts'
 import { recordTonProofRequesters } from './domain/wallets.ts'
 import { type Change, noQueue } from './domain/events.ts'
 import { buildApp, registerProbes } from './app.ts'
-import { pruneIdempotency } from './db/idempotency-table.ts'
-import { exactRateLimitStore, pruneRateLimitHits } from './db/rate-limit-table.ts'
+import { exactRateLimitStore } from './db/rate-limit-table.ts'
 import { FOREIGN_ORIGIN_MSG, originAllowed, refuseUpgrade, socketLimiter } from './http/socket-limits.ts'
 import { limitMessages } from './sockets/message-limits.ts'
 import { priceWire } from './http/wire-format.ts'
@@ -298,20 +297,17 @@ export const startServer = async (options: StartOptions = {}): Promise<RunningSe
   const timers: ReturnType<typeof setInterval>[] = []
   if (servesApi(role)) timers.push(setInterval(() => void tick().catch((e: unknown) => app.log.error(e)), config.priceTickMs))
   // The periodic pass (bond and stake completion, unpaid bonds, pruning): the worker's, never an api instance's.
+  const periodic = periodicPass(ctx, { get watched() { return chain !== null } })
   if (runsJobs(role)) timers.push(
     setInterval(() => {
       // One run at a time: a slow run is not overtaken by the next.
       if (settling) return
-      const pass = (async () => {
-        await completeDuePositions(ctx, { signal: stopping.signal })
-        if (stopping.signal.aborted) return
-        await expireUnpaidBondsAsSeen(ctx, { name: TREASURY_CURSOR, watched: chain !== null })
-        await pruneIdempotency(ctx.db, ctx.now())
-        await pruneRefreshTokens(ctx)
-        if (engine.dialect === 'postgres') await pruneRateLimitHits(engine)
-      })()
+      const pass = periodic.run({ signal: stopping.signal })
       settling = (metrics ? metrics.timeSettlePass(pass) : pass)
-        .catch((e: unknown) => app.log.error(e))
+        .then(
+          () => undefined,
+          (e: unknown) => app.log.error(e),
+        )
         .finally(() => {
           settling = null
         })

@@ -1,3 +1,4 @@
+import { deleteInBatches } from '../db/bounded-delete.ts'
 import { audit } from '../domain/audit.ts'
 import { createHash, randomBytes, randomUUID } from 'node:crypto'
 import { jwtVerify, SignJWT } from 'jose'
@@ -258,5 +259,5 @@ export const endUserSessions = (ctx: ServerContext, userId: bigint): Promise<num
  * stop at the session's end), so a revoked family's rows go only once its access tokens are dead;
  * the rows wait accessTokenTtlS more all the same, should a deployment set a longer access lifetime.
  */
-export const pruneRefreshTokens = (ctx: ServerContext) =>
-  run(ctx.db, 'DELETE FROM refresh_tokens WHERE expires_at < ?', ctx.now() - ctx.config.accessTokenTtlS)
+export const pruneRefreshTokens = (ctx: ServerContext, o: { readonly signal?: AbortSignal } = {}) =>
+  deleteInBatches(ctx.db, 'refresh_tokens', 'expires_at < ?', [ctx.now() - ctx.config.accessTokenTtlS], o)

@@ -295,6 +295,30 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
   CREATE TRIGGER audit_log_no_truncate BEFORE TRUNCATE ON audit_log FOR EACH STATEMENT EXECUTE FUNCTION audit_log_append_only();
   `,
   },
+  // 18: each stored answer's expiry (server/db/idempotency-table.ts): the periodic pass deletes what
+  // has expired, found on its own index, instead of reading every key older than a day to find the
+  // few of them past their week (at a million users, 240 k row reads every 30 s that deleted nothing).
+  `
+  ALTER TABLE idempotency ADD COLUMN expires_at INTEGER;
+  UPDATE idempotency SET expires_at = created_at + CASE WHEN key LIKE 'auto:%' THEN 86400 ELSE 604800 END;
+  CREATE INDEX idempotency_expiry ON idempotency(expires_at);
+  DROP INDEX idempotency_created;
+  `,
+  // 19: the operations history holds every money event of a user's, each in its unit: operations.unit
+  // ('token', the app's coin, as every row before this step; or 'ton'), and rows that move none of the
+  // user's balances (server/domain/ledger.ts, recordOperation: balance 'wallet' for the TON a bond
+  // cost or a sale paid, 'none' for a stake or a bond from a link). Each bond's and stake's number
+  // among its owner's (user_seq), written at its insert: a history page reads only its rows' numbers.
+  // Rows of before this step are numbered by id, as the history numbered them.
+  `
+  ALTER TABLE operations ADD COLUMN unit TEXT NOT NULL DEFAULT 'token';
+  ALTER TABLE mints ADD COLUMN user_seq INTEGER;
+  ALTER TABLE stakes ADD COLUMN user_seq INTEGER;
+  UPDATE mints SET user_seq = r.n FROM (SELECT id, ROW_NUMBER() OVER (PARTITION BY user_id ORDER BY id) AS n FROM mints) AS r WHERE r.id = mints.id;
+  UPDATE stakes SET user_seq = r.n FROM (SELECT id, ROW_NUMBER() OVER (PARTITION BY user_id ORDER BY id) AS n FROM stakes) AS r WHERE r.id = stakes.id;
+  CREATE UNIQUE INDEX mints_user_seq ON mints(user_id, user_seq);
+  CREATE UNIQUE INDEX stakes_user_seq ON stakes(user_id, user_seq);
+  `,
 ]
 
 /** Tables whose rows may be lost in a crash: PostgreSQL keeps them out of its write-ahead log. */

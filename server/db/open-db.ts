@@ -21,5 +21,11 @@ export const openDb = (path: string): Database => {
   db.pragma('foreign_keys = ON')
   db.pragma('synchronous = NORMAL')
   migrate(db)
+  // The planner's statistics, as SQLite asks of a long-lived connection: sampled (analysis_limit) so
+  // a million-user file is analysed in milliseconds, refreshed where the tables changed, on open and
+  // then hourly by the periodic pass (server/domain/periodic-pass.ts). Without them the batch
+  // completion of due positions was planned through the status index (docs/benchmarks.md).
+  db.pragma('analysis_limit = 1000')
+  db.pragma('optimize = 0x10002')
   return db
 }

@@ -1,3 +1,4 @@
+import { deleteInBatches } from './bounded-delete.ts'
 import type { RateCount, RateLimitStore, RateLimitStoreFactory } from '../config/rate-limits.ts'
 import type { Db } from './engine.ts'
 
@@ -227,5 +228,6 @@ export const databaseRateLimitStore = (
   return Object.assign((rule: Parameters<RateLimitStoreFactory>[0]) => (rule === 'general' ? batched : exact), { flush: batched.flush })
 }
 
-/** Forgets the windows that have ended (the settle job runs it). */
-export const pruneRateLimitHits = (db: Db, now: number = Date.now()) => db.run('DELETE FROM rate_limit_hits WHERE reset_at <= ?', now)
+/** Forgets the windows that have ended (the periodic pass runs it), in batches that yield. */
+export const pruneRateLimitHits = (db: Db, now: number = Date.now(), o: { readonly signal?: AbortSignal } = {}) =>
+  deleteInBatches(db, 'rate_limit_hits', 'reset_at <= ?', [now], o)

@@ -12,6 +12,14 @@ export const run = (db: Db, text: string, ...params: unknown[]) => db.run(text, 
 /** An INSERT into a table keyed by `id`; the new id. */
 export const insertRow = (db: Db, text: string, ...params: unknown[]): Promise<bigint> => db.insert(text, ...params)
 
+/**
+ * A column in a condition that must not choose the index: a batch named by its ids (`id IN (…) AND
+ * status = 'active'`) is read by its primary key, whatever the statistics say. On SQLite the unary
+ * `+` is the documented way to keep a term off an index (without statistics the planner took the
+ * status index and walked every running position, per batch); PostgreSQL takes the column as is.
+ */
+export const unindexed = (db: Db, column: string): string => (db.dialect === 'sqlite' ? `+${column}` : column)
+
 /** Column readers: rows come back with BigInt integers from both engines. */
 export const big = (row: Row, col: string): bigint => {
   const v = row[col]

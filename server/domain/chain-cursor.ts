@@ -130,10 +130,14 @@ export const recordChainSeen = async (ctx: ServerContext, name: string, seenUnti
  * pending. `watched`: this deployment runs a watcher, so until it reports, nothing is cancelled.
  * With no watcher and no report (payments credited another way) the server's clock decides alone.
  */
-export const expireUnpaidBondsAsSeen = async (ctx: ServerContext, o: { name: string; watched: boolean }): Promise<number> => {
+export const expireUnpaidBondsAsSeen = async (
+  ctx: ServerContext,
+  o: { name: string; watched: boolean },
+  batches: { readonly signal?: AbortSignal } = {},
+): Promise<number> => {
   const seen = await readChainSeen(ctx, o.name)
-  if (seen === null) return o.watched ? 0 : expireUnpaidBonds(ctx)
-  return expireUnpaidBonds(ctx, seen - SHARD_LAG_S)
+  if (seen === null) return o.watched ? 0 : expireUnpaidBonds(ctx, undefined, batches)
+  return expireUnpaidBonds(ctx, seen - SHARD_LAG_S, batches)
 }
 
 /**

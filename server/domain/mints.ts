@@ -3,7 +3,8 @@ import { ownNumber, queueNotice } from './outbox.ts'
 import type { MintStatus } from '../../core/domain/entities/mint.ts'
 import { BondNotPending, NotCancellable, NotFound, TooManyPendingBonds, Underpaid } from './errors.ts'
 import { bondPaymentComment } from '../../core/domain/bond-payment.ts'
-import { allRows, big, getRow, run, str, insertRow } from '../db/sql.ts'
+import { setImmediate as yieldToLoop } from 'node:timers/promises'
+import { allRows, big, getRow, run, str, insertRow, unindexed } from '../db/sql.ts'
 import { inTx, type ServerContext } from './context.ts'
 import { formatNano, mulNanoUp, percentOf, percentOfUp, PERCENT_SCALE } from './money.ts'
 import { moveBalance } from './ledger.ts'
@@ -281,20 +282,50 @@ export const cancelMint = (ctx: ServerContext, userId: bigint, mintId: bigint): 
     return await mintById(ctx, mintId)
   })
 
+/** Unpaid bonds one transaction of the expiry cancels at most. */
+export const EXPIRY_BATCH = 200
+
 /**
  * Cancels the bonds whose payment never came: pending for longer than UNPAID_BOND_EXPIRY_S and, when
  * `chainSeenUntil` is given (the chain time up to which the watcher has handled the treasury's
  * transactions), whose payment window (PAYMENT_VALIDITY_S) ended before it. Their owners' sockets
  * hear of it; a payment arriving later is refunded by the chain watcher.
  */
-export const expireUnpaidBonds = (ctx: ServerContext, chainSeenUntil?: number): Promise<number> =>
-  inTx(ctx, async (ctx) => {
-    const byClock = ctx.now() - UNPAID_BOND_EXPIRY_S
-    const cutoff = chainSeenUntil === undefined ? byClock : Math.min(byClock, chainSeenUntil - PAYMENT_VALIDITY_S)
-    const rows = await allRows(ctx.db, `SELECT id, user_id FROM mints WHERE status = 'pending' AND created_at < ?`, cutoff)
-    for (const row of rows) {
-      await run(ctx.db, `UPDATE mints SET status = 'canceled', last_updated_at = ? WHERE id = ?`, ctx.now(), big(row, 'id'))
-      queueMint(ctx, big(row, 'user_id'), big(row, 'id'))
-    }
-    return rows.length
-  })
+export const expireUnpaidBonds = async (
+  ctx: ServerContext,
+  chainSeenUntil?: number,
+  o: { readonly signal?: AbortSignal; readonly batch?: number } = {},
+): Promise<number> => {
+  const batch = o.batch ?? EXPIRY_BATCH
+  let expired = 0
+  let after = 0n
+  // In batches on the id, one short transaction each with the event loop free between them: a day of
+  // abandoned checkouts cancelled at once held a SQLite server for seconds.
+  for (;;) {
+    if (o.signal?.aborted) return expired
+    const { rows, cancelled } = await inTx(ctx, async (ctx) => {
+      const byClock = ctx.now() - UNPAID_BOND_EXPIRY_S
+      const cutoff = chainSeenUntil === undefined ? byClock : Math.min(byClock, chainSeenUntil - PAYMENT_VALIDITY_S)
+      const rows = await allRows(
+        ctx.db,
+        `SELECT id, user_id FROM mints WHERE status = 'pending' AND created_at < ? AND id > ? ORDER BY id LIMIT ?`,
+        cutoff,
+        after,
+        batch,
+      )
+      if (rows.length === 0) return { rows, cancelled: 0 }
+      const cancelled = await allRows(
+        ctx.db,
+        `UPDATE mints SET status = 'canceled', last_updated_at = ? WHERE id IN (${rows.map(() => '?').join(', ')}) AND ${unindexed(ctx.db, 'status')} = 'pending' RETURNING id, user_id`,
+        ctx.now(),
+        ...rows.map((r) => big(r, 'id')),
+      )
+      for (const row of cancelled) queueMint(ctx, big(row, 'user_id'), big(row, 'id'))
+      return { rows, cancelled: cancelled.length }
+    })
+    expired += cancelled
+    if (rows.length < batch) return expired
+    after = big(rows[rows.length - 1]!, 'id')
+    await yieldToLoop()
+  }
+}

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { storeAnswer, storedAnswer } from '../db/idempotency-table.ts'
+import { KEPT_S, storeAnswer, storedAnswer } from '../db/idempotency-table.ts'
 import { inTx, type ServerContext } from '../domain/context.ts'
 import { httpError } from './errors.ts'
 import { MAX_JSON_DEPTH, TOO_DEEP_MSG } from './wire-errors.ts'
@@ -47,7 +47,7 @@ export const once = async <T>(
       return JSON.parse(stored.body) as T
     }
     const result = await effect(ctx)
-    await storeAnswer(ctx.db, userId, route, key, { fingerprint, body: JSON.stringify(result), createdAt: ctx.now() })
+    await storeAnswer(ctx.db, userId, route, key, { fingerprint, body: JSON.stringify(result), createdAt: ctx.now() }, header === undefined ? KEPT_S.fingerprint : KEPT_S.header)
     return result
   })
 }
