@@ -4,7 +4,7 @@ import { InsufficientBalance, InvalidInput, NotCancellable, NotFound, NotYourLin
 import { big, bool, getRow, num, run, str, insertRow } from '../db/sql.ts'
 import { inTx, type ServerContext } from './context.ts'
 import { formatNano } from './money.ts'
-import { moveBalance, type BalanceColumn } from './ledger.ts'
+import { moveBalance, recordOperation, type BalanceColumn } from './ledger.ts'
 import { bondTerms, insertMint } from './mints.ts'
 import type { Plan } from './plans.ts'
 import { userRow } from './users.ts'
@@ -154,6 +154,7 @@ export const activateLink = (ctx: ServerContext, userId: bigint, code: string): 
       linkId,
     )
     await run(ctx.db, 'INSERT INTO farming_activations (link_id, user_id, mint_id, created_at) VALUES (?, ?, ?, ?)', linkId, userId, mintId, ctx.now())
+    await recordOperation(ctx, userId, 'farming_bond', 'none', 'token', amount, `Bond #${mintId} from a farming link`)
     if (!isCreator) {
       const friend = await getRow(ctx.db, 'SELECT name FROM users WHERE id = ?', userId)
       await queueNotice(ctx, big(link, 'user_id'), 'farming_used', { name: friend ? str(friend, 'name') : 'A friend', amount: formatNano(amount) })

@@ -54,3 +54,35 @@ export const moveBalance = (
     queueBalance(ctx, userId)
     return lockedChange < 0n ? -lockedChange : 0n
   })
+
+/** What an operation row's amount is counted in (operations.unit): the app's coin, or TON. */
+export type OperationUnit = 'token' | 'ton'
+
+/**
+ * Writes the operation row of a money event that moves none of the user's balances, in the caller's
+ * transaction: `balance` is `wallet` for TON paid from or to the user's own wallet (a bond's price, a
+ * sale's payout), `none` for tokens that change form without touching a balance (a bond staked, a
+ * bond from someone's farming link; the amount is what it was worth). No balance's sum counts it.
+ */
+export const recordOperation = async (
+  ctx: ServerContext,
+  userId: bigint,
+  type: string,
+  balance: 'wallet' | 'none',
+  unit: OperationUnit,
+  amount: bigint,
+  description: string,
+): Promise<void> => {
+  await run(
+    ctx.db,
+    'INSERT INTO operations (user_id, type, balance, amount, created_at, description, unit) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    userId,
+    type,
+    balance,
+    amount,
+    ctx.now(),
+    description,
+    unit,
+  )
+}
+

@@ -7,7 +7,7 @@ import { setImmediate as yieldToLoop } from 'node:timers/promises'
 import { allRows, big, getRow, run, str, insertRow, unindexed } from '../db/sql.ts'
 import { inTx, type ServerContext } from './context.ts'
 import { formatNano, mulNanoUp, percentOf, percentOfUp, PERCENT_SCALE } from './money.ts'
-import { moveBalance } from './ledger.ts'
+import { moveBalance, recordOperation } from './ledger.ts'
 import type { Plan } from './plans.ts'
 import { settlePosition } from './positions.ts'
 import { maxReward } from './rewards.ts'
@@ -96,7 +96,13 @@ export const quoteBond = (ctx: ServerContext, userId: bigint, amount: bigint, pl
 export const quoteTonBond = async (ctx: ServerContext, userId: bigint, amount: bigint, plan: Plan): Promise<BondTerms> =>
   quoteBond(ctx, userId, amount, plan, await quotePrice(ctx))
 
-/** Inserts a bond; an active one starts its term now. */
+/**
+ * SQL: the next number of a user's bonds or stakes (the one parameter is the user's id), written in
+ * the row's insert (user_seq; unique per user, so two inserts that raced would not share it).
+ */
+export const NEXT_USER_SEQ = (table: 'mints' | 'stakes'): string => `(SELECT COALESCE(MAX(user_seq), 0) + 1 FROM ${table} WHERE user_id = ?)`
+
+/** Inserts a bond, numbered among its owner's; an active one starts its term now. */
 export const insertMint = async (
   ctx: ServerContext,
   userId: bigint,
@@ -110,8 +116,8 @@ export const insertMint = async (
   const id = await insertRow(
     ctx.db,
     `INSERT INTO mints (user_id, status, source, link_id, created_at, activated_at, ends_at, last_updated_at,
-       total_amount, daily_reward, hold_bonus, collective_bonus, investment_bonus, max_reward, amount_ton, tariff_days)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       total_amount, daily_reward, hold_bonus, collective_bonus, investment_bonus, max_reward, amount_ton, tariff_days, user_seq)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ${NEXT_USER_SEQ('mints')})`,
     userId,
     status,
     source,
@@ -128,6 +134,7 @@ export const insertMint = async (
     t.max,
     t.amountTon,
     t.days,
+    userId,
   )
   queueMint(ctx, userId, id)
   return id
@@ -239,6 +246,8 @@ export const markMintPaid = (ctx: ServerContext, mintId: bigint, paidNano?: bigi
     )
     const userId = big(row, 'user_id')
     const amount = big(row, 'total_amount')
+    // The TON the bond cost left the buyer's wallet: their history shows it, though no balance moved.
+    await recordOperation(ctx, userId, 'bond_paid', 'wallet', 'ton', -paid, `Bond #${mintId} bought`)
     const buyer = await userRow(ctx, userId)
     if (buyer.referrer_id !== null) {
       const referrerId = big(buyer, 'referrer_id')

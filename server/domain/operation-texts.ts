@@ -1,8 +1,20 @@
+import { allRows, big, getRow, num } from '../db/sql.ts'
+import type { ServerContext } from './context.ts'
+import type { OperationRow } from './rows.ts'
 import { TASKS } from './tasks.ts'
 
 /**
+ * The app's coin as the operations history names it: the one place its name is written for the
+ * history (a rename is this edit; the rows store the unit `token`, not the name).
+ */
+export const TOKEN_UNIT = 'AXIOM'
+
+/** A row's unit as the history shows it: the coin's name (TOKEN_UNIT) or TON. */
+export const unitName = (unit: string): string => (unit === 'ton' ? 'TON' : TOKEN_UNIT)
+
+/**
  * The operations history's descriptions: each a key the app translates, with the English template
- * the domain writes (server/domain/*: moveBalance's description). The stored description stays that
+ * the domain writes (server/domain/*: moveBalance's and recordOperation's description). The stored description stays that
  * English text (what an older client shows); the key and its parameters are read back from it, so
  * rows written before the keys existed get them too.
  */
@@ -24,6 +36,11 @@ const TEMPLATES: ReadonlyArray<{ readonly type: string; readonly key: string; re
   { type: 'stake_principal', key: 'operation.stake_principal', text: 'Stake #{stake} principal returned' },
   { type: 'farming_fund', key: 'operation.farming_fund', text: 'Farming link #{link} funded' },
   { type: 'farming_refund', key: 'operation.farming_refund', text: 'Farming link #{link} revoked, unused part refunded' },
+  // Events that move none of the user's balances (recordOperation): the TON a bond cost and a sale's payout, in TON; a stake and a bond from a farming link, in tokens.
+  { type: 'bond_paid', key: 'operation.bond_paid', text: 'Bond #{bond} bought' },
+  { type: 'stake', key: 'operation.stake', text: 'Bond #{bond} staked as stake #{stake}' },
+  { type: 'farming_bond', key: 'operation.farming_bond', text: 'Bond #{bond} from a farming link' },
+  { type: 'sale_paid', key: 'operation.sale_paid', text: 'Sale #{sale} paid' },
 ]
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
@@ -65,4 +82,50 @@ export const operationText = (type: string, description: string): OperationText 
     return { key: p.key, params }
   }
   return null
+}
+
+/** One page of a user's operations history, the total, and the user's own numbers of the bonds and stakes its rows name. */
+export interface OperationsPage {
+  readonly rows: ReadonlyArray<OperationRow>
+  readonly total: number
+  readonly numbers: { readonly mints: ReadonlyMap<string, number>; readonly stakes: ReadonlyMap<string, number> }
+}
+
+/**
+ * `GET /operations/history`: a page of the user's operations, newest first unless `order` says ASC.
+ * The bonds' and stakes' own numbers are those stored at their insert (user_seq), read for the ids
+ * this page names only; a referral bonus names the friend's bond, not one of the user's.
+ */
+export const operationsPage = async (
+  ctx: ServerContext,
+  userId: bigint,
+  page: { readonly limit: number; readonly offset: number; readonly order: 'ASC' | 'DESC' },
+): Promise<OperationsPage> => {
+  const rows = await allRows<OperationRow>(
+    ctx.db,
+    `SELECT * FROM operations WHERE user_id = ? ORDER BY id ${page.order} LIMIT ? OFFSET ?`,
+    userId,
+    page.limit,
+    page.offset,
+  )
+  const total = num((await getRow(ctx.db, 'SELECT COUNT(*) AS n FROM operations WHERE user_id = ?', userId))!, 'n')
+  const named = { mints: new Set<string>(), stakes: new Set<string>() }
+  for (const row of rows) {
+    const text = operationText(row.type, row.description)
+    if (!text || text.key === 'operation.referral_reward') continue
+    if (/^\d+$/.test(text.params.bond ?? '')) named.mints.add(text.params.bond!)
+    if (/^\d+$/.test(text.params.stake ?? '')) named.stakes.add(text.params.stake!)
+  }
+  const numbers = async (table: 'mints' | 'stakes'): Promise<Map<string, number>> => {
+    const ids = [...named[table]]
+    if (ids.length === 0) return new Map()
+    const found = await allRows(
+      ctx.db,
+      `SELECT id, user_seq FROM ${table} WHERE id IN (${ids.map(() => '?').join(', ')}) AND user_id = ?`,
+      ...ids.map(BigInt),
+      userId,
+    )
+    return new Map(found.filter((r) => r.user_seq !== null).map((r) => [String(big(r, 'id')), num(r, 'user_seq')]))
+  }
+  return { rows, total, numbers: { mints: await numbers('mints'), stakes: await numbers('stakes') } }
 }

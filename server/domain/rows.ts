@@ -133,4 +133,6 @@ export type OperationRow = {
   readonly amount: bigint
   readonly created_at: bigint
   readonly description: string
+  /** What amount is counted in: 'token' (the app's coin) or 'ton' (migration 19; rows before it are 'token'). */
+  readonly unit: string
 }

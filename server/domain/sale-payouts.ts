@@ -3,7 +3,7 @@ import { queueNotice } from './outbox.ts'
 import { inTx, type ServerContext } from './context.ts'
 import { allRows, big, getRow, run, str, type Row } from '../db/sql.ts'
 import { formatNano } from './money.ts'
-import { moveBalance } from './ledger.ts'
+import { moveBalance, recordOperation } from './ledger.ts'
 import type { PayoutLimits } from '../config/config.ts'
 import type { WithdrawalRow } from './rows.ts'
 
@@ -66,6 +66,12 @@ export const salePayouts = (ctx: ServerContext): SalePayouts => {
   }
 }
 
+/** A sale's payout is on the chain: its user's history shows the TON it paid, and the bot's chat tells them. */
+const salePaid = async (ctx: ServerContext, id: bigint, row: Row): Promise<void> => {
+  await recordOperation(ctx, big(row, 'user_id'), 'sale_paid', 'wallet', 'ton', big(row, 'amount_ton'), `Sale #${id} paid`)
+  await queueNotice(ctx, big(row, 'user_id'), 'sale_paid', { amount_ton: formatNano(big(row, 'amount_ton')) })
+}
+
 /**
  * sending → completed, inside the caller's transaction, and the user told in the bot's chat: the one
  * way a sale becomes paid (the payouts' confirmation, the operator's settle). False when it was not sending.
@@ -73,7 +79,7 @@ export const salePayouts = (ctx: ServerContext): SalePayouts => {
 export const completeSale = async (ctx: ServerContext, id: bigint): Promise<boolean> => {
   const moved = (await run(ctx.db, `UPDATE withdrawals SET status = 'completed' WHERE id = ? AND status = 'sending'`, id)).changes === 1
   const row = moved ? await getRow(ctx.db, 'SELECT user_id, amount_ton FROM withdrawals WHERE id = ?', id) : undefined
-  if (row) await queueNotice(ctx, big(row, 'user_id'), 'sale_paid', { amount_ton: formatNano(big(row, 'amount_ton')) })
+  if (row) await salePaid(ctx, id, row)
   return moved
 }
 
@@ -85,7 +91,7 @@ export const completeSale = async (ctx: ServerContext, id: bigint): Promise<bool
 export const completeSaleFoundPaid = async (ctx: ServerContext, id: bigint): Promise<boolean> => {
   const moved = (await run(ctx.db, `UPDATE withdrawals SET status = 'completed' WHERE id = ? AND status IN ('pending', 'held', 'sending')`, id)).changes === 1
   const row = moved ? await getRow(ctx.db, 'SELECT user_id, amount_ton FROM withdrawals WHERE id = ?', id) : undefined
-  if (row) await queueNotice(ctx, big(row, 'user_id'), 'sale_paid', { amount_ton: formatNano(big(row, 'amount_ton')) })
+  if (row) await salePaid(ctx, id, row)
   return moved
 }
 

@@ -1,8 +1,8 @@
 import { big, getRow, run, str, insertRow } from '../db/sql.ts'
 import { NotStakeable } from './errors.ts'
 import { inTx, type ServerContext } from './context.ts'
-import { moveBalance } from './ledger.ts'
-import { mintRowOf, type BondTerms } from './mints.ts'
+import { moveBalance, recordOperation } from './ledger.ts'
+import { mintRowOf, NEXT_USER_SEQ, type BondTerms } from './mints.ts'
 import { settlePosition, termsOf } from './positions.ts'
 import { STAKING_EXTRA_DAILY } from './plans.ts'
 import { maxReward } from './rewards.ts'
@@ -60,8 +60,8 @@ export const createStake = (ctx: ServerContext, userId: bigint, mintId: bigint):
     const stakeId = await insertRow(
       ctx.db,
       `INSERT INTO stakes (user_id, mint_id, status, created_at, activated_at, ends_at, last_updated_at, total_amount,
-         daily_reward, hold_bonus, collective_bonus, investment_bonus, max_reward, amount_ton, tariff_days)
-       VALUES (?, ?, 'active', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         daily_reward, hold_bonus, collective_bonus, investment_bonus, max_reward, amount_ton, tariff_days, user_seq)
+       VALUES (?, ?, 'active', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ${NEXT_USER_SEQ('stakes')})`,
       userId,
       mintId,
       now,
@@ -76,7 +76,9 @@ export const createStake = (ctx: ServerContext, userId: bigint, mintId: bigint):
       t.max,
       big(mint, 'amount_ton'),
       big(mint, 'tariff_days'),
+      userId,
     )
+    await recordOperation(ctx, userId, 'stake', 'none', 'token', big(mint, 'total_amount'), `Bond #${mintId} staked as stake #${stakeId}`)
     if (big(mint, 'locked_nano') > 0n) await run(ctx.db, 'UPDATE stakes SET locked_nano = ? WHERE id = ?', big(mint, 'locked_nano'), stakeId)
     queueMint(ctx, userId, mintId)
     queueStake(ctx, userId, stakeId)

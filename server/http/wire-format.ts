@@ -6,7 +6,7 @@ import type { CandleNano, PriceNow } from '../domain/price-walk.ts'
 import type { LinkRow, MeRow, MintRow, OperationRow, StakeRow, UserRow, WithdrawalRow } from '../domain/rows.ts'
 import type { StakeQuote } from '../domain/staking.ts'
 import type { FinancialStats } from '../domain/stats.ts'
-import { operationText } from '../domain/operation-texts.ts'
+import { operationText, unitName } from '../domain/operation-texts.ts'
 import type { TaskProgress } from '../domain/tasks.ts'
 import { tierOf } from '../domain/tiers.ts'
 import type { Referral } from '../domain/users.ts'
@@ -162,6 +162,10 @@ export const operationWire = (row: OperationRow, numbers?: OwnNumbers) => {
     id: Number(row.id),
     type: row.type,
     amount: formatNano(row.amount),
+    /** The amount's unit as shown: the coin's name (operation-texts.ts's TOKEN_UNIT) or TON. */
+    unit: unitName(row.unit),
+    /** The balance the row moved; `wallet` for TON to or from the user's wallet, `none` when nothing moved (a stake, a bond from a link). */
+    balance: row.balance,
     created_at: Number(row.created_at),
     description: row.description,
     description_key: text?.key ?? null,
@@ -272,5 +276,8 @@ export const liveEventWire = (e: LiveEvent): { readonly event: string; readonly 
     }
     case 'global:collective_bonus':
       return { event: e.event, data: collectiveBonusWire(e.collectiveBonus) }
+    // chain:payment (the reference backend's): { kind: bond | sale, id, state: seen | withdrawn | sent | paid }.
+    case 'chain:payment':
+      return { event: e.event, data: { kind: e.payment.what, id: Number(e.payment.id), state: e.payment.state } }
   }
 }

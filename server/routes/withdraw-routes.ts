@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify'
 import type { ServerContext } from '../domain/context.ts'
-import { allRows, big, getRow, num } from '../db/sql.ts'
+import { allRows, getRow, num } from '../db/sql.ts'
 import { createWithdrawal, saleAddress, transferFromReferral, withdrawQuote } from '../domain/withdraw.ts'
-import type { OperationRow, WithdrawalRow } from '../domain/rows.ts'
+import { operationsPage } from '../domain/operation-texts.ts'
+import type { WithdrawalRow } from '../domain/rows.ts'
 import { httpError } from '../http/errors.ts'
 import { once } from '../http/idempotency.ts'
 import { bodyFields, boolField, historyPaging, queryFields, sortOrder } from '../http/params.ts'
@@ -51,12 +52,7 @@ export const withdrawRoutes = (app: FastifyInstance, ctx: ServerContext) => {
   app.get('/operations/history', async (req) => {
     const q = queryFields(req.query)
     const { page, limit, offset } = historyPaging(q)
-    const order = sortOrder(q)
-    const rows = await allRows<OperationRow>(ctx.db, `SELECT * FROM operations WHERE user_id = ? ORDER BY id ${order} LIMIT ? OFFSET ?`, req.userId, limit, offset)
-    const total = num((await getRow(ctx.db, 'SELECT COUNT(*) AS n FROM operations WHERE user_id = ?', req.userId))!, 'n')
-    const ids = async (table: 'mints' | 'stakes') =>
-      new Map((await allRows(ctx.db, `SELECT id FROM ${table} WHERE user_id = ? ORDER BY id`, req.userId)).map((r, i) => [String(big(r, 'id')), i + 1]))
-    const numbers = { mints: await ids('mints'), stakes: await ids('stakes') }
+    const { rows, total, numbers } = await operationsPage(ctx, req.userId, { limit, offset, order: sortOrder(q) })
     return {
       items: rows.map((row) => operationWire(row, numbers)),
       total,

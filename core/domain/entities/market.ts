@@ -58,6 +58,9 @@ export const Operation = Schema.Struct({
   /** The description as a key the app translates, and its parameters (the reference backend sends them; `description` stays English). */
   description_key: Schema.optional(Schema.NullOr(Schema.String)),
   description_params: Schema.optional(Schema.NullOr(Schema.Record(Schema.String, Schema.Union([Schema.String, Schema.Finite])))),
+  /** The amount's unit as the app shows it (the coin's name, or TON), and the balance it moved (`none`: none, the amount is what the event was worth); the reference backend sends them. */
+  unit: Schema.optional(Schema.String),
+  balance: Schema.optional(Schema.String),
 })
 export type Operation = typeof Operation.Type
 export const OperationHistory = Paged(Operation)
