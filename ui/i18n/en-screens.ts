@@ -94,6 +94,11 @@ export const enScreens = {
   'operation.stake_principal': 'Stake #{stake} principal returned',
   'operation.farming_fund': 'Farming link #{link} funded',
   'operation.farming_refund': 'Farming link #{link} revoked, unused part refunded',
+  // Money events that move no balance: a bond's TON, a stake, a bond from a link, a sale's payout.
+  'operation.bond_paid': 'Bond #{bond} bought',
+  'operation.stake': 'Bond #{bond} staked as stake #{stake}',
+  'operation.farming_bond': 'Bond #{bond} from a farming link',
+  'operation.sale_paid': 'Sale #{sale} paid to your wallet',
 
   'tasks.reward': '+{amount} AXIOM',
   'tasks.start': 'Start',

@@ -201,6 +201,11 @@ export const ru: Messages = {
   'operation.stake_principal': 'Возврат суммы стейка #{stake}',
   'operation.farming_fund': 'Пополнена ссылка на бонд #{link}',
   'operation.farming_refund': 'Ссылка на бонд #{link} отозвана, неиспользованное возвращено',
+  // Money events that move no balance: a bond's TON, a stake, a bond from a link, a sale's payout.
+  'operation.bond_paid': 'Куплен бонд #{bond}',
+  'operation.stake': 'Бонд #{bond} переведён в стейк #{stake}',
+  'operation.farming_bond': 'Бонд #{bond} по ссылке на бонд',
+  'operation.sale_paid': 'Продажа #{sale} выплачена на ваш кошелёк',
   'tasks.reward': '+{amount} AXIOM',
   'tasks.start': 'Начать',
   'tasks.validate': 'Проверить',

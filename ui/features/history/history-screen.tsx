@@ -69,19 +69,26 @@ const Pager = observer(function Pager({ list, name }: { readonly list: PagedView
   )
 })
 
-function OperationRow({ op }: { readonly op: Operation }) {
+/**
+ * One operation: its text, when, and its amount in its unit (the backend names it: the coin, or TON
+ * for a bond's price and a sale's payout). A row that moved none of the user's balances (a stake, a
+ * bond from a link: balance `none`) shows what the event was worth, neither gained nor spent.
+ */
+export function OperationRow({ op }: { readonly op: Operation }) {
   const language = useLanguage()
   const t = useT()
+  const sign = op.balance === 'none' ? 0 : Math.sign(op.amount)
   return (
-    <li className="list__item" data-testid={`operation-${op.id}`}>
+    <li className="list__item" data-testid={`operation-${op.id}`} data-type={op.type}>
       <span className="list__main">
         <span className="list__title">{serverText(t, op.description_key, op.description_params, op.description ?? op.type)}</span>
         <span className="list__meta">{formatDateTime(op.created_at, language)}</span>
       </span>
-      <span className={`list__amount num${op.amount < 0 ? ' is-negative' : op.amount > 0 ? ' is-positive' : ''}`}>
+      <span className={`list__amount num${sign < 0 ? ' is-negative' : sign > 0 ? ' is-positive' : ''}`} data-testid={`operation-${op.id}-amount`}>
         {/* The typographic minus, as the withdrawals and every other screen show it. */}
-        {op.amount > 0 ? '+' : op.amount < 0 ? '−' : ''}
+        {sign > 0 ? '+' : sign < 0 ? '−' : ''}
         {formatNonZero(Math.abs(op.amount), 4)}
+        {op.unit ? <span className="operation__unit">{op.unit}</span> : null}
       </span>
     </li>
   )
