@@ -88,7 +88,7 @@ export function OperationRow({ op }: { readonly op: Operation }) {
         {/* The typographic minus, as the withdrawals and every other screen show it. */}
         {sign > 0 ? '+' : sign < 0 ? '−' : ''}
         {formatNonZero(Math.abs(op.amount), 4)}
-        {op.unit ? <span className="operation__unit">{op.unit}</span> : null}
+        {op.unit ? <>{' '}<span className="operation__unit">{op.unit}</span></> : null}
       </span>
     </li>
   )
