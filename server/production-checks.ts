@@ -1,3 +1,4 @@
+import { streamFromEnv } from './chain/stream-listener.ts'
 import { DEFAULT_DB_PATH, DEFAULT_PRODUCTION_PRICE_MAX_AGE_S, DEV_BOT_TOKEN, DEV_JWT_SECRET } from './config/config.ts'
 import type { StartOptions } from './start-server.ts'
 import { parseAppOrigins } from './config/app-origins.ts'
@@ -91,6 +92,9 @@ export const productionOptions = async (env: NodeJS.ProcessEnv, base: StartOptio
   if (!confirmApi) refuse('AXIOM_TON_API_CONFIRM is not set (a second TON HTTP API v4 endpoint, of another provider or your own node, that confirms every payment)')
   requireHttps('AXIOM_TON_API_CONFIRM', confirmApi!)
   if (hostOf(confirmApi!) === hostOf(tonApi!)) refuse(`AXIOM_TON_API_CONFIRM is on the same host as AXIOM_TON_API (${hostOf(tonApi!)}): a payment must be confirmed by an independent endpoint`)
+  // The Streaming API is optional (no stream: the watcher polls); when set, it carries the provider's key: TLS only.
+  const streamUrl = env.AXIOM_TON_STREAM?.trim()
+  if (streamUrl) requireHttps('AXIOM_TON_STREAM', streamUrl)
   requireHttps('TELEGRAM_API_ROOT', env.TELEGRAM_API_ROOT?.trim() || defaultTelegramSettings().apiRoot)
 
   const treasuryText = env.AXIOM_TREASURY?.trim()
@@ -250,6 +254,7 @@ export const productionOptions = async (env: NodeJS.ProcessEnv, base: StartOptio
     role,
     treasuryKey: key,
     // The worker's chain service, with its cold sweep; an api instance only reads the chain, with no key.
-    ...(key ? { chain: { endpoint: tonApi!, confirmEndpoint: confirmApi!, treasury: key, fromStart: false, sweep } } : { chainReader: { endpoint: tonApi! } }),
+    // The Streaming API (AXIOM_TON_STREAM) is optional: without it the watcher polls (docs/deploy.md).
+    ...(key ? { chain: { endpoint: tonApi!, confirmEndpoint: confirmApi!, treasury: key, fromStart: false, sweep, stream: streamFromEnv(env) } } : { chainReader: { endpoint: tonApi! } }),
   }
 }

@@ -95,6 +95,8 @@ export interface LocalTonOptions {
    * each trace event, and the app told of a payment seen. Default false (`npm start`: on).
    */
   readonly stream?: boolean
+  /** Another Streaming API SSE endpoint for the watcher (a test's own stream), instead of this server's. */
+  readonly streamUrl?: string
 }
 
 export interface LocalTon {
@@ -259,7 +261,7 @@ export const attachLocalTon = async (backend: BackendHandle, options: LocalTonOp
       fromStart: true,
       pollMs: options.watchIntervalMs ?? 1000,
       payoutMs: options.refunds === false ? 0 : (options.payoutIntervalMs ?? 1000),
-      ...(options.stream ? { stream: { url: `${url}${STREAM_SSE_PATH}` } } : {}),
+      ...(options.streamUrl ? { stream: { url: options.streamUrl } } : options.stream ? { stream: { url: `${url}${STREAM_SSE_PATH}` } } : {}),
     })
     .catch(async (e: unknown) => {
       stopAll()

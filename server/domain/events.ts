@@ -9,6 +9,15 @@ export type LiveEvent =
   | { readonly event: 'user:mint'; readonly mint: MintRow }
   | { readonly event: 'user:staking'; readonly stake: StakeRow }
   | { readonly event: 'global:collective_bonus'; readonly collectiveBonus: bigint }
+  /** The reference backend's own event (not the spec's): a payment the chain's stream saw before the watcher credited it (server/chain/stream-signals.ts). */
+  | { readonly event: 'chain:payment'; readonly payment: PaymentSignal }
+
+/** A bond's payment `seen` or `withdrawn` (its trace taken back); a sale's payout `sent`, then `paid`. */
+export interface PaymentSignal {
+  readonly what: 'bond' | 'sale'
+  readonly id: bigint
+  readonly state: 'seen' | 'withdrawn' | 'sent' | 'paid'
+}
 
 /** Where live events go once a transaction commits: the sockets, or nowhere (admin CLI). */
 export interface EventSink {
@@ -30,6 +39,8 @@ export type Change =
   | { readonly kind: 'revoked'; readonly family: string }
   /** A setting changed (maintenance): every instance forgets what it kept of the settings. */
   | { readonly kind: 'setting'; readonly key: string }
+  /** chain:payment: what the chain's stream saw of a bond's payment or a sale's payout (no row to read back). */
+  | ({ readonly kind: 'payment'; readonly userId: bigint } & PaymentSignal)
 
 /** One transaction's changes; the same key queued twice is sent once. */
 export interface EventQueue {
@@ -88,6 +99,12 @@ export const changeFromJson = (o: Record<string, unknown>): Change | null => {
       return typeof o.family === 'string' && o.family.length > 0 && o.family.length <= 100 ? { kind: 'revoked', family: o.family } : null
     case 'setting':
       return typeof o.key === 'string' && o.key.length > 0 && o.key.length <= 100 ? { kind: 'setting', key: o.key } : null
+    case 'payment': {
+      const rowId = id('id')
+      const what = o.what === 'bond' || o.what === 'sale' ? o.what : null
+      const state = o.state === 'seen' || o.state === 'withdrawn' || o.state === 'sent' || o.state === 'paid' ? o.state : null
+      return userId === null || rowId === null || !what || !state ? null : { kind: 'payment', userId, id: rowId, what, state }
+    }
     default:
       return null
   }

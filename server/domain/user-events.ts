@@ -37,6 +37,8 @@ export const readChange = async (db: Db, c: Change): Promise<{ readonly userId: 
     }
     case 'collective':
       return { userId: null, event: { event: 'global:collective_bonus', collectiveBonus: c.value } }
+    case 'payment':
+      return { userId: c.userId, event: { event: 'chain:payment', payment: { what: c.what, id: c.id, state: c.state } } }
     case 'revoked':
     case 'setting':
       return null
