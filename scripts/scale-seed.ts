@@ -2,9 +2,13 @@ import { openDb } from '../server/db/open-db.ts'
 
 /**
  * A platform of `users` users seeded straight into a SQLite file, in the proportions of the L size
- * of issue 26 (1 M users: 3 M bonds of which 0.9 M active, 1 M stakes, 20 M operations), in chunks
- * of one transaction each. User 1 invited min(users - 1, 10 000) of the others. Every running
- * position ends in the future (`now` + its term): none is due until `makeDue` says so.
+ * (1 M users: 3 M bonds of which 0.9 M active, 1 M stakes, 20 M operations), in chunks of one
+ * transaction each. User 1 invited min(users - 1, 10 000) of the others. Every running position
+ * ends in the future (`now` + its term): none is due until `makeDue` says so. As the server grows
+ * it, not as a tuned copy: no statistics (nothing runs ANALYZE; the server's own PRAGMA optimize
+ * does what it does), 0.3 stored create answers a user under their clients' Idempotency-Keys (the
+ * app sends one with every create) made over the last week, and 0.0015 unpaid bonds a user
+ * abandoned over a day ago, which the first pass cancels.
  */
 export interface ScaleSize {
   readonly name: string
@@ -18,6 +22,12 @@ export const SIZES: Readonly<Record<'S' | 'M' | 'L', ScaleSize>> = {
 
 const BONDS_PER_USER = 3
 const OPERATIONS_PER_USER = 20
+/** One stored answer per this many users (0.3 a user), one unpaid bond per UNPAID_EVERY users (0.0015 a user). */
+const KEY_EVERY = 10
+const KEYS_PER_EVERY = 3
+const UNPAID_EVERY = 667
+/** How long a stored answer under a client's key is kept (server/db/idempotency-table.ts KEPT_S.header). */
+const KEY_KEPT_S = 7 * 86_400
 const CHUNK = 20_000
 const DAY = 86_400
 const TELEGRAM_BASE = 5_000_000_000
@@ -30,7 +40,15 @@ export interface SeedCounts {
   readonly activeBonds: number
   readonly stakes: number
   readonly operations: number
+  readonly idempotencyKeys: number
+  readonly unpaidBonds: number
 }
+
+/** The stored answers and unpaid bonds a platform of `users` holds (the seed's proportions). */
+const extras = (users: number) => ({
+  idempotencyKeys: Math.floor(users / KEY_EVERY) * KEYS_PER_EVERY,
+  unpaidBonds: Math.floor(users / UNPAID_EVERY),
+})
 
 export const seedScale = (path: string, users: number, now: number): SeedCounts => {
   const db = openDb(path)
@@ -41,15 +59,18 @@ export const seedScale = (path: string, users: number, now: number): SeedCounts 
   )
   const mint = db.prepare(
     `INSERT INTO mints (id, user_id, status, source, created_at, activated_at, ends_at, last_updated_at, total_amount, daily_reward,
-       hold_bonus, collective_bonus, investment_bonus, earned_reward, max_reward, amount_ton, tariff_days, paid_nano)
-     VALUES (?, ?, ?, 'ton', ?, ?, ?, ?, ?, 7000, 0, 1000, 0, ?, ?, ?, 30, ?)`,
+       hold_bonus, collective_bonus, investment_bonus, earned_reward, max_reward, amount_ton, tariff_days, paid_nano, user_seq)
+     VALUES (?, ?, ?, 'ton', ?, ?, ?, ?, ?, 7000, 0, 1000, 0, ?, ?, ?, 30, ?, ?)`,
   )
   const stake = db.prepare(
     `INSERT INTO stakes (id, user_id, mint_id, status, created_at, activated_at, ends_at, last_updated_at, total_amount, daily_reward,
-       hold_bonus, collective_bonus, investment_bonus, earned_reward, max_reward, amount_ton, tariff_days)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 9000, 0, 1000, 0, ?, ?, 0, 30)`,
+       hold_bonus, collective_bonus, investment_bonus, earned_reward, max_reward, amount_ton, tariff_days, user_seq)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 9000, 0, 1000, 0, ?, ?, 0, 30, 1)`,
   )
   const op = db.prepare(`INSERT INTO operations (user_id, type, balance, amount, created_at, description) VALUES (?, ?, 'balance_token', ?, ?, ?)`)
+  const key = db.prepare(
+    `INSERT INTO idempotency (user_id, route, key, fingerprint, status_code, body, created_at, expires_at) VALUES (?, 'mint/create', ?, 'f', 200, '{"mint":{}}', ?, ?)`,
+  )
   const OP_TYPES = ['welcome', 'bond_reward', 'stake_reward', 'admin_credit', 'bond_principal'] as const
   let activeBonds = 0
   let mintId = 0
@@ -72,18 +93,27 @@ export const seedScale = (path: string, users: number, now: number): SeedCounts 
           if (status === 'active') activeBonds++
           if (staked) stakedBond = mintId
           const start = running ? now - ((u * 7 + k * 13) % (29 * DAY)) : now - 60 * DAY
-          mint.run(mintId, u, status, start, start, start + 30 * DAY, start, total, status === 'completed' ? max : 0n, max, 3_630_000_000n, 3_630_000_000n)
+          mint.run(mintId, u, status, start, start, start + 30 * DAY, start, total, status === 'completed' ? max : 0n, max, 3_630_000_000n, 3_630_000_000n, k + 1)
         }
         const start = now - ((u * 11) % (29 * DAY))
         stake.run(u, u, stakedBond, u % 4 < 2 ? 'active' : 'completed', start, start, start + 30 * DAY, start, total, 0n, (total * 10_000n * 30n) / 1_000_000n)
         for (let i = 0; i < OPERATIONS_PER_USER; i++) op.run(u, OP_TYPES[i % OP_TYPES.length], 1_000_000_000n + BigInt(i), now - (OPERATIONS_PER_USER - i) * 3_600, `Seeded #${i}`)
+        if (u % KEY_EVERY === 0)
+          for (let i = 0; i < KEYS_PER_EVERY; i++) {
+            const made = now - ((u * 31 + i * 7_919) % KEY_KEPT_S)
+            key.run(u, `seed-${u}-${i}`, made, made + KEY_KEPT_S)
+          }
+        if (u % UNPAID_EVERY === 0) {
+          mintId++
+          const made = now - DAY - (u % 3_600)
+          mint.run(mintId, u, 'pending', made, null, null, made, total, 0n, max, 3_630_000_000n, null, BONDS_PER_USER + 1)
+        }
       }
     })()
   }
   db.pragma('foreign_keys = ON')
-  db.exec('ANALYZE')
   db.close()
-  return { users, bonds: mintId, activeBonds, stakes: users, operations: users * OPERATIONS_PER_USER }
+  return { users, bonds: mintId, activeBonds, stakes: users, operations: users * OPERATIONS_PER_USER, ...extras(users) }
 }
 
 /** Makes `n` running bonds due (their term ended a second ago); returns how many it could. */
@@ -116,9 +146,9 @@ export const seedScalePostgres = async (url: string, users: number, now: number)
       )
       await engine.run(
         `INSERT INTO mints (id, user_id, status, source, created_at, activated_at, ends_at, last_updated_at, total_amount, daily_reward,
-           hold_bonus, collective_bonus, investment_bonus, earned_reward, max_reward, amount_ton, tariff_days, paid_nano)
+           hold_bonus, collective_bonus, investment_bonus, earned_reward, max_reward, amount_ton, tariff_days, paid_nano, user_seq)
          SELECT (u - 1) * 3 + k + 1, u, a.status, 'ton', b.start, b.start, b.start + ${30 * DAY}, b.start, a.total, 7000, 0, 1000, 0,
-           CASE WHEN a.status = 'completed' THEN a.max ELSE 0 END, a.max, 3630000000, 30, 3630000000
+           CASE WHEN a.status = 'completed' THEN a.max ELSE 0 END, a.max, 3630000000, 30, 3630000000, k + 1
          FROM generate_series(CAST(? AS BIGINT), CAST(? AS BIGINT)) u CROSS JOIN generate_series(0, 2) k
          CROSS JOIN LATERAL (SELECT CASE WHEN k = 2 THEN 'move_to_staking' WHEN (u * 2 + k) % 20 < 9 THEN 'active' ELSE 'completed' END AS status,
            CAST(100000000000 AS BIGINT) + (u % 1000) * 1000000000 AS total,
@@ -129,9 +159,9 @@ export const seedScalePostgres = async (url: string, users: number, now: number)
       )
       await engine.run(
         `INSERT INTO stakes (id, user_id, mint_id, status, created_at, activated_at, ends_at, last_updated_at, total_amount, daily_reward,
-           hold_bonus, collective_bonus, investment_bonus, earned_reward, max_reward, amount_ton, tariff_days)
+           hold_bonus, collective_bonus, investment_bonus, earned_reward, max_reward, amount_ton, tariff_days, user_seq)
          SELECT u, u, (u - 1) * 3 + 3, CASE WHEN u % 4 < 2 THEN 'active' ELSE 'completed' END, s, s, s + ${30 * DAY}, s, t, 9000, 0, 1000, 0, 0,
-           (t * 10000 * 30) / 1000000, 0, 30
+           (t * 10000 * 30) / 1000000, 0, 30, 1
          FROM generate_series(CAST(? AS BIGINT), CAST(? AS BIGINT)) u
          CROSS JOIN LATERAL (SELECT ${now} - ((u * 11) % ${29 * DAY}) AS s, CAST(100000000000 AS BIGINT) + (u % 1000) * 1000000000 AS t) x`,
         from,
@@ -147,13 +177,25 @@ export const seedScalePostgres = async (url: string, users: number, now: number)
         to,
       )
     }
+    const { idempotencyKeys, unpaidBonds } = extras(users)
+    await engine.run(
+      `INSERT INTO idempotency (user_id, route, key, fingerprint, status_code, body, created_at, expires_at)
+       SELECT u, 'mint/create', 'seed-' || u || '-' || i, 'f', 200, '{"mint":{}}', m, m + ${KEY_KEPT_S}
+       FROM generate_series(${KEY_EVERY}, ${users}, ${KEY_EVERY}) u CROSS JOIN generate_series(0, ${KEYS_PER_EVERY - 1}) i
+       CROSS JOIN LATERAL (SELECT ${now} - ((CAST(u AS BIGINT) * 31 + i * 7919) % ${KEY_KEPT_S}) AS m) x`,
+    )
+    await engine.run(
+      `INSERT INTO mints (id, user_id, status, source, created_at, last_updated_at, total_amount, daily_reward, hold_bonus, collective_bonus,
+         investment_bonus, earned_reward, max_reward, amount_ton, tariff_days, user_seq)
+       SELECT ${users * BONDS_PER_USER} + n, n * ${UNPAID_EVERY}, 'pending', 'ton', ${now - DAY} - ((n * ${UNPAID_EVERY}) % 3600),
+         ${now - DAY} - ((n * ${UNPAID_EVERY}) % 3600), 100000000000, 7000, 0, 1000, 0, 0, 2400000000, 3630000000, 30, ${BONDS_PER_USER + 1}
+       FROM generate_series(1, ${unpaidBonds}) n`,
+    )
     for (const t of ['users', 'mints', 'stakes', 'operations'])
       await engine.run(`SELECT setval(pg_get_serial_sequence('${t}', 'id'), (SELECT MAX(id) FROM ${t}))`)
-    // VACUUM as well: fresh rows make index-only scans fetch the heap (no visibility map yet) and
-    // first reads write hint bits, which a table in service has long had.
-    await engine.run('VACUUM (ANALYZE)')
+    // No VACUUM and no ANALYZE: autovacuum as it comes, as on a server that grew the data itself.
     const active = await engine.one<{ n: bigint }>(`SELECT COUNT(*) AS n FROM mints WHERE status = 'active'`)
-    return { users, bonds: users * BONDS_PER_USER, activeBonds: Number(active!.n), stakes: users, operations: users * OPERATIONS_PER_USER }
+    return { users, bonds: users * BONDS_PER_USER + unpaidBonds, activeBonds: Number(active!.n), stakes: users, operations: users * OPERATIONS_PER_USER, idempotencyKeys, unpaidBonds }
   } finally {
     await engine.close()
   }

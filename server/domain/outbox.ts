@@ -49,4 +49,4 @@ export const setBotBlocked = async (ctx: ServerContext, userId: bigint, blocked:
 
 /** The number the user knows a bond or stake by (their first is #1), for a notice about it. */
 export const ownNumber = async (ctx: ServerContext, table: 'mints' | 'stakes', id: bigint): Promise<number> =>
-  Number(big((await getRow(ctx.db, ownNumberSql(table), id, id))!, 'n'))
+  Number(big((await getRow(ctx.db, ownNumberSql(table), id))!, 'n'))

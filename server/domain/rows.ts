@@ -39,7 +39,7 @@ export const positionColumns = (table: 'mints' | 'stakes'): string =>
 
 /** A record's place among its owner's records of its kind (the number the app and the bot show). */
 export const ownNumberSql = (table: 'mints' | 'stakes'): string =>
-  `SELECT COUNT(*) AS n FROM ${table} n WHERE n.user_id = (SELECT user_id FROM ${table} WHERE id = ?) AND n.id <= ?`
+  `SELECT COALESCE(p.user_seq, (SELECT COUNT(*) FROM ${table} n WHERE n.user_id = p.user_id AND n.id <= p.id)) AS n FROM ${table} p WHERE p.id = ?`
 
 export type MintRow = PositionRow<MintStatus> & {
   readonly source: 'ton' | 'farming'

@@ -25,7 +25,7 @@ export interface PassResult {
 }
 
 const COLUMNS =
-  'id, user_id, status, activated_at, ends_at, total_amount, max_reward, locked_nano'
+  'id, user_id, status, activated_at, ends_at, total_amount, max_reward, locked_nano, user_seq'
 
 const dueBatch = (ctx: ServerContext, table: PositionTable, now: number, after: { endsAt: bigint; id: bigint } | null, limit: number) =>
   after === null
@@ -111,7 +111,8 @@ const completeBatch = async (ctx: ServerContext, table: PositionTable, rows: Rea
   for (const r of completed) {
     const id = big(r, 'id')
     const amount = formatNano(big(r, 'total_amount'))
-    const number = await ownNumber(ctx, table, id)
+    // The owner's number for it, stored at its insert (counted only for a row of before that).
+    const number = r.user_seq === null ? await ownNumber(ctx, table, id) : Number(big(r, 'user_seq'))
     const payload: NoticePayload = table === 'mints' ? { mint_id: Number(id), number, amount } : { stake_id: Number(id), number, amount }
     notices.push({ userId: big(r, 'user_id'), kind: table === 'mints' ? 'bond_completed' : 'stake_completed', payload } as const)
   }

@@ -15,7 +15,7 @@ describe('bench:scale seed and pass, small', () => {
     const path = join(dir, 'axiom.db')
     const now = Math.floor(Date.now() / 1000)
     const counts = seedScale(path, 400, now)
-    expect(counts).toEqual({ users: 400, bonds: 1200, activeBonds: 360, stakes: 400, operations: 8000 })
+    expect(counts).toEqual({ users: 400, bonds: 1200, activeBonds: 360, stakes: 400, operations: 8000, idempotencyKeys: 120, unpaidBonds: 0 })
     const server = await startServer({ port: 0, dbPath: path, priceTickMs: 3_600_000, heartbeatMs: 3_600_000, settleEveryMs: 3_600_000, rateLimits: null })
     try {
       expect(await server.admin.verifyTotals()).toEqual([])
