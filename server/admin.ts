@@ -18,7 +18,7 @@ import { hourOutflow, isPayoutPauseOn, readBreaker, setPayoutPause } from './cha
 import { approveHeldSale, heldSales, rejectHeldSale } from './domain/sale-payouts.ts'
 import { payoutLimitsFromEnv } from './chain/payout-limits.ts'
 import { DEFAULT_PRODUCTION_PAYOUT_LIMITS, NO_PAYOUT_LIMITS } from './config/config.ts'
-import { backupLine, backupSqlite } from './db/sqlite-backup.ts'
+import { auditBackup, backupLine, backupSqlite } from './db/sqlite-backup.ts'
 
 const USAGE = `usage: npm run admin -- <command>   (database: AXIOM_DB, default ${DEFAULT_DB_PATH})
   maintenance on|off                       switch maintenance mode
@@ -121,12 +121,14 @@ const sweepText = async (ctx: ServerContext): Promise<string> => {
 /**
  * `backup <file>`: SQLite's online backup of the database file into a new file, read by a connection
  * of its own while servers write (server/db/sqlite-backup.ts); the database is not opened otherwise,
- * so nothing is migrated or created. PostgreSQL is refused, pointing to pgBackRest.
+ * so nothing is migrated or created. The backup made goes on the audit log, as every admin command.
+ * PostgreSQL is refused, pointing to pgBackRest.
  */
 const backupCommand = async (dbPath: string, argv: ReadonlyArray<string>): Promise<string> => {
   if (argv.length !== 2) return USAGE
   const made = await backupSqlite(dbPath, argv[1]!)
   if ('refused' in made) throw new InvalidInput(made.refused)
+  auditBackup(dbPath, operatorActor(), argv, made)
   return backupLine(made)
 }
 

@@ -50,13 +50,17 @@ export interface BreakerState {
   readonly at: number
 }
 
-/** Records what the pass found; the breaker's trip (from no cause to some) and its clearing go to the audit log. */
+const sameCauses = (a: ReadonlyArray<string>, b: ReadonlyArray<string>) => a.length === b.length && [...a].sort().every((c, i) => c === [...b].sort()[i])
+
+/** Records what the pass found; the breaker's trip (from no cause to some), a change of its causes while it holds, and its clearing go to the audit log. */
 export const recordBreaker = (ctx: ServerContext, state: BreakerState): Promise<void> =>
   inTx(ctx, async (ctx) => {
     const before = (await readBreaker(ctx.db))?.causes ?? []
     await writeSetting(ctx.db, BREAKER_SETTING, JSON.stringify(state))
     if (before.length === 0 && state.causes.length > 0) await audit(ctx, 'breaker.tripped', null, { causes: state.causes })
     else if (before.length > 0 && state.causes.length === 0) await audit(ctx, 'breaker.cleared', null, { was: before })
+    // Held for another reason than before (the lag cleared but the reserve ran low): the record says so.
+    else if (before.length > 0 && !sameCauses(before, state.causes)) await audit(ctx, 'breaker.changed', null, { was: before, causes: state.causes })
   })
 
 export const readBreaker = async (db: Db): Promise<BreakerState | null> => {

@@ -74,6 +74,28 @@ export const backupSqlite = async (source: string, target: string): Promise<Back
   }
 }
 
+/**
+ * Puts a backup made on the audit log of the database it copied (event `admin.command`, by `actor`,
+ * with the file, its size and time), through a connection of its own as the backup's: the database
+ * is still not migrated or created. A database of before the audit log (no `audit_log`) records nothing.
+ */
+export const auditBackup = (source: string, actor: string, args: ReadonlyArray<string>, made: { file: string; bytes: number; ms: number }, now = Math.floor(Date.now() / 1000)) => {
+  const db = new BetterSqlite3(source, { fileMustExist: true })
+  try {
+    db.pragma('busy_timeout = 5000')
+    if (!db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'audit_log'`).get()) return
+    db.prepare('INSERT INTO audit_log (at, actor, event, subject, detail) VALUES (?, ?, ?, ?, ?)').run(
+      now,
+      actor,
+      'admin.command',
+      null,
+      JSON.stringify({ args, file: made.file, bytes: made.bytes, ms: made.ms }),
+    )
+  } finally {
+    db.close()
+  }
+}
+
 /** The CLI's line for a backup made: where, how big, how long. */
 export const backupLine = (b: { file: string; bytes: number; pages: number; ms: number }): string =>
   `backup ${b.file}: ${(b.bytes / 1048576).toFixed(2)} MiB (${b.bytes} bytes, ${b.pages} pages) in ${b.ms} ms`

@@ -32,6 +32,7 @@ export type AuditEvent =
   | 'sale.cancelled'
   | 'breaker.tripped'
   | 'breaker.cleared'
+  | 'breaker.changed'
   | 'breaker.paused'
   | 'breaker.resumed'
   | 'price.set'

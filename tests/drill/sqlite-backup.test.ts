@@ -108,6 +108,25 @@ describe('npm run admin -- backup on SQLite', () => {
     expect(sha(target)).toBe(before)
   })
 
+  it('puts the backup on the audit log, with who made it and where', async () => {
+    const live = join(dir, 'audited.db')
+    await runAdminCommand(live, ['maintenance', 'off'])
+    const target = join(dir, 'audited-copy.db')
+    process.env.AXIOM_OPERATOR = 'carol'
+    try {
+      expect((await adminCli(live, ['backup', target])).code).toBe(0)
+    } finally {
+      delete process.env.AXIOM_OPERATOR
+    }
+    const written: string[] = []
+    await runAdminCommand(live, ['audit', '--event', 'admin.command'], (line) => void written.push(line))
+    const lines = written.map((l) => JSON.parse(l) as { actor: string; detail: Record<string, unknown> })
+    const backup = lines.find((l) => (l.detail.args as string[])[0] === 'backup')
+    expect(backup, JSON.stringify(lines)).toBeDefined()
+    expect(backup!.actor).toBe('operator:carol')
+    expect(backup!.detail).toMatchObject({ args: ['backup', target], file: target, bytes: readFileSync(target).length })
+  })
+
   it('on PostgreSQL, points to pgBackRest instead', async () => {
     // Refused before any connection: nothing listens on port 1.
     const cli = await adminCli('postgres://axiom:secret@127.0.0.1:1/axiom', ['backup', join(dir, 'pg.db')])
