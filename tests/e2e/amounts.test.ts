@@ -61,7 +61,7 @@ describe('amounts on every screen (spec §5)', () => {
     await expectText(app.getByTestId('balance-referral-amount'), '77.27')
     await expectText(app.getByTestId('balance-task-amount'), shownAmount(me.task_balance))
     await expectContains(app.getByTestId(`mint-row-${odd}`), '120.12 AXIOM')
-    await expect.poll(() => text(app.getByTestId('earned-today'))).toMatch(/^\+\d+\.\d{2,6}$/)
+    await expect.poll(() => text(app.getByTestId('earned-today'))).toMatch(/^\+\d+\.\d{2,6} AXIOM$/)
     await expect.poll(() => text(app.getByTestId('balance-main-amount'))).toMatch(/^\d{1,3}( \d{3})*\.\d{2,6}$/)
     await expectAmountsRight(app, 'dashboard')
 
@@ -85,7 +85,7 @@ describe('amounts on every screen (spec §5)', () => {
     await app.getByTestId('referrals-list').waitFor()
     await expectText(app.getByTestId('referral-balance-amount'), '77.27')
     await expectContains(app.getByTestId('referral-level'), `${shownAmount(me.ref.turnover ?? '')}`)
-    expect(await Promise.all([1, 2, 8].map((l) => text(app.getByTestId(`tier-threshold-${l}`))))).toEqual(['0.00', '50.00', '20 000.00'])
+    expect(await Promise.all([1, 2, 8].map((l) => text(app.getByTestId(`tier-threshold-${l}`))))).toEqual(['0.00 AXIOM', '50.00 AXIOM', '20 000.00 AXIOM'])
     expect(await Promise.all([1, 2, 8].map((l) => text(app.getByTestId(`tier-bonus-${l}`))))).toEqual(['5.00%', '6.00%', '12.00%'])
     await expectAmountsRight(app, 'referral')
 

@@ -23,11 +23,11 @@ const expectedCard = (s: WireStats): Record<string, string> => ({
   total_locked: `${shownAmount(s.total_locked, 2)} AXIOM`,
   total_rewards_paid: `${formatNonZero(s.total_rewards_paid)} AXIOM`,
   total_withdrawn: `${shownAmount(s.total_withdrawn, 2)} AXIOM`,
-  total_ton_raised: `${shownAmount(s.total_ton_raised, 4)} TON`,
+  total_ton_raised: `${formatNonZero(s.total_ton_raised)} TON`,
   total_users: String(s.total_users),
   active_bonds: String(s.active_bonds),
   active_stakes: String(s.active_stakes),
-  collective_bonus: `${shownAmount(s.collective_bonus, 4)}%`,
+  collective_bonus: `${formatNonZero(s.collective_bonus)}%`,
 })
 
 const shownCard = async (app: FrameLocator): Promise<Record<string, string>> => {

@@ -15,10 +15,10 @@ const tmp = mkdtempSync(join(tmpdir(), 'axiom-e2e-feedback-'))
 afterAll(() => rmSync(tmp, { recursive: true, force: true }))
 
 
-/** Opens the Tasks tab with the first task ready to start. */
+/** Opens the Tasks tab with the photo task ready to start (its Start opens no link). */
 const onTasks = async (app: FrameLocator) => {
   await app.getByTestId('tab-tasks').click()
-  await expectText(app.getByTestId('task-action-1'), 'Start')
+  await expectText(app.getByTestId('task-action-3'), 'Start')
 }
 
 
@@ -68,7 +68,7 @@ describe('maintenance met by a call', () => {
     stack.proxy.fail('/task/start', { kind: 'status', status: 503, msg: 'We are under maintenance' })
     try {
       const before = await errorHaptics(page)
-      await app.getByTestId('task-action-1').click()
+      await app.getByTestId('task-action-3').click()
       await app.getByTestId('maintenance').waitFor({ timeout: 3_000 })
       // Late answers of calls in flight would show up by the time the app has settled.
       await settled(app, inFlight)
@@ -90,7 +90,7 @@ describe('maintenance met by a call', () => {
     await onTasks(app)
     await stack.server.admin.setMaintenance(true)
     try {
-      await app.getByTestId('task-action-1').click()
+      await app.getByTestId('task-action-3').click()
       await app.getByTestId('maintenance').waitFor({ timeout: 12_000 })
       // Late answers of calls in flight would show up by the time the app has settled.
       await settled(app, inFlight)
@@ -99,7 +99,7 @@ describe('maintenance met by a call', () => {
       await stack.server.admin.setMaintenance(false)
     }
     await app.getByTestId('tab-tasks').waitFor({ timeout: 30_000 })
-    await expectText(app.getByTestId('task-action-1'), 'Start')
+    await expectText(app.getByTestId('task-action-3'), 'Start')
     await page.close()
   })
 })

@@ -47,31 +47,31 @@ describe('error toasts', () => {
   it('a dropped connection on an action: the network toast', async () => {
     const { app, page } = await launch(stack, { user: nextUser() })
     await app.getByTestId('tab-tasks').click()
-    await expectText(app.getByTestId('task-action-1'), 'Start')
+    await expectText(app.getByTestId('task-action-3'), 'Start')
     // The connection drops between the app and the server. (The fault proxy's 'drop' sits behind
     // vite preview's proxy, which answers the browser 502 instead, so the drop is made at the browser.)
     await page.route('**/api/task/start', (route) => route.abort('connectionreset'))
-    await app.getByTestId('task-action-1').click()
+    await app.getByTestId('task-action-3').click()
     await expectToast(app, 'error', NETWORK)
-    await expectText(app.getByTestId('task-action-1'), 'Start')
+    await expectText(app.getByTestId('task-action-3'), 'Start')
     // An error gives an error haptic in the host.
     await expect.poll(() => page.getByTestId('host-haptic').textContent()).toContain('error')
     // Once the network is back the same action works.
     await page.unroute('**/api/task/start')
-    await app.getByTestId('task-action-1').click()
-    await expectText(app.getByTestId('task-action-1'), 'Check')
+    await app.getByTestId('task-action-3').click()
+    await expectText(app.getByTestId('task-action-3'), 'Check')
     await page.close()
   })
 
   it('a connection dropped by the backend side: an error toast and no change', async () => {
     const { app, page } = await launch(stack, { user: nextUser() })
     await app.getByTestId('tab-tasks').click()
-    await expectText(app.getByTestId('task-action-1'), 'Start')
+    await expectText(app.getByTestId('task-action-3'), 'Start')
     stack.proxy.fail('/task/start', { kind: 'drop' })
     try {
-      await app.getByTestId('task-action-1').click()
+      await app.getByTestId('task-action-3').click()
       await expect.poll(() => toastTexts(app, 'error'), { timeout: 30_000 }).toHaveLength(1)
-      await expectText(app.getByTestId('task-action-1'), 'Start')
+      await expectText(app.getByTestId('task-action-3'), 'Start')
     } finally {
       stack.proxy.clear()
     }

@@ -41,7 +41,7 @@ describe('staking a bond', () => {
     // Staked, it earns 0.9 % (0.7 + 0.2 for staking) + 0.1 % collective = 1 %/day: 15 AXIOM over 30 days.
     await expectText(app.getByTestId('stake-summary-amount'), '50.00 AXIOM')
     await expectText(app.getByTestId('stake-summary-days'), '30 days')
-    await expectText(app.getByTestId('stake-summary-rate'), '1.00 %/day')
+    await expectText(app.getByTestId('stake-summary-rate'), '1.00%/day')
     await expectText(app.getByTestId('stake-summary-per-day'), '0.50 AXIOM/day')
     await expectText(app.getByTestId('stake-summary-max'), '15.00 AXIOM')
 
@@ -82,7 +82,7 @@ describe('staking a bond', () => {
       stack.proxy.clear()
     }
     await app.getByTestId(`select-mint-${fast}`).click()
-    await expectText(app.getByTestId('stake-summary-rate'), '0.80 %/day')
+    await expectText(app.getByTestId('stake-summary-rate'), '0.80%/day')
     await expectText(app.getByTestId('stake-summary-max'), '1.60 AXIOM')
     await expect.poll(() => confirm.isEnabled()).toBe(true)
 
@@ -114,7 +114,7 @@ describe('the bond quote', () => {
     await expectText(app.getByTestId('bond-preview-days'), '30 days')
     expect(await text(app.getByTestId('bond-preview-ton'))).toMatch(/^\d+\.\d{2,4} TON$/)
     // 0.7 % (30-day plan) + 0.1 % collective; 100 × 0.8 % × 30 days = 24.
-    await expectText(app.getByTestId('bond-preview-daily'), '0.80 %/day')
+    await expectText(app.getByTestId('bond-preview-daily'), '0.80%/day')
     await expectText(app.getByTestId('bond-preview-per-day'), '0.80 AXIOM/day')
     await expectText(app.getByTestId('bond-preview-max'), '24.00 AXIOM')
     await expectText(app.getByTestId('bond-preview-expected'), '24.00 AXIOM')
@@ -150,7 +150,7 @@ describe('re-bonding', () => {
     await expectText(app.getByTestId('farming-fund'), '30.00 AXIOM')
     expect(await app.getByTestId('farming-over-balance').count()).toBe(0)
     // The 10-day plan's 0.5 % + 0.1 % collective.
-    await expectText(app.getByTestId('farming-preview-daily'), '0.60 %/day')
+    await expectText(app.getByTestId('farming-preview-daily'), '0.60%/day')
     await app.getByTestId('farming-create').click()
     const modal = app.getByTestId('farming-links-modal')
     await modal.waitFor()

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { formatCount, formatSignedPercent } from '../../ui/lib/format.ts'
+import { formatAmount } from '../../core/index.ts'
+import { formatCount, formatFixedAmount, formatSignedPercent } from '../../ui/lib/format.ts'
 import { filesUnder } from '../support/source-imports.ts'
 
 describe('formatSignedPercent (price changes)', () => {
@@ -21,6 +22,29 @@ describe('formatSignedPercent (price changes)', () => {
       fc.property(fc.double({ min: -1e6, max: 1e6, noNaN: true }), (v) => {
         const shown = Number(formatSignedPercent(v).replace(/[+−%\s]/g, ''))
         return shown <= Math.abs(v)
+      }),
+      { numRuns: 1_000 },
+    )
+  })
+})
+
+describe('formatFixedAmount (the price, at a width that holds from tick to tick)', () => {
+  it('keeps every place, truncated, never rounded', () => {
+    expect(formatFixedAmount(0.03132, 6)).toBe('0.031320')
+    expect(formatFixedAmount(0.031319, 6)).toBe('0.031319')
+    expect(formatFixedAmount(0.0313199, 6)).toBe('0.031319')
+    expect(formatFixedAmount(2, 6)).toBe('2.000000')
+    expect(formatFixedAmount(1234.5, 4)).toBe('1 234.5000')
+    expect(formatFixedAmount(-0.5, 2)).toBe('-0.50')
+    expect(formatFixedAmount(Number.NaN, 6)).toBe('NaN')
+  })
+
+  it('law: always exactly the places asked for, the same figure formatAmount shows, never above the true value', () => {
+    fc.assert(
+      fc.property(fc.double({ min: 0, max: 1e6, noNaN: true }), fc.constantFrom(2 as const, 4 as const, 6 as const), (v, d) => {
+        const shown = formatFixedAmount(v, d)
+        const [, frac = ''] = shown.split('.')
+        return frac.length === d && Number(shown.replace(/ /g, '')) === Number(formatAmount(v, d).replace(/ /g, '')) && Number(shown.replace(/ /g, '')) <= v
       }),
       { numRuns: 1_000 },
     )

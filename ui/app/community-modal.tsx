@@ -7,7 +7,8 @@ import { useLinkOpener, useUiConfig } from './contexts.ts'
 
 /**
  * The blocking community gate (spec §2, §5): shown while community_participation is false.
- * 'Join the community' opens the community, then becomes 'Done', which reloads the page.
+ * 'Join the community' opens the community, then becomes 'Done', which reloads the page. The sheet
+ * says what the community is and why joining is asked; once the link has opened, what to do next.
  */
 export function CommunityModal({ open }: { readonly open: boolean }) {
   const t = useT()
@@ -39,6 +40,21 @@ export function CommunityModal({ open }: { readonly open: boolean }) {
           </Button>
         )
       }
-    />
+    >
+      {opened ? (
+        <p className="muted" role="status" data-testid="community-next">
+          <strong>{t('community.next')}</strong>
+        </p>
+      ) : (
+        <>
+          <p className="muted" data-testid="community-about">
+            {t('community.about')}
+          </p>
+          <p className="muted" data-testid="community-why">
+            {t('community.why')}
+          </p>
+        </>
+      )}
+    </Modal>
   )
 }

@@ -47,6 +47,8 @@ export function InputAmount({
   testId,
   unit = 'AXIOM',
   disabled,
+  availableText,
+  overBalanceText,
 }: {
   readonly field: AmountField
   readonly label: string
@@ -55,11 +57,14 @@ export function InputAmount({
   readonly testId: string
   readonly unit?: string
   readonly disabled?: boolean
+  /** The screen's own words for the available amount and for an amount over it (Sell: what can be sold, not the whole balance). */
+  readonly availableText?: string
+  readonly overBalanceText?: string
 }) {
   const t = useT()
   const id = useId()
   const { result } = field
-  const error = !result.ok && field.touched ? t(`amount.error.${result.reason}`) : null
+  const error = !result.ok && field.touched ? (result.reason === 'over-balance' && overBalanceText ? overBalanceText : t(`amount.error.${result.reason}`)) : null
 
   const onChange = (raw: string) => {
     field.setTouched(true)
@@ -77,7 +82,7 @@ export function InputAmount({
         </label>
         {max !== undefined ? (
           <span className="field__hint num" data-testid={`${testId}-available`}>
-            {t('amount.available', { amount: formatAmount(max, decimals) })}
+            {availableText ?? t('amount.available', { amount: formatAmount(max, decimals) })}
           </span>
         ) : null}
       </div>

@@ -40,13 +40,17 @@ export const RecordRow = observer(function RecordRow({
               // Forfeited (spec: the backend keeps it); a bond cancelled unpaid had nothing to give up.
               <span data-testid={`${kind}-reward-${id}`}>{record.earned_reward > 0 ? t('mint.rewardGivenUp') : '—'}</span>
             ) : (
-              <RewardText record={record} testId={`${kind}-reward-${id}`} />
+              <>
+                <RewardText record={record} testId={`${kind}-reward-${id}`} /> AXIOM
+              </>
             )}
           </span>
         </div>
         <div>
           <span className="record__label">{t('mint.maxReward')}</span>
-          <span className="record__value num">{formatAmount(record.max_reward, 4)}</span>
+          <span className="record__value num" data-testid={`${kind}-max-reward-${id}`}>
+            {formatAmount(record.max_reward, 4)} AXIOM
+          </span>
         </div>
       </div>
       {actions ? <div className="record__actions">{actions}</div> : null}

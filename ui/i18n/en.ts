@@ -65,6 +65,12 @@ export const en = {
   'wallet.disconnectBody': 'Wallet {address} will be disconnected. You can connect it again at any time.',
   'wallet.disconnect': 'Disconnect',
 
+  // Said to a first-time user: what the community is, the welcome tokens' part, the units.
+  'community.about': 'The AXIOM community is our Telegram group: news, new bond terms and answers from the team.',
+  'community.why': 'AXIOM is for its members: joining is how the app knows you are a real person, and it is free.',
+  'community.next': 'Joined? Tap Done to continue.',
+  'dashboard.welcomePart': 'Of it, {amount} AXIOM are welcome tokens: for bonds only, they cannot be sold.',
+  'dashboard.earnedTodayAmount': '+{amount} AXIOM',
 } as const
 
 /** Every key: the entry's (above) and the other screens' (en-screens.ts, a chunk of its own). */

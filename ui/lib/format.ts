@@ -17,4 +17,15 @@ export const formatSignedPercent = (value: number): string => {
   return `${sign}${formatAmount(Math.abs(value), 2)}%`
 }
 
+/**
+ * An amount at exactly `decimals` places: truncated like every amount (spec §5), its trailing zeros
+ * kept, so that a figure that changes every tick (the price) keeps its width: '0.031320', not '0.03132'.
+ */
+export const formatFixedAmount = (value: number | string, decimals: 2 | 4 | 6): string => {
+  const shown = formatAmount(value, decimals)
+  if (shown === 'NaN') return shown
+  const [int = '0', frac = ''] = shown.split('.')
+  return `${int}.${frac.padEnd(decimals, '0')}`
+}
+
 export const changeTone = (value: number): 'up' | 'down' | 'flat' => (value > 0 ? 'up' : value < 0 ? 'down' : 'flat')

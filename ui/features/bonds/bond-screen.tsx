@@ -13,8 +13,20 @@ import { Row, ScreenHeader, Section } from '../../components/section.tsx'
 import { Skeleton, Spinner } from '../../components/spinner.tsx'
 import { useDebouncedEffect } from '../../hooks/use-debounced-effect.ts'
 import { useStillMounted } from '../../hooks/use-still-mounted.ts'
-import { useT } from '../../i18n/use-t.ts'
+import { type MessageKey, useT } from '../../i18n/use-t.ts'
 import { WalletChip } from '../wallet/wallet-chip.tsx'
+import '../../styles/new-user.css'
+
+/**
+ * The least a bond takes: the reference backend quotes 1 to 1 000 000 AXIOM (its BOND_MIN and
+ * BOND_MAX; the API has no call that gives them). Said up front; an amount under it is still
+ * answered by the server's own refusal in the summary.
+ */
+export const BOND_MIN_AMOUNT = 1
+
+/** What the summary asks for while it cannot quote: only what is still missing. */
+const previewHint = (amount: number | null, days: number | null): MessageKey =>
+  days === null && amount === null ? 'bond.previewHint' : days === null ? 'bond.previewHintTerm' : 'bond.previewHintAmount'
 
 const BondPreview = observer(function BondPreview({ amount, days }: { readonly amount: number | null; readonly days: number | null }) {
   const bonds = useBondsState()
@@ -25,7 +37,12 @@ const BondPreview = observer(function BondPreview({ amount, days }: { readonly a
 
   const quote = bonds.quotes.quoteFor(amount, days)
   const calculating = quote === null && bonds.quotes.quoteKey !== `${amount}:${days}`
-  if (amount === null || days === null) return <p className="muted preview-hint">{t('bond.previewHint')}</p>
+  if (amount === null || days === null)
+    return (
+      <p className="muted preview-hint" data-testid="bond-preview-hint">
+        {t(previewHint(amount, days), { min: formatAmount(BOND_MIN_AMOUNT) })}
+      </p>
+    )
   const refusal = bonds.quotes.refusalFor(amount, days)
   if (refusal !== null) return <QuoteRefusal msg={refusal} testId="bond-preview-error" />
   return (
@@ -34,7 +51,7 @@ const BondPreview = observer(function BondPreview({ amount, days }: { readonly a
         <>
           <Row label={t('mint.amount')} value={`${formatAmount(quote.amount_token)} AXIOM`} testId="bond-preview-amount" />
           <Row label={t('mint.term')} value={t('common.days', { n: quote.tariff_days })} testId="bond-preview-days" />
-          <Row label={t('bond.youPay')} value={`${formatAmount(quote.amount_ton, 4)} TON`} testId="bond-preview-ton" strong />
+          <Row label={t('bond.youPayNow')} value={`${formatAmount(quote.amount_ton, 4)} TON`} testId="bond-preview-ton" strong />
           <Row label={t('bond.dailyRate')} value={t('common.percentPerDay', { value: formatAmount(dailyPercent(quote), 4) })} testId="bond-preview-daily" />
           <Row
             label={t('bond.dailyIncome')}
@@ -43,6 +60,9 @@ const BondPreview = observer(function BondPreview({ amount, days }: { readonly a
           />
           <Row label={t('bond.maxReward')} value={`${formatAmount(quote.max_reward, 4)} AXIOM`} testId="bond-preview-max" />
           <Row label={t('bond.expectedReward')} value={`${formatAmount(quote.expected_reward, 4)} AXIOM`} testId="bond-preview-expected" />
+          <p className="amount-note" data-testid="bond-preview-price-note">
+            {t('bond.priceMoves')}
+          </p>
         </>
       ) : calculating ? (
         <div className="summary__loading">
@@ -108,6 +128,9 @@ export const BondScreen = observer(function BondScreen() {
           )}
         </Section>
         <InputAmount field={amount} label={t('bond.amount')} testId="bond-amount" />
+        <p className="amount-note" data-testid="bond-min">
+          {t('bond.min', { min: formatAmount(BOND_MIN_AMOUNT) })}
+        </p>
         <BondPreview amount={amount.value} days={days} />
         <BondAction canBuy={amount.value !== null && days !== null && bonds.quotes.refusalFor(amount.value, days) === null} />
       </form>

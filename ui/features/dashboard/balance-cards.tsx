@@ -7,6 +7,7 @@ import { TokenIcon } from '../../components/token-icon.tsx'
 import { useComputed } from '../../hooks/use-computed.ts'
 import { useT } from '../../i18n/use-t.ts'
 import { firstFiguresIn } from '../../state/first-figures.ts'
+import '../../styles/new-user.css'
 
 /** Decimals shown for the ticking figures, so that a second's accrual is visible. */
 const MAIN_DECIMALS = 6
@@ -36,9 +37,25 @@ export const EarnedToday = observer(function EarnedToday() {
     <div className="earned-today">
       <span className="earned-today__label">{t('dashboard.earnedToday')}</span>
       <span className="earned-today__value num" data-testid="earned-today">
-        +{text}
+        {t('dashboard.earnedTodayAmount', { amount: text })}
       </span>
     </div>
+  )
+})
+
+/**
+ * The main balance's welcome tokens (its locked part): counted in it, good for bonds, never sold.
+ * Said under the figure, so the balance does not promise money the Sell screen will not pay out.
+ */
+const WelcomePart = observer(function WelcomePart() {
+  const states = useFirstFiguresStates()
+  const t = useT()
+  const locked = states.session.user?.locked_balance ?? 0
+  if (!(locked > 0) || !firstFiguresIn(states)) return null
+  return (
+    <p className="muted balance-welcome" data-testid="balance-main-welcome">
+      {t('dashboard.welcomePart', { amount: formatAmount(locked) })}
+    </p>
   )
 })
 
@@ -57,7 +74,12 @@ export function BalanceCards() {
         label={t('balance.main')}
         icon={<TokenIcon size={22} />}
         amount={<MainAmount />}
-        footer={<EarnedToday />}
+        footer={
+          <>
+            <WelcomePart />
+            <EarnedToday />
+          </>
+        }
         testId="balance-main"
       />
       <div className="balance-cards__row">

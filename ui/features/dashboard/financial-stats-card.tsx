@@ -8,17 +8,20 @@ import { formatCount } from '../../lib/format.ts'
 
 type Figure = keyof Omit<FinancialStats, 'price'>
 
-/** The figures shown, in order, each with its display; the price has its own card. */
+/**
+ * The figures shown, in order, each with its display; the price has its own card. Every amount and
+ * the percentage at 2 places, more only where 2 would read a non-zero figure as zero (spec §5).
+ */
 const FIGURES: ReadonlyArray<{ readonly key: Figure; readonly show: (value: number) => string }> = [
   { key: 'total_locked', show: (v) => `${formatAmount(v)} AXIOM` },
   // The first rewards paid are fractions of a token: shown as they are, never as 0.00 (spec §5).
   { key: 'total_rewards_paid', show: (v) => `${formatNonZero(v)} AXIOM` },
   { key: 'total_withdrawn', show: (v) => `${formatAmount(v)} AXIOM` },
-  { key: 'total_ton_raised', show: (v) => `${formatAmount(v, 4)} TON` },
+  { key: 'total_ton_raised', show: (v) => `${formatNonZero(v)} TON` },
   { key: 'total_users', show: formatCount },
   { key: 'active_bonds', show: formatCount },
   { key: 'active_stakes', show: formatCount },
-  { key: 'collective_bonus', show: (v) => `${formatAmount(v, 4)}%` },
+  { key: 'collective_bonus', show: (v) => `${formatNonZero(v)}%` },
 ]
 
 /** The platform's financial stats (`GET /stats/financial`), loaded with the dashboard. */

@@ -1,12 +1,12 @@
 import { observer } from 'mobx-react-lite'
 import { lazy, Suspense } from 'react'
-import { CANDLE_INTERVALS, type CandleInterval, formatAmount } from '../../../core/index.ts'
+import { CANDLE_INTERVALS, type CandleInterval } from '../../../core/index.ts'
 import { useFirstFiguresStates, useMarketState } from '../../app/contexts.ts'
 import { firstScreenPainted } from '../../app/first-paint.ts'
 import { Segmented } from '../../components/segmented.tsx'
 import { Skeleton, Spinner } from '../../components/spinner.tsx'
 import { useT } from '../../i18n/use-t.ts'
-import { changeTone, formatSignedPercent } from '../../lib/format.ts'
+import { changeTone, formatFixedAmount, formatSignedPercent } from '../../lib/format.ts'
 import { firstFiguresIn } from '../../state/first-figures.ts'
 
 /**
@@ -48,7 +48,8 @@ const PriceLine = observer(function PriceLine() {
       <div>
         <span className="price__label">{t('dashboard.price')}</span>
         <div className="price__value num" data-testid="price">
-          {price ? `${formatAmount(price.price, 6)} TON` : <Skeleton width={120} height={26} />}
+          {/* Six places always, so the figure keeps its width from tick to tick. */}
+          {price ? `${formatFixedAmount(price.price, 6)} TON` : <Skeleton width={120} height={26} />}
         </div>
       </div>
       <div className="price__changes">

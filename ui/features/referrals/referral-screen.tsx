@@ -5,15 +5,15 @@ import { displayedLevel, formatAmount, referralLink } from '../../../core/index.
 import { useReferralsState, useSessionState, useUiConfig } from '../../app/contexts.ts'
 import { Button } from '../../components/button.tsx'
 import { CardBalance } from '../../components/card-balance.tsx'
-import { CopyIcon, RebondIcon, SellIcon, TransferIcon } from '../../components/icons.tsx'
+import { RebondIcon, SellIcon, TransferIcon } from '../../components/icons.tsx'
 import { ScreenHeader, Section } from '../../components/section.tsx'
 import { Skeleton } from '../../components/spinner.tsx'
-import { useCopy } from '../../hooks/use-copy.ts'
 import { useT } from '../../i18n/use-t.ts'
 import { TransferModal } from '../sell/transfer-modal.tsx'
 import { ReferralsList } from './referrals-list.tsx'
 import { TierTable } from './tier-table.tsx'
 import '../../styles/referral.css'
+import '../../styles/new-user.css'
 
 const LevelCard = observer(function LevelCard() {
   const session = useSessionState()
@@ -27,7 +27,7 @@ const LevelCard = observer(function LevelCard() {
       </span>
       {user?.ref.turnover !== undefined ? (
         <span className="level-card__meta num">
-          {t('referral.turnover')}: {formatAmount(user.ref.turnover)}
+          {t('referral.turnoverAmount', { amount: formatAmount(user.ref.turnover) })}
         </span>
       ) : null}
     </div>
@@ -66,10 +66,13 @@ const ReferralBalance = observer(function ReferralBalance() {
   )
 })
 
+/**
+ * The referral link, whole (it wraps rather than being cut), and its code on a line of its own so it
+ * can be read out. Copying is the top bar's one copy button (spec §2), not a second one here.
+ */
 const ReferralLinkLine = observer(function ReferralLinkLine() {
   const session = useSessionState()
   const config = useUiConfig()
-  const copy = useCopy()
   const t = useT()
   const code = session.user?.ref_code
   if (!code) return null
@@ -78,13 +81,13 @@ const ReferralLinkLine = observer(function ReferralLinkLine() {
     <div className="copy-line">
       <span className="copy-line__label">{t('referral.link')}</span>
       <div className="copy-line__box">
-        <code className="copy-line__value" data-testid="referral-link">
+        <code className="copy-line__value copy-line__value--whole" data-testid="referral-link">
           {link}
         </code>
-        <button type="button" className="icon-btn" onClick={() => void copy(link, 'referralLink')} aria-label={t('nav.copyLink')} data-testid="referral-link-copy">
-          <CopyIcon size={18} />
-        </button>
       </div>
+      <span className="copy-line__label">
+        {t('referral.code')} <code className="copy-line__code" data-testid="referral-code">{code}</code>
+      </span>
     </div>
   )
 })
@@ -107,7 +110,7 @@ export function ReferralScreen() {
   useEffect(() => referrals.view(), [referrals])
   return (
     <div className="screen-stack" data-testid="screen-referral">
-      <ScreenHeader title={t('referral.title')} />
+      <ScreenHeader title={t('referral.title')} subtitle={t('referral.subtitle')} />
       <LevelCard />
       <ReferralBalance />
       <ReferralLinkLine />

@@ -21,10 +21,10 @@ export function TierTable({ currentLevel }: { readonly currentLevel: number | nu
               <tr key={tier.level} className={current ? 'is-current' : undefined} aria-current={current ? 'true' : undefined} data-testid={`tier-${tier.level}`}>
                 <td>
                   <span className="tier-level">{tier.level}</span>
-                  {current ? <span className="tier-you">{t('referral.current')}</span> : null}
+                  {current ? <span className="tier-you">{t('referral.currentShort')}</span> : null}
                 </td>
                 <td className="num" data-testid={`tier-threshold-${tier.level}`}>
-                  {formatAmount(tier.threshold)}
+                  {formatAmount(tier.threshold)} AXIOM
                 </td>
                 <td className="num" data-testid={`tier-bonus-${tier.level}`}>
                   {formatAmount(tier.bonus)}%

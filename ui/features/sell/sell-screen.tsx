@@ -79,7 +79,15 @@ export const SellScreen = observer(function SellScreen({ fromReferral }: { reado
             ]}
           />
         </Section>
-        <InputAmount field={amount} label={t('sell.amount')} max={balance ?? 0} testId="sell-amount" />
+        <InputAmount
+          field={amount}
+          label={t('sell.amount')}
+          max={balance ?? 0}
+          testId="sell-amount"
+          // With welcome tokens in the main balance, the figure beside the field is what can be sold, and says so.
+          availableText={locked > 0 ? t('sell.availableToSell', { amount: formatAmount(balance ?? 0) }) : undefined}
+          overBalanceText={locked > 0 ? t('sell.overSellable', { amount: formatAmount(balance ?? 0) }) : undefined}
+        />
         {locked > 0 ? (
           <p className="muted" data-testid="sell-locked">
             {t('sell.locked', { amount: formatAmount(locked, 2) })}

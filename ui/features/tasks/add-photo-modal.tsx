@@ -7,18 +7,16 @@ import { CameraIcon } from '../../components/icons.tsx'
 import { Modal } from '../../components/modal.tsx'
 import { useLastDefined } from '../../hooks/use-last-defined.ts'
 import { useT } from '../../i18n/use-t.ts'
+import { PHOTO_MAX_BYTES, PhotoUnreadable, type PreparedPhoto, preparePhoto } from './photo-shrink.ts'
 
-const readAsDataUrl = (file: File): Promise<string> =>
-  new Promise((resolve, reject) => {
-    const reader = new FileReader()
-    reader.onload = () => resolve(String(reader.result))
-    reader.onerror = () => reject(reader.error ?? new Error('read failed'))
-    reader.readAsDataURL(file)
-  })
+/** Megabytes as the sheet shows them: 2 places, truncated like every figure. */
+const megabytes = (bytes: number): string => formatAmount(bytes / 1024 / 1024)
 
 /**
- * A photo task's proof (spec §2: tasks add-photo modal). The server decides the size limit:
- * a photo that is too large comes back as 413 and the §8 toast tells the user.
+ * A photo task's proof (spec §2: tasks add-photo modal). The limit is said before a photo is chosen;
+ * a larger photo is made smaller in the browser (photo-shrink.ts) before it is sent. While it is sent
+ * the button is busy and a progress line says so; the server's 413, should it come, is the §8 toast
+ * and is said here too, beside the photo.
  */
 export const AddPhotoModal = observer(function AddPhotoModal({ task, onClose }: { readonly task: Task | null; readonly onClose: () => void }) {
   const tasks = useTasksState()
@@ -26,10 +24,11 @@ export const AddPhotoModal = observer(function AddPhotoModal({ task, onClose }: 
   const t = useT()
   const id = useId()
   const shown = useLastDefined(task)
-  const [photo, setPhoto] = useState<{ readonly name: string; readonly size: number; readonly dataUrl: string } | null>(null)
+  const [photo, setPhoto] = useState<PreparedPhoto | null>(null)
   const [error, setError] = useState<string | null>(null)
-  const [reading, setReading] = useState(false)
-  const busy = shown ? tasks.isBusy(shown) : false
+  const [preparing, setPreparing] = useState(false)
+  const sending = shown ? tasks.isBusy(shown) : false
+  const refused = shown && !sending && tasks.failureOf(shown) === 'PayloadTooLarge' ? t('photo.tooLarge') : null
 
   const close = () => {
     setPhoto(null)
@@ -39,6 +38,7 @@ export const AddPhotoModal = observer(function AddPhotoModal({ task, onClose }: 
 
   const choose = async (file: File | undefined) => {
     setError(null)
+    if (shown) tasks.clearFailure(shown)
     if (!file) return
     const refuse = (message: string) => {
       setPhoto(null)
@@ -46,13 +46,13 @@ export const AddPhotoModal = observer(function AddPhotoModal({ task, onClose }: 
       errors.inPlace()
     }
     if (!file.type.startsWith('image/')) return refuse(t('photo.notImage'))
-    setReading(true)
+    setPreparing(true)
     try {
-      setPhoto({ name: file.name, size: file.size, dataUrl: await readAsDataUrl(file) })
-    } catch {
-      refuse(t('photo.readFailed'))
+      setPhoto(await preparePhoto(file))
+    } catch (e) {
+      refuse(e instanceof PhotoUnreadable ? t('photo.unreadable') : t('photo.readFailed'))
     } finally {
-      setReading(false)
+      setPreparing(false)
     }
   }
 
@@ -62,6 +62,7 @@ export const AddPhotoModal = observer(function AddPhotoModal({ task, onClose }: 
     if (r) close()
   }
 
+  const busy = sending || preparing
   return (
     <Modal
       open={task !== null}
@@ -70,28 +71,42 @@ export const AddPhotoModal = observer(function AddPhotoModal({ task, onClose }: 
       title={t('photo.title')}
       testId="add-photo-modal"
       actions={
-        <Button block busy={busy || reading} disabled={!photo} onClick={() => void submit()} testId="photo-submit">
-          {reading ? t('photo.reading') : t('photo.submit')}
+        <Button block busy={busy} disabled={!photo} onClick={() => void submit()} testId="photo-submit">
+          {preparing ? t('photo.reading') : sending ? t('photo.sending') : t('photo.submit')}
         </Button>
       }
     >
       <p className="muted">{t('photo.body')}</p>
+      <p className="photo-limit" data-testid="photo-limit">
+        {t('photo.limit', { size: megabytes(PHOTO_MAX_BYTES) })}
+      </p>
       <label className={`photo-drop${photo ? ' has-photo' : ''}`} htmlFor={id}>
         {photo ? <img src={photo.dataUrl} alt={photo.name} className="photo-drop__preview" /> : <CameraIcon size={32} />}
         <span className="photo-drop__label">{photo ? t('photo.change') : t('photo.choose')}</span>
-        {photo ? <span className="photo-drop__meta num">{t('photo.size', { size: formatAmount(photo.size / 1024 / 1024) })}</span> : null}
+        {photo ? (
+          <span className="photo-drop__meta num" data-testid="photo-size">
+            {photo.scaled ? t('photo.scaled', { from: megabytes(photo.originalBytes), size: megabytes(photo.bytes) }) : t('photo.size', { size: megabytes(photo.bytes) })}
+          </span>
+        ) : null}
       </label>
       <input
         id={id}
         className="visually-hidden"
         type="file"
         accept="image/*"
+        disabled={busy}
         onChange={(e) => void choose(e.target.files?.[0])}
         data-testid="photo-input"
       />
-      {error ? (
+      {busy ? (
+        <div className="photo-progress" role="status" data-testid="photo-progress">
+          <span>{preparing ? t('photo.preparing') : t('photo.sendingSize', { size: megabytes(photo?.bytes ?? 0) })}</span>
+          <progress aria-label={preparing ? t('photo.preparing') : t('photo.sending')} />
+        </div>
+      ) : null}
+      {error || refused ? (
         <p className="field__error" role="alert" data-testid="photo-error">
-          {error}
+          {error ?? refused}
         </p>
       ) : null}
     </Modal>

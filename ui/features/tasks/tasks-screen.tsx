@@ -14,8 +14,17 @@ import { type MessageKey, useT } from '../../i18n/use-t.ts'
 import { AddPhotoModal } from './add-photo-modal.tsx'
 import { LinkVerificationModal } from './link-verification-modal.tsx'
 import '../../styles/tasks.css'
+import '../../styles/new-user.css'
 
 const STEP_LABEL: Record<TaskStep, MessageKey> = { start: 'tasks.start', validate: 'tasks.validate', claim: 'tasks.claim' }
+
+/** What the row says of where the task stands, once it is under way: what happened and what comes next. */
+const stepNote = (task: Task, step: TaskStep | null, joined: boolean): MessageKey | null => {
+  if (joined) return 'tasks.note.joined'
+  if (step === 'validate') return task.kind === 'photo' ? 'tasks.note.startedPhoto' : task.kind === 'link' ? 'tasks.note.startedLink' : 'tasks.note.started'
+  if (step === 'claim') return task.kind === 'photo' ? 'tasks.note.photoAccepted' : 'tasks.note.checked'
+  return null
+}
 
 const TaskRow = observer(function TaskRow({
   task,
@@ -30,7 +39,11 @@ const TaskRow = observer(function TaskRow({
   const openLink = useLinkOpener()
   const t = useT()
   const id = task.task_id
-  const step = nextTaskStep(task.status)
+  // A community task the user has already joined shows done: only its reward is left, one tap away.
+  const joined = tasks.isJoined(task)
+  const step = joined ? 'claim' : nextTaskStep(task.status)
+  const done = step === null || joined
+  const note = stepNote(task, step, joined)
   const act = () => {
     if (step === 'start' && task.url) openLink(task.url)
     if (step === 'validate' && task.kind === 'link') return onNeedLink(task)
@@ -38,13 +51,18 @@ const TaskRow = observer(function TaskRow({
     void tasks.advance(task)
   }
   return (
-    <li className={`task${step === null ? ' is-done' : ''}`} data-testid={`task-${id}`}>
+    <li className={`task${step === null ? ' is-done' : joined ? ' is-joined' : ''}`} data-testid={`task-${id}`}>
       <span className="task__icon" aria-hidden="true">
-        {step === null ? <CheckIcon size={20} /> : task.kind === 'photo' ? <CameraIcon size={20} /> : task.kind === 'link' ? <LinkIcon size={20} /> : <TasksIcon size={20} />}
+        {done ? <CheckIcon size={20} /> : task.kind === 'photo' ? <CameraIcon size={20} /> : task.kind === 'link' ? <LinkIcon size={20} /> : <TasksIcon size={20} />}
       </span>
       <span className="task__main">
         <span className="task__title">{serverText(t, task.title_key, task.title_params, task.title ?? t('tasks.task', { id }))}</span>
         {task.reward !== undefined ? <span className="task__reward num">{t('tasks.reward', { amount: formatAmount(task.reward) })}</span> : null}
+        {note ? (
+          <span className="task__note" role="status" data-testid={`task-note-${id}`}>
+            {t(note)}
+          </span>
+        ) : null}
       </span>
       {step === null ? (
         <span className="status status--completed" data-testid={`task-claimed-${id}`}>
