@@ -1,6 +1,8 @@
 import { PLATFORM_NATIVE_SHARE_VERSION, PLATFORM_WRITE_ACCESS_VERSION } from '../../core/domain/constants.ts'
 import { linkOpening, versionAtLeast } from '../../core/domain/platform-version.ts'
-import type { HapticKind, LaunchData, Platform } from '../../core/ports/platform.port.ts'
+import type { HapticKind, LaunchData, Platform, PlatformFeatures } from '../../core/ports/platform.port.ts'
+import { windowBridge } from './telegram-bridge.ts'
+import { TelegramFeatures } from './telegram-features.ts'
 
 /** Client versions that unlock the calls below (Telegram Bot API changelog; the SDK checks the same). */
 export const PLATFORM_HAPTICS_VERSION = '6.1'
@@ -64,14 +66,28 @@ const quietly = (call: () => void): void => {
   }
 }
 
+/** The 7.2–9.x features over this window, for a client of `version`. */
+const browserFeatures = (version: string): PlatformFeatures =>
+  new TelegramFeatures({
+    version,
+    bridge: windowBridge(),
+    userAgent: globalThis.navigator?.userAgent ?? '',
+    prefersReducedMotion: () => globalThis.matchMedia?.('(prefers-reduced-motion: reduce)').matches === true,
+  })
+
 /** The host platform: Telegram, through @twa-dev/sdk. */
 export class TelegramPlatform implements Platform {
   private backHandler: (() => void) | null = null
+  /** Bot API 7.2–9.x, over Telegram's raw messages (./telegram-features.ts); nothing is attached until first used. */
+  readonly features: PlatformFeatures
 
   constructor(
     private readonly webApp: TelegramWebApp,
     private readonly page: PageHost = { location: globalThis.location, document: globalThis.document },
-  ) {}
+    features?: PlatformFeatures,
+  ) {
+    this.features = features ?? browserFeatures(webApp.version)
+  }
 
   launch(): LaunchData | null {
     const { initData, initDataUnsafe } = this.webApp

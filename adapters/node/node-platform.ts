@@ -1,5 +1,6 @@
 import { join } from 'node:path'
 import { PLATFORM_DEFAULT_VERSION, type HapticKind, type LaunchData, type Platform } from '../../core/index.ts'
+import { noPlatformFeatures } from '../../core/ports/platform-features.port.ts'
 import { JsonFile } from './json-file.ts'
 
 export const LAUNCH_FILE_NAME = 'launch.json'
@@ -88,4 +89,6 @@ export class NodePlatform implements Platform {
   onVisibilityChange(): () => void {
     return () => {}
   }
+  /** A terminal has no fullscreen, home screen, biometrics or device storage. */
+  readonly features = noPlatformFeatures
 }

@@ -1,3 +1,7 @@
+import type { PlatformFeatures } from './platform-features.port.ts'
+
+export type * from './platform-features.port.ts'
+
 /** What the host platform launched the app with. */
 export interface LaunchData {
   /** The raw, signed init data string, exactly as received. */
@@ -37,4 +41,9 @@ export interface Platform {
   redirect(url: string): void
   /** Calls back with true when the app becomes visible again, false when hidden. Returns an unsubscribe. */
   onVisibilityChange(listener: (visible: boolean) => void): () => void
+  /**
+   * Bot API 7.2–9.x: fullscreen and insets, the home screen, biometrics, device storage, the device's
+   * speed. Each says whether this client has it; an older client answers unsupported and is asked nothing.
+   */
+  readonly features: PlatformFeatures
 }

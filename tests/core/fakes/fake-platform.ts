@@ -1,4 +1,5 @@
-import type { HapticKind, LaunchData, Platform } from '../../../core/index.ts'
+import type { HapticKind, LaunchData, Platform, PlatformFeatures } from '../../../core/index.ts'
+import { noPlatformFeatures } from '../../../core/ports/platform-features.port.ts'
 
 export const launchData = (overrides: Partial<LaunchData> = {}): LaunchData => ({
   initData: 'query_id=AAE&user=%7B%22id%22%3A42%7D&hash=abc',
@@ -24,6 +25,8 @@ export class FakePlatform implements Platform {
   backButton: (() => void) | null = null
   shareOutcome: ShareOutcome = 'shared'
   private readonly visibilityListeners = new Set<(visible: boolean) => void>()
+  /** None of the 7.2–9.x features unless a test gives some: the fake claims nothing it does not do. */
+  features: PlatformFeatures = noPlatformFeatures
 
   constructor(private data: LaunchData | null = launchData()) {}
 
