@@ -39,6 +39,14 @@ describe('TelegramPlatform on an older client', () => {
     expect(host.of('web_app_send_prepared_message')).toEqual([])
   })
 
+  it('offers none of the 7.2–9.x features on 7.0, and posts nothing for them', async () => {
+    expect(await platform.features.fullscreen.request()).toEqual({ kind: 'unsupported' })
+    expect(await platform.features.homeScreen.check()).toBe('unsupported')
+    expect(await platform.features.biometry.authenticate('why')).toEqual({ kind: 'unsupported' })
+    expect(await platform.features.secureStorage.get('k')).toEqual({ kind: 'unsupported' })
+    expect(host.posted).toEqual([])
+  })
+
   it('does not ask to let the bot write before 6.9', async () => {
     const older = new TelegramPlatform(fakeWebApp('6.8').webApp)
     expect(await older.requestWriteAccess()).toBe(false)
