@@ -23,7 +23,7 @@ export const openDb = (path: string): Database => {
   migrate(db)
   // The planner's statistics, as SQLite asks of a long-lived connection: sampled (analysis_limit) so
   // a million-user file is analysed in milliseconds, refreshed where the tables changed, on open and
-  // then hourly by the periodic pass (server/domain/periodic-pass.ts). Without them the batch
+  // then hourly by the periodic pass (server/periodic-pass.ts). Without them the batch
   // completion of due positions was planned through the status index (docs/benchmarks.md).
   db.pragma('analysis_limit = 1000')
   db.pragma('optimize = 0x10002')

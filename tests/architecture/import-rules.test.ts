@@ -54,7 +54,7 @@ const applicationsMeet = (graph: ImportGraph) => [
 const SERVER_LAYERS: ReadonlyArray<{ readonly name: string; readonly parts: readonly string[] }> = [
   {
     name: 'app',
-    parts: ['server/main.ts', 'server/start-server.ts', 'server/app.ts', 'server/admin.ts', 'server/admin-ops.ts', 'server/production-checks.ts'],
+    parts: ['server/main.ts', 'server/start-server.ts', 'server/app.ts', 'server/periodic-pass.ts', 'server/admin.ts', 'server/admin-ops.ts', 'server/production-checks.ts'],
   },
   { name: 'drivers', parts: ['server/routes/', 'server/sockets/', 'server/cluster/', 'server/chain/', 'server/telegram/', 'server/observability/'] },
   { name: 'http', parts: ['server/http/'] },

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { periodicPass } from '../../server/domain/periodic-pass.ts'
+import { periodicPass } from '../../server/periodic-pass.ts'
 import { recordingEngine, type RecordedStatement } from '../support/recording-engine.ts'
 import { startTestServer, T0, type TestServer } from '../server/support.ts'
 

@@ -2,7 +2,7 @@ import { setImmediate as turn } from 'node:timers/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DELETE_BATCH } from '../../server/db/bounded-delete.ts'
 import { expireUnpaidBonds } from '../../server/domain/mints.ts'
-import { OPTIMIZE_EVERY_S, periodicPass } from '../../server/domain/periodic-pass.ts'
+import { OPTIMIZE_EVERY_S, periodicPass } from '../../server/periodic-pass.ts'
 import { startTestServer, TEST_ENGINE, type Session, type TestServer } from './support.ts'
 
 /** The periodic pass's steps as a user and an operator meet them, on the test engine (SQLite or PostgreSQL). */

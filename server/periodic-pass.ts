@@ -1,10 +1,10 @@
 import { setImmediate as yieldToLoop } from 'node:timers/promises'
-import { pruneRefreshTokens } from '../auth/tokens.ts'
-import { pruneIdempotency } from '../db/idempotency-table.ts'
-import { pruneRateLimitHits } from '../db/rate-limit-table.ts'
-import { expireUnpaidBondsAsSeen, TREASURY_CURSOR } from './chain-cursor.ts'
-import type { ServerContext } from './context.ts'
-import { completeDuePositions, type PassResult } from './settle-pass.ts'
+import { pruneRefreshTokens } from './auth/tokens.ts'
+import { pruneIdempotency } from './db/idempotency-table.ts'
+import { pruneRateLimitHits } from './db/rate-limit-table.ts'
+import { expireUnpaidBondsAsSeen, TREASURY_CURSOR } from './domain/chain-cursor.ts'
+import type { ServerContext } from './domain/context.ts'
+import { completeDuePositions, type PassResult } from './domain/settle-pass.ts'
 
 /** How often the pass refreshes SQLite's statistics (`PRAGMA optimize`): SQLite asks for it hourly on a long-lived connection. */
 export const OPTIMIZE_EVERY_S = 3_600
