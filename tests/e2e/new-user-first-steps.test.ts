@@ -103,13 +103,13 @@ describe('the community gate says what the community is, why to join, and what t
     await reloadedBy(app, () => app.getByTestId('community-done').click())
     await userShown(app, inFlight)
 
-    // The community task knows what the gate learnt: it shows done, and the badge does not count it.
-    await expectText(app.getByTestId('badge-tasks'), '2')
+    // The community task knows what the gate learnt: it shows done; the badge counts its reward, unclaimed (spec §2).
+    await expectText(app.getByTestId('badge-tasks'), '3')
     await app.getByTestId('tab-tasks').click()
     const note = app.getByTestId('task-note-1')
     await expectText(note, lang === 'en' ? 'You are in the community: claim your reward' : 'Вы в сообществе: заберите награду')
     expect(await app.getByTestId('task-1').getAttribute('class')).toContain('is-joined')
-    // Its reward is one tap away (the steps the backend keeps are taken in one go), and the badge stays.
+    // Its reward is one tap away (the steps the backend keeps are taken in one go), and then the badge counts the two others.
     await app.getByTestId('task-action-1').click()
     await app.getByTestId('task-claimed-1').waitFor()
     await expectText(app.getByTestId('tasks-balance-amount'), '5.00')

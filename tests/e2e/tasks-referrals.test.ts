@@ -13,8 +13,8 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }))
 describe('tasks', () => {
   it('a member\'s community task is done with its reward one tap away; the link task goes start → check → claim, and the badge counts down', async () => {
     const { app, page, errors } = await launch(stack, { user: nextUser() })
-    // A member has done the community task: the badge counts the two others.
-    await expectText(app.getByTestId('badge-tasks'), '2')
+    // A member has done the community task, its reward not yet claimed: the badge counts it with the two others (spec §2).
+    await expectText(app.getByTestId('badge-tasks'), '3')
     await app.getByTestId('tab-tasks').click()
     await app.getByTestId('tasks-list').waitFor()
     await expectText(app.getByTestId('tasks-balance-amount'), '0.00')

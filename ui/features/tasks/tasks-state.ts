@@ -32,11 +32,11 @@ export class TasksState {
   }
 
   /**
-   * The Tasks tab badge: tasks not yet claimed, but a community task the user has already done (their
-   * membership is known): it shows done, with only its reward to claim.
+   * The Tasks tab badge: the tasks not yet claimed (spec §2). A community task the user has joined
+   * counts until its reward is claimed: the reward is what the badge calls them back for.
    */
   get badge(): number {
-    return countActiveTasks(this.tasks) - this.tasks.filter((t) => this.isJoined(t)).length
+    return countActiveTasks(this.tasks)
   }
 
   /** A community task whose joining the app already knows of (the gate confirmed the membership), its reward not yet claimed. */
