@@ -94,7 +94,7 @@ export type * from './ports/socket.port.ts'
 
 // The API client and the live sockets
 export { makeHttpAxiomApi, errorForStatus, type HttpAxiomApiDeps } from './api/http-axiom-api.ts'
-export { decodeLiveEvent, type LiveEvent } from './live/live-events.ts'
+export { decodeLiveEvent, PaymentSignal, type LiveEvent } from './live/live-events.ts'
 export {
   openReconnectingSocket,
   SOCKET_AUTH_FAILED_CODE,

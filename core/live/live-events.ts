@@ -12,6 +12,19 @@ export type LiveEvent =
   | { readonly event: 'user:mint'; readonly data: Mint }
   | { readonly event: 'user:staking'; readonly data: Stake }
   | { readonly event: 'current_candle'; readonly data: CurrentCandle }
+  | { readonly event: 'chain:payment'; readonly data: PaymentSignal }
+
+/**
+ * `chain:payment`, the reference backend's own event (not the spec's): what the chain's stream saw
+ * before the backend credited it. A bond's payment `seen`, or `withdrawn` (taken back before its
+ * block); a sale's payout `sent`, then `paid`. The bond is active only on its `user:mint`.
+ */
+export const PaymentSignal = Schema.Struct({
+  kind: Schema.Literals(['bond', 'sale']),
+  id: Schema.Number,
+  state: Schema.Literals(['seen', 'withdrawn', 'sent', 'paid']),
+})
+export type PaymentSignal = typeof PaymentSignal.Type
 
 const Envelope = Schema.Struct({ event: Schema.String, data: Schema.Unknown })
 
@@ -22,6 +35,7 @@ const decoders: { readonly [K in LiveEvent['event']]: (data: unknown) => Extract
   'user:mint': (d) => liveMintToMint(Schema.decodeUnknownSync(LiveMintEvent)(d)),
   'user:staking': (d) => liveStakeToStake(Schema.decodeUnknownSync(LiveStakeEvent)(d)),
   current_candle: Schema.decodeUnknownSync(CurrentCandle),
+  'chain:payment': Schema.decodeUnknownSync(PaymentSignal),
 }
 
 /**

@@ -447,12 +447,17 @@ export class DevWallet {
         try {
           const chain = this.options.chain
           const key = session.key
-          const boc = await chain.withKey(key, async () => {
+          // Answered once the chain accepts the message, as a wallet answers once it has broadcast it (on
+          // the clocked chain its block comes later); the key's next transfer waits for that block.
+          let answered = false
+          await chain.withKey(key, async () => {
             const ext = await chain.signedTransfer(key, transfer, { ...(tx.valid_until ? { validUntil: tx.valid_until } : {}) })
-            await chain.send(ext)
-            return ext.toBoc().toString('base64')
+            const accepted = await chain.accept(ext)
+            answered = true
+            this.send(session, { id, result: ext.toBoc().toString('base64') })
+            await accepted.included.catch(() => undefined)
           })
-          this.send(session, { id, result: boc })
+          if (!answered) throw new Error('The chain refused the transaction')
         } catch (e) {
           answerError(TX_ERROR.UNKNOWN, e instanceof Error ? e.message.split('\n')[0]! : 'The chain refused the transaction')
         }

@@ -10,7 +10,7 @@ import { defaultTelegramSettings, DEV_BOT_TOKEN, type RunningServer, startServer
 import { botConfigFromEnv } from '../../bot/config.ts'
 import { runBot, type RunningBot } from '../../bot/run.ts'
 import { createBotApiState, type RunningBotApi, startBotApiServer } from '../../stand-ins/telegram-host/bot-api.ts'
-import { attachLocalTon, type LocalTon, localTreasuryAddress } from '../../stand-ins/local-ton.ts'
+import { attachLocalTon, type LocalTon, type LocalTonOptions, localTreasuryAddress } from '../../stand-ins/local-ton.ts'
 import { adminForServer } from '../../stand-ins/telegram-host/db-admin.ts'
 import { type RunningTelegramHost, startTelegramHost } from '../../stand-ins/telegram-host/index.ts'
 import { DEV_WALLET_DEFAULT_NETWORK } from '../../stand-ins/ton-connect/dev-wallet.ts'
@@ -83,6 +83,8 @@ const stackDb = async (): Promise<string> => {
 export interface StackOptions {
   readonly ton?: boolean
   readonly live?: boolean
+  /** The local TON's options besides the stack's own (a clocked chain, its stream). */
+  readonly tonOptions?: LocalTonOptions
 }
 
 export const startStack = async (o: StackOptions = {}): Promise<Stack> => {
@@ -96,7 +98,7 @@ export const startStack = async (o: StackOptions = {}): Promise<Stack> => {
     rateLimits: RELAXED_RATE_LIMITS,
     ...(o.ton ? { treasuryAddress: localTreasuryAddress() } : {}),
   })
-  const ton = o.ton ? await attachLocalTon(server, { port: 0, autoApprove: 'approve', heartbeatMs: 1_000 }) : null
+  const ton = o.ton ? await attachLocalTon(server, { port: 0, autoApprove: 'approve', heartbeatMs: 1_000, ...o.tonOptions }) : null
   const proxy = await startFaultProxy(server.url)
   const outDir = await buildApp()
   const app: PreviewServer = await preview({

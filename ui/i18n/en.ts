@@ -8,6 +8,8 @@ import type { enScreens } from './en-screens.ts'
  * the spec gives a string, it is the spec's exactly.
  */
 export const en = {
+  // A bond whose payment the chain has shown (its stream), not credited yet.
+  'mint.paymentSeen': 'Payment seen',
   'app.name': 'AXIOM',
   'common.loading': 'Loading…',
   'common.close': 'Close',

@@ -6,6 +6,8 @@ import type { Messages } from './en.ts'
 
 /** Russian: the type requires every English key. */
 export const ru: Messages = {
+  // Бонд, платёж за который сеть уже показала (её поток), ещё не зачтён.
+  'mint.paymentSeen': 'Платёж замечен',
   'app.name': 'AXIOM',
   'common.loading': 'Загрузка…',
   'common.close': 'Закрыть',

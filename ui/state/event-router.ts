@@ -25,5 +25,8 @@ export const routeLiveEvent = ({ session, bonds, market }: LiveEventTargets, eve
       return market.applyPrice(event.data)
     case 'current_candle':
       return market.applyCandle(event.data)
+    // The reference backend's own event: a bond's payment seen on the chain before it is credited.
+    case 'chain:payment':
+      return bonds.bondList.applyPaymentSignal(event.data)
   }
 }

@@ -10,6 +10,7 @@ import {
   type Mint,
   type MintPlan,
   Submission,
+  type PaymentSignal,
   type UseCases,
 } from '../../../core/index.ts'
 import { runResult } from '../../state/run-effect.ts'
@@ -23,6 +24,11 @@ export class BondListState {
   isSaving = false
   /** Ids of mints with a cancel or stake in flight: a second press does nothing. */
   busyIds = new Set<Id>()
+  /**
+   * Ids of unpaid bonds whose payment the chain has shown (`chain:payment` seen): "Payment seen" until
+   * the bond is active ("New Bond created"), or until the chain takes the payment back (withdrawn).
+   */
+  paymentSeenIds = new Set<string>()
   /** The bond form: a tap again after no answer reuses the key (`Submission`). */
   private readonly bondForm = new Submission()
 
@@ -97,10 +103,24 @@ export class BondListState {
     })
   }
 
+  /** A `chain:payment` event of a bond: its payment seen on the chain, or taken back. */
+  applyPaymentSignal(signal: PaymentSignal): void {
+    if (signal.kind !== 'bond') return
+    const id = String(signal.id)
+    if (signal.state === 'seen') this.paymentSeenIds.add(id)
+    else if (signal.state === 'withdrawn') this.paymentSeenIds.delete(id)
+  }
+
+  /** A pending bond whose payment the chain has shown, not credited yet. */
+  isPaymentSeen(mint: Mint): boolean {
+    return mint.status === 'pending' && this.paymentSeenIds.has(String(mint.id))
+  }
+
   /** A live `user:mint` event (spec §4). */
   applyLive(mint: Mint): void {
     this.live.merge.record('mint', mint)
     this.mints = mergeLiveRecord(this.mints, mint)
+    if (mint.status !== 'pending') this.paymentSeenIds.delete(String(mint.id))
     if (mint.status === 'active') this.live.onFiguresMoved()
     this.live.announcements.mint(mint)
   }

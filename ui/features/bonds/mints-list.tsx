@@ -19,6 +19,13 @@ const MintActions = observer(function MintActions({ mint, onCancel }: { readonly
   const id = mint.id
   const busy = bonds.bondList.isBusy(mint.id)
   const stakeable = bonds.bondList.stakeableMints.some((m) => m.id === id)
+  // The chain has shown the payment: the bond waits for its block, not for the user (no cancel).
+  if (bonds.bondList.isPaymentSeen(mint))
+    return (
+      <span className="status status--seen" role="status" data-testid={`mint-payment-seen-${id}`}>
+        {t('mint.paymentSeen')}
+      </span>
+    )
   if (!canCancelMint(mint) && !stakeable) return null
   return (
     <>
