@@ -35,8 +35,80 @@
     lastBotLink: '', // the last t.me link to the bot the app opened
     popup: null,
     mainButton: { is_visible: false },
+    fullscreen: false,
   }
   record.state = state
+
+  // ---------- the device: Bot API 7.2–9.x features ----------
+  // Method names, parameters and answers from Telegram's web-events page (core.telegram.org/api/web-events)
+  // and the tables of docs.telegram-mini-apps.com/platform/methods and /platform/events.
+  /** The first client version that knows each method; an older client ignores it, as Telegram's do. */
+  const SINCE = {
+    web_app_biometry_get_info: '7.2', web_app_biometry_request_access: '7.2', web_app_biometry_request_auth: '7.2',
+    web_app_biometry_update_token: '7.2', web_app_biometry_open_settings: '7.2',
+    web_app_request_fullscreen: '8.0', web_app_exit_fullscreen: '8.0', web_app_request_safe_area: '8.0',
+    web_app_request_content_safe_area: '8.0', web_app_check_home_screen: '8.0', web_app_add_to_home_screen: '8.0',
+    web_app_secure_storage_save_key: '9.0', web_app_secure_storage_get_key: '9.0', web_app_secure_storage_restore_key: '9.0',
+    web_app_secure_storage_clear: '9.0', web_app_device_storage_save_key: '9.0', web_app_device_storage_get_key: '9.0',
+    web_app_device_storage_clear: '9.0', web_app_hide_keyboard: '9.1',
+  }
+  const versionAtLeast = (v, min) => {
+    const a = String(v || '6.0').split('.').map(Number)
+    const b = min.split('.').map(Number)
+    for (let i = 0; i < Math.max(a.length, b.length); i++) {
+      const d = (a[i] || 0) - (b[i] || 0)
+      if (d !== 0) return d > 0
+    }
+    return true
+  }
+  const clientKnows = (method) => !SINCE[method] || versionAtLeast(state.form && state.form.version, SINCE[method])
+  const MOBILE = ['ios', 'android', 'android_x']
+  const onMobile = () => MOBILE.includes(state.form && state.form.platform)
+  /** A notched phone: the status bar and home indicator in fullscreen; Telegram's Close and ⋯ buttons drawn over the app below the notch. */
+  const NOTCH = { safe: { top: 47, bottom: 34, left: 0, right: 0 }, content: { top: 46, bottom: 0, left: 0, right: 0 } }
+  const ZERO = { top: 0, bottom: 0, left: 0, right: 0 }
+  const safeArea = () => (state.fullscreen ? NOTCH.safe : ZERO)
+  const contentSafeArea = () => (state.fullscreen ? NOTCH.content : ZERO)
+  const sendInsets = () => {
+    send('safe_area_changed', safeArea())
+    send('content_safe_area_changed', contentSafeArea())
+  }
+  const userKey = () => String(state.form ? state.form.user : 0)
+  /** SecureStorage and DeviceStorage: in memory, per user, per kind (a reload of the host forgets them). */
+  const deviceStores = { secure_storage: new Map(), device_storage: new Map() }
+  const storeOf = (kind) => {
+    const all = deviceStores[kind]
+    if (!all.has(userKey())) all.set(userKey(), new Map())
+    return all.get(userKey())
+  }
+  /** Biometric access per user: { requested, granted, token } (in memory). */
+  const biometry = new Map()
+  const biometryOf = () => {
+    if (!biometry.has(userKey())) biometry.set(userKey(), { requested: false, granted: false, token: '' })
+    return biometry.get(userKey())
+  }
+  const biometryMode = () => $('host-biometry').value // 'succeed' | 'fail' | 'unavailable'
+  const biometryInfo = () => {
+    const b = biometryOf()
+    const available = biometryMode() !== 'unavailable'
+    return {
+      available,
+      ...(available ? { type: (state.form && state.form.platform) === 'ios' ? 'face' : 'finger' } : {}),
+      access_requested: available && b.requested,
+      access_granted: available && b.granted,
+      token_saved: available && b.token !== '',
+      device_id: `emulator-${userKey()}`,
+    }
+  }
+  const homeKey = () => `axiom-host:home:${userKey()}`
+  const homeStatus = () => {
+    if (!onMobile()) return 'unsupported'
+    try {
+      return localStorage.getItem(homeKey()) === 'added' ? 'added' : 'missed'
+    } catch {
+      return 'unknown'
+    }
+  }
 
   // ---------- the log ----------
   const logEl = $('host-log')
@@ -144,6 +216,13 @@
     $('share').hidden = !state.share
     $('popup').hidden = !state.popup
     $('bot-chat').hidden = !state.chatOpen
+    $('screen').classList.toggle('fullscreen', state.fullscreen)
+    $('host-fullscreen').textContent = state.fullscreen ? 'yes' : 'no'
+    $('host-home').textContent = state.form ? homeStatus() : '—'
+    const counted = (kind) => (deviceStores[kind].get(userKey()) || new Map()).size
+    $('host-storage').textContent = `secure ${counted('secure_storage')} · device ${counted('device_storage')}`
+    const b = biometryOf()
+    $('host-biometry-access').textContent = !b.requested ? 'not asked' : b.granted ? 'granted' : 'denied'
     const vp = viewport()
     $('st-viewport').textContent = `${vp.width}×${vp.height}`
     paintChrome()
@@ -412,8 +491,8 @@
     },
     web_app_request_viewport: () => sendViewport(),
     web_app_request_theme: () => sendTheme(),
-    web_app_request_safe_area: () => send('safe_area_changed', { top: 0, bottom: 0, left: 0, right: 0 }),
-    web_app_request_content_safe_area: () => send('content_safe_area_changed', { top: 0, bottom: 0, left: 0, right: 0 }),
+    web_app_request_safe_area: () => send('safe_area_changed', safeArea()),
+    web_app_request_content_safe_area: () => send('content_safe_area_changed', contentSafeArea()),
     web_app_setup_back_button: (d) => {
       state.backVisible = !!(d && d.is_visible)
     },
@@ -493,9 +572,75 @@
     },
     web_app_read_text_from_clipboard: (d) => send('clipboard_text_received', { req_id: d && d.req_id, data: null }),
     web_app_request_phone: () => send('phone_requested', { status: 'cancelled' }),
-    web_app_request_fullscreen: () => send('fullscreen_failed', { error: 'UNSUPPORTED' }),
-    web_app_exit_fullscreen: () => send('fullscreen_changed', { is_fullscreen: false }),
-    web_app_check_home_screen: () => send('home_screen_checked', { status: 'unsupported' }),
+    web_app_request_fullscreen: () => {
+      if ($('host-fullscreen-fails').checked) return send('fullscreen_failed', { error: 'UNSUPPORTED' })
+      if (state.fullscreen) return send('fullscreen_failed', { error: 'ALREADY_FULLSCREEN' })
+      state.fullscreen = true
+      showState()
+      send('fullscreen_changed', { is_fullscreen: true })
+      sendInsets()
+      sendViewport()
+    },
+    web_app_exit_fullscreen: () => {
+      if (!state.fullscreen) return
+      state.fullscreen = false
+      showState()
+      send('fullscreen_changed', { is_fullscreen: false })
+      sendInsets()
+      sendViewport()
+    },
+    web_app_check_home_screen: () => send('home_screen_checked', { status: homeStatus() }),
+    web_app_add_to_home_screen: () => {
+      if (!onMobile()) return send('home_screen_failed')
+      openPopup(
+        { title: 'Add to Home Screen', message: `Add ${config.botName} to the home screen?`, buttons: [{ id: 'cancel', type: 'cancel' }, { id: 'add', type: 'default', text: 'Add' }] },
+        (id) => {
+          if (id !== 'add') return send('home_screen_failed')
+          try {
+            localStorage.setItem(homeKey(), 'added')
+          } catch {}
+          note('added to the home screen', { user: userKey() })
+          showState()
+          send('home_screen_added')
+        },
+      )
+    },
+    web_app_biometry_get_info: () => send('biometry_info_received', biometryInfo()),
+    // Telegram's prompt, once: a user asked before is answered with the settings as they are.
+    web_app_biometry_request_access: (d) => {
+      const b = biometryOf()
+      if (biometryMode() === 'unavailable' || b.requested) return send('biometry_info_received', biometryInfo())
+      openPopup(
+        { title: `Allow ${config.botName} to use ${biometryInfo().type === 'face' ? 'Face ID' : 'fingerprint'}?`, message: (d && d.reason) || '', buttons: [{ id: 'deny', type: 'cancel', text: "Don't allow" }, { id: 'allow', type: 'default', text: 'Allow' }] },
+        (id) => {
+          b.requested = true
+          b.granted = id === 'allow'
+          showState()
+          send('biometry_info_received', biometryInfo())
+        },
+      )
+    },
+    web_app_biometry_request_auth: (d) => {
+      const b = biometryOf()
+      const ok = biometryMode() === 'succeed' && b.granted
+      note('biometric prompt', { reason: (d && d.reason) || '', result: ok ? 'authorized' : 'failed' })
+      send('biometry_auth_requested', ok ? { status: 'authorized', ...(b.token ? { token: b.token } : {}) } : { status: 'failed' })
+    },
+    web_app_biometry_update_token: (d) => {
+      const b = biometryOf()
+      if (!b.granted) return send('biometry_token_updated', { status: 'failed' })
+      b.token = String((d && d.token) || '')
+      send('biometry_token_updated', { status: b.token ? 'updated' : 'removed' })
+    },
+    web_app_biometry_open_settings: () => note('biometry settings opened'),
+    web_app_secure_storage_save_key: (d) => storageRequest('secure_storage', 'save_key', d),
+    web_app_secure_storage_get_key: (d) => storageRequest('secure_storage', 'get_key', d),
+    web_app_secure_storage_restore_key: (d) => storageRequest('secure_storage', 'restore_key', d),
+    web_app_secure_storage_clear: (d) => storageRequest('secure_storage', 'clear', d),
+    web_app_device_storage_save_key: (d) => storageRequest('device_storage', 'save_key', d),
+    web_app_device_storage_get_key: (d) => storageRequest('device_storage', 'get_key', d),
+    web_app_device_storage_clear: (d) => storageRequest('device_storage', 'clear', d),
+    web_app_hide_keyboard: () => note('keyboard hidden'),
     web_app_invoke_custom_method: (d) => {
       d = d || {}
       try {
@@ -506,6 +651,31 @@
     },
     web_app_close: () => closeApp('the app called close()'),
   }
+
+  /** One SecureStorage / DeviceStorage request, answered with its req_id as Telegram's clients do. */
+  const storageRequest = (kind, action, d) => {
+    d = d || {}
+    const req_id = d.req_id
+    if (typeof req_id !== 'string' || req_id === '') return note('storage request without req_id', { kind, action })
+    if ($('host-storage-fails').checked) return send(`${kind}_failed`, { req_id, error: 'UNKNOWN_ERROR' })
+    const store = storeOf(kind)
+    if (action !== 'clear' && (typeof d.key !== 'string' || d.key === '')) return send(`${kind}_failed`, { req_id, error: 'KEY_INVALID' })
+    switch (action) {
+      case 'save_key':
+        if (d.value === null || d.value === undefined) store.delete(d.key)
+        else store.set(d.key, String(d.value))
+        return send(`${kind}_key_saved`, { req_id })
+      case 'get_key':
+        return send(`${kind}_key_received`, { req_id, value: store.has(d.key) ? store.get(d.key) : null, ...(kind === 'secure_storage' ? { can_restore: false } : {}) })
+      case 'restore_key':
+        return send(`${kind}_key_restored`, { req_id, value: store.has(d.key) ? store.get(d.key) : null })
+      case 'clear':
+        store.clear()
+        return send(`${kind}_cleared`, { req_id })
+    }
+  }
+  $('host-fullscreen-exit').addEventListener('click', () => handlers.web_app_exit_fullscreen())
+  $('host-biometry').addEventListener('change', () => showState())
 
   window.addEventListener('message', (event) => {
     if (!state.iframe || event.source !== state.iframe.contentWindow) return
@@ -518,6 +688,7 @@
     if (!msg || typeof msg.eventType !== 'string') return
     const data = msg.eventData === '' ? undefined : msg.eventData
     log('in', msg.eventType, data)
+    if (!clientKnows(msg.eventType)) return note(`client ${state.form.version} ignores it`, msg.eventType)
     const handler = handlers[msg.eventType]
     if (!handler) return
     try {
@@ -635,7 +806,7 @@
     o.textContent = p
     platformSelect.append(o)
   }
-  const fields = ['user', 'name', 'lang', 'start', 'version', 'platform', 'scheme']
+  const fields = ['user', 'name', 'lang', 'start', 'version', 'platform', 'scheme', 'perf']
   const readForm = () => {
     const out = {}
     for (const f of fields) out[f] = form.elements[f].value.trim()
@@ -654,6 +825,7 @@
       version: values.version,
       platform: values.platform,
       color_scheme: values.scheme,
+      ...(values.perf ? { performance_class: values.perf } : {}),
     }
     const r = await postJson('/launch', body)
     if (!r.ok) {
@@ -683,14 +855,16 @@
     } catch {}
     const q = new URLSearchParams({ user: values.user, name: values.name, lang: values.lang, version: values.version, platform: values.platform, scheme: values.scheme })
     if (values.start) q.set('start', values.start)
+    if (values.perf) q.set('perf', values.perf)
     history.replaceState(null, '', `${location.pathname}?${q}`)
 
     if (state.iframe) state.iframe.remove()
     Object.assign(state, {
       form: values, ready: false, expanded: false, closed: false, visible: true, backVisible: false, chatOpen: false,
       headerColor: null, bgColor: null, bottomBarColor: null, allowVerticalSwipe: true, orientationLocked: false,
-      needCloseConfirmation: false, share: null, popup: null, mainButton: { is_visible: false },
+      needCloseConfirmation: false, share: null, popup: null, mainButton: { is_visible: false }, fullscreen: false,
     })
+    $('host-user-agent').textContent = r.json.user_agent || '(the browser’s own)'
     const iframe = document.createElement('iframe')
     iframe.id = 'app-frame'
     iframe.name = 'axiom-app'
@@ -701,10 +875,12 @@
     iframe.addEventListener('load', () => watchWindowOpen(iframe))
     state.iframe = iframe
     $('viewport').prepend(iframe)
-    record.launches.push({ at: Date.now(), form: values, url: r.json.url, initData: r.json.initData })
+    record.launches.push({ at: Date.now(), form: values, url: r.json.url, initData: r.json.initData, userAgent: r.json.user_agent || null })
     $('bot-sub').textContent = `mini app · @${config.botUsername}`
-    note('launch', { user: Number(values.user), name: values.name, lang: values.lang, start: values.start || null, version: values.version, platform: values.platform, scheme: values.scheme })
+    note('launch', { user: Number(values.user), name: values.name, lang: values.lang, start: values.start || null, version: values.version, platform: values.platform, scheme: values.scheme, ...(values.perf ? { performance_class: values.perf } : {}) })
     showState()
+    // On a narrow window the form is below the phone: bring the app into view.
+    if (window.innerWidth < 700) $('phone').scrollIntoView({ block: 'start' })
   }
 
   form.addEventListener('submit', (e) => {
@@ -758,7 +934,7 @@
   const defaults = config.defaults
   const initial = {
     user: String(defaults.user), name: defaults.name, lang: defaults.lang, start: defaults.start,
-    version: defaults.version, platform: defaults.platform, scheme: defaults.scheme,
+    version: defaults.version, platform: defaults.platform, scheme: defaults.scheme, perf: '',
   }
   const query = new URLSearchParams(location.search)
   const fromQuery = fields.some((f) => query.has(f))

@@ -11,19 +11,25 @@
  * frame's document and WebSocket upgrades go to the app's server: the app as a client before 6.1 gets
  * it, from this origin (SAME_ORIGIN_BEFORE_VERSION).
  *
- * POST /launch takes the launch form ({ user, start_param, version, platform, color_scheme }) or,
+ * The page plays the device too (host-client.js): fullscreen on a notched phone with its insets and
+ * Telegram's controls over the app, the home screen, biometrics and SecureStorage / DeviceStorage
+ * (Bot API 7.2–9.x), each answered only to a client version that has it. A launch with a
+ * `performance_class` (android) gets Telegram for Android's User-Agent in its frame (GET
+ * /host-user-agent.js, USER_AGENT_PARAM).
+ *
+ * POST /launch takes the launch form ({ user, start_param, version, platform, color_scheme, performance_class }) or,
  * instead of start_param, a `link`: a t.me link to the bot, routed as Telegram does (launchFromLink).
  * The page takes the same as its query (`?user=…&start=…` or `?user=…&link=<t.me link>`).
  */
 import { readFile } from 'node:fs/promises'
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http'
 import { connect, type AddressInfo, type Socket } from 'node:net'
-import { buildLaunch, DEFAULT_PLATFORM, DEFAULT_VERSION, LaunchError, launchFromLink, parseLaunchRequest, PLATFORMS, versionAtLeast } from './launch.ts'
+import { buildLaunch, DEFAULT_PLATFORM, DEFAULT_VERSION, LaunchError, launchFromLink, parseLaunchRequest, PLATFORMS, userAgentFor, versionAtLeast } from './launch.ts'
 import type { LinkLaunch } from './launch.ts'
 import { THEMES } from './themes.ts'
 import { answerBotApi, createBotApiState, type BotApiState, type EmulatedUser } from './bot-api.ts'
 
-export { buildLaunch, launchFromLink, parseLaunchRequest, type Launch, type LaunchRequest, type LinkLaunch, type MiniAppNames } from './launch.ts'
+export { buildLaunch, launchFromLink, parseLaunchRequest, userAgentFor, type Launch, type LaunchRequest, type LinkLaunch, type MiniAppNames } from './launch.ts'
 export { THEMES, type ColorScheme, type ThemeParams } from './themes.ts'
 export { createBotApiState, startBotApiServer, type BotApiState, type RunningBotApi } from './bot-api.ts'
 
@@ -139,6 +145,50 @@ const proxyTo = (target: URL, req: IncomingMessage, res: ServerResponse) =>
     upstream.on('error', (e) => {
       if (res.headersSent) res.destroy()
       else send(res, 502, { error: `the app's server: ${e.message}` })
+      resolve()
+    })
+    req.pipe(upstream)
+  })
+
+/**
+ * A launch with a User-Agent of its own (Telegram for Android's, with a performance class): a page
+ * cannot set its frame's User-Agent, so the host serves that frame from its own origin, as for an old
+ * client, with `?tgHostUserAgent=` on its URL; its document gets, before any of the app's scripts,
+ * /host-user-agent.js, which makes navigator.userAgent read that string.
+ */
+export const USER_AGENT_PARAM = 'tgHostUserAgent'
+
+const userAgentScript = (ua: string) =>
+  `(() => { const ua = ${jsonForHtml(ua)}; Object.defineProperty(Navigator.prototype, 'userAgent', { get: () => ua, configurable: true }) })()\n`
+
+/** The app's document for a frame with its own User-Agent: fetched without the parameter, the script put first in its head. */
+const proxyWithUserAgent = (target: URL, req: IncomingMessage, res: ServerResponse, ua: string) =>
+  new Promise<void>((resolve) => {
+    const url = new URL(req.url ?? '/', 'http://host')
+    url.searchParams.delete(USER_AGENT_PARAM)
+    const upstream = httpRequest(
+      { hostname: target.hostname, port: target.port, method: req.method, path: url.pathname + url.search, headers: { ...req.headers, host: target.host, 'accept-encoding': 'identity' } },
+      (answer) => {
+        const chunks: Buffer[] = []
+        answer.on('data', (c: Buffer) => chunks.push(c))
+        answer.on('end', () => {
+          const headers = { ...answer.headers }
+          delete headers['content-length']
+          let body: string | Buffer = Buffer.concat(chunks)
+          if (String(headers['content-type'] ?? '').includes('text/html')) {
+            const tag = `<script src="/host-user-agent.js?ua=${encodeURIComponent(ua)}"></script>`
+            const html = body.toString('utf8')
+            body = /<head[^>]*>/i.test(html) ? html.replace(/<head[^>]*>/i, (head) => head + tag) : tag + html
+          }
+          res.writeHead(answer.statusCode ?? 502, headers)
+          res.end(body)
+          resolve()
+        })
+        answer.on('error', () => resolve(void res.destroy()))
+      },
+    )
+    upstream.on('error', (e) => {
+      send(res, 502, { error: `the app's server: ${e.message}` })
       resolve()
     })
     req.pipe(upstream)
@@ -261,7 +311,13 @@ export const startTelegramHost = async (options: TelegramHostOptions): Promise<R
     }
     // The app, served from this origin to a client before 6.1: its frame's document (the host's own
     // page is a top-level document) and whatever else is not the host's.
-    if (req.headers['sec-fetch-dest'] === 'iframe') return proxyTo(appUrl, req, res)
+    if (req.headers['sec-fetch-dest'] === 'iframe') {
+      const ua = url.searchParams.get(USER_AGENT_PARAM)
+      return ua ? proxyWithUserAgent(appUrl, req, res, ua) : proxyTo(appUrl, req, res)
+    }
+    if (method === 'GET' && path === '/host-user-agent.js') {
+      return send(res, 200, userAgentScript(url.searchParams.get('ua') ?? ''), 'text/javascript; charset=utf-8')
+    }
     if ((method === 'GET' || method === 'HEAD') && (path === '/' || path === '/index.html')) {
       return send(res, 200, page, 'text/html; charset=utf-8')
     }
@@ -279,12 +335,15 @@ export const startTelegramHost = async (options: TelegramHostOptions): Promise<R
       // A ?start= link opens the bot's chat, and Telegram sends the bot /start <code>.
       if (fromLink?.opens === 'bot-chat') botApi.userWrites(request.user, fromLink.bot_start ? `/start ${fromLink.bot_start}` : '/start')
       const launch = buildLaunch(request, options.botToken, now(), { allowsWriteToPm: botApi.canWriteTo(request.user.id) })
-      const sameOrigin = !versionAtLeast(request.version ?? DEFAULT_VERSION, SAME_ORIGIN_BEFORE_VERSION)
-      const frameUrl = sameOrigin ? `http://${req.headers.host}${appUrl.pathname}${appUrl.search}` : config.appUrl
+      const userAgent = userAgentFor(request)
+      const sameOrigin = userAgent !== null || !versionAtLeast(request.version ?? DEFAULT_VERSION, SAME_ORIGIN_BEFORE_VERSION)
+      const frame = new URL(sameOrigin ? `http://${req.headers.host}${appUrl.pathname}${appUrl.search}` : config.appUrl)
+      if (userAgent) frame.searchParams.set(USER_AGENT_PARAM, userAgent)
       return send(res, 200, {
         hash: launch.hash,
         initData: launch.initData,
-        url: `${frameUrl}#${launch.hash}`,
+        url: `${frame.href}#${launch.hash}`,
+        ...(userAgent ? { user_agent: userAgent } : {}),
         start_param: request.start_param ?? '',
         ...(fromLink ? { opens: fromLink.opens, ...(fromLink.bot_start ? { bot_start: fromLink.bot_start } : {}) } : {}),
       })

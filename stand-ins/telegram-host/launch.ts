@@ -18,7 +18,23 @@ export interface LaunchRequest {
   readonly version?: string
   readonly platform?: string
   readonly color_scheme?: ColorScheme
+  /** Telegram for Android's device class, which it appends to the WebView's User-Agent (android platforms only). */
+  readonly performance_class?: PerformanceClass
 }
+
+export const PERFORMANCE_CLASSES = ['LOW', 'AVERAGE', 'HIGH'] as const
+export type PerformanceClass = (typeof PERFORMANCE_CLASSES)[number]
+
+/**
+ * The User-Agent Telegram for Android gives its WebView: the system's, then
+ * `Telegram-Android/<app version> (<maker> <model>; Android <v>; SDK <n>; <class>)`
+ * (core.telegram.org/bots/webapps, "Additional data in User-Agent"). Null when the launch names no class.
+ */
+export const userAgentFor = (req: LaunchRequest): string | null =>
+  req.performance_class
+    ? 'Mozilla/5.0 (Linux; Android 14; Pixel 7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36 ' +
+      `Telegram-Android/11.11.0 (Google Pixel 7; Android 14; SDK 34; ${req.performance_class})`
+    : null
 
 export interface Launch {
   /** The fragment to put after `#` in the app URL, as Telegram builds it. */
@@ -83,7 +99,12 @@ export const parseLaunchRequest = (body: unknown): LaunchRequest => {
   }
   const scheme = b.color_scheme ?? 'light'
   if (scheme !== 'light' && scheme !== 'dark') throw new LaunchError('color_scheme must be light or dark')
-  return { user, start_param: startParam, version, platform, color_scheme: scheme }
+  const perf = b.performance_class ?? ''
+  if (perf !== '') {
+    if (!(PERFORMANCE_CLASSES as readonly unknown[]).includes(perf)) throw new LaunchError(`performance_class must be one of ${PERFORMANCE_CLASSES.join(', ')}`)
+    if (!platform.startsWith('android')) throw new LaunchError('performance_class is Telegram for Android’s: use platform android or android_x')
+  }
+  return { user, start_param: startParam, version, platform, color_scheme: scheme, ...(perf ? { performance_class: perf as PerformanceClass } : {}) }
 }
 
 /** The first Bot API version whose clients send the Ed25519 `signature` field in initData. */

@@ -196,3 +196,14 @@ describe('telegram host: POST /launch', () => {
     expect(hasValidHash(initData, TEST_BOT_TOKEN)).toBe(true)
   })
 })
+
+describe("telegram host: a launch with Telegram for Android's performance class", () => {
+  it('builds the User-Agent Telegram for Android sends, and refuses a class off Android or not LOW/AVERAGE/HIGH', async () => {
+    const { parseLaunchRequest, userAgentFor } = await import('../../stand-ins/telegram-host/index.ts')
+    const req = parseLaunchRequest({ user: { id: 7, first_name: 'G' }, platform: 'android_x', performance_class: 'AVERAGE' })
+    expect(userAgentFor(req)).toMatch(/^Mozilla\/5\.0 \(Linux; Android 14; .* Telegram-Android\/11\.11\.0 \(Google Pixel 7; Android 14; SDK 34; AVERAGE\)$/)
+    expect(userAgentFor(parseLaunchRequest({ user: { id: 7, first_name: 'G' }, platform: 'android' }))).toBeNull()
+    expect(() => parseLaunchRequest({ user: { id: 7, first_name: 'G' }, platform: 'ios', performance_class: 'LOW' })).toThrow(/android/)
+    expect(() => parseLaunchRequest({ user: { id: 7, first_name: 'G' }, platform: 'android', performance_class: 'FAST' })).toThrow(/LOW, AVERAGE, HIGH/)
+  })
+})
