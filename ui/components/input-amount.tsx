@@ -111,7 +111,7 @@ export function InputAmount({
               field.setTouched(true)
               field.setText(truncateDecimal(max, decimals))
             }}
-            aria-label={t('amount.setMax')}
+            title={t('amount.setMax')}
             data-testid={`${testId}-max`}
             disabled={disabled}
           >

@@ -3,13 +3,16 @@ import { useToasts } from '../app/contexts.ts'
 import { renderNoticeIn, useLanguage, useT } from '../i18n/use-t.ts'
 import { AlertIcon, CheckIcon, CloseIcon } from './icons.tsx'
 
-/** The toasts, top-left (spec §8); the queue removes each after its time (3 s by default). */
+/**
+ * The toasts, top-left (spec §8); the queue removes each after its time (3 s by default). The
+ * container is a named region (a landmark), each toast a status or, for an error, an alert.
+ */
 export const Toasts = observer(function Toasts() {
   const toasts = useToasts()
   const t = useT()
   const language = useLanguage()
   return (
-    <div className="toasts" aria-label={t('toast.region')} data-testid="toasts">
+    <section className="toasts" aria-label={t('toast.region')} data-testid="toasts">
       {toasts.toasts.map((toast) => (
         <div
           key={toast.id}
@@ -24,6 +27,6 @@ export const Toasts = observer(function Toasts() {
           </button>
         </div>
       ))}
-    </div>
+    </section>
   )
 })

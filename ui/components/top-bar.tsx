@@ -36,13 +36,14 @@ const ReferralActions = observer(function ReferralActions() {
   )
 })
 
+/** The bar over every screen: the AXIOM mark (named by its visible name, it leads to the dashboard) and the referral actions. */
 export function TopBar() {
   const pathname = usePathname()
   const t = useT()
   const referral = pathname === '/referral' || pathname.startsWith('/referral/')
   return (
     <header className={`top-bar${referral ? ' top-bar--actions' : ''}`}>
-      <Link to="/" className="brand" aria-label={t('nav.dashboard')} data-testid="brand">
+      <Link to="/" className="brand" data-testid="brand">
         <TokenIcon size={30} />
         <span className="brand__name">{t('app.name')}</span>
       </Link>

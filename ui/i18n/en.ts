@@ -53,6 +53,7 @@ export const en = {
   'dashboard.chart': 'Price chart',
   'dashboard.interval': 'Chart interval',
   'dashboard.chartEmpty': 'No price data yet',
+  'dashboard.chartCredit': 'Chart by TradingView',
   'dashboard.history': 'History',
   'dashboard.rebond': 'Re-bonding',
   'dashboard.sell': 'Sell',

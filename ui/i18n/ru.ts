@@ -67,6 +67,7 @@ export const ru: Messages = {
   'dashboard.chart': 'График цены',
   'dashboard.interval': 'Интервал графика',
   'dashboard.chartEmpty': 'Данных о цене пока нет',
+  'dashboard.chartCredit': 'График: TradingView',
   'dashboard.bonds': 'Мои бонды',
   'dashboard.history': 'История',
   'dashboard.rebond': 'Ребондинг',

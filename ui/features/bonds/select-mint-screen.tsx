@@ -16,7 +16,7 @@ function MintOption({ mint, selected, onSelect }: { readonly mint: Mint; readonl
   const t = useT()
   const id = mint.id
   return (
-    <li>
+    <li role="none">
       <button type="button" role="radio" aria-checked={selected} className={`option${selected ? ' is-active' : ''}`} onClick={onSelect} data-testid={`select-mint-${id}`}>
         <span className="option__radio" aria-hidden="true" />
         <span className="option__main">

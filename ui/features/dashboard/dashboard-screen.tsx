@@ -45,11 +45,14 @@ function QuickActions() {
 
 /**
  * The dashboard (route '/'): balances, today's earnings, the price and chart, the platform's stats, and
- * the bonds (the last two once the first screen has painted).
+ * the bonds (the last two once the first screen has painted). Its heading is for screen readers (the
+ * page's one top-level heading, as on the other screens); the eye has the balances.
  */
 export function DashboardScreen() {
+  const t = useT()
   return (
     <div className="screen-stack" data-testid="screen-dashboard">
+      <h1 className="visually-hidden">{t('nav.dashboard')}</h1>
       <BalanceCards />
       <QuickActions />
       <PriceCard />

@@ -3,7 +3,7 @@ import { reaction } from 'mobx'
 import { observer } from 'mobx-react-lite'
 import { useEffect, useRef, useState } from 'react'
 import { type Candle, formatAmount } from '../../../core/index.ts'
-import { useMarketState } from '../../app/contexts.ts'
+import { useLinkOpener, useMarketState } from '../../app/contexts.ts'
 import { Spinner } from '../../components/spinner.tsx'
 import { useLanguage, useT } from '../../i18n/use-t.ts'
 import { nextTask } from '../../lib/next-task.ts'
@@ -18,8 +18,26 @@ const toBars = (candles: ReadonlyArray<Candle>) => {
   return [...byTime.values()].sort((a, b) => a.time - b.time).map(toBar)
 }
 
-const cssVar = (el: Element, name: string, fallback: string): string =>
-  getComputedStyle(el).getPropertyValue(name).trim() || fallback
+/**
+ * A theme colour as the chart's canvas takes it: the CSS variable resolved to rgba() by painting it
+ * (the app's text colours are color-mix() of the theme's, which the library does not parse).
+ */
+const cssColor = (el: Element, name: string, fallback: string): string => {
+  const probe = document.createElement('span')
+  probe.style.color = `var(${name}, ${fallback})`
+  el.append(probe)
+  const color = getComputedStyle(probe).color
+  probe.remove()
+  const ctx = document.createElement('canvas').getContext('2d', { willReadFrequently: true })
+  if (!ctx) return fallback
+  ctx.fillStyle = color
+  ctx.fillRect(0, 0, 1, 1)
+  const [r = 0, g = 0, b = 0, a = 255] = ctx.getImageData(0, 0, 1, 1).data
+  return `rgba(${r}, ${g}, ${b}, ${(a / 255).toFixed(3)})`
+}
+
+/** lightweight-charts' licence asks for a link to TradingView; the app gives it as text under the chart. */
+const TRADINGVIEW_URL = 'https://www.tradingview.com/'
 
 /**
  * The candle chart. lightweight-charts loads on first use (a dynamic import, out of the initial
@@ -29,6 +47,7 @@ export const CandleChart = observer(function CandleChart() {
   const market = useMarketState()
   const t = useT()
   const language = useLanguage()
+  const openLink = useLinkOpener()
   const host = useRef<HTMLDivElement>(null)
   const [loaded, setLoaded] = useState(false)
 
@@ -43,11 +62,18 @@ export const CandleChart = observer(function CandleChart() {
       await nextTask()
       const el = host.current
       if (disposed || !el) return
-      const text = cssVar(el, '--hint', '#7d8b99')
-      const grid = cssVar(el, '--grid', 'rgba(120,140,160,0.12)')
+      const text = cssColor(el, '--hint', '#5b6b80')
+      const grid = cssColor(el, '--grid', 'rgba(120,140,160,0.12)')
       chart = createChart(el, {
         autoSize: true,
-        layout: { background: { type: ColorType.Solid, color: 'transparent' }, textColor: text, fontFamily: getComputedStyle(el).fontFamily },
+        layout: {
+          background: { type: ColorType.Solid, color: 'transparent' },
+          textColor: text,
+          fontFamily: getComputedStyle(el).fontFamily,
+          // Its logo is a link inside the chart, which is one image to a screen reader: the credit is
+          // a link of its own under the chart instead.
+          attributionLogo: false,
+        },
         grid: { vertLines: { color: grid }, horzLines: { color: grid } },
         rightPriceScale: { borderVisible: false },
         localization: { locale: language, timeFormatter: crosshairTimeFormatter(language) },
@@ -102,8 +128,8 @@ export const CandleChart = observer(function CandleChart() {
 
   const empty = market.candles.length === 0 && !market.isFetching
   return (
-    <div className="chart" data-testid="candle-chart" aria-label={t('dashboard.chart')} role="img">
-      <div ref={host} className="chart__canvas" />
+    <div className="chart" data-testid="candle-chart">
+      <div ref={host} className="chart__canvas" role="img" aria-label={t('dashboard.chart')} />
       {!loaded || market.isFetching ? (
         <div className="chart__overlay">
           <Spinner size={24} />
@@ -113,6 +139,19 @@ export const CandleChart = observer(function CandleChart() {
           {t('dashboard.chartEmpty')}
         </div>
       ) : null}
+      <a
+        className="chart__credit"
+        href={TRADINGVIEW_URL}
+        target="_blank"
+        rel="noopener noreferrer"
+        onClick={(e) => {
+          e.preventDefault()
+          openLink(TRADINGVIEW_URL)
+        }}
+        data-testid="chart-credit"
+      >
+        {t('dashboard.chartCredit')}
+      </a>
     </div>
   )
 })
