@@ -18,12 +18,12 @@ export interface OutStream {
 
 /** Token amounts: 2 decimals, truncated and grouped (spec §5). */
 export const tokens = (v: number | string) => formatAmount(v, 2)
-/** TON amounts: 4 decimals. */
+/** GRAM amounts (the chain's coin): 4 decimals. */
 export const ton = (v: number | string) => formatAmount(v, 4)
 /** Prices and ticking rewards: 6 decimals. */
 export const fine = (v: number | string) => formatAmount(v, 6)
 export const percent = (v: number) => `${formatAmount(v, 4)} %`
-/** Nano-units (a decimal string) as TON. */
+/** Nano-units (a decimal string) as GRAM. */
 export const nanoToTon = (nano: string): string => {
   const n = BigInt(nano)
   const whole = n / BigInt(NANO_PER_TON)

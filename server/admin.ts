@@ -19,19 +19,20 @@ import { approveHeldSale, heldSales, rejectHeldSale } from './domain/sale-payout
 import { payoutLimitsFromEnv } from './chain/payout-limits.ts'
 import { DEFAULT_PRODUCTION_PAYOUT_LIMITS, NO_PAYOUT_LIMITS } from './config/config.ts'
 import { auditBackup, backupLine, backupSqlite } from './db/sqlite-backup.ts'
+import { COIN } from '../core/domain/constants.ts'
 
 const USAGE = `usage: npm run admin -- <command>   (database: AXIOM_DB, default ${DEFAULT_DB_PATH})
   maintenance on|off                       switch maintenance mode
   member <telegramId> [off]                make a user a community member (or not)
   revoke <telegramId>                      end every session of a user (they sign in again with Telegram)
   credit <telegramId> <amount> [balance]   credit tokens; balance: ${BALANCE_COLUMNS.join(' | ')} (default balance_token)
-  mark-paid <mintId>                       a bond's TON payment arrived: activate it
+  mark-paid <mintId>                       a bond's GRAM payment arrived: activate it
   collective <percent>                     set the collective bonus, e.g. 0.25
   users                                    list users and balances, one JSON line each
   verify-totals                            recompute the platform totals from the rows and report any drift
   backup <file>                            SQLite: a consistent copy of the database into a new file, while it serves
                                            (PostgreSQL: pgBackRest, docs/deploy.md "Back up and restore")
-  price set <ton> [--force]                record the price now, in TON per AXIOM (production's price source);
+  price set <ton> [--force]                record the price now, in GRAM per AXIOM (production's price source);
                                            a move of more than ${MAX_PRICE_MOVE_PERCENT}% from the last price needs --force
   audit [--event <prefix>] [--after <id>] [--limit <n>]
                                            the audit log (money and security events, admin commands), one JSON line each
@@ -89,7 +90,7 @@ const breakerText = async (ctx: ServerContext): Promise<string> => {
   } catch (e) {
     return `${(e as Error).message}`
   }
-  const ton = (n: bigint | null) => (n === null ? 'off' : `${formatNano(n)} TON`)
+  const ton = (n: bigint | null) => (n === null ? 'off' : `${formatNano(n)} ${COIN}`)
   const lines = [
     paused ? 'payouts PAUSED by the operator (npm run admin -- payouts resume)' : 'payouts not paused by the operator',
     last === null
@@ -97,7 +98,7 @@ const breakerText = async (ctx: ServerContext): Promise<string> => {
       : last.causes.length === 0
         ? `payments go (as the payouts found at ${new Date(last.at * 1000).toISOString()})`
         : `payments WAIT (as the payouts found at ${new Date(last.at * 1000).toISOString()}):\n${last.causes.map((c) => `  - ${c}`).join('\n')}`,
-    `outflow of the last hour: ${formatNano(await hourOutflow(ctx))} TON`,
+    `outflow of the last hour: ${formatNano(await hourOutflow(ctx))} ${COIN}`,
     `sales held for approval: ${(await heldSales(ctx)).length} (npm run admin -- payouts held)`,
     `limits in this environment: per sale ${ton(limits.maxSaleNano)}, per user a day ${ton(limits.maxUserDayNano)}, per hour ${ton(limits.maxHourNano)}, ` +
       `watcher lag ${limits.maxLagS === null ? 'off' : `${limits.maxLagS} s`}, treasury reserve ${ton(limits.treasuryReserveNano)}`,
@@ -114,8 +115,8 @@ const sweepText = async (ctx: ServerContext): Promise<string> => {
   const byState = await allRows(ctx.db, `SELECT state, COUNT(*) AS n, COALESCE(SUM(amount_nano), 0) AS v FROM outgoing_payments WHERE kind = 'sweep' GROUP BY state ORDER BY state`)
   if (byState.length === 0) return 'cold sweeps: none yet (npm run admin -- payouts all lists them)'
   const last = (await getRow(ctx.db, `SELECT id, state, amount_nano, to_address, updated_at FROM outgoing_payments WHERE kind = 'sweep' ORDER BY id DESC LIMIT 1`))!
-  const counts = byState.map((r) => `${big(r, 'n')} ${str(r, 'state')} (${formatNano(big(r, 'v'))} TON)`).join(', ')
-  return `cold sweeps: ${counts}; the last #${big(last, 'id')} ${str(last, 'state')}, ${formatNano(big(last, 'amount_nano'))} TON to ${str(last, 'to_address')} at ${new Date(Number(big(last, 'updated_at')) * 1000).toISOString()}`
+  const counts = byState.map((r) => `${big(r, 'n')} ${str(r, 'state')} (${formatNano(big(r, 'v'))} ${COIN})`).join(', ')
+  return `cold sweeps: ${counts}; the last #${big(last, 'id')} ${str(last, 'state')}, ${formatNano(big(last, 'amount_nano'))} ${COIN} to ${str(last, 'to_address')} at ${new Date(Number(big(last, 'updated_at')) * 1000).toISOString()}`
 }
 
 /**
@@ -208,7 +209,7 @@ export const runAdminCommand = async (
           await audit(tx, 'price.set', null, { priceNano: nano, previousNano: done.previousNano, forced: done.forced })
           return done
         })
-        const line = `price ${text} TON per AXIOM from ${new Date(at * 1000).toISOString()}`
+        const line = `price ${text} ${COIN} per AXIOM from ${new Date(at * 1000).toISOString()}`
         if (set.previousNano === null) return `${line} (the first price recorded)`
         const move = `${priceMoveText(set.previousNano, nano)}% from ${formatNano(set.previousNano)}`
         return set.forced ? `${line}: FORCED, ${move} (more than ${MAX_PRICE_MOVE_PERCENT}%)` : `${line} (${move})`

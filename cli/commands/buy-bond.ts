@@ -5,6 +5,7 @@ import { nanoToTon, type Out, tokens, when } from '../output.ts'
 import { dailyRate, formatRate } from '../records.ts'
 import { keyValues } from '../table.ts'
 import { type Command, newKey } from './command.ts'
+import { COIN } from '../../core/domain/constants.ts'
 
 /** How long `bond` waits for a paid bond to become active, by default. */
 export const BOND_ACTIVE_WAIT_S = 90
@@ -24,7 +25,7 @@ const paymentView = (p: { address: string; amount_nano: string; comment: string;
 const paymentLines = (p: ReturnType<typeof paymentView>) =>
   keyValues([
     ['Pay to', p.address],
-    ['Amount', `${p.amount_ton} TON`],
+    ['Amount', `${p.amount_ton} ${COIN}`],
     ['Comment', p.comment],
     ['Valid until', `${when(p.valid_until)} UTC`],
     ['Wallet link', p.link],
@@ -71,7 +72,7 @@ const payBond = async (ctx: CliContext, out: Out, amount: number, days: number, 
         sent = tx
         const m = tx.messages[0]
         if (m && !out.json)
-          ctx.notice(`Asking ${account.friendlyAddress ?? account.address} to pay ${nanoToTon(m.amount)} TON to ${m.address} (comment ${m.comment ?? '-'})`)
+          ctx.notice(`Asking ${account.friendlyAddress ?? account.address} to pay ${nanoToTon(m.amount)} ${COIN} to ${m.address} (comment ${m.comment ?? '-'})`)
         setText('Waiting for the wallet to approve the payment')
       }
       return runEffect(
@@ -113,7 +114,7 @@ const payBond = async (ctx: CliContext, out: Out, amount: number, days: number, 
     out.emit(
       result,
       () =>
-        `Paid ${payment ? `${payment.amount_ton} TON ` : ''}from ${account.friendlyAddress ?? account.address}\n` +
+        `Paid ${payment ? `${payment.amount_ton} ${COIN} ` : ''}from ${account.friendlyAddress ?? account.address}\n` +
         `Bond #${mint.id} is ${mint.status}: ${tokens(mint.amount_token)} AXIOM for ${mint.tariff_days} days at ${formatRate(dailyRate(mint))} % a day\n`,
     )
   } catch (e) {
@@ -131,7 +132,7 @@ export const bond: Command = {
   name: 'bond',
   args: '<amount> --days N [--pay] [--wait SECONDS]',
   summary:
-    'Buy a bond: with a connected wallet (axiom wallet connect) it pays and waits until the bond is active; without one it prints the TON payment',
+    'Buy a bond: with a connected wallet (axiom wallet connect) it pays and waits until the bond is active; without one it prints the GRAM payment',
   examples: ['axiom bond 200 --days 30', 'axiom wallet connect --dev-wallet && axiom bond 10 --days 10 --pay'],
   options: { days: { type: 'string' }, pay: { type: 'boolean' }, wait: { type: 'string' } },
   positionals: [1, 1],

@@ -4,19 +4,20 @@ import { candleChart } from '../candle-chart.ts'
 import { fine } from '../output.ts'
 import { formatRate } from '../records.ts'
 import { type Command, orFail } from './command.ts'
+import { COIN } from '../../core/domain/constants.ts'
 
 const signed = (v: number) => `${v > 0 ? '+' : ''}${formatRate(v)} %`
 
 export const price: Command = {
   name: 'price',
   args: '',
-  summary: 'The AXIOM price in TON, and its change over 24 h and 30 days',
+  summary: 'The AXIOM price in GRAM, and its change over 24 h and 30 days',
   examples: ['axiom price'],
   positionals: [0, 0],
   auth: true,
   async run(ctx, out) {
     const p = orFail(await out.exec(ctx.uc.loadPrice(), 'Loading the price'))
-    out.emit(p, `${fine(p.price)} TON · 24h ${signed(p.price_change_24h)} · 30d ${signed(p.price_change_30d)}\n`)
+    out.emit(p, `${fine(p.price)} ${COIN} · 24h ${signed(p.price_change_24h)} · 30d ${signed(p.price_change_30d)}\n`)
   },
 }
 
@@ -36,7 +37,7 @@ export const candles: Command = {
     const columns = ctx.io.stdout.columns ?? 80
     out.emit(
       list,
-      () => `AXIOM/TON · ${interval}\n` + candleChart(list, { columns, rows: 14, color: ctx.io.stdout.isTTY === true }),
+      () => `AXIOM/${COIN} · ${interval}\n` + candleChart(list, { columns, rows: 14, color: ctx.io.stdout.isTTY === true }),
     )
   },
 }

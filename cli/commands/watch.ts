@@ -19,6 +19,7 @@ import { fine, type Out, toJson, tokens } from '../output.ts'
 import { recordColumns, withReward } from '../records.ts'
 import { table } from '../table.ts'
 import type { Command } from './command.ts'
+import { COIN } from '../../core/domain/constants.ts'
 
 export interface WatchOptions {
   /** Stop after this long (`--for`); otherwise only the abort signal (Ctrl-C) stops it. */
@@ -90,7 +91,7 @@ export const watch = async (ctx: CliContext, out: Out, o: WatchOptions = {}): Pr
       (tty ? ' · Ctrl-C to stop' : '') +
       '\n' +
       (b ? `Balance ${tokens(b.balance_token)} · task ${tokens(b.task_balance)} · referral ${tokens(b.referral_balance)}` : '') +
-      (state.price ? ` · price ${fine(state.price.price)} TON` : '') +
+      (state.price ? ` · price ${fine(state.price.price)} ${COIN}` : '') +
       '\n\nBonds\n' +
       table(keepNewestPending(state.mints, t), recordColumns<Mint>(t), 'No bonds') +
       '\nStakes\n' +

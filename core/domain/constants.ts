@@ -3,6 +3,12 @@
 export const SECONDS_PER_HOUR = 3600
 export const SECONDS_PER_DAY = 86_400
 export const NANO_PER_TON = 1_000_000_000
+/**
+ * The chain's coin as an amount or a price is labelled: Gram (GRAM) since the TON community's vote
+ * (announced 2026-06-01; market data switched 2026-06-30). The network keeps its name: TON, TON
+ * Connect, a TON wallet, a TON address. The unit is the same (1e9 nano-units, NANO_PER_TON).
+ */
+export const COIN = 'GRAM'
 export const REWARD_DECIMALS = 10
 
 export const API_BASE_PATH = '/api'

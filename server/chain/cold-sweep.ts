@@ -1,6 +1,7 @@
 import { Address } from '@ton/core'
 import { formatNano, requireNano } from '../domain/money.ts'
 import type { TonNetwork } from './treasury.ts'
+import { COIN } from '../../core/domain/constants.ts'
 
 /**
  * The hot float and the cold sweep (docs/deploy.md, "Going live on TON"): the treasury keeps
@@ -38,7 +39,7 @@ export const sweepComment = (n: bigint | number): string => `axiom:sweep:${n}`
 export const sweepAmount = (balanceNano: bigint, floatNano: bigint): bigint | null =>
   balanceNano >= floatNano + SWEEP_MARGIN_NANO ? balanceNano - floatNano - SWEEP_FEE_NANO : null
 
-const ton = (nano: bigint) => `${formatNano(nano)} TON`
+const ton = (nano: bigint) => `${formatNano(nano)} ${COIN}`
 
 /**
  * Production's cold sweep from AXIOM_COLD_ADDRESS and AXIOM_TREASURY_FLOAT, or null (none). Throws a
@@ -83,7 +84,7 @@ export const coldSweepFromEnv = (
     try {
       floatNano = requireNano('AXIOM_TREASURY_FLOAT', floatText, { allowZero: true })
     } catch (e) {
-      throw new Error(`${(e as Error).message} (an amount of TON, such as 1000 or 250.5)`)
+      throw new Error(`${(e as Error).message} (an amount of GRAM, such as 1000 or 250.5)`)
     }
   }
   if (floatNano < reserve) {

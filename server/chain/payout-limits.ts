@@ -30,7 +30,7 @@ export const payoutLimitsFromEnv = (env: NodeJS.ProcessEnv, defaults: PayoutLimi
     try {
       return requireNano(name, v.trim(), { allowZero: key === 'treasuryReserveNano' })
     } catch (e) {
-      throw new Error(`${(e as Error).message} (an amount of TON, such as 100 or 12.5, or off)`)
+      throw new Error(`${(e as Error).message} (an amount of GRAM, such as 100 or 12.5, or off)`)
     }
   }
   const lag = (): number | null => {

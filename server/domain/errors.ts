@@ -1,3 +1,4 @@
+import { COIN } from '../../core/domain/constants.ts'
 export const INSUFFICIENT_BALANCE_MSG = 'Insufficient balance'
 export const FILE_TOO_LARGE_MSG = 'File size is too large'
 
@@ -56,7 +57,7 @@ export class BalanceLimitExceeded extends fact('BalanceLimitExceeded', () => 'Th
 export class BondNotPending extends fact('BondNotPending', (mintId: bigint, status: string) => `Bond #${mintId} is ${status}, not pending`) {}
 
 /** A bond payment below the TON quoted for it. */
-export class Underpaid extends fact('Underpaid', (paid: string, expected: string) => `Payment of ${paid} TON is below ${expected} TON`) {}
+export class Underpaid extends fact('Underpaid', (paid: string, expected: string) => `Payment of ${paid} ${COIN} is below ${expected} ${COIN}`) {}
 
 /** A new bond while the user already has `max` waiting for their payment. */
 export class TooManyPendingBonds extends fact(

@@ -2,6 +2,7 @@ import { allRows, big, getRow, num } from '../db/sql.ts'
 import type { ServerContext } from './context.ts'
 import type { OperationRow } from './rows.ts'
 import { TASKS } from './tasks.ts'
+import { COIN } from '../../core/domain/constants.ts'
 
 /**
  * The app's coin as the operations history names it: the one place its name is written for the
@@ -9,8 +10,8 @@ import { TASKS } from './tasks.ts'
  */
 export const TOKEN_UNIT = 'AXIOM'
 
-/** A row's unit as the history shows it: the coin's name (TOKEN_UNIT) or TON. */
-export const unitName = (unit: string): string => (unit === 'ton' ? 'TON' : TOKEN_UNIT)
+/** A row's unit as the history shows it: the token's name (TOKEN_UNIT) or the chain's coin (COIN, GRAM). */
+export const unitName = (unit: string): string => (unit === 'ton' ? COIN : TOKEN_UNIT)
 
 /**
  * The operations history's descriptions: each a key the app translates, with the English template

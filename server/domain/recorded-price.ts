@@ -5,6 +5,7 @@ import type { ServerContext } from './context.ts'
 import { DomainError, PriceOutOfDate } from './errors.ts'
 import { formatFixed, formatNano } from './money.ts'
 import { MAX_CANDLES, type CandleInterval, type CandleNano, type PriceFeed } from './price-walk.ts'
+import { COIN } from '../../core/domain/constants.ts'
 
 /**
  * Production's price: the ticks an operator records (`npm run admin -- price set <ton>`), kept in
@@ -53,7 +54,7 @@ export class PriceMoveRefused extends DomainError {
   readonly _tag = 'PriceMoveRefused'
   constructor(last: bigint, next: bigint) {
     super(
-      `refused: ${formatNano(next)} TON per AXIOM is ${priceMoveText(last, next)}% from the last recorded price ${formatNano(last)} ` +
+      `refused: ${formatNano(next)} ${COIN} per AXIOM is ${priceMoveText(last, next)}% from the last recorded price ${formatNano(last)} ` +
         `(more than ${MAX_PRICE_MOVE_PERCENT}%); if it is right, run again with --force`,
     )
   }

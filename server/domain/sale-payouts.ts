@@ -6,6 +6,7 @@ import { formatNano } from './money.ts'
 import { moveBalance, recordOperation } from './ledger.ts'
 import type { PayoutLimits } from '../config/config.ts'
 import type { WithdrawalRow } from './rows.ts'
+import { COIN } from '../../core/domain/constants.ts'
 
 /**
  * The payout states of a `withdrawals` row (its `status` column), in order:
@@ -98,7 +99,7 @@ export const completeSaleFoundPaid = async (ctx: ServerContext, id: bigint): Pro
 /** The window of the per-user-day limit: the last 24 hours. */
 export const USER_DAY_S = 86_400
 
-const tonText = (nano: bigint) => `${formatNano(nano)} TON`
+const tonText = (nano: bigint) => `${formatNano(nano)} ${COIN}`
 
 /** What a user's sales released to the treasury's queue in the last 24 h come to (held ones are not released). */
 const releasedToday = async (ctx: ServerContext, userId: bigint): Promise<bigint> =>

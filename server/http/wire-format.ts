@@ -162,7 +162,7 @@ export const operationWire = (row: OperationRow, numbers?: OwnNumbers) => {
     id: Number(row.id),
     type: row.type,
     amount: formatNano(row.amount),
-    /** The amount's unit as shown: the coin's name (operation-texts.ts's TOKEN_UNIT) or TON. */
+    /** The amount's unit as shown: the token's name (operation-texts.ts's TOKEN_UNIT) or the chain's coin (GRAM). */
     unit: unitName(row.unit),
     /** The balance the row moved; `wallet` for TON to or from the user's wallet, `none` when nothing moved (a stake, a bond from a link). */
     balance: row.balance,

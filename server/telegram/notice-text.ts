@@ -1,5 +1,6 @@
 /** What the backend tells a user in the bot's chat (docs/deploy.md, "Notifications"), in their language. */
 import type { NoticeKind } from '../domain/outbox.ts'
+import { COIN } from '../../core/domain/constants.ts'
 
 export type { NoticeKind }
 
@@ -18,14 +19,14 @@ export const utcTime = (unixS: number): string => `${new Date(unixS * 1000).toIS
 const saleCreated = {
   en: (p: Payload) =>
     p.release_at === undefined
-      ? `Sale #${p.sale_id}: ${p.token_amount} AXIOM for ${p.amount_ton} TON to ${p.address}. It is being paid out.`
-      : `Sale #${p.sale_id}: ${p.token_amount} AXIOM for ${p.amount_ton} TON to ${p.address}.\n` +
+      ? `Sale #${p.sale_id}: ${p.token_amount} AXIOM for ${p.amount_ton} ${COIN} to ${p.address}. It is being paid out.`
+      : `Sale #${p.sale_id}: ${p.token_amount} AXIOM for ${p.amount_ton} ${COIN} to ${p.address}.\n` +
         `This address is new to your account (not your wallet connected with TON Connect), so the sale waits until ${utcTime(Number(p.release_at))} before it is paid. ` +
         `Not you? Cancel it before then: the tokens come back to your balance.`,
   ru: (p: Payload) =>
     p.release_at === undefined
-      ? `Продажа #${p.sale_id}: ${p.token_amount} AXIOM за ${p.amount_ton} TON на адрес ${p.address}. Выплата уже идёт.`
-      : `Продажа #${p.sale_id}: ${p.token_amount} AXIOM за ${p.amount_ton} TON на адрес ${p.address}.\n` +
+      ? `Продажа #${p.sale_id}: ${p.token_amount} AXIOM за ${p.amount_ton} ${COIN} на адрес ${p.address}. Выплата уже идёт.`
+      : `Продажа #${p.sale_id}: ${p.token_amount} AXIOM за ${p.amount_ton} ${COIN} на адрес ${p.address}.\n` +
         `Этот адрес новый для вашего аккаунта (это не кошелёк, подключённый через TON Connect), поэтому выплата ждёт до ${utcTime(Number(p.release_at))}. ` +
         `Это не вы? Отмените продажу до этого времени: токены вернутся на баланс.`,
 }
@@ -36,7 +37,7 @@ const TEXTS: Record<'en' | 'ru', Record<NoticeKind, (p: Payload) => string>> = {
     bond_completed: (p) => `Bond #${p.number ?? p.mint_id} completed: ${p.amount} AXIOM and its reward are on your balance.`,
     stake_completed: (p) => `Stake #${p.number ?? p.stake_id} completed: ${p.amount} AXIOM and its reward are on your balance.`,
     sale_created: saleCreated.en,
-    sale_paid: (p) => `Your sale was paid out: ${p.amount_ton} TON sent to your wallet.`,
+    sale_paid: (p) => `Your sale was paid out: ${p.amount_ton} ${COIN} sent to your wallet.`,
     friend_joined: (p) => `${p.name} joined AXIOM through your link.`,
     farming_used: (p) => `${p.name} used your farming link: a bond of ${p.amount} AXIOM.`,
   },
@@ -45,7 +46,7 @@ const TEXTS: Record<'en' | 'ru', Record<NoticeKind, (p: Payload) => string>> = {
     bond_completed: (p) => `Бонд #${p.number ?? p.mint_id} завершён: ${p.amount} AXIOM и награда зачислены на баланс.`,
     stake_completed: (p) => `Стейк #${p.number ?? p.stake_id} завершён: ${p.amount} AXIOM и награда зачислены на баланс.`,
     sale_created: saleCreated.ru,
-    sale_paid: (p) => `Продажа выплачена: ${p.amount_ton} TON отправлены на ваш кошелёк.`,
+    sale_paid: (p) => `Продажа выплачена: ${p.amount_ton} ${COIN} отправлены на ваш кошелёк.`,
     friend_joined: (p) => `${p.name} присоединился к AXIOM по вашей ссылке.`,
     farming_used: (p) => `${p.name} использовал вашу ссылку фарминга: бонд на ${p.amount} AXIOM.`,
   },

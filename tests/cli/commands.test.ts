@@ -343,7 +343,7 @@ describe('market', () => {
     const u = await loggedIn()
     const p = (await u.run(['price', '--json'])).json()
     expect(p.price).toBeGreaterThan(0)
-    expect((await u.run(['price'])).stdout).toMatch(/^\d+\.\d+ TON · 24h [+-]?[\d.]+ % · 30d/)
+    expect((await u.run(['price'])).stdout).toMatch(/^\d+\.\d+ GRAM · 24h [+-]?[\d.]+ % · 30d/)
   })
 
   it('candles: JSON, and a chart that fits the terminal width', async () => {
@@ -355,7 +355,7 @@ describe('market', () => {
     const chart = await u.run(['candles', '--interval', '4h'], { stdout })
     expect(chart.code).toBe(0)
     const lines = chart.stdout.trimEnd().split('\n')
-    expect(lines[0]).toBe('AXIOM/TON · 4h')
+    expect(lines[0]).toBe('AXIOM/GRAM · 4h')
     expect(lines.filter((l) => l.includes('┤'))).toHaveLength(14)
     for (const l of lines) expect([...l].length).toBeLessThanOrEqual(60)
     expect(chart.stdout).toMatch(/[█▒]/)

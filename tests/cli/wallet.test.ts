@@ -133,8 +133,8 @@ describe('axiom bond with a connected wallet', () => {
     const b = await user.run(['bond', '5', '--days', String(days)])
     expect(b.code, b.stderr).toBe(0)
     expect(b.stderr).toMatch(/Bond #\d+ created: 5\.00 AXIOM/)
-    expect(b.stderr).toMatch(/Asking UQ\S+ to pay [\d.]+ TON to \S+ \(comment axiom:mint:\d+\)/)
-    expect(b.stdout).toMatch(/Paid [\d.]+ TON from UQ/)
+    expect(b.stderr).toMatch(/Asking UQ\S+ to pay [\d.]+ GRAM to \S+ \(comment axiom:mint:\d+\)/)
+    expect(b.stdout).toMatch(/Paid [\d.]+ GRAM from UQ/)
     expect(b.stdout).toMatch(/Bond #\d+ is active: 5\.00 AXIOM/)
   })
 

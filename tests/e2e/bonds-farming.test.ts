@@ -172,7 +172,7 @@ describe('farming links', () => {
     await expectText(bApp.app.getByTestId('activation-title'), 'You get it for 10 days')
     await bApp.app.getByTestId('activation-active').waitFor()
     await expectText(bApp.app.getByTestId('activation-amount'), '5.00 AXIOM')
-    expect(await text(bApp.app.getByTestId('activation-ton'))).toMatch(/^≈ \d+\.\d{2,4} TON$/)
+    expect(await text(bApp.app.getByTestId('activation-ton'))).toMatch(/^≈ \d+\.\d{2,4} GRAM$/)
     await bApp.app.getByTestId('activation-close').click()
     await modal.waitFor({ state: 'detached' })
     // The farming bond is B's. (That it also appears live in B's open dashboard is the known bug in

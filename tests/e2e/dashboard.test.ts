@@ -23,7 +23,7 @@ const expectedCard = (s: WireStats): Record<string, string> => ({
   total_locked: `${shownAmount(s.total_locked, 2)} AXIOM`,
   total_rewards_paid: `${formatNonZero(s.total_rewards_paid)} AXIOM`,
   total_withdrawn: `${shownAmount(s.total_withdrawn, 2)} AXIOM`,
-  total_ton_raised: `${formatNonZero(s.total_ton_raised)} TON`,
+  total_ton_raised: `${formatNonZero(s.total_ton_raised)} GRAM`,
   total_users: String(s.total_users),
   active_bonds: String(s.active_bonds),
   active_stakes: String(s.active_stakes),

@@ -38,14 +38,14 @@ describe('History after paying for a bond', () => {
     const [bond] = (await api<{ items: Array<{ id: number; amount_ton: string }> }>(stack, user, 'GET', '/mint/')).items
     const ops = (await api<{ items: Op[] }>(stack, user, 'GET', '/operations/history')).items
     const paid = ops.find((o) => o.type === 'bond_paid')!
-    expect(paid).toMatchObject({ amount: `-${bond!.amount_ton}`, unit: 'TON' })
+    expect(paid).toMatchObject({ amount: `-${bond!.amount_ton}`, unit: 'GRAM' })
     const welcome = ops.find((o) => o.type === 'welcome')!
 
     await openHistory(app)
     const row = app.getByTestId(`operation-${paid.id}`)
     await expectText(row.locator('.list__title'), 'Bond #1 bought')
     // The TON it cost, spent: the typographic minus, the amount as every screen cuts it, its unit.
-    await expectText(app.getByTestId(`operation-${paid.id}-amount`), `−${shownAmount(bond!.amount_ton, 4)} TON`)
+    await expectText(app.getByTestId(`operation-${paid.id}-amount`), `−${shownAmount(bond!.amount_ton, 4)} GRAM`)
     expect(await app.getByTestId(`operation-${paid.id}-amount`).getAttribute('class')).toContain('is-negative')
     await expectText(app.getByTestId(`operation-${welcome.id}-amount`), '+100.00 AXIOM')
     // Newest first: the purchase above the welcome balance.
@@ -63,6 +63,6 @@ const russian = async (page: Page, user: number, id: number) => {
   const { app, errors } = await launch(stack, { user, lang: 'ru', page, path: '/history' })
   await app.getByTestId('operations-list').waitFor()
   await expectText(app.getByTestId(`operation-${id}`).locator('.list__title'), 'Куплен бонд #1')
-  expect(await text(app.getByTestId(`operation-${id}-amount`))).toMatch(/ TON$/)
+  expect(await text(app.getByTestId(`operation-${id}-amount`))).toMatch(/ GRAM$/)
   expect(errors).toEqual([])
 }

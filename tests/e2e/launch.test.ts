@@ -9,7 +9,7 @@ describe('launching the mini app from the Telegram host', () => {
     const { app, page, errors } = await launch(stack, { user: 7001, name: 'Alice' })
     await app.getByTestId('screen-dashboard').waitFor()
     await expect.poll(() => app.getByTestId('balance-main-amount').innerText()).toMatch(/\d/)
-    await expect.poll(() => app.getByTestId('price').innerText()).toMatch(/TON/)
+    await expect.poll(() => app.getByTestId('price').innerText()).toMatch(/GRAM/)
     expect(errors).toEqual([])
     await page.close()
   })

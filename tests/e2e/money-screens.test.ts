@@ -112,7 +112,7 @@ describe('the bond quote', () => {
 
     await expectText(app.getByTestId('bond-preview-amount'), '100.00 AXIOM')
     await expectText(app.getByTestId('bond-preview-days'), '30 days')
-    expect(await text(app.getByTestId('bond-preview-ton'))).toMatch(/^\d+\.\d{2,4} TON$/)
+    expect(await text(app.getByTestId('bond-preview-ton'))).toMatch(/^\d+\.\d{2,4} GRAM$/)
     // 0.7 % (30-day plan) + 0.1 % collective; 100 × 0.8 % × 30 days = 24.
     await expectText(app.getByTestId('bond-preview-daily'), '0.80%/day')
     await expectText(app.getByTestId('bond-preview-per-day'), '0.80 AXIOM/day')

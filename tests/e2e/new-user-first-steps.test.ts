@@ -250,13 +250,13 @@ describe('units and decimals', () => {
       await page.waitForTimeout(250)
     }
     expect(prices.size).toBeGreaterThan(1)
-    for (const p of prices) expect(p).toMatch(/^\d+\.\d{6} TON$/)
+    for (const p of prices) expect(p).toMatch(/^\d+\.\d{6} GRAM$/)
 
     // Platform stats: every amount and the percentage at 2 places.
     const stats = app.getByTestId('financial-stats')
     await stats.locator('[data-testid="stat-total_ton_raised"]').waitFor()
     for (const key of ['total_locked', 'total_withdrawn', 'total_ton_raised', 'collective_bonus'])
-      expect(await text(app.getByTestId(`stat-${key}`))).toMatch(/^[\d ]+\.\d{2}( AXIOM| TON|%)$/)
+      expect(await text(app.getByTestId(`stat-${key}`))).toMatch(/^[\d ]+\.\d{2}( AXIOM| GRAM|%)$/)
 
     await app.getByTestId('tab-referral').click()
     await expectText(app.getByTestId('referral-level').locator('.level-card__meta'), 'Turnover: 0.00 AXIOM')

@@ -215,7 +215,7 @@ describe('red team: the money path under attack', () => {
   it('a price typo (25 for 0.025) is refused; forced through by a tired operator, the sale it would overpay is held, then rejected', async () => {
     const typo = admin('price', 'set', '25')
     expect(typo.status).toBe(1)
-    expect(typo.err).toMatch(/^refused: 25 TON per AXIOM is \+99900% from the last recorded price 0\.025/)
+    expect(typo.err).toMatch(/^refused: 25 GRAM per AXIOM is \+99900% from the last recorded price 0\.025/)
     expect(admin('price', 'set', '25', '--force').status).toBe(0)
     d.ts.clock.now = Math.floor(Date.now() / 1000) + 1
     await d.ts.server.tick()

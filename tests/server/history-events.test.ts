@@ -106,7 +106,7 @@ describe('GET /operations/history: every money event, with its amount and unit',
     const row = only(items, 'bond_paid')
     expect(row).toMatchObject({
       amount: `-${facts.bondTon}`,
-      unit: 'TON',
+      unit: 'GRAM',
       balance: 'wallet',
       description: `Bond #${facts.bondId} bought`,
       description_key: 'operation.bond_paid',
@@ -158,7 +158,7 @@ describe('GET /operations/history: every money event, with its amount and unit',
     ])
     expect(only(items, 'sale_paid')).toMatchObject({
       amount: facts.saleTon,
-      unit: 'TON',
+      unit: 'GRAM',
       balance: 'wallet',
       description: `Sale #${facts.saleId} paid`,
       description_key: 'operation.sale_paid',
@@ -209,6 +209,6 @@ describe('GET /operations/history: every money event, with its amount and unit',
 
   it("the friend's history: their bond's TON, under their own number 1", async () => {
     const { items } = await history(friend)
-    expect(only(items, 'bond_paid')).toMatchObject({ unit: 'TON', balance: 'wallet', description_params: { bond_number: 1 } })
+    expect(only(items, 'bond_paid')).toMatchObject({ unit: 'GRAM', balance: 'wallet', description_params: { bond_number: 1 } })
   })
 })

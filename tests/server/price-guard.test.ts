@@ -47,22 +47,22 @@ describe('admin price set refuses a move of more than 20 % without --force', () 
 
     const first = admin(db, 'price', 'set', '0.025')
     expect(first.status).toBe(0)
-    expect(first.out).toMatch(/^price 0\.025 TON per AXIOM from .*\(the first price recorded\)$/)
+    expect(first.out).toMatch(/^price 0\.025 GRAM per AXIOM from .*\(the first price recorded\)$/)
 
     // The typo: 25 for 0.025. Refused, one line naming both prices and the move, exit 1, nothing recorded.
     const typo = admin(db, 'price', 'set', '25')
     expect(typo.status).toBe(1)
     expect(typo.out).toBe('')
     expect(typo.err).toBe(
-      'refused: 25 TON per AXIOM is +99900% from the last recorded price 0.025 (more than 20%); if it is right, run again with --force',
+      'refused: 25 GRAM per AXIOM is +99900% from the last recorded price 0.025 (more than 20%); if it is right, run again with --force',
     )
     // 21 % up, and 21 % down.
     const up = admin(db, 'price', 'set', '0.03025')
     expect(up.status).toBe(1)
-    expect(up.err).toBe('refused: 0.03025 TON per AXIOM is +21% from the last recorded price 0.025 (more than 20%); if it is right, run again with --force')
+    expect(up.err).toBe('refused: 0.03025 GRAM per AXIOM is +21% from the last recorded price 0.025 (more than 20%); if it is right, run again with --force')
     const down = admin(db, 'price', 'set', '0.01975')
     expect(down.status).toBe(1)
-    expect(down.err).toMatch(/^refused: 0\.01975 TON per AXIOM is -21% from the last recorded price 0\.025 \(more than 20%\)/)
+    expect(down.err).toMatch(/^refused: 0\.01975 GRAM per AXIOM is -21% from the last recorded price 0\.025 \(more than 20%\)/)
 
     const t = await start({ dbPath: db, priceSource: 'recorded', priceTickMs: 60_000 })
     expect(await lastTick(t)).toBe('25000000')
@@ -70,13 +70,13 @@ describe('admin price set refuses a move of more than 20 % without --force', () 
     // 19 % is an ordinary move.
     const ok = admin(db, 'price', 'set', '0.02975')
     expect(ok.status).toBe(0)
-    expect(ok.out).toMatch(/^price 0\.02975 TON per AXIOM from .* \(\+19% from 0\.025\)$/)
+    expect(ok.out).toMatch(/^price 0\.02975 GRAM per AXIOM from .* \(\+19% from 0\.025\)$/)
     expect(await lastTick(t)).toBe('29750000')
 
     // A real jump, confirmed: recorded, and the output says it was forced.
     const forced = admin(db, 'price', 'set', '0.05', '--force')
     expect(forced.status).toBe(0)
-    expect(forced.out).toMatch(/^price 0\.05 TON per AXIOM from .*: FORCED, \+68\.06% from 0\.02975 \(more than 20%\)$/)
+    expect(forced.out).toMatch(/^price 0\.05 GRAM per AXIOM from .*: FORCED, \+68\.06% from 0\.02975 \(more than 20%\)$/)
     expect(await lastTick(t)).toBe('50000000')
     // The backend quotes what was recorded.
     t.clock.now = now() + 1

@@ -198,8 +198,8 @@ describe('the cold wallet and the float in production', () => {
     const testnetCold = Address.parse(COLD_ADDRESS).toString({ testOnly: true })
     expect(await refusal(worker({ AXIOM_COLD_ADDRESS: testnetCold }))).toBe('AXIOM_COLD_ADDRESS is a testnet address but AXIOM_TON_NETWORK is mainnet')
     expect(await refusal(worker({ AXIOM_COLD_ADDRESS: 'EQ-not-an-address' }))).toBe('AXIOM_COLD_ADDRESS EQ-not-an-address is not a TON address')
-    expect(await refusal(worker({ AXIOM_TREASURY_FLOAT: '4.999999999' }))).toBe('AXIOM_TREASURY_FLOAT (4.999999999 TON) is under AXIOM_TREASURY_RESERVE (5 TON): the float must cover the reserve')
-    expect(await refusal(worker({ AXIOM_TREASURY_FLOAT: 'lots' }))).toMatch(/^AXIOM_TREASURY_FLOAT .*\(an amount of TON, such as 1000 or 250.5\)$/)
+    expect(await refusal(worker({ AXIOM_TREASURY_FLOAT: '4.999999999' }))).toBe('AXIOM_TREASURY_FLOAT (4.999999999 GRAM) is under AXIOM_TREASURY_RESERVE (5 GRAM): the float must cover the reserve')
+    expect(await refusal(worker({ AXIOM_TREASURY_FLOAT: 'lots' }))).toMatch(/^AXIOM_TREASURY_FLOAT .*\(an amount of GRAM, such as 1000 or 250.5\)$/)
     expect((await entryOptionsFromEnv(worker({ AXIOM_TREASURY_FLOAT: '5' }))).chain?.sweep?.floatNano).toBe(5n * TON)
   })
 

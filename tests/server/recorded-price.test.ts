@@ -20,7 +20,7 @@ describe("production's price: the ticks an operator records", () => {
 
   it('quotes what `admin price set` recorded, candles cut from the ticks, a new tick read on the next price tick', async () => {
     const dbPath = await testDatabase(join(dir, 'ticks.db'))
-    expect(await runAdminCommand(dbPath, ['price', 'set', '0.031'])).toMatch(/^price 0.031 TON per AXIOM from /)
+    expect(await runAdminCommand(dbPath, ['price', 'set', '0.031'])).toMatch(/^price 0.031 GRAM per AXIOM from /)
     await expect(runAdminCommand(dbPath, ['price', 'set', '-1'])).rejects.toThrow(/price/)
     const t = await startTestServer({ dbPath, priceSource: 'recorded', priceTickMs: 60_000 })
     servers.push(t)

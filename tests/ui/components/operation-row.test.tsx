@@ -27,7 +27,7 @@ beforeAll(loadRowTexts)
 const bought = row({
   type: 'bond_paid',
   amount: -5.25,
-  unit: 'TON',
+  unit: 'GRAM',
   balance: 'wallet',
   description: 'Bond #41 bought',
   description_key: 'operation.bond_paid',
@@ -38,10 +38,10 @@ describe('the operations history: a row per money event, with its unit', () => {
   it('a bond paid in TON: its number and the TON it cost, spent', () => {
     const en = render(bought, 'en')
     expect(title(en)).toBe('Bond #3 bought')
-    expect(amount(en)).toBe('−5.25 TON')
+    expect(amount(en)).toBe('−5.25 GRAM')
     expect(en).toContain('is-negative')
     expect(title(render(bought, 'ru'))).toBe('Куплен бонд #3')
-    expect(amount(render(bought, 'ru'))).toMatch(/^−5[.,]25 TON$/)
+    expect(amount(render(bought, 'ru'))).toMatch(/^−5[.,]25 GRAM$/)
   })
 
   it("a stake and a link's bond: what they were worth, neither gained nor spent", () => {
@@ -65,10 +65,10 @@ describe('the operations history: a row per money event, with its unit', () => {
   })
 
   it("a sale's payout: the TON received", () => {
-    const paid = row({ type: 'sale_paid', amount: 1.455, unit: 'TON', balance: 'wallet', description_key: 'operation.sale_paid', description_params: { sale: '12' } })
+    const paid = row({ type: 'sale_paid', amount: 1.455, unit: 'GRAM', balance: 'wallet', description_key: 'operation.sale_paid', description_params: { sale: '12' } })
     expect(title(render(paid, 'en'))).toBe('Sale #12 paid to your wallet')
     expect(title(render(paid, 'ru'))).toBe('Продажа #12 выплачена на ваш кошелёк')
-    expect(amount(render(paid, 'en'))).toBe('+1.455 TON')
+    expect(amount(render(paid, 'en'))).toBe('+1.455 GRAM')
   })
 
   it('a row from a backend that sends no unit shows its amount as before', () => {

@@ -1,6 +1,6 @@
 import { observer } from 'mobx-react-lite'
 import { type FormEvent, useState } from 'react'
-import { dailyPercent, formatAmount, perDayRate } from '../../../core/index.ts'
+import { COIN, dailyPercent, formatAmount, perDayRate } from '../../../core/index.ts'
 import { useBondsState, useWalletState } from '../../app/contexts.ts'
 import { useNavigate } from '../../app/navigation.ts'
 import { Button } from '../../components/button.tsx'
@@ -51,7 +51,7 @@ const BondPreview = observer(function BondPreview({ amount, days }: { readonly a
         <>
           <Row label={t('mint.amount')} value={`${formatAmount(quote.amount_token)} AXIOM`} testId="bond-preview-amount" />
           <Row label={t('mint.term')} value={t('common.days', { n: quote.tariff_days })} testId="bond-preview-days" />
-          <Row label={t('bond.youPayNow')} value={`${formatAmount(quote.amount_ton, 4)} TON`} testId="bond-preview-ton" strong />
+          <Row label={t('bond.youPayNow')} value={`${formatAmount(quote.amount_ton, 4)} ${COIN}`} testId="bond-preview-ton" strong />
           <Row label={t('bond.dailyRate')} value={t('common.percentPerDay', { value: formatAmount(dailyPercent(quote), 4) })} testId="bond-preview-daily" />
           <Row
             label={t('bond.dailyIncome')}

@@ -1,5 +1,5 @@
 import { observer } from 'mobx-react-lite'
-import { type FinancialStats, formatAmount, formatNonZero } from '../../../core/index.ts'
+import { COIN, type FinancialStats, formatAmount, formatNonZero } from '../../../core/index.ts'
 import { useMarketState } from '../../app/contexts.ts'
 import { Section } from '../../components/section.tsx'
 import { Skeleton } from '../../components/spinner.tsx'
@@ -17,7 +17,7 @@ const FIGURES: ReadonlyArray<{ readonly key: Figure; readonly show: (value: numb
   // The first rewards paid are fractions of a token: shown as they are, never as 0.00 (spec §5).
   { key: 'total_rewards_paid', show: (v) => `${formatNonZero(v)} AXIOM` },
   { key: 'total_withdrawn', show: (v) => `${formatAmount(v)} AXIOM` },
-  { key: 'total_ton_raised', show: (v) => `${formatNonZero(v)} TON` },
+  { key: 'total_ton_raised', show: (v) => `${formatNonZero(v)} ${COIN}` },
   { key: 'total_users', show: formatCount },
   { key: 'active_bonds', show: formatCount },
   { key: 'active_stakes', show: formatCount },

@@ -1,6 +1,6 @@
 import { observer } from 'mobx-react-lite'
 import { lazy, Suspense } from 'react'
-import { CANDLE_INTERVALS, type CandleInterval } from '../../../core/index.ts'
+import { CANDLE_INTERVALS, COIN, type CandleInterval } from '../../../core/index.ts'
 import { useFirstFiguresStates, useMarketState } from '../../app/contexts.ts'
 import { firstScreenPainted } from '../../app/first-paint.ts'
 import { Segmented } from '../../components/segmented.tsx'
@@ -49,7 +49,7 @@ const PriceLine = observer(function PriceLine() {
         <span className="price__label">{t('dashboard.price')}</span>
         <div className="price__value num" data-testid="price">
           {/* Six places always, so the figure keeps its width from tick to tick. */}
-          {price ? `${formatFixedAmount(price.price, 6)} TON` : <Skeleton width={120} height={26} />}
+          {price ? `${formatFixedAmount(price.price, 6)} ${COIN}` : <Skeleton width={120} height={26} />}
         </div>
       </div>
       <div className="price__changes">
