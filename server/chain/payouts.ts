@@ -21,6 +21,7 @@ import {
 import { sweepAmount, sweepComment, type ColdSweep } from './cold-sweep.ts'
 import { MAX_MESSAGES, type TreasuryKey } from './treasury.ts'
 import { normalizedMessageHash, TREASURY_CURSOR } from './watcher.ts'
+import { COIN } from '../../core/domain/constants.ts'
 
 const parses = (a: string) => {
   try {
@@ -106,7 +107,7 @@ export const createPayoutSender = (ctx: ServerContext, o: PayoutSenderOptions): 
     }
   }
 
-  const ton = (nano: bigint) => `${formatNano(nano)} TON`
+  const ton = (nano: bigint) => `${formatNano(nano)} ${COIN}`
   // What the breaker last said, so that a change is logged and recorded once.
   let said: string | null = null
   const breaker = async (causes: ReadonlyArray<string>) => {

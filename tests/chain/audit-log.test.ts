@@ -128,7 +128,7 @@ describe('the audit log', () => {
     const activated = lines.find((l) => l.event === 'payment.activated')!
     expect(activated.detail.mintId).toBe(String(bond.mint.id))
     expect(activated.subject).toMatch(/^[0-9a-f]{64}$/)
-    expect(lines.find((l) => l.event === 'sale.held')).toMatchObject({ subject: String(large.id), detail: { reason: expect.stringMatching(/per-sale limit of 5 TON/) } })
+    expect(lines.find((l) => l.event === 'sale.held')).toMatchObject({ subject: String(large.id), detail: { reason: expect.stringMatching(/per-sale limit of 5 GRAM/) } })
     expect(lines.find((l) => l.event === 'admin.command' && l.actor === 'operator:alice')!.detail.args).toEqual(['payout', 'approve', String(large.id)])
     const paidSales = lines.filter((l) => l.event === 'payout.paid' && l.detail.kind === 'sale').map((l) => l.detail.withdrawalId)
     expect(paidSales).toEqual(expect.arrayContaining([String(small.id), String(large.id)]))

@@ -227,7 +227,7 @@ describe('npm run admin -- payouts all', () => {
       expect(listed).toMatchObject([{ kind: 'sweep', to: cold.toRawString(), amountNano: '12500000000', comment: 'axiom:sweep:1', state: 'queued' }])
       expect(JSON.parse(await runAdminCommand(file, ['payouts', 'queued']))).toHaveLength(1)
       // The breaker's summary names the sweeps too.
-      expect(await runAdminCommand(file, ['payouts'])).toMatch(new RegExp(`^cold sweeps: 1 queued \\(12\\.5 TON\\); the last #${row!.id} queued, 12\\.5 TON to ${cold.toRawString()} at `, 'm'))
+      expect(await runAdminCommand(file, ['payouts'])).toMatch(new RegExp(`^cold sweeps: 1 queued \\(12\\.5 GRAM\\); the last #${row!.id} queued, 12\\.5 GRAM to ${cold.toRawString()} at `, 'm'))
     } finally {
       await t.close()
       rmSync(dir, { recursive: true, force: true })
