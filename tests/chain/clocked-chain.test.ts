@@ -3,7 +3,7 @@ import Fastify from 'fastify'
 import { afterEach, describe, expect, it } from 'vitest'
 import { commentCell, LocalChain, type TraceEvent } from '../../stand-ins/chain/local-chain.ts'
 import { registerStreamingRoutes, STREAM_SSE_PATH } from '../../stand-ins/chain/streaming-api.ts'
-import { eventually } from './support.ts'
+import { eventually, serveV4 } from './support.ts'
 
 /**
  * The local chain on a clock (mainnet's 400 ms blocks): a message is accepted (pending) at once, lands
@@ -63,6 +63,23 @@ describe('the clocked local chain', () => {
     const chain = await clocked()
     const ext = await chain.signedTransfer(chain.devWallet(0), [{ to: chain.treasury.wallet.address, value: toNano('1') }], { validUntil: 1 })
     await expect(chain.accept(ext)).rejects.toThrow()
+  })
+
+  it("v4 /send answers once the chain accepts the message, before its block, as a node does", async () => {
+    const chain = await clocked(60_000)
+    const v4 = await serveV4(chain)
+    closers.push(() => v4.close())
+    const treasury = chain.treasury.wallet.address
+    const before = chain.transactionsOf(treasury).length
+    const ext = await chain.signedTransfer(chain.devWallet(0), [{ to: treasury, value: toNano('1') }])
+    const res = await fetch(`${v4.url}/send`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ boc: ext.toBoc().toString('base64') }) })
+    expect(res.status).toBe(200)
+    expect(await res.json()).toEqual({ status: 1 })
+    // Accepted, waiting for a block a minute away: not in the history yet.
+    expect(chain.transactionsOf(treasury)).toHaveLength(before)
+    const stale = await chain.signedTransfer(chain.devWallet(1), [{ to: treasury, value: toNano('1') }], { validUntil: 1 })
+    const refused = await fetch(`${v4.url}/send`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ boc: stale.toBoc().toString('base64') }) })
+    expect(refused.status).toBe(400)
   })
 
   it('a block per message by default: send answers with its block, which the history has', async () => {
