@@ -33,7 +33,7 @@ const cssColor = (el: Element, name: string, fallback: string): string => {
   ctx.fillStyle = color
   ctx.fillRect(0, 0, 1, 1)
   const [r = 0, g = 0, b = 0, a = 255] = ctx.getImageData(0, 0, 1, 1).data
-  return `rgba(${r}, ${g}, ${b}, ${(a / 255).toFixed(3)})`
+  return `rgba(${r}, ${g}, ${b}, ${Math.round((a / 255) * 1000) / 1000})`
 }
 
 /** lightweight-charts' licence asks for a link to TradingView; the app gives it as text under the chart. */
