@@ -332,6 +332,11 @@ export class LocalChain {
     return { hashNorm, included }
   }
 
+  /** A block now, as the clock makes one (a test that needs the block to come after something it waits for). */
+  sealNow(): Promise<void> {
+    return this.sealBlock()
+  }
+
   /** The clocked chain's block: every message accepted since the last one, in order; then the traces it finalizes. */
   private async sealBlock(): Promise<void> {
     const landed: Array<{ w: Waiting; result?: SendMessageResult; error?: unknown; txs: ChainTx[] }> = []
