@@ -1,8 +1,6 @@
 import { PLATFORM_NATIVE_SHARE_VERSION, PLATFORM_WRITE_ACCESS_VERSION } from '../../core/domain/constants.ts'
 import { linkOpening, versionAtLeast } from '../../core/domain/platform-version.ts'
 import type { HapticKind, LaunchData, Platform, PlatformFeatures } from '../../core/ports/platform.port.ts'
-import { windowBridge } from './telegram-bridge.ts'
-import { TelegramFeatures } from './telegram-features.ts'
 
 /** Client versions that unlock the calls below (Telegram Bot API changelog; the SDK checks the same). */
 export const PLATFORM_HAPTICS_VERSION = '6.1'
@@ -66,27 +64,32 @@ const quietly = (call: () => void): void => {
   }
 }
 
-/** The 7.2–9.x features over this window, for a client of `version`. */
-const browserFeatures = (version: string): PlatformFeatures =>
-  new TelegramFeatures({
+/** The 7.2–9.x features over this window, for a client of `version`: their code loads on the first call (a chunk of its own). */
+const browserFeatures = async (version: string): Promise<PlatformFeatures> => {
+  const [{ TelegramFeatures }, { windowBridge }] = await Promise.all([import('./telegram-features.ts'), import('./telegram-bridge.ts')])
+  return new TelegramFeatures({
     version,
     bridge: windowBridge(),
     userAgent: globalThis.navigator?.userAgent ?? '',
     prefersReducedMotion: () => globalThis.matchMedia?.('(prefers-reduced-motion: reduce)').matches === true,
   })
+}
 
 /** The host platform: Telegram, through @twa-dev/sdk. */
 export class TelegramPlatform implements Platform {
   private backHandler: (() => void) | null = null
-  /** Bot API 7.2–9.x, over Telegram's raw messages (./telegram-features.ts); nothing is attached until first used. */
-  readonly features: PlatformFeatures
+  /** Bot API 7.2–9.x, over Telegram's raw messages (./telegram-features.ts): loaded, and attached, on the first call. */
+  private loaded: Promise<PlatformFeatures> | null = null
 
   constructor(
     private readonly webApp: TelegramWebApp,
     private readonly page: PageHost = { location: globalThis.location, document: globalThis.document },
-    features?: PlatformFeatures,
-  ) {
-    this.features = features ?? browserFeatures(webApp.version)
+    private readonly given?: PlatformFeatures,
+  ) {}
+
+  features(): Promise<PlatformFeatures> {
+    this.loaded ??= this.given ? Promise.resolve(this.given) : browserFeatures(this.webApp.version)
+    return this.loaded
   }
 
   launch(): LaunchData | null {

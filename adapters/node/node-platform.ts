@@ -90,5 +90,5 @@ export class NodePlatform implements Platform {
     return () => {}
   }
   /** A terminal has no fullscreen, home screen, biometrics or device storage. */
-  readonly features = noPlatformFeatures
+  features = () => Promise.resolve(noPlatformFeatures)
 }

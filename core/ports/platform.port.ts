@@ -44,6 +44,8 @@ export interface Platform {
   /**
    * Bot API 7.2–9.x: fullscreen and insets, the home screen, biometrics, device storage, the device's
    * speed. Each says whether this client has it; an older client answers unsupported and is asked nothing.
+   * Loaded when first asked for (the same object every time): their code is not in the entry, which
+   * paints the dashboard without them; once loaded they ask the client for its current insets.
    */
-  readonly features: PlatformFeatures
+  features(): Promise<PlatformFeatures>
 }

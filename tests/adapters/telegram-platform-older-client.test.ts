@@ -40,10 +40,11 @@ describe('TelegramPlatform on an older client', () => {
   })
 
   it('offers none of the 7.2–9.x features on 7.0, and posts nothing for them', async () => {
-    expect(await platform.features.fullscreen.request()).toEqual({ kind: 'unsupported' })
-    expect(await platform.features.homeScreen.check()).toBe('unsupported')
-    expect(await platform.features.biometry.authenticate('why')).toEqual({ kind: 'unsupported' })
-    expect(await platform.features.secureStorage.get('k')).toEqual({ kind: 'unsupported' })
+    const features = await platform.features()
+    expect(await features.fullscreen.request()).toEqual({ kind: 'unsupported' })
+    expect(await features.homeScreen.check()).toBe('unsupported')
+    expect(await features.biometry.authenticate('why')).toEqual({ kind: 'unsupported' })
+    expect(await features.secureStorage.get('k')).toEqual({ kind: 'unsupported' })
     expect(host.posted).toEqual([])
   })
 

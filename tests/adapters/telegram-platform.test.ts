@@ -156,14 +156,16 @@ describe('TelegramPlatform on a Telegram 8.0 client', () => {
   })
 
   it("reaches fullscreen through telegram-web-app.js's receive path, and answers 9.0 storage as unsupported on 8.0", async () => {
-    const entered = platform.features.fullscreen.request()
+    const features = await platform.features()
+    expect(await platform.features()).toBe(features)
+    const entered = features.fullscreen.request()
     expect(host.of('web_app_request_fullscreen')).toHaveLength(1)
     host.send('fullscreen_changed', { is_fullscreen: true })
     expect(await entered).toEqual({ kind: 'fullscreen' })
     host.send('safe_area_changed', { top: 47, bottom: 34, left: 0, right: 0 })
-    expect(platform.features.insets.current().safeArea).toEqual({ top: 47, bottom: 34, left: 0, right: 0 })
+    expect(features.insets.current().safeArea).toEqual({ top: 47, bottom: 34, left: 0, right: 0 })
 
-    expect(await platform.features.deviceStorage.set('k', 'v')).toEqual({ kind: 'unsupported' })
+    expect(await features.deviceStorage.set('k', 'v')).toEqual({ kind: 'unsupported' })
     expect(host.of('web_app_device_storage_save_key')).toEqual([])
   })
 })

@@ -26,7 +26,11 @@ export class FakePlatform implements Platform {
   shareOutcome: ShareOutcome = 'shared'
   private readonly visibilityListeners = new Set<(visible: boolean) => void>()
   /** None of the 7.2–9.x features unless a test gives some: the fake claims nothing it does not do. */
-  features: PlatformFeatures = noPlatformFeatures
+  featureSet: PlatformFeatures = noPlatformFeatures
+
+  features(): Promise<PlatformFeatures> {
+    return Promise.resolve(this.featureSet)
+  }
 
   constructor(private data: LaunchData | null = launchData()) {}
 
