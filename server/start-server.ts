@@ -203,6 +203,9 @@ export const startServer = async (options: StartOptions = {}): Promise<RunningSe
     }
     forgetWhatChanged(m.changes)
     for (const change of m.changes) {
+      // A user's change is read back only where that user has a socket: a pass that completes 40 000
+      // positions announces as many changes, and every instance read each (it held shutdown 5 s).
+      if ('userId' in change && !hub.hasUser(change.userId)) continue
       const e = await readChange(engine, change)
       if (!e) continue
       if (e.userId === null) sink.broadcast(e.event)

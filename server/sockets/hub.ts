@@ -7,6 +7,8 @@ import { BAD_TOKEN_CLOSE, CLOSE_REASONS, closeSocket } from './close.ts'
 /** The sockets the server pushes to: authenticated main sockets by user, and candle subscribers. */
 export interface SocketHub {
   toUser(userId: bigint, event: string, data: unknown): void
+  /** True when a main socket of `userId` is open on this instance. */
+  hasUser(userId: bigint): boolean
   broadcast(event: string, data: unknown): void
   /** A main socket signed in as `userId`, on a token of the session `family` (a token again replaces both). */
   add(userId: bigint, ws: WebSocket, family: string): void
@@ -70,6 +72,7 @@ export const createHub = (): SocketHub => {
       families.add(family, ws)
     },
     remove,
+    hasUser: (userId) => (users.of(userId)?.size ?? 0) > 0,
     toUser: (userId, event, data) => {
       const set = users.of(userId)
       if (!set || data === null) return
