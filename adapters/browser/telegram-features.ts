@@ -1,4 +1,4 @@
-import { versionAtLeast } from '../../core/domain/platform-version.ts'
+import { dottedAtLeast } from '../../core/domain/dotted-version.ts'
 import {
   NO_INSETS,
   type BiometryAccessResult,
@@ -172,7 +172,7 @@ export class TelegramFeatures implements PlatformFeatures {
   constructor(private readonly o: TelegramFeaturesOptions) {
     this.answerMs = o.answerTimeoutMs ?? TELEGRAM_ANSWER_TIMEOUT_MS
     this.promptMs = o.promptTimeoutMs ?? TELEGRAM_PROMPT_TIMEOUT_MS
-    const at = (min: string) => versionAtLeast(o.version, min)
+    const at = (min: string) => dottedAtLeast(o.version, min)
     const features = this
     const fullscreenSupported = at(PLATFORM_FULLSCREEN_VERSION)
     this.fullscreen = {
@@ -233,7 +233,7 @@ export class TelegramFeatures implements PlatformFeatures {
    * and both insets, and asks the client for the insets it has now (their answers may come late).
    */
   private watch(): void {
-    if (this.watching || !versionAtLeast(this.o.version, PLATFORM_FULLSCREEN_VERSION)) return
+    if (this.watching || !dottedAtLeast(this.o.version, PLATFORM_FULLSCREEN_VERSION)) return
     this.watching = true
     const { bridge } = this.o
     bridge.on('fullscreen_changed', (data) => this.setFullscreen(record(data).is_fullscreen === true))

@@ -4,19 +4,10 @@ import {
   PLATFORM_NATIVE_TELEGRAM_LINK_VERSION,
   PLATFORM_SHORT_LINK_HOST,
 } from './constants.ts'
+import { dottedAtLeast } from './dotted-version.ts'
 
-const parts = (v: string): number[] => v.split('.').map((p) => Number.parseInt(p, 10) || 0)
-
-/** True when the dotted `version` is at least `min` ('8.0' ≥ '6.1'; '10.0' ≥ '9.9'). */
-export const versionAtLeast = (version: string | undefined, min: string): boolean => {
-  const a = parts(version || PLATFORM_DEFAULT_VERSION)
-  const b = parts(min)
-  for (let i = 0; i < Math.max(a.length, b.length); i++) {
-    const d = (a[i] ?? 0) - (b[i] ?? 0)
-    if (d !== 0) return d > 0
-  }
-  return true
-}
+/** True when the dotted `version` (the platform's default when absent) is at least `min` ('8.0' ≥ '6.1'; '10.0' ≥ '9.9'). */
+export const versionAtLeast = (version: string | undefined, min: string): boolean => dottedAtLeast(version || PLATFORM_DEFAULT_VERSION, min)
 
 /** How to share the referral link (spec §5): natively from 8.0, else through the share-link URL. */
 export const shareMethod = (version: string | undefined): 'native' | 'share-url' =>
