@@ -20,6 +20,7 @@ import { localTreasuryAddress, treasuryKey } from '../stand-ins/chain/dev-keys.t
 import { commentCell, LocalChain } from '../stand-ins/chain/local-chain.ts'
 import { registerV4Routes } from '../stand-ins/chain/v4-api.ts'
 import { signInitDataFor } from '../tests/support/init-data.ts'
+import { benchApi } from './bench-api.ts'
 
 const BONDS = Number(process.env.BENCH_BONDS ?? 1000)
 const SALES = Number(process.env.BENCH_SALES ?? 200)
@@ -58,15 +59,7 @@ const main = async () => {
   })
   if (w5) await svc.payouts.pass()
   try {
-    const api = async (path: string, token: string | null, body?: unknown) => {
-      const r = await fetch(`${server.url}/api${path}`, {
-        method: body === undefined ? 'GET' : 'POST',
-        headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-      })
-      if (!r.ok) throw new Error(`${path}: ${r.status} ${await r.text()}`)
-      return r.json() as Promise<any>
-    }
+    const api = benchApi(server.url)
     const reg = await api('/auth/register', null, { init_data: signInitDataFor({ id: 77001 }, Math.floor(Date.now() / 1000), DEV_BOT_TOKEN) })
     const token = reg.token as string
 

@@ -17,6 +17,7 @@ import { DEV_BOT_TOKEN, startServer } from '../server/main.ts'
 import { commentCell } from '../stand-ins/chain/local-chain.ts'
 import { attachLocalTon, localTreasuryAddress } from '../stand-ins/local-ton.ts'
 import { signInitDataFor } from '../tests/support/init-data.ts'
+import { benchApi } from './bench-api.ts'
 
 const PURCHASES = Number(process.env.BENCH_PURCHASES ?? 50)
 const SALES = Number(process.env.BENCH_SALES ?? 10)
@@ -42,15 +43,7 @@ interface RunResult {
 const run = async (stream: boolean): Promise<RunResult> => {
   const server = await startServer({ port: 0, dbPath: ':memory:', treasuryAddress: localTreasuryAddress(), rateLimits: null })
   const ton = await attachLocalTon(server, { port: 0, blockIntervalMs: BLOCK_MS, stream, watchIntervalMs: POLL_MS, payoutIntervalMs: PAYOUT_MS, devWallets: 3 })
-  const api = async (path: string, token: string | null, body?: unknown) => {
-    const r = await fetch(`${server.url}/api${path}`, {
-      method: body === undefined ? 'GET' : 'POST',
-      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-    })
-    if (!r.ok) throw new Error(`${path}: ${r.status} ${await r.text()}`)
-    return r.json() as Promise<any>
-  }
+  const api = benchApi(server.url)
   const telegramId = stream ? 88001 : 88002
   const token = (await api('/auth/register', null, { init_data: signInitDataFor({ id: telegramId }, Math.floor(Date.now() / 1000), DEV_BOT_TOKEN) })).token as string
   await server.admin.credit(telegramId, '100000')
