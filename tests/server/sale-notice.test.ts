@@ -54,7 +54,7 @@ const sell = async (s: Session, address: string, tokens = '10') => {
 const utc = (s: number) => `${new Date(s * 1000).toISOString().slice(0, 16).replace('T', ' ')} UTC`
 
 describe("the bot's message about each sale", () => {
-  it('a sale to a new address: the address, the tokens, the TON, when it goes, and a Cancel button above the app link', async () => {
+  it('a sale to a new address: the address, the tokens, the GRAM, when it goes, and a Cancel button above the app link', async () => {
     const s = await seller(9301)
     const sale = await sell(s, SOME_ADDRESS, '12.5')
     await drain()
@@ -62,7 +62,7 @@ describe("the bot's message about each sale", () => {
     expect(sent).toHaveLength(1)
     const body = sent[0]!.params
     expect(body.text).toBe(
-      `Sale #${sale.id}: 12.5 AXIOM for ${sale.amount_ton} TON to ${sale.address}.\n` +
+      `Sale #${sale.id}: 12.5 AXIOM for ${sale.amount_ton} GRAM to ${sale.address}.\n` +
         `This address is new to your account (not your wallet connected with TON Connect), so the sale waits until ${utc(sale.release_at!)} before it is paid. ` +
         'Not you? Cancel it before then: the tokens come back to your balance.',
     )
@@ -81,7 +81,7 @@ describe("the bot's message about each sale", () => {
     await drain()
     const sent = sentTo(9302)
     expect(sent).toHaveLength(1)
-    expect(sent[0]!.params.text).toBe(`Sale #${sale.id}: 10 AXIOM for ${sale.amount_ton} TON to ${WALLET.friendly}. It is being paid out.`)
+    expect(sent[0]!.params.text).toBe(`Sale #${sale.id}: 10 AXIOM for ${sale.amount_ton} GRAM to ${WALLET.friendly}. It is being paid out.`)
     expect(sent[0]!.params.reply_markup).toEqual({ inline_keyboard: [[{ text: 'Open AXIOM', url: LINK }]] })
   })
 
@@ -90,7 +90,7 @@ describe("the bot's message about each sale", () => {
     const sale = await sell(s, SOME_ADDRESS)
     await drain()
     const body = sentTo(9303)[0]!.params
-    expect(body.text).toContain(`Продажа #${sale.id}: 10 AXIOM за ${sale.amount_ton} TON на адрес ${sale.address}.`)
+    expect(body.text).toContain(`Продажа #${sale.id}: 10 AXIOM за ${sale.amount_ton} GRAM на адрес ${sale.address}.`)
     expect(body.text).toContain(`выплата ждёт до ${utc(sale.release_at!)}`)
     expect((body.reply_markup as any).inline_keyboard[0]).toEqual([{ text: 'Отменить продажу', callback_data: `sale_cancel:${sale.id}` }])
   })

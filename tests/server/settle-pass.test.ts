@@ -18,18 +18,21 @@ const rowsOf = (t: TestServer, table: string, where: string, ...p: unknown[]) =>
   t.server.ctx.db.all(`SELECT * FROM ${table} WHERE ${where} ORDER BY id`, ...p)
 
 /** `n` active bonds of `userId` whose terms ended before T0 (3 tokens each, 1 token of reward). */
+/** `n` due bonds of `userId`, each numbered among its owner's as an insert numbers it (user_seq, after the user's last). */
 const seedDueBonds = (db: { run(text: string, ...p: unknown[]): Promise<unknown> }, userId: bigint, n: number) =>
   db.run(
     `INSERT INTO mints (user_id, status, source, created_at, activated_at, ends_at, last_updated_at, total_amount,
-       daily_reward, hold_bonus, collective_bonus, investment_bonus, earned_reward, max_reward, amount_ton, tariff_days)
+       daily_reward, hold_bonus, collective_bonus, investment_bonus, earned_reward, max_reward, amount_ton, tariff_days, user_seq)
      WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
-     SELECT ?, 'active', 'balance', ?, ?, ? - i, ?, 3000000000, 7000, 0, 1000, 0, 0, 1000000000, 0, 30 FROM n`,
+     SELECT ?, 'active', 'balance', ?, ?, ? - i, ?, 3000000000, 7000, 0, 1000, 0, 0, 1000000000, 0, 30,
+       (SELECT COALESCE(MAX(user_seq), 0) FROM mints WHERE user_id = ?) + i FROM n`,
     n,
     userId,
     T0 - 40 * 86_400,
     T0 - 40 * 86_400,
     T0,
     T0 - 40 * 86_400,
+    userId,
   )
 
 describe('the periodic pass', () => {
