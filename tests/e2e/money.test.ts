@@ -20,7 +20,7 @@ describe('sell', () => {
     await expect.poll(() => mainBalance(app)).toBe(120)
     await app.getByTestId('link-sell').click()
     await app.getByTestId('screen-sell').waitFor()
-    await expectText(app.getByTestId('sell-amount-available'), 'Available: 20.00')
+    await expectText(app.getByTestId('sell-amount-available'), 'To sell: 20.00 (welcome tokens excluded)')
     await expectText(app.getByTestId('sell-locked'), '100.00 AXIOM of welcome tokens and task rewards can be used for bonds but cannot be sold.')
 
     await app.getByTestId('sell-amount').fill('10')
