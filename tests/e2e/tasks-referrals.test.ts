@@ -71,7 +71,7 @@ describe('tasks', () => {
     // Nothing was sent: the task still waits for its check, and the badge still counts it.
     expect(sent).toBe(0)
     await expectText(photoTask, 'Check')
-    await expectText(app.getByTestId('badge-tasks'), '2')
+    await expectText(app.getByTestId('badge-tasks'), '3')
     expect(errors).toEqual([])
     await page.close()
   })
