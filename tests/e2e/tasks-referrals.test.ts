@@ -67,6 +67,8 @@ describe('tasks', () => {
     await app.getByTestId('photo-input').setInputFiles(file)
     await expectText(app.getByTestId('photo-error'), 'This file cannot be opened as a photo. Choose another photo.')
     expect(await app.getByTestId('photo-submit').isDisabled()).toBe(true)
+    // The sheet has scrolled down to its error; the user scrolls back up to its close button.
+    await app.locator('.modal__sheet').evaluate((el) => el.scrollTo(0, 0))
     await app.getByTestId('modal-close').click()
     // Nothing was sent: the task still waits for its check, and the badge still counts it.
     expect(sent).toBe(0)
