@@ -8,12 +8,15 @@ export const nextUser = (): number => ++lastUser
 /** Runs `fn` inside the mini app's frame. */
 export const frameEval = <R>(app: FrameLocator, fn: () => R): Promise<R> => app.locator('html').evaluate(fn)
 
-/** Makes the host's app viewport exactly `width`×844 and the page that size, so the frame is that screen. */
-export const phone = async (page: Page, width: number) => {
+/**
+ * Makes the host's app viewport exactly `width`×`height` and the page that size, so the frame is that
+ * screen (and the host page, behind it, cannot scroll it away).
+ */
+export const phone = async (page: Page, width: number, height = 844) => {
   await page.addStyleTag({
-    content: `#viewport { position: fixed !important; left: 0; top: 0; width: ${width}px !important; height: 844px !important; z-index: 100000; flex: none !important; }`,
+    content: `#viewport { position: fixed !important; left: 0; top: 0; width: ${width}px !important; height: ${height}px !important; z-index: 100000; flex: none !important; }`,
   })
-  await page.setViewportSize({ width, height: 844 })
+  await page.setViewportSize({ width, height })
 }
 
 /** The visible text of one element, trimmed. */

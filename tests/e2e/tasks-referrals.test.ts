@@ -2,7 +2,7 @@ import { writeFileSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { expectContains, expectText, nextUser, text } from './helpers.ts'
+import { expectContains, expectText, nextUser, phone, text } from './helpers.ts'
 import { api, launch, makeMember, useStack } from './stack.ts'
 
 /** The task flow with its proof modals, and referral sign-up through the start parameter. */
@@ -50,6 +50,8 @@ describe('tasks', () => {
 
   it('a file over 1 MiB that the browser cannot open as a photo is refused in the sheet, and nothing is sent', async () => {
     const { app, page, errors } = await launch(stack, { user: nextUser() })
+    // Telegram opens a mini app half-height: 400 px on a small phone, shorter than the sheet with its error.
+    await phone(page, 390, 400)
     await app.getByTestId('tab-tasks').click()
     const photoTask = app.getByTestId('task-action-3')
     await photoTask.click()
@@ -67,8 +69,16 @@ describe('tasks', () => {
     await app.getByTestId('photo-input').setInputFiles(file)
     await expectText(app.getByTestId('photo-error'), 'This file cannot be opened as a photo. Choose another photo.')
     expect(await app.getByTestId('photo-submit').isDisabled()).toBe(true)
-    // The sheet has scrolled down to its error; the user scrolls back up to its close button.
-    await app.locator('.modal__sheet').evaluate((el) => el.scrollTo(0, 0))
+    // The sheet is taller than the screen; read down to its end, and its close button is still in its top corner.
+    const sheet = app.locator('.modal__sheet')
+    expect(await sheet.evaluate((el) => el.scrollHeight > el.clientHeight)).toBe(true)
+    await sheet.evaluate((el) => el.scrollTo(0, el.scrollHeight))
+    const shown = await sheet.evaluate((el) => {
+      const box = el.getBoundingClientRect()
+      const close = el.querySelector('[data-testid="modal-close"]')!.getBoundingClientRect()
+      return el.scrollTop > 0 && close.top >= box.top && close.bottom <= box.bottom
+    })
+    expect(shown).toBe(true)
     await app.getByTestId('modal-close').click()
     // Nothing was sent: the task still waits for its check, and the badge still counts it.
     expect(sent).toBe(0)

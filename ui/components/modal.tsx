@@ -90,12 +90,12 @@ export function Modal({ open, title, onClose, children, actions, testId, icon }:
         onKeyDown={onKeyDown}
         data-testid={testId}
       >
-        <div className="modal__grab" aria-hidden="true" />
         {onClose ? (
           <button type="button" className="modal__close" onClick={onClose} aria-label={t('common.close')} data-testid="modal-close">
             <CloseIcon size={20} />
           </button>
         ) : null}
+        <div className="modal__grab" aria-hidden="true" />
         {icon ? <div className="modal__icon">{icon}</div> : null}
         <h2 id={titleId} className="modal__title">
           {title}
