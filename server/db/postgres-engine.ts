@@ -113,6 +113,24 @@ export interface PostgresOptions {
  */
 const pipelinedConnections = (config: pg.ClientConfig, size: number) => {
   const slots: Array<Promise<pg.Client> | null> = new Array(size).fill(null)
+  /**
+   * The statements of one turn of the event loop leave in one write: the connection's socket is
+   * corked at the first and uncorked once the loop has run the callbacks it had ready (setImmediate),
+   * so the requests that arrived together cost the backend and PostgreSQL one send and one receive
+   * instead of one each (node-postgres corks only the messages of a single statement).
+   */
+  const corked = new Set<pg.Client>()
+  const coalesce = (client: pg.Client) => {
+    if (corked.has(client)) return
+    const stream = (client as unknown as { connection?: { stream?: { cork?(): void; uncork?(): void } } }).connection?.stream
+    if (!stream?.cork || !stream.uncork) return
+    corked.add(client)
+    stream.cork()
+    setImmediate(() => {
+      corked.delete(client)
+      stream.uncork!()
+    })
+  }
   let next = 0
   let closed = false
   const open = (i: number): Promise<pg.Client> => {
@@ -138,6 +156,7 @@ const pipelinedConnections = (config: pg.ClientConfig, size: number) => {
       const i = next
       next = (next + 1) % size
       const client = await (slots[i] ?? open(i))
+      coalesce(client)
       return client.query<R>(q)
     },
     close: async () => {

@@ -1,3 +1,4 @@
+import { Socket } from 'node:net'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { Engine } from '../../server/db/engine.ts'
@@ -25,6 +26,29 @@ describe('statements outside transactions, pipelined', () => {
       Array.from({ length: 500 }, (_, i) => engine.one<{ n: bigint; s: string }>('SELECT CAST(? AS BIGINT) * 3 AS n, CAST(? AS TEXT) AS s', i, `row ${i}`)),
     )
     answers.forEach((a, i) => expect(a).toEqual({ n: BigInt(i * 3), s: `row ${i}` }))
+  })
+
+  it('the statements of one turn of the event loop leave in one write per connection', async () => {
+    await Promise.all([engine.one('SELECT 1 AS n'), engine.one('SELECT 2 AS n')])
+    // Count the writes the sockets to PostgreSQL hand to the system while 40 statements go out together.
+    const port = Number(new URL(url).port || 5432)
+    const writes: number[] = []
+    const proto = Socket.prototype as unknown as Record<'_write' | '_writev', (this: Socket, ...a: unknown[]) => unknown>
+    const original = { _write: proto._write, _writev: proto._writev }
+    for (const kind of ['_write', '_writev'] as const)
+      proto[kind] = function (this: Socket, ...a: unknown[]) {
+        if (this.remotePort === port) writes.push(this.localPort ?? 0)
+        return original[kind].apply(this, a)
+      }
+    try {
+      const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => engine.one<{ n: bigint }>('SELECT CAST(? AS BIGINT) + 1 AS n', i)))
+      expect(answers.map((a) => a?.n)).toEqual(Array.from({ length: 40 }, (_, i) => BigInt(i + 1)))
+    } finally {
+      Object.assign(proto, original)
+    }
+    // Two pipelined connections: one write each, not one per statement.
+    expect(writes.length).toBe(2)
+    expect(new Set(writes).size).toBe(2)
   })
 
   it('a statement that fails, among others under way, fails alone', async () => {
