@@ -7,6 +7,7 @@ import { DomainError } from '../domain/errors.ts'
 import { bondPayment, markMintPaid } from '../domain/mints.ts'
 import { completeSale, completeSaleFoundPaid } from '../domain/sale-payouts.ts'
 import { audit, type AuditEvent } from '../domain/audit.ts'
+import { recordOperation } from '../domain/ledger.ts'
 
 /**
  * The database side of the chain: what the watcher decided about each payment into the treasury
@@ -210,6 +211,16 @@ const enqueue = (ctx: ServerContext, kind: OutgoingKind, ref: string, to: string
   )
 
 /**
+ * The history row of a bond payment's refund, in the refund's transaction: the coin going back to the
+ * wallet it came from (`wallet`, in TON: no balance of the user's moves), for the bond's owner. A
+ * payment naming no bond (`unknown_bond`) has no owner to show it to.
+ */
+const recordRefund = async (ctx: ServerContext, mintId: bigint, refundNano: bigint): Promise<void> => {
+  const owner = await getRow(ctx.db, 'SELECT user_id FROM mints WHERE id = ?', mintId)
+  if (owner) await recordOperation(ctx, big(owner, 'user_id'), 'bond_refund', 'wallet', 'ton', refundNano, `Refund of bond #${mintId} payment`)
+}
+
+/**
  * Decides one inbound payment, in one transaction with the cursor's move from `from` to `to`: a
  * bond activated, or a refund queued, or the payment kept or ignored, and its row in
  * `chain_payments` (whose key is the transaction hash: a second decision about it cannot commit).
@@ -250,6 +261,7 @@ export const decidePayment = async (
         const r = { mintId, outcome: 'refunded' as const, reason, detail, overpaidNano: null }
         await insertRecord(ctx, p, r)
         await enqueue(ctx, 'refund', `refund:${p.txHash}`, p.from, refund, refundComment(mintId, reason), null)
+        await recordRefund(ctx, mintId, refund)
         return { ...p, ...r }
       }
       if (forceRefusal !== null) return refused('refused', forceRefusal)

@@ -42,6 +42,8 @@ const TEMPLATES: ReadonlyArray<{ readonly type: string; readonly key: string; re
   { type: 'stake', key: 'operation.stake', text: 'Bond #{bond} staked as stake #{stake}' },
   { type: 'farming_bond', key: 'operation.farming_bond', text: 'Bond #{bond} from a farming link' },
   { type: 'sale_paid', key: 'operation.sale_paid', text: 'Sale #{sale} paid' },
+  // A bond's payment sent back to the wallet it came from (late, short, or refused), less the refund's network fee.
+  { type: 'bond_refund', key: 'operation.bond_refund', text: 'Refund of bond #{bond} payment' },
 ]
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
