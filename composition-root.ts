@@ -11,6 +11,7 @@ import 'reflect-metadata/lite'
 import { Container } from 'inversify'
 import {
   BackgroundReads,
+  confirmMoneyMovement,
   miniAppLink,
   type AxiomApi,
   type ChainReader,
@@ -149,7 +150,8 @@ const bindApp = (ports: PortBindings, config: AppConfig, options: StartPacing): 
   bind(TOKENS.referrals, (r) => new ReferralsState(uc(r)))
   bind(TOKENS.market, (r) => new MarketState(uc(r)))
   bind(TOKENS.history, (r) => new HistoryState(uc(r)))
-  bind(TOKENS.sell, (r) => new SellState(uc(r), r.get(TOKENS.session_)))
+  // A sale or a transfer asks the device's biometric check first, where the client and the device have it.
+  bind(TOKENS.sell, (r) => new SellState(uc(r), r.get(TOKENS.session_), confirmMoneyMovement({ platform: r.get(TOKENS.platform) })))
   bind(TOKENS.wallet_, (r) => new WalletState(uc(r)))
   bind(TOKENS.app, (r) =>
     new AppState(

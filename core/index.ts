@@ -124,5 +124,14 @@ export {
 export { type SaleRequest } from './use-cases/sell-tokens.ts'
 export { INVITE_TEXT } from './use-cases/invite-friends.ts'
 export { type ConnectWalletDeps } from './use-cases/connect-wallet.ts'
+export {
+  afterAccess,
+  afterCheck,
+  biometricStep,
+  confirmMoneyMovement,
+  type BiometricReasons,
+  type BiometricStep,
+  type MoneyConfirmation,
+} from './use-cases/confirm-money-movement.ts'
 export { isUnanswered, UNANSWERED_TAGS } from './unanswered.ts'
 export { newIdempotencyKey, Submission } from './submission.ts'

@@ -298,4 +298,13 @@ export const enScreens = {
   'referral.turnoverAmount': 'Turnover: {amount} AXIOM',
   'referral.code': 'Your code:',
   'referral.currentShort': 'You',
+
+  // The device's biometric check before a sale or a transfer is sent: Telegram's prompts, and why nothing was sent.
+  'biometry.accessReason': 'Confirm sales and transfers with Face ID / fingerprint',
+  'biometry.saleReason': 'Confirm the sale of {amount} AXIOM',
+  'biometry.transferReason': 'Confirm moving {amount} AXIOM to your main balance',
+  'biometry.saleFailed': 'Face ID / fingerprint did not confirm the sale, so nothing was sent. Try again when you are ready.',
+  'biometry.saleCancelled': 'The Face ID / fingerprint check was cancelled, so the sale was not sent.',
+  'biometry.transferFailed': 'Face ID / fingerprint did not confirm the transfer, so nothing was moved. Try again when you are ready.',
+  'biometry.transferCancelled': 'The Face ID / fingerprint check was cancelled, so nothing was moved.',
 } as const

@@ -357,6 +357,15 @@ export const ru: Messages = {
   'referral.turnoverAmount': 'Оборот: {amount} AXIOM',
   'referral.code': 'Ваш код:',
   'referral.currentShort': 'Вы',
+
+  // Проверка биометрией устройства перед продажей или переводом: подсказки Telegram и почему ничего не отправлено.
+  'biometry.accessReason': 'Подтверждайте продажи и переводы с помощью Face ID / отпечатка пальца',
+  'biometry.saleReason': 'Подтвердите продажу {amount} AXIOM',
+  'biometry.transferReason': 'Подтвердите перевод {amount} AXIOM на основной баланс',
+  'biometry.saleFailed': 'Face ID / отпечаток пальца не подтвердил продажу, поэтому ничего не отправлено. Попробуйте ещё раз, когда будете готовы.',
+  'biometry.saleCancelled': 'Проверка Face ID / отпечатка пальца отменена, поэтому продажа не отправлена.',
+  'biometry.transferFailed': 'Face ID / отпечаток пальца не подтвердил перевод, поэтому ничего не переведено. Попробуйте ещё раз, когда будете готовы.',
+  'biometry.transferCancelled': 'Проверка Face ID / отпечатка пальца отменена, поэтому ничего не переведено.',
 }
 
 type ErrorWords = { readonly [K in AppError['_tag']]?: (e: Extract<AppError, { _tag: K }>) => string }

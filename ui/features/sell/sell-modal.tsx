@@ -8,6 +8,7 @@ import { Modal } from '../../components/modal.tsx'
 import { Row } from '../../components/section.tsx'
 import { useLastDefined } from '../../hooks/use-last-defined.ts'
 import { useT } from '../../i18n/use-t.ts'
+import { CheckRefusalNote } from './check-refusal.tsx'
 
 export interface SaleDraft {
   readonly amount: number
@@ -33,9 +34,16 @@ export const SellModal = observer(function SellModal({
   useEffect(() => {
     if (shown && !sell.quoteFor(shown.amount, shown.address)) void sell.preview(shown.amount, shown.address)
   }, [sell, shown])
+  // A refused check's message belongs to the sheet it was shown in: a sheet opened again starts clean.
+  useEffect(() => {
+    if (draft === null) sell.clearCheckRefusal()
+  }, [sell, draft])
   const confirm = async () => {
     if (!shown) return
-    const r = await sell.sell(shown)
+    const r = await sell.sell(shown, {
+      access: t('biometry.accessReason'),
+      confirm: t('biometry.saleReason', { amount: formatAmount(shown.amount) }),
+    })
     if (r) {
       toasts.notify({ tag: 'sold' })
       onSold()
@@ -74,6 +82,7 @@ export const SellModal = observer(function SellModal({
           ) : null}
         </div>
       ) : null}
+      <CheckRefusalNote what="sale" />
     </Modal>
   )
 })

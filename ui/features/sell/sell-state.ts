@@ -1,10 +1,35 @@
 import { makeAutoObservable, runInAction } from 'mobx'
-import { isTonAddress, type SaleRequest, Submission, type TransferResult, type UseCases, type Withdrawal, type WithdrawQuote } from '../../../core/index.ts'
+import {
+  type BiometricReasons,
+  isTonAddress,
+  type MoneyConfirmation,
+  type SaleRequest,
+  Submission,
+  type TransferResult,
+  type UseCases,
+  type Withdrawal,
+  type WithdrawQuote,
+} from '../../../core/index.ts'
 import { refusalOf, runResult } from '../../state/run-effect.ts'
 import type { SessionState } from '../../state/session-state.ts'
 
 /** What the sell view model calls. */
 export type SellUseCases = Pick<UseCases, 'quoteSale' | 'sellTokens' | 'transferReferralBalance'>
+
+/** The device's check right before money leaves (core's `confirmMoneyMovement` over the platform). */
+export type ConfirmMoneyMovement = (reasons: BiometricReasons) => Promise<MoneyConfirmation>
+
+/** Where there is no device check (tests, a host without biometrics): money goes as it always did. */
+const WITHOUT_CHECK: ConfirmMoneyMovement = () => Promise.resolve({ kind: 'go', by: 'none' })
+
+/** No texts given: Telegram's prompts then show none (the screens always give them, in the user's language). */
+const NO_REASONS: BiometricReasons = { access: '', confirm: '' }
+
+/** Why the last sale or transfer was not sent: the device's biometric check failed or was cancelled. */
+export interface CheckRefusal {
+  readonly what: 'sale' | 'transfer'
+  readonly why: 'failed' | 'cancelled'
+}
 
 /** Selling to an external address, and moving referral balance to the main balance. */
 export class SellState {
@@ -20,18 +45,23 @@ export class SellState {
   /** A sale or a transfer is in flight: one money movement at a time, a second press does nothing. */
   isSaving = false
   lastSale: Withdrawal | null = null
+  /** The device's check stopped the last sale or transfer (nothing was sent); cleared by the next try. */
+  checkRefusal: CheckRefusal | null = null
 
   constructor(
     private readonly uc: SellUseCases,
     /** A sale or a transfer moves balances: they are reloaded. */
     private readonly balances: Pick<SessionState, 'refresh'>,
+    /** Asked right before a sale or a transfer is sent; a `stop` sends nothing. */
+    private readonly confirm: ConfirmMoneyMovement = WITHOUT_CHECK,
   ) {
-    makeAutoObservable<this, 'uc' | 'balances' | 'previewSeq' | 'saleForm' | 'transferForm'>(this, {
+    makeAutoObservable<this, 'uc' | 'balances' | 'confirm' | 'previewSeq' | 'saleForm' | 'transferForm'>(this, {
       saleForm: false,
       transferForm: false,
       previewSeq: false,
       uc: false,
       balances: false,
+      confirm: false,
     })
   }
 
@@ -69,10 +99,13 @@ export class SellState {
     return amount !== null && this.quoteAmount === amount && isTonAddress(address) ? this.quote : null
   }
 
-  /** Sells; a second press while a sale is in flight does nothing. */
-  async sell(request: SaleRequest): Promise<Withdrawal | null> {
+  /**
+   * Sells, once the device's check (where it has one) passed; a second press while a sale is being
+   * checked or is in flight does nothing. A check that did not pass sends nothing and says why.
+   */
+  async sell(request: SaleRequest, reasons: BiometricReasons = NO_REASONS): Promise<Withdrawal | null> {
     if (this.isSaving) return null
-    this.isSaving = true
+    if (!(await this.checked('sale', reasons))) return null
     const r = await runResult(this.saleForm.send(request, (idempotencyKey) => this.uc.sellTokens(request, { idempotencyKey })))
     runInAction(() => {
       this.isSaving = false
@@ -82,12 +115,37 @@ export class SellState {
     return r._tag === 'Success' ? r.success : null
   }
 
-  async transfer(amount: number): Promise<TransferResult | null> {
+  /** Moves referral balance to the main balance, with the same check and the same one-at-a-time rule as `sell`. */
+  async transfer(amount: number, reasons: BiometricReasons = NO_REASONS): Promise<TransferResult | null> {
     if (this.isSaving) return null
-    this.isSaving = true
+    if (!(await this.checked('transfer', reasons))) return null
     const r = await runResult(this.transferForm.send({ amount }, (idempotencyKey) => this.uc.transferReferralBalance(amount, { idempotencyKey })))
     runInAction(() => (this.isSaving = false))
     if (r._tag === 'Success') void this.balances.refresh()
     return r._tag === 'Success' ? r.success : null
+  }
+
+  /** Marks a money movement under way and asks the device's check; false (and saving ended) when it stopped. */
+  private async checked(what: CheckRefusal['what'], reasons: BiometricReasons): Promise<boolean> {
+    this.isSaving = true
+    this.checkRefusal = null
+    let verdict: MoneyConfirmation
+    try {
+      verdict = await this.confirm(reasons)
+    } catch {
+      verdict = { kind: 'stop', why: 'cancelled' }
+    }
+    if (verdict.kind === 'go') return true
+    const refusal: CheckRefusal = { what, why: verdict.why }
+    runInAction(() => {
+      this.isSaving = false
+      this.checkRefusal = refusal
+    })
+    return false
+  }
+
+  /** The message of a refused check is read: the form goes back to as it was. */
+  clearCheckRefusal(): void {
+    this.checkRefusal = null
   }
 }

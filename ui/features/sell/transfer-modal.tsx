@@ -1,11 +1,13 @@
 import { observer } from 'mobx-react-lite'
 import type { FormEvent } from 'react'
+import { formatAmount } from '../../../core/index.ts'
 import { useSellState, useSessionState, useToasts } from '../../app/contexts.ts'
 import { Button } from '../../components/button.tsx'
 import { TransferIcon } from '../../components/icons.tsx'
 import { InputAmount, useAmountField } from '../../components/input-amount.tsx'
 import { Modal } from '../../components/modal.tsx'
 import { useT } from '../../i18n/use-t.ts'
+import { CheckRefusalNote } from './check-refusal.tsx'
 
 /** Moves referral balance into the main balance (spec §2: transfer modal). */
 export const TransferModal = observer(function TransferModal({ open, onClose }: { readonly open: boolean; readonly onClose: () => void }) {
@@ -17,13 +19,17 @@ export const TransferModal = observer(function TransferModal({ open, onClose }: 
   const amount = useAmountField(max)
   const close = () => {
     amount.reset()
+    sell.clearCheckRefusal()
     onClose()
   }
   const submit = async (e: FormEvent) => {
     e.preventDefault()
     amount.setTouched(true)
     if (amount.value === null || sell.isSaving) return
-    const r = await sell.transfer(amount.value)
+    const r = await sell.transfer(amount.value, {
+      access: t('biometry.accessReason'),
+      confirm: t('biometry.transferReason', { amount: formatAmount(amount.value) }),
+    })
     if (r) {
       toasts.notify({ tag: 'transferred' })
       close()
@@ -34,6 +40,7 @@ export const TransferModal = observer(function TransferModal({ open, onClose }: 
       <form className="stack" onSubmit={(e) => void submit(e)} noValidate>
         <p className="muted">{t('transfer.body')}</p>
         <InputAmount field={amount} label={t('amount.label')} max={max} testId="transfer-amount" />
+        <CheckRefusalNote what="transfer" />
         <Button type="submit" block busy={sell.isSaving} disabled={amount.value === null} testId="transfer-submit">
           {sell.isSaving ? t('transfer.pending') : t('transfer.submit')}
         </Button>
