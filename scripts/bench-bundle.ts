@@ -160,7 +160,7 @@ const main = async () => {
       console.log('  before the dashboard paints, the largest modules:')
       top(before, (s) => s.module, Number(process.env.BUNDLE_TOP ?? 30)).forEach((l) => console.log(`  ${l}`))
       console.log('  all JS, by package or app folder:')
-      top(shares, (s) => packageOf(s.module), 25).forEach((l) => console.log(`  ${l}`))
+      top(shares, (s) => packageOf(s.module), Number(process.env.BUNDLE_PKGS ?? 25)).forEach((l) => console.log(`  ${l}`))
     }
     const okInitial = kib(initialBytes) <= BUDGET_INITIAL_KIB
     const okTotal = kib(totalBytes) <= BUDGET_TOTAL_KIB

@@ -6,7 +6,7 @@
  * chunk's gzip -9 size is shared out in proportion. gzip works on the whole chunk, so this is an
  * attribution, not the exact saving of removing a module, but it adds up to the measured size.
  */
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { type RawSourceMap, SourceMapConsumer } from 'source-map-js'
 
@@ -40,6 +40,8 @@ export const packageOf = (module: string): string => {
  * (the file as written: plugins may still rewrite a chunk after the bundle is generated).
  */
 export const chunkShares = (outDir: string, fileName: string, gz: number): ModuleShare[] => {
+  // A chunk of styles only (a lazily imported CSS file) has no JS file: the build removes it.
+  if (!existsSync(join(outDir, fileName))) return []
   const code = readFileSync(join(outDir, fileName), 'utf8')
   let map: RawSourceMap | null = null
   try {

@@ -6,7 +6,6 @@ import { Toasts } from '../components/toasts.tsx'
 import { TopBar } from '../components/top-bar.tsx'
 import { withScreenTexts } from '../i18n/catalogues.ts'
 import { useT } from '../i18n/use-t.ts'
-import { CommunityModal } from './community-modal.tsx'
 import { useFarmingState, useSessionState } from './contexts.ts'
 import { markFirstScreenMounted } from './first-paint.ts'
 import { usePathname } from './navigation.ts'
@@ -47,9 +46,21 @@ const FarmingActivation = observer(function FarmingActivation() {
   ) : null
 })
 
+const LazyCommunityModal = lazy(() => import('./community-modal.tsx').then((m) => ({ default: m.CommunityModal })))
+
+/**
+ * The community gate (spec §2, §5): its sheet's code (and the modal's, which no screen's first
+ * paint needs) loads when the gate is first asked for, and it stays mounted after that.
+ */
 const CommunityGate = observer(function CommunityGate() {
   const session = useSessionState()
-  return <CommunityModal open={session.mustJoinCommunity} />
+  const wanted = useRef(false)
+  if (session.mustJoinCommunity) wanted.current = true
+  return wanted.current ? (
+    <Suspense fallback={null}>
+      <LazyCommunityModal open={session.mustJoinCommunity} />
+    </Suspense>
+  ) : null
 })
 
 /**

@@ -1,5 +1,5 @@
 import { useContext, useEffect } from 'react'
-import { scrollPageTo } from '../lib/page-scroll-lock.ts'
+import { scrollPageTo } from '../lib/page-scroll.ts'
 import { BackButtonContext } from './contexts.ts'
 import { hasHistoryToGoBack, useNavigate, usePathname } from './navigation.ts'
 

@@ -9,6 +9,7 @@
  * where it was when content above it grows or shrinks under the modal (a chart or a list that
  * arrives late), and the page comes back there on unlock.
  */
+import { setLockedScroll } from './page-scroll.ts'
 
 const SCROLL_KEYS = new Set(['PageUp', 'PageDown', 'Home', 'End', 'ArrowUp', 'ArrowDown', ' ', 'Spacebar'])
 /** Where a scroll key does something else (types, moves a caret, activates a control). */
@@ -121,14 +122,11 @@ export const pageScrollY = (): number => (saved ? saved.y : window.scrollY)
 export const isPageScrollLocked = (): boolean => locks > 0
 
 /**
- * Scrolls the page; while it is locked, moves the offset it returns to when unlocked (a route
- * changed under a modal starts at its top).
+ * While the page is locked, `scrollPageTo` (ui/lib/page-scroll.ts) moves the offset it returns to
+ * when unlocked (a route changed under a modal starts at its top).
  */
-export const scrollPageTo = (top: number): void => {
-  if (!saved) {
-    window.scrollTo({ top, left: 0, behavior: 'instant' })
-    return
-  }
+const scrollLockedTo = (top: number): void => {
+  if (!saved) return
   saved = { ...saved, x: 0, y: top }
   document.body.style.top = `${-top}px`
   // A new page under the modal: nothing on it to hold.
@@ -166,6 +164,7 @@ export const lockPageScroll = (content: Element | null): (() => void) => {
     body.width = '100%'
     body.overflow = 'hidden'
     body.overscrollBehavior = 'none'
+    setLockedScroll(scrollLockedTo)
     const el = pickAnchor()
     anchor = el ? { el, top: el.getBoundingClientRect().top } : null
     if (typeof ResizeObserver === 'function') {
@@ -190,6 +189,7 @@ export const lockPageScroll = (content: Element | null): (() => void) => {
     anchor = null
     const { x, y, html, body } = saved
     saved = null
+    setLockedScroll(null)
     document.removeEventListener('wheel', onWheel, listen)
     document.removeEventListener('touchstart', onTouchStart, watch)
     document.removeEventListener('touchmove', onTouchMove, listen)
