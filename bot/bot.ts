@@ -9,7 +9,8 @@ import { helpFeature } from './features/help.ts'
 import { notificationsFeature } from './features/notifications.ts'
 import { saleCancelFeature } from './features/sale-cancel.ts'
 import { startFeature } from './features/start.ts'
-import { BOT_LANGUAGES } from './i18n.ts'
+import type { Language } from '../core/domain/languages.ts'
+import { BOT_LANGUAGES, commandsLanguageCode, type Words } from './i18n.ts'
 
 export interface AxiomBotOptions {
   /** The mini app's own URL (AXIOM_APP_URL), for the chat's menu button; without it the menu lists the commands. */
@@ -27,11 +28,12 @@ export const createAxiomBot = (config: BotConfig, options: AxiomBotOptions = {})
   bot.use(startFeature(config.miniAppLink), balanceFeature(backend), bondsFeature(backend, options.nowS), notificationsFeature(backend, config.api), chatMembershipFeature(config.api, config.token, options.nowS), saleCancelFeature(config.api, config.token, config.miniAppLink, options.nowS), helpFeature())
   bot.catch((err) => console.error(`bot: update ${err.ctx.update.update_id} failed: ${err.error instanceof Error ? err.error.message : err.error}`))
 
-  /** The command list (EN, and RU for Russian clients) and the chat's menu button. */
+  /** The command list (English by default, and each other language's for its clients) and the chat's menu button. */
   const setUp = async () => {
-    for (const [lang, words] of Object.entries(BOT_LANGUAGES)) {
+    for (const [lang, words] of Object.entries(BOT_LANGUAGES) as Array<[Language, Words]>) {
       const commands = Object.entries(words.commands).map(([command, description]) => ({ command, description }))
-      await bot.api.setMyCommands(commands, lang === 'en' ? {} : { language_code: 'ru' })
+      const languageCode = commandsLanguageCode(lang)
+      await bot.api.setMyCommands(commands, languageCode ? { language_code: languageCode } : {})
     }
     await bot.api.setChatMenuButton({
       menu_button: options.appUrl ? { type: 'web_app', text: BOT_LANGUAGES.en.menu, web_app: { url: options.appUrl } } : { type: 'commands' },

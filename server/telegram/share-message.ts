@@ -4,13 +4,15 @@ import type { ServerContext } from '../domain/context.ts'
 import { big, getRow, str } from '../db/sql.ts'
 import { httpError } from '../http/errors.ts'
 import { describeFailure, failureOf } from './bot-api.ts'
+import { type Language, languageFor } from '../../core/domain/languages.ts'
+import { telegramWordsFor } from './words/all.ts'
+import type { TelegramWords } from './words/words.ts'
 
-const INVITATION = {
-  en: { title: 'Invite to AXIOM', text: 'Join me on AXIOM: bond, stake and earn AXIOM on TON.', button: 'Open AXIOM' },
-  ru: { title: 'Приглашение в AXIOM', text: 'Присоединяйся ко мне в AXIOM: бонды, стейкинг и награды в AXIOM на TON.', button: 'Открыть AXIOM' },
-} as const
+/** The language the invitation is written in for a user's stored language_code (English for any other). */
+export const invitationLanguage = (language: string | null): Language => languageFor(language)
 
-export const invitationLanguage = (language: string | null): keyof typeof INVITATION => (language?.toLowerCase().startsWith('ru') ? 'ru' : 'en')
+/** The invitation's words in the user's language (words/<language>.ts), English for any other. */
+export const invitationWords = (language: string | null): TelegramWords['invitation'] => telegramWordsFor(language).invitation
 
 /** The mini app's direct link with a start parameter: AXIOM_MINI_APP_LINK?startapp=<param>. */
 export const directLink = (miniAppLink: string, startParam: string): string => {
@@ -21,7 +23,7 @@ export const directLink = (miniAppLink: string, startParam: string): string => {
 
 /** The prepared invitation (an inline article): the text, the referral link, and a button that opens it. */
 export const invitationArticle = (miniAppLink: string, refCode: string, language: string | null): InlineQueryResultArticle => {
-  const words = INVITATION[invitationLanguage(language)]
+  const words = invitationWords(language)
   const link = directLink(miniAppLink, refCode)
   return {
     type: 'article',

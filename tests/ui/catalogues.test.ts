@@ -1,4 +1,9 @@
 import { describe, expect, it, vi } from 'vitest'
+import { directionOf, type Language, LANGUAGES, languageFor } from '../../core/domain/languages.ts'
+import type { NoticeTable } from '../../core/notices.ts'
+import { en } from '../../ui/i18n/en.ts'
+import { enScreens } from '../../ui/i18n/en-screens.ts'
+import type { Messages } from '../../ui/i18n/en.ts'
 
 /** A fresh copy of the catalogues module: which languages are loaded is module state. */
 const fresh = async () => {
@@ -45,9 +50,71 @@ describe('the message catalogues (English in the entry, Russian loaded on demand
     expect(c.hasText('operation.no_such_text')).toBe(false)
   })
 
-  it('takes Russian for any ru language code and English for everything else', async () => {
+  it('takes each language from its primary subtag, and English for everything else', async () => {
     const c = await fresh()
     expect(['ru', 'RU', 'ru-UA'].map(c.languageFor)).toEqual(['ru', 'ru', 'ru'])
-    expect(['en', 'uk', 'de', '', null, undefined].map(c.languageFor)).toEqual(['en', 'en', 'en', 'en', 'en', 'en'])
+    expect(['en', 'de', 'zh-hans', 'ar', '', null, undefined].map(c.languageFor)).toEqual(['en', 'en', 'en', 'en', 'en', 'en', 'en'])
+    expect(['uk', 'uk-UA'].map(c.languageFor)).toEqual(['uk', 'uk'])
+    // A code that only starts like a language's is not it ("est" is Estonian's ISO 639-2, not Spanish).
+    expect(['ukr', 'est', 'fas', 'turk'].map(c.languageFor)).toEqual(['en', 'en', 'en', 'en'])
+    expect(LANGUAGES.map(directionOf)).toEqual(LANGUAGES.map((l) => (['fa'].includes(l) ? 'rtl' : 'ltr')))
+  })
+})
+
+/** Each language's own file, read directly (the loader installs the same objects). */
+const FILES: { readonly [L in Exclude<Language, 'en'>]: () => Promise<{ messages: Messages; notices: NoticeTable }> } = {
+  ru: () => import('../../ui/i18n/ru.ts').then((m) => ({ messages: m.ru, notices: m.ruNotices })),
+  uk: () => import('../../ui/i18n/uk.ts').then((m) => ({ messages: m.uk, notices: m.ukNotices })),
+}
+const OTHERS = LANGUAGES.filter((l): l is Exclude<Language, 'en'> => l !== 'en')
+const ENGLISH: Readonly<Record<string, string>> = { ...en, ...enScreens }
+const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort()
+const count = (text: string, word: RegExp) => text.match(new RegExp(word, 'g'))?.length ?? 0
+
+describe('every language', () => {
+  it.each(OTHERS)('%s has exactly English’s keys, none empty, with English’s {placeholders}', async (language) => {
+    const { messages } = await FILES[language]()
+    expect(Object.keys(messages).sort()).toEqual(Object.keys(ENGLISH).sort())
+    const wrong = Object.entries(messages).filter(([key, text]) => text.trim() === '' || placeholders(text).join() !== placeholders(ENGLISH[key]!).join())
+    expect(wrong).toEqual([])
+  })
+
+  it.each(OTHERS)('%s keeps AXIOM and GRAM as they are, and says TON only where English does (the network, never the coin)', async (language) => {
+    const { messages } = await FILES[language]()
+    const off = Object.entries(messages).filter(([key, text]) => {
+      const english = ENGLISH[key]!
+      return (
+        count(text, /\bGRAM\b/) !== count(english, /\bGRAM\b/) ||
+        count(text, /\bTON\b/) > count(english, /\bTON\b/) ||
+        (count(english, /\bAXIOM\b/) > 0 && count(text, /\bAXIOM\b/) === 0)
+      )
+    })
+    expect(off).toEqual([])
+  })
+
+  it.each(OTHERS)('%s is installed by loadCatalogue: its texts, its toasts and its error words', async (language) => {
+    const c = await fresh()
+    const { messages, notices } = await FILES[language]()
+    expect(c.translate(language, 'failed.retry')).toBe('Try again')
+    await c.loadCatalogue(language)
+    expect(c.translate(language, 'failed.retry')).toBe(messages['failed.retry'])
+    expect(c.translate(language, 'history.title')).toBe(messages['history.title'])
+    expect(c.translate(language, 'failed.retry')).not.toBe('Try again')
+    expect(c.renderNoticeIn(language, { tag: 'stakeCreated' })).toBe(notices.stakeCreated({ tag: 'stakeCreated' }))
+    expect(c.renderNoticeIn(language, { tag: 'stakeCreated' })).not.toBe('New Stake created')
+    // The other languages stay as they were: English, and not loaded.
+    expect(c.translate('en', 'failed.retry')).toBe('Try again')
+  })
+
+  it('right to left, a value set into a text is isolated, so that a grouped amount or an address keeps its order', async () => {
+    const c = await fresh()
+    await c.loadScreenTexts()
+    for (const language of LANGUAGES) {
+      await c.loadCatalogue(language)
+      const text = c.translate(language, 'amount.available', { amount: '1 250.75' })
+      if (directionOf(language) === 'rtl') expect(text, language).toContain('\u20681 250.75\u2069')
+      else expect(text, language).not.toMatch(/[\u2066-\u2069]/)
+      expect(text.replace(/[\u2068\u2069]/g, ''), language).toContain('1 250.75')
+    }
   })
 })

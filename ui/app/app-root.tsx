@@ -4,7 +4,7 @@ import { startTransition, useEffect, useState } from 'react'
 import { Router as WouterRouter } from 'wouter'
 import { Toasts } from '../components/toasts.tsx'
 import { MaintenanceScreen } from '../features/maintenance/maintenance-screen.tsx'
-import { useLanguage } from '../i18n/use-t.ts'
+import { directionOf, useLanguage } from '../i18n/use-t.ts'
 import type { AppState } from '../state/app-state.ts'
 import { AppContext } from './contexts.ts'
 import { FailedScreen } from './failed-screen.tsx'
@@ -57,6 +57,8 @@ export function AppRoot({ app }: { readonly app: AppState }) {
   const language = useLanguage()
   useEffect(() => {
     document.documentElement.lang = language
+    // Farsi is written right to left: the page mirrors (the styles use logical properties).
+    document.documentElement.dir = directionOf(language)
   }, [language])
   return (
     <AppContext.Provider value={app}>

@@ -1,35 +1,44 @@
 // Not through core/index.ts: this module is in the entry, which must not wait for the core's chunk.
 import { type NoticeTable, renderNotice } from '../../core/notices.ts'
 import type { Notice } from '../../core/domain/notice.ts'
+import { directionOf, type Language, LANGUAGES, languageFor } from '../../core/domain/languages.ts'
 import { en, enNotices, type MessageKey, type Messages } from './en.ts'
 
 /**
  * The message catalogues, without React (the entry and the boot-failure screen use them too).
- * English is in the entry: it is the fallback and most users' language. Russian is its own chunk,
- * loaded by `loadCatalogue` at the start of the boot for a Russian-speaking user (the entry knows
- * the language from the launch parameters), in parallel with the boot steps, and installed before
- * React renders; English users never download it.
+ * English is in the entry: it is the fallback and most users' language. Every other language is a
+ * chunk of its own (ru.ts, uk.ts, es.ts, pt-br.ts, id.ts, tr.ts, fa.ts), loaded by `loadCatalogue`
+ * at the start of the boot for a user who speaks it (the entry knows the language from the launch
+ * parameters), in parallel with the boot steps, and installed before React renders; nobody
+ * downloads a language they do not read.
  */
-export type Language = 'en' | 'ru'
+export { directionOf, type Language, LANGUAGES, languageFor }
 export type { MessageKey }
 
-// English's screen texts come in a chunk of their own (loadScreenTexts); Russian's are all in ru.ts.
-const catalogues: Partial<Record<Language, { readonly messages: Partial<Messages>; readonly notices: NoticeTable }>> = {
+/** A language's texts: every key (each file is typed `Messages`, so a missing key does not compile), and its toasts. */
+interface Catalogue {
+  readonly messages: Partial<Messages>
+  readonly notices: NoticeTable
+}
+
+// English's screen texts come in a chunk of their own (loadScreenTexts); the other languages' are all in their file.
+const catalogues: Partial<Record<Language, Catalogue>> = {
   en: { messages: en, notices: enNotices },
 }
 
-/** Russian for Russian speakers, English for everyone else (spec: English is the fallback). */
-export const languageFor = (languageCode: string | null | undefined): Language =>
-  languageCode?.toLowerCase().startsWith('ru') ? 'ru' : 'en'
+/** Each language's chunk: one dynamic import apiece, so that each is a chunk of its own. */
+const CHUNKS: { readonly [L in Exclude<Language, 'en'>]: () => Promise<Catalogue> } = {
+  ru: () => import('./ru.ts').then((m) => ({ messages: m.ru, notices: m.ruNotices })),
+  uk: () => import('./uk.ts').then((m) => ({ messages: m.uk, notices: m.ukNotices })),
+}
 
 /**
  * Makes a language's catalogue available. Resolves once it is installed; if its chunk cannot be
  * loaded the promise rejects and the language falls back to English.
  */
 export const loadCatalogue = async (language: Language): Promise<void> => {
-  if (catalogues[language]) return
-  const { ru, ruNotices } = await import('./ru.ts')
-  catalogues.ru = { messages: ru, notices: ruNotices }
+  if (catalogues[language] || language === 'en') return
+  catalogues[language] = await CHUNKS[language]()
 }
 
 export type Vars = Readonly<Record<string, string | number>>
@@ -55,12 +64,21 @@ const own = (table: object | null | undefined, key: string): string | undefined 
 const english = (key: string): string | undefined => own(en, key) ?? own(screenTexts, key)
 
 /** Whether `key` names a text this app has (server-text.ts: a key from the backend); `toString` is none. */
-export const hasText = (key: string): key is MessageKey => english(key) !== undefined || own(catalogues.ru?.messages, key) !== undefined
+export const hasText = (key: string): key is MessageKey =>
+  english(key) !== undefined || Object.values(catalogues).some((c) => own(c.messages, key) !== undefined)
+
+/**
+ * Right to left (Farsi), each value set into a text is an isolate of its own (U+2068 FIRST STRONG
+ * ISOLATE … U+2069 POP DIRECTIONAL ISOLATE): an amount grouped with spaces ("1 250.75"), a signed
+ * figure or an address keeps its left-to-right order inside the right-to-left sentence, and a
+ * Farsi value (a task's name) stays right to left. The marks take no space on screen.
+ */
+const isolated = (language: Language, value: string): string => (directionOf(language) === 'rtl' ? `\u2068${value}\u2069` : value)
 
 export const translate = (language: Language, key: MessageKey, vars?: Vars): string => {
   // A screen's text before its chunk arrived (never, as its route waits for it) reads as its key.
   const text = catalogues[language]?.messages[key] ?? english(key) ?? key
-  return vars ? text.replace(/\{(\w+)\}/g, (m, name: string) => (name in vars ? String(vars[name]) : m)) : text
+  return vars ? text.replace(/\{(\w+)\}/g, (m, name: string) => (name in vars ? isolated(language, String(vars[name])) : m)) : text
 }
 
 /** A notice (a toast) in a language: each language's table renders its tag with its parameters. */

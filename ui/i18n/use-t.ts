@@ -2,7 +2,7 @@ import { useCallback, useContext } from 'react'
 import { LanguageContext } from '../app/contexts.ts'
 import { type Language, languageFor, translate, type Translate } from './catalogues.ts'
 
-export { type Language, languageFor, loadCatalogue, type MessageKey, renderNoticeIn, translate, type Translate, type Vars } from './catalogues.ts'
+export { directionOf, type Language, languageFor, loadCatalogue, type MessageKey, renderNoticeIn, translate, type Translate, type Vars } from './catalogues.ts'
 
 export const useLanguage = (): Language => languageFor(useContext(LanguageContext))
 
