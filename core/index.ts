@@ -29,6 +29,7 @@ export {
 } from './domain/reward.ts'
 export { formatAmount, formatNonZero, truncateDecimal } from './domain/format-amount.ts'
 export { CANCEL_PENALTY_PERCENT, type CancelCost, cancelCost } from './domain/bond-cancel.ts'
+export { BOND_FEE_RESERVE, coinFromNano, maxBondAmount, type WalletBalance } from './domain/wallet-balance.ts'
 export { parseAmountInput, positiveAmount, type AmountInputResult } from './domain/amount-input.ts'
 export { pageCount } from './domain/page-count.ts'
 export { REFERRAL_TIERS, tierForTurnover, displayedLevel, nextTier, type ReferralTier } from './domain/referral-tiers.ts'

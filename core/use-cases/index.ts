@@ -23,6 +23,7 @@ import { createFarmingLink, type FundingSource, fundingFlags } from './create-fa
 import { inviteFriends } from './invite-friends.ts'
 import { loadReferrals } from './load-referrals.ts'
 import { offerBotMessages } from './offer-bot-messages.ts'
+import { readWalletBalance } from './read-wallet-balance.ts'
 import { restoreWallet } from './restore-wallet.ts'
 import { sellTokens } from './sell-tokens.ts'
 
@@ -70,6 +71,8 @@ export const useCases = (ports: CorePorts) => {
     orderBond: (amount: number, days: number, options?: CreateOptions) =>
       positiveAmount('amount', amount).pipe(Effect.andThen(api.createMint({ amount, days }, options))),
     buyBond: buyBond({ api, wallet, chain, clock, notifier }),
+    /** The connected wallet's coin balance for the bond form's Max; `unavailable` when the chain cannot be read, never an error. */
+    readWalletBalance: readWalletBalance({ wallet, chain }),
     /** Once a payment went out: asks, once, to let the bot tell the user about their bonds. */
     offerBotMessages: offerBotMessages({ platform, storage }),
     cancelBond: (id: MintId) => api.cancelMint(id),

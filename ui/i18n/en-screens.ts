@@ -100,6 +100,13 @@ export const enScreens = {
   'operation.farming_bond': 'Bond #{bond} from a farming link',
   'operation.sale_paid': 'Sale #{sale} paid to your wallet',
 
+  // The bond form's wallet balance and its Max (what the balance pays for, less the fee reserve); a bond payment's refund in the history.
+  'bond.walletBalance': 'In your wallet: {amount}',
+  'bond.balanceUnavailable': 'Balance unavailable',
+  'bond.maxFits': 'Up to {amount} AXIOM',
+  'bond.maxNote': 'Max keeps {reserve} for the network fee.',
+  'operation.bond_refund': 'Refund of bond #{bond} payment',
+
   'tasks.reward': '+{amount} AXIOM',
   'tasks.start': 'Start',
   'tasks.validate': 'Check',

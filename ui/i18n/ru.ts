@@ -209,6 +209,13 @@ export const ru: Messages = {
   'operation.stake': 'Бонд #{bond} переведён в стейк #{stake}',
   'operation.farming_bond': 'Бонд #{bond} по ссылке на бонд',
   'operation.sale_paid': 'Продажа #{sale} выплачена на ваш кошелёк',
+
+  // Баланс кошелька в форме бонда и Макс (сколько оплатит баланс за вычетом запаса на комиссию); возврат оплаты бонда в истории.
+  'bond.walletBalance': 'В кошельке: {amount}',
+  'bond.balanceUnavailable': 'Баланс недоступен',
+  'bond.maxFits': 'До {amount} AXIOM',
+  'bond.maxNote': 'Макс оставляет {reserve} на комиссию сети.',
+  'operation.bond_refund': 'Возврат оплаты бонда #{bond}',
   'tasks.reward': '+{amount} AXIOM',
   'tasks.start': 'Начать',
   'tasks.validate': 'Проверить',

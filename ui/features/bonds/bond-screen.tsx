@@ -1,7 +1,7 @@
 import { observer } from 'mobx-react-lite'
-import { type FormEvent, useState } from 'react'
-import { COIN, dailyPercent, formatAmount, perDayRate } from '../../../core/index.ts'
-import { useBondsState, useWalletState } from '../../app/contexts.ts'
+import { type FormEvent, useEffect, useState } from 'react'
+import { BOND_FEE_RESERVE, COIN, coinFromNano, dailyPercent, formatAmount, perDayRate } from '../../../core/index.ts'
+import { useBondsState, useMarketState, useWalletState } from '../../app/contexts.ts'
 import { useNavigate } from '../../app/navigation.ts'
 import { Button } from '../../components/button.tsx'
 import { DayChips } from '../../components/chips.tsx'
@@ -15,6 +15,7 @@ import { useDebouncedEffect } from '../../hooks/use-debounced-effect.ts'
 import { useStillMounted } from '../../hooks/use-still-mounted.ts'
 import { type MessageKey, useT } from '../../i18n/use-t.ts'
 import { WalletChip } from '../wallet/wallet-chip.tsx'
+import { WalletBalanceState } from './wallet-balance-state.ts'
 import '../../styles/new-user.css'
 
 /**
@@ -73,6 +74,33 @@ const BondPreview = observer(function BondPreview({ amount, days }: { readonly a
   )
 })
 
+/**
+ * The connected wallet's balance under the amount, and what Max keeps back for the network fee; said
+ * in place when the chain cannot be read (the form works without it). Nothing while it is read.
+ */
+const WalletBalanceNote = observer(function WalletBalanceNote({ state, hasMax }: { readonly state: WalletBalanceState; readonly hasMax: boolean }) {
+  const t = useT()
+  const balance = state.balance
+  if (balance === null || balance.kind === 'none') return null
+  if (balance.kind === 'unavailable')
+    return (
+      <p className="amount-note" role="status" data-testid="bond-wallet-balance">
+        {t('bond.balanceUnavailable')}
+      </p>
+    )
+  return (
+    <p className="amount-note" data-testid="bond-wallet-balance">
+      <span className="num">{t('bond.walletBalance', { amount: `${formatAmount(coinFromNano(balance.nano), 4)} ${COIN}` })}</span>
+      {hasMax ? (
+        <>
+          {' '}
+          <span data-testid="bond-max-note">{t('bond.maxNote', { reserve: `${formatAmount(BOND_FEE_RESERVE)} ${COIN}` })}</span>
+        </>
+      ) : null}
+    </p>
+  )
+})
+
 const BondAction = observer(function BondAction({ canBuy }: { readonly canBuy: boolean }) {
   const bonds = useBondsState()
   const wallet = useWalletState()
@@ -94,6 +122,7 @@ const BondAction = observer(function BondAction({ canBuy }: { readonly canBuy: b
 export const BondScreen = observer(function BondScreen() {
   const bonds = useBondsState()
   const wallet = useWalletState()
+  const market = useMarketState()
   const t = useT()
   const navigate = useNavigate()
   const stillHere = useStillMounted()
@@ -101,6 +130,13 @@ export const BondScreen = observer(function BondScreen() {
   const [chosen, setChosen] = useState<number | null>(null)
   const plans = bonds.bondList.activePlans
   const days = chosen !== null && plans.some((p) => p.days === chosen) ? chosen : (plans[0]?.days ?? null)
+  // The wallet's balance, read again whenever the connected wallet changes; Max only with a reading and a price.
+  const [balance] = useState(() => new WalletBalanceState(() => bonds.readWalletBalance()))
+  const address = wallet.isConnected ? (wallet.account?.address ?? null) : null
+  useEffect(() => {
+    void balance.refresh()
+  }, [balance, address])
+  const max = address === null ? null : balance.maxAmount(market.price?.price ?? null)
 
   const submit = async (e: FormEvent) => {
     e.preventDefault()
@@ -127,10 +163,16 @@ export const BondScreen = observer(function BondScreen() {
             <EmptyState icon={<BondIcon size={24} />} title={t('bond.noPlans')} testId="bond-no-plans" />
           )}
         </Section>
-        <InputAmount field={amount} label={t('bond.amount')} testId="bond-amount" />
+        <InputAmount
+          field={amount}
+          label={t('bond.amount')}
+          testId="bond-amount"
+          {...(max !== null ? { max, availableText: t('bond.maxFits', { amount: formatAmount(max) }) } : {})}
+        />
         <p className="amount-note" data-testid="bond-min">
           {t('bond.min', { min: formatAmount(BOND_MIN_AMOUNT) })}
         </p>
+        {address !== null ? <WalletBalanceNote state={balance} hasMax={max !== null && max > 0} /> : null}
         <BondPreview amount={amount.value} days={days} />
         <BondAction canBuy={amount.value !== null && days !== null && bonds.quotes.refusalFor(amount.value, days) === null} />
       </form>

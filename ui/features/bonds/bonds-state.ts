@@ -12,7 +12,16 @@ import { StakeQuoteState } from './stake-quote-state.ts'
 /** What the bonds view models call. */
 export type BondUseCases = Pick<
   UseCases,
-  'loadBondPlans' | 'loadMintRecords' | 'loadStakeRecords' | 'quoteBond' | 'buyBond' | 'offerBotMessages' | 'cancelBond' | 'quoteStake' | 'stakeMint'
+  | 'loadBondPlans'
+  | 'loadMintRecords'
+  | 'loadStakeRecords'
+  | 'quoteBond'
+  | 'buyBond'
+  | 'offerBotMessages'
+  | 'cancelBond'
+  | 'quoteStake'
+  | 'stakeMint'
+  | 'readWalletBalance'
 >
 
 /**
@@ -53,7 +62,13 @@ export class BondsState {
       uc: false,
       ticker: false,
       merge: false,
+      readWalletBalance: false,
     })
+  }
+
+  /** The connected wallet's coin balance, for the bond form (ui/features/bonds/wallet-balance-state.ts); never fails. */
+  readWalletBalance(): ReturnType<UseCases['readWalletBalance']> {
+    return this.uc.readWalletBalance()
   }
 
   /** The plans, bonds and stakes, asked for together. */
