@@ -2,6 +2,11 @@ import type { LanguageCode } from 'grammy/types'
 import { type Language, languageFor } from '../core/domain/languages.ts'
 import { en } from './i18n/en.ts'
 import { ru } from './i18n/ru.ts'
+import { es } from './i18n/es.ts'
+import { fa } from './i18n/fa.ts'
+import { id } from './i18n/id.ts'
+import { ptBr } from './i18n/pt-br.ts'
+import { tr } from './i18n/tr.ts'
 import { uk } from './i18n/uk.ts'
 
 /** A sale as POST /api/telegram/sale-cancel answers it (docs/api.md), what the message after a cancel names. */
@@ -38,7 +43,7 @@ export interface Words {
 }
 
 /** Every language's words, each in its own file next to this one. */
-export const BOT_LANGUAGES: Readonly<Record<Language, Words>> = { en, ru, uk }
+export const BOT_LANGUAGES: Readonly<Record<Language, Words>> = { en, ru, uk, es, 'pt-BR': ptBr, id, tr, fa }
 
 export const wordsFor = (languageCode: string | undefined): Words => BOT_LANGUAGES[languageFor(languageCode)]
 

@@ -4,7 +4,7 @@
  * for the three, so that the app, the bot and the notices speak to a user in the same language.
  * English is the fallback for every other code. A module with no imports: the app's entry holds it.
  */
-export const LANGUAGES = ['en', 'ru', 'uk'] as const
+export const LANGUAGES = ['en', 'ru', 'uk', 'es', 'pt-BR', 'id', 'tr', 'fa'] as const
 export type Language = (typeof LANGUAGES)[number]
 
 /**
@@ -18,6 +18,11 @@ const BY_PRIMARY_SUBTAG: Readonly<Record<string, Language>> = {
   en: 'en',
   ru: 'ru',
   uk: 'uk',
+  es: 'es',
+  pt: 'pt-BR',
+  id: 'id',
+  tr: 'tr',
+  fa: 'fa',
 }
 
 /** The language for a Telegram `language_code`: its primary subtag's, English for any other. */

@@ -50,11 +50,13 @@ describe('the message catalogues (English in the entry, Russian loaded on demand
     expect(c.hasText('operation.no_such_text')).toBe(false)
   })
 
-  it('takes each language from its primary subtag, and English for everything else', async () => {
+  it('takes each language from its primary subtag, Brazilian Portuguese for any Portuguese, and English for everything else', async () => {
     const c = await fresh()
     expect(['ru', 'RU', 'ru-UA'].map(c.languageFor)).toEqual(['ru', 'ru', 'ru'])
     expect(['en', 'de', 'zh-hans', 'ar', '', null, undefined].map(c.languageFor)).toEqual(['en', 'en', 'en', 'en', 'en', 'en', 'en'])
-    expect(['uk', 'uk-UA'].map(c.languageFor)).toEqual(['uk', 'uk'])
+    expect(['uk', 'es', 'es-419', 'es-MX', 'pt-br', 'pt', 'pt-PT', 'id', 'tr', 'fa', 'fa-IR'].map(c.languageFor)).toEqual(
+      ['uk', 'es', 'es', 'es', 'pt-BR', 'pt-BR', 'pt-BR', 'id', 'tr', 'fa', 'fa'],
+    )
     // A code that only starts like a language's is not it ("est" is Estonian's ISO 639-2, not Spanish).
     expect(['ukr', 'est', 'fas', 'turk'].map(c.languageFor)).toEqual(['en', 'en', 'en', 'en'])
     expect(LANGUAGES.map(directionOf)).toEqual(LANGUAGES.map((l) => (['fa'].includes(l) ? 'rtl' : 'ltr')))
@@ -65,6 +67,11 @@ describe('the message catalogues (English in the entry, Russian loaded on demand
 const FILES: { readonly [L in Exclude<Language, 'en'>]: () => Promise<{ messages: Messages; notices: NoticeTable }> } = {
   ru: () => import('../../ui/i18n/ru.ts').then((m) => ({ messages: m.ru, notices: m.ruNotices })),
   uk: () => import('../../ui/i18n/uk.ts').then((m) => ({ messages: m.uk, notices: m.ukNotices })),
+  es: () => import('../../ui/i18n/es.ts').then((m) => ({ messages: m.es, notices: m.esNotices })),
+  'pt-BR': () => import('../../ui/i18n/pt-br.ts').then((m) => ({ messages: m.ptBr, notices: m.ptBrNotices })),
+  id: () => import('../../ui/i18n/id.ts').then((m) => ({ messages: m.id, notices: m.idNotices })),
+  tr: () => import('../../ui/i18n/tr.ts').then((m) => ({ messages: m.tr, notices: m.trNotices })),
+  fa: () => import('../../ui/i18n/fa.ts').then((m) => ({ messages: m.fa, notices: m.faNotices })),
 }
 const OTHERS = LANGUAGES.filter((l): l is Exclude<Language, 'en'> => l !== 'en')
 const ENGLISH: Readonly<Record<string, string>> = { ...en, ...enScreens }
@@ -116,5 +123,6 @@ describe('every language', () => {
       else expect(text, language).not.toMatch(/[\u2066-\u2069]/)
       expect(text.replace(/[\u2068\u2069]/g, ''), language).toContain('1 250.75')
     }
+    expect(languageFor('fa')).toBe('fa')
   })
 })

@@ -18,8 +18,11 @@ const OPTIONS: Intl.DateTimeFormatOptions[] = [
   { hourCycle: 'h23', hour: '2-digit', minute: '2-digit', second: '2-digit' },
 ]
 // The chart's axis is the Gregorian calendar's in Latin digits in every language (Farsi's too).
-const intl = (seconds: number, kind: number, locale: string) =>
-  new Intl.DateTimeFormat(locale, { ...OPTIONS[kind], timeZone: 'UTC', calendar: 'gregory', numberingSystem: 'latn' }).format(new Date(seconds * 1000))
+// Times keep the colon in every language (Indonesian's CLDR writes 20.00; the chart's labels are one shape).
+const intl = (seconds: number, kind: number, locale: string) => {
+  const text = new Intl.DateTimeFormat(locale, { ...OPTIONS[kind], timeZone: 'UTC', calendar: 'gregory', numberingSystem: 'latn' }).format(new Date(seconds * 1000))
+  return kind >= 3 ? text.replace(/\./g, ':') : text
+}
 
 const at = (seconds: number) => seconds as UTCTimestamp
 const seconds = fc.integer({ min: 1_577_836_800, max: 2_082_758_400 })

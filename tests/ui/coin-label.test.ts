@@ -14,7 +14,8 @@ import { Underpaid } from '../../server/domain/errors.ts'
  * ("1.5 TON", "{amount} TON", "TON raised", "In TON", "TON per AXIOM") fails; "TON" is left only
  * where it names the network, the wallet, an address or the protocol.
  */
-const NETWORK_TON = /TON(?=[ -](Connect|wallet|address|network|API|mnemonic)|-(адрес|кошел|сет))|(?<=(on|на|адрес|Адрес|address|a|the) )TON\b/
+// The network in the other languages' words: "sobre TON", "di TON", "TON üzerinde", "روی TON" (on TON).
+const NETWORK_TON = /TON(?=[ -](Connect|wallet|address|network|API|mnemonic)|-(адрес|кошел|сет)| üzerinde)|(?<=(on|на|адрес|Адрес|address|a|the|sobre|di|روی) )TON\b/
 const labelledTon = (text: string) => text.replace(new RegExp(NETWORK_TON, 'g'), '').match(/\bTON\b/)
 
 const stringsOf = (v: unknown, path: string, out: Array<[string, string]>) => {
@@ -46,7 +47,7 @@ describe('the coin is GRAM wherever an amount or a price is read', () => {
   })
 
   it('the check itself tells the network from the coin', () => {
-    for (const ok of ['Connect your TON wallet', 'a TON address', 'Адрес TON', 'TON Connect', 'Введите корректный адрес TON', 'earn AXIOM on TON', 'TON-кошелёк']) expect(labelledTon(ok), ok).toBeNull()
+    for (const ok of ['Connect your TON wallet', 'a TON address', 'Адрес TON', 'TON Connect', 'Введите корректный адрес TON', 'earn AXIOM on TON', 'TON-кошелёк', 'AXIOM sobre TON', 'AXIOM di TON', 'TON üzerinde tahvil', 'AXIOM روی TON']) expect(labelledTon(ok), ok).toBeNull()
     for (const bad of ['1.5 TON', '≈ {amount} TON', 'TON raised', 'In TON', 'В TON', 'Привлечено TON', '0.03 TON per AXIOM']) expect(labelledTon(bad), bad).not.toBeNull()
   })
 })

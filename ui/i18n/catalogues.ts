@@ -30,6 +30,11 @@ const catalogues: Partial<Record<Language, Catalogue>> = {
 const CHUNKS: { readonly [L in Exclude<Language, 'en'>]: () => Promise<Catalogue> } = {
   ru: () => import('./ru.ts').then((m) => ({ messages: m.ru, notices: m.ruNotices })),
   uk: () => import('./uk.ts').then((m) => ({ messages: m.uk, notices: m.ukNotices })),
+  es: () => import('./es.ts').then((m) => ({ messages: m.es, notices: m.esNotices })),
+  'pt-BR': () => import('./pt-br.ts').then((m) => ({ messages: m.ptBr, notices: m.ptBrNotices })),
+  id: () => import('./id.ts').then((m) => ({ messages: m.id, notices: m.idNotices })),
+  tr: () => import('./tr.ts').then((m) => ({ messages: m.tr, notices: m.trNotices })),
+  fa: () => import('./fa.ts').then((m) => ({ messages: m.fa, notices: m.faNotices })),
 }
 
 /**

@@ -362,6 +362,13 @@ export const uk: Messages = {
   'biometry.saleCancelled': 'Перевірку Face ID / відбитка пальця скасовано, тому продаж не надіслано.',
   'biometry.transferFailed': 'Face ID / відбиток пальця не підтвердив переказ, тому нічого не переказано. Спробуйте ще раз, коли будете готові.',
   'biometry.transferCancelled': 'Перевірку Face ID / відбитка пальця скасовано, тому нічого не переказано.',
+
+  // The bond form's wallet balance and its Max; a bond payment's refund in the history.
+  'bond.walletBalance': 'У гаманці: {amount}',
+  'bond.balanceUnavailable': 'Баланс недоступний',
+  'bond.maxFits': 'До {amount} AXIOM',
+  'bond.maxNote': 'Макс залишає {reserve} на комісію мережі.',
+  'operation.bond_refund': 'Повернення оплати бонду #{bond}',
 }
 
 type ErrorWords = { readonly [K in AppError['_tag']]?: (e: Extract<AppError, { _tag: K }>) => string }
