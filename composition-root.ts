@@ -24,12 +24,14 @@ import {
   type PortBindings,
   type SessionStore,
   type SocketFactory,
+  STORAGE_KEYS,
   type UseCases,
   useCases,
   type Wallet,
   withErrorPolicy,
 } from './core/index.ts'
 import { browserPorts } from './adapters/browser/browser-ports.ts'
+import { SecureSessionStore } from './adapters/browser/secure-session-store.ts'
 import type { EarlyBoot } from './adapters/browser/early-boot.ts'
 import { loadDashboard } from './ui/app/dashboard-loader.ts'
 import { firstScreenPainted, firstScreenWithData } from './ui/app/first-paint.ts'
@@ -218,7 +220,7 @@ export const composeBrowserApp = async (early: EarlyBoot): Promise<ComposedApp> 
   /** Absolute URL of a configured endpoint, which may be given relative to this page. */
   const absolute = (url: string) => new URL(url, location.origin).toString().replace(/\/$/, '')
 
-  const ports = browserPorts({
+  const browser = browserPorts({
     apiOrigin: env.VITE_API_ORIGIN || '',
     tonV4Endpoint: absolute(env.VITE_TON_V4_ENDPOINT || 'https://mainnet-v4.tonhubapi.com'),
     manifestUrl: absolute(env.VITE_MANIFEST_URL || '/tonconnect-manifest.json'),
@@ -232,13 +234,25 @@ export const composeBrowserApp = async (early: EarlyBoot): Promise<ComposedApp> 
     // So does the Telegram SDK, or as soon as the start ended on a full screen (maintenance, failed).
     sdkGate: () => Promise.race([firstScreenPainted(), startEnded]),
   })
+  // On a 9.0+ phone client the refresh token lives in Telegram's SecureStorage: its read starts now,
+  // beside the boot, and sign-in waits for it only when it needs it (no auth_token cookie).
+  const session = new SecureSessionStore({
+    cookies: browser.session,
+    features: () => browser.platform.features(),
+    launch: browser.platform.launch(),
+    storedUser: () => browser.storage.get(STORAGE_KEYS.user),
+  })
+  const ports: PortBindings = { ...browser, session }
   const app = await composeApp(ports, config, { yieldTask: nextTask, firstScreen: firstScreenWithData })
   const started: StartedApp = { app, platform: ports.platform, config }
   return {
     ...started,
     start: () => {
       if (location.pathname === '/') void loadDashboard()
-      app.start(location.search).then((phase) => phase !== 'ready' && endStart(), endStart)
+      void session
+        .settled()
+        .then(() => app.start(location.search))
+        .then((phase) => phase !== 'ready' && endStart(), endStart)
       return started
     },
   }

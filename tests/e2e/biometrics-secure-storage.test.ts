@@ -46,6 +46,66 @@ const saleTyped = async (version: string) => {
   return { user, ...launched }
 }
 
+/** The key the app keeps the refresh token under in Telegram's SecureStorage. */
+const SECURE_KEY = 'axiom_refresh_token'
+
+/**
+ * The emulator's SecureStorage for the launched user, read from inside the app's frame with Telegram's
+ * own request (web_app_secure_storage_get_key with a req_id, answered by secure_storage_key_received).
+ */
+const secureStorage = (app: FrameLocator, key: string): Promise<string | null> =>
+  app.locator('html').evaluate(
+    (_, key) =>
+      new Promise<string | null>((resolve, reject) => {
+        const reqId = `test-${Math.random().toString(36).slice(2)}`
+        const timer = setTimeout(() => reject(new Error('SecureStorage did not answer')), 5_000)
+        const onMessage = (event: MessageEvent) => {
+          let message: { eventType?: string; eventData?: { req_id?: string; value?: string | null } }
+          try {
+            message = JSON.parse(String(event.data))
+          } catch {
+            return
+          }
+          if (message.eventType !== 'secure_storage_key_received' || message.eventData?.req_id !== reqId) return
+          clearTimeout(timer)
+          removeEventListener('message', onMessage)
+          resolve(message.eventData.value ?? null)
+        }
+        addEventListener('message', onMessage)
+        parent.postMessage(JSON.stringify({ eventType: 'web_app_secure_storage_get_key', eventData: { req_id: reqId, key } }), '*')
+      }),
+    key,
+  )
+
+/** What the app keeps there: the token and the Telegram user it was issued to. */
+const keptToken = async (app: FrameLocator): Promise<{ user: string; token: string } | null> => {
+  const value = await secureStorage(app, SECURE_KEY)
+  return value === null ? null : (JSON.parse(value) as { user: string; token: string })
+}
+
+const appCookies = (app: FrameLocator): Promise<string> => app.locator('html').evaluate(() => document.cookie)
+
+/** The sign-in requests the app makes from now on: which, and the refresh token or the user id they carry. */
+const watchSignIns = (page: Page) => {
+  const seen: Array<{ path: 'register' | 'refresh'; refresh?: string; user?: string }> = []
+  page.on('request', (r) => {
+    const path = new URL(r.url()).pathname
+    if (r.method() !== 'POST' || (path !== '/api/auth/register' && path !== '/api/auth/refresh')) return
+    const body = JSON.parse(r.postData() ?? '{}') as { refresh?: string; init_data?: string }
+    if (path === '/api/auth/refresh') seen.push({ path: 'refresh', refresh: body.refresh ?? '' })
+    else seen.push({ path: 'register', user: String((JSON.parse(new URLSearchParams(body.init_data ?? '').get('user') ?? '{}') as { id?: number }).id) })
+  })
+  return seen
+}
+
+/** Launches the app again from the emulator's form, as the same or another user, keeping the emulator's device state. */
+const relaunchFromForm = async (page: Page, app: FrameLocator, user: number, version: string) => {
+  await page.getByTestId('host-user-id').fill(String(user))
+  await page.getByTestId('host-version').fill(version)
+  await page.getByTestId('host-launch').click()
+  await app.getByTestId('screen-dashboard').waitFor()
+}
+
 /** Telegram's access prompt in the emulator: its text, then the user's answer. */
 const answerAccessPrompt = async (page: Page, answer: 'Allow' | "Don't allow") => {
   const popup = page.getByTestId('host-popup')
@@ -165,5 +225,82 @@ describe('biometrics before a sale or a transfer', () => {
     expect(calls.filter((e) => e.type === 'web_app_biometry_request_auth')).toEqual([])
     expect(second.errors).toEqual([])
     await second.page.close()
+  })
+})
+
+describe('the refresh token in SecureStorage', () => {
+  it('a 9.1 client keeps it in SecureStorage, not in a cookie, and signs in with it when the auth_token is gone', async () => {
+    const user = nextUser()
+    const { app, page, errors } = await launch(stack, { user, version: '9.1' })
+    await app.getByTestId('screen-dashboard').waitFor()
+    await expect.poll(() => keptToken(app)).toMatchObject({ user: String(user) })
+    const kept = (await keptToken(app))!
+    const cookies = await appCookies(app)
+    expect(cookies).toContain('auth_token=')
+    expect(cookies).not.toContain('refresh_token')
+    expect(cookies).not.toContain(encodeURIComponent(kept.token))
+
+    // The next open, a day later: no auth_token cookie; the app refreshes with the token from SecureStorage.
+    await app.locator('html').evaluate(() => (document.cookie = 'auth_token=; Max-Age=0; Path=/'))
+    const signIns = watchSignIns(page)
+    await relaunchFromForm(page, app, user, '9.1')
+    await expect.poll(async () => amountOf(await app.getByTestId('balance-main-amount').innerText())).toBe(100)
+    expect(signIns).toEqual([{ path: 'refresh', refresh: kept.token }])
+    await expect.poll(async () => (await keptToken(app))?.token).not.toBe(kept.token)
+    expect(await appCookies(app)).not.toContain('refresh_token')
+    expect(errors).toEqual([])
+    await page.close()
+  })
+
+  it('a 7.0 client keeps the spec’s cookies and never asks SecureStorage; on 9.1 the cookie moves to SecureStorage once', async () => {
+    const user = nextUser()
+    const { app, page, errors } = await launch(stack, { user, version: '7.0' })
+    await app.getByTestId('screen-dashboard').waitFor()
+    await expect.poll(() => appCookies(app)).toContain('refresh_token=')
+    const cookie = decodeURIComponent(/refresh_token=([^;]*)/.exec(await appCookies(app))![1]!)
+    expect((await hostEvents(page)).filter((e) => e.type.includes('secure_storage'))).toEqual([])
+
+    // The same phone's Telegram, updated to 9.1.
+    await relaunchFromForm(page, app, user, '9.1')
+    await expect.poll(() => keptToken(app)).toEqual({ user: String(user), token: cookie })
+    await expect.poll(() => appCookies(app)).not.toContain('refresh_token')
+    const saves = (await hostEvents(page)).filter((e) => e.dir === 'in' && e.type === 'web_app_secure_storage_save_key')
+    expect(saves).toHaveLength(1)
+
+    // Opened again: read from SecureStorage, not moved again.
+    await relaunchFromForm(page, app, user, '9.1')
+    await expect.poll(() => appCookies(app)).toContain('auth_token=')
+    expect(await keptToken(app)).toEqual({ user: String(user), token: cookie })
+    expect((await hostEvents(page)).filter((e) => e.dir === 'in' && e.type === 'web_app_secure_storage_save_key')).toHaveLength(1)
+    expect(errors).toEqual([])
+    await page.close()
+  })
+
+  it('a second user on the same device does not get the first one’s session: the switch clears both places', async () => {
+    const first = nextUser()
+    const second = nextUser()
+    await makeMember(stack, second)
+    const { app, page, errors } = await launch(stack, { user: first, version: '9.1' })
+    await app.getByTestId('screen-dashboard').waitFor()
+    await expect.poll(() => keptToken(app)).toMatchObject({ user: String(first) })
+    const firstToken = (await keptToken(app))!.token
+
+    // Another Telegram account on the same phone opens the app: the first one's session is wiped, the second registers.
+    const signIns = watchSignIns(page)
+    await relaunchFromForm(page, app, second, '9.1')
+    await expect.poll(() => signIns).toEqual([{ path: 'register', user: String(second) }])
+    await expect.poll(() => keptToken(app)).toMatchObject({ user: String(second) })
+    expect((await keptToken(app))!.token).not.toBe(firstToken)
+    expect(await appCookies(app)).not.toContain('refresh_token')
+
+    // The first account again: the switch back wipes the second's session, and the first one's token
+    // in SecureStorage went with the first switch (the first account signs in afresh, it does not refresh with it).
+    signIns.length = 0
+    await relaunchFromForm(page, app, first, '9.1')
+    await expect.poll(() => signIns).toEqual([{ path: 'register', user: String(first) }])
+    await expect.poll(() => keptToken(app)).toMatchObject({ user: String(first) })
+    expect((await keptToken(app))!.token).not.toBe(firstToken)
+    expect(errors).toEqual([])
+    await page.close()
   })
 })
