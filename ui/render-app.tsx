@@ -4,8 +4,9 @@ import { createRoot } from 'react-dom/client'
 import { AppRoot } from './app/app-root.tsx'
 import { BackButtonContext, LanguageContext, LinkOpenerContext, UiConfigContext } from './app/contexts.ts'
 import type { StartedApp } from './app/started-app.ts'
+import { PlatformFeaturesContext } from './features/platform/platform-features-context.ts'
 
-export const renderApp = ({ app, platform, config }: StartedApp): void => {
+export const renderApp = ({ app, platform, config, platformFeatures }: StartedApp): void => {
   const language = platform.launch()?.languageCode ?? 'en'
   const root = createRoot(document.getElementById('root')!)
   // A transition, so the first render yields to the browser every few milliseconds: when sign-in
@@ -17,7 +18,9 @@ export const renderApp = ({ app, platform, config }: StartedApp): void => {
           <LanguageContext.Provider value={language}>
             <BackButtonContext.Provider value={{ show: (onPress) => platform.showBackButton(onPress), hide: () => platform.hideBackButton() }}>
               <LinkOpenerContext.Provider value={(url) => platform.openLink(url)}>
-                <AppRoot app={app} />
+                <PlatformFeaturesContext.Provider value={platformFeatures ?? null}>
+                  <AppRoot app={app} />
+                </PlatformFeaturesContext.Provider>
               </LinkOpenerContext.Provider>
             </BackButtonContext.Provider>
           </LanguageContext.Provider>

@@ -7,7 +7,7 @@ import { TopBar } from '../components/top-bar.tsx'
 import { withScreenTexts } from '../i18n/catalogues.ts'
 import { useT } from '../i18n/use-t.ts'
 import { useFarmingState, useSessionState } from './contexts.ts'
-import { markFirstScreenMounted } from './first-paint.ts'
+import { firstScreenPainted, markFirstScreenMounted } from './first-paint.ts'
 import { usePathname } from './navigation.ts'
 import { useBackButton, useScrollToTop } from './use-back-button.ts'
 import '../styles/layout.css'
@@ -64,6 +64,15 @@ const CommunityGate = observer(function CommunityGate() {
 })
 
 /**
+ * The platform features' parts (ui/features/platform: the fullscreen toggle, the insets and reduced
+ * effects on the page, the home-screen offer) load once the first screen has painted, as the
+ * features themselves do (composition-root.ts): neither is in the entry.
+ */
+const platformParts = () => withScreenTexts(firstScreenPainted().then(() => import('../features/platform/platform-layer.tsx')))
+const LazyFullscreenToggle = lazy(() => platformParts().then((m) => ({ default: m.FullscreenToggle })))
+const LazyPlatformLayer = lazy(() => platformParts().then((m) => ({ default: m.PlatformLayer })))
+
+/**
  * Whether the user has moved from the screen the app opened on. Screens slide in when the user
  * goes to one; the first one replaces the loader as it is, without fading in from transparent (its
  * content counts as painted only once the fade has ended).
@@ -81,9 +90,16 @@ export function Layout({ children }: { readonly children: ReactNode }) {
   useBackButton()
   useScrollToTop()
   const navigated = useHasNavigated()
+  const t = useT()
   return (
     <div className="app-shell">
-      <TopBar />
+      <TopBar
+        end={
+          <Suspense fallback={null}>
+            <LazyFullscreenToggle t={t} />
+          </Suspense>
+        }
+      />
       <main className={navigated ? 'screen screen--entering' : 'screen'} id="main">
         <Suspense fallback={<ScreenFallback />}>
           {children}
@@ -93,6 +109,9 @@ export function Layout({ children }: { readonly children: ReactNode }) {
       <BottomNav />
       <FarmingActivation />
       <CommunityGate />
+      <Suspense fallback={null}>
+        <LazyPlatformLayer t={t} />
+      </Suspense>
     </div>
   )
 }

@@ -1,4 +1,5 @@
 import type { Platform } from '../../core/index.ts'
+import type { PlatformFeaturesLoading } from '../features/platform/platform-features-context.ts'
 import type { AppState } from '../state/app-state.ts'
 import type { UiConfig } from './contexts.ts'
 
@@ -7,6 +8,8 @@ export interface StartedApp {
   readonly app: AppState
   readonly platform: Platform
   readonly config: UiConfig
+  /** The platform features' view model, made after the first paint (fullscreen, insets, the home screen, reduced effects). */
+  readonly platformFeatures?: PlatformFeaturesLoading
 }
 
 export interface ComposedApp extends StartedApp {

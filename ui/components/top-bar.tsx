@@ -1,4 +1,5 @@
 import { observer } from 'mobx-react-lite'
+import type { ReactNode } from 'react'
 import { Link } from 'wouter'
 import { usePathname } from '../app/navigation.ts'
 import { referralLink } from '../../core/index.ts'
@@ -36,8 +37,12 @@ const ReferralActions = observer(function ReferralActions() {
   )
 })
 
-/** The bar over every screen: the AXIOM mark (named by its visible name, it leads to the dashboard) and the referral actions. */
-export function TopBar() {
+/**
+ * The bar over every screen: the AXIOM mark (named by its visible name, it leads to the dashboard),
+ * then at its end `end` (the layout's fullscreen toggle, which arrives after the first paint: first
+ * in the group, so nothing after it moves) and the referral actions.
+ */
+export function TopBar({ end }: { readonly end?: ReactNode }) {
   const pathname = usePathname()
   const t = useT()
   const referral = pathname === '/referral' || pathname.startsWith('/referral/')
@@ -47,7 +52,10 @@ export function TopBar() {
         <TokenIcon size={30} />
         <span className="brand__name">{t('app.name')}</span>
       </Link>
-      {referral ? <ReferralActions /> : null}
+      <div className="top-bar__end">
+        {end}
+        {referral ? <ReferralActions /> : null}
+      </div>
     </header>
   )
 }

@@ -280,6 +280,14 @@ export const enScreens = {
   'activation.reachedStatus': 'All activations are used',
   'activation.message.active': 'A bond of {amount} AXIOM for {days} days is yours',
 
+  // Telegram's fullscreen (the top bar's toggle, and the client's refusal) and the home-screen offer.
+  'platform.fullscreen': 'Fullscreen',
+  'platform.fullscreenFailed': 'Fullscreen is not available right now',
+  'platform.homeScreen.title': 'Add AXIOM to your home screen',
+  'platform.homeScreen.body': 'Open it with one tap, like any app.',
+  'platform.homeScreen.add': 'Add',
+  'platform.homeScreen.notNow': 'Not now',
+
   // Said to a first-time user: a task's next step, the photo's limit and progress, what can be sold, the bond's minimum, units.
   'tasks.note.joined': 'You are in the community: claim your reward',
   'tasks.note.started': 'Started: tap Check when it is done',

@@ -7,6 +7,7 @@ import { useLinkOpener, useMarketState } from '../../app/contexts.ts'
 import { Spinner } from '../../components/spinner.tsx'
 import { useLanguage, useT } from '../../i18n/use-t.ts'
 import { nextTask } from '../../lib/next-task.ts'
+import { reducedEffectsOf, usePlatformFeatures } from '../platform/platform-features-context.ts'
 import { crosshairTimeFormatter, tickMarkFormatter } from './chart-time-labels.ts'
 
 const toBar = (c: Candle) => ({ time: c.time as UTCTimestamp, open: c.open, high: c.high, low: c.low, close: c.close })
@@ -50,6 +51,9 @@ export const CandleChart = observer(function CandleChart() {
   const openLink = useLinkOpener()
   const host = useRef<HTMLDivElement>(null)
   const [loaded, setLoaded] = useState(false)
+  const platformFeatures = usePlatformFeatures()
+  /** Whether the chart was made without its animations (a slow phone, or reduced motion): null until it is made. */
+  const [still, setStill] = useState<boolean | null>(null)
 
   useEffect(() => {
     let disposed = false
@@ -58,7 +62,10 @@ export const CandleChart = observer(function CandleChart() {
     // In steps, each in its own task (the library's evaluation, the chart, the series and its data),
     // so the first draw does not hold the page in one long task.
     const build = async () => {
+      const still = reducedEffectsOf(platformFeatures)
+      // Destructured from the import itself, so that the bundler keeps only what is used of the library.
       const { createChart, CandlestickSeries, ColorType } = await import('lightweight-charts')
+      const reduced = await still
       await nextTask()
       const el = host.current
       if (disposed || !el) return
@@ -82,7 +89,10 @@ export const CandleChart = observer(function CandleChart() {
         timeScale: { borderVisible: false, timeVisible: true, secondsVisible: false, fixLeftEdge: true, fixRightEdge: true, tickMarkFormatter: tickMarkFormatter(language) },
         crosshair: { horzLine: { labelBackgroundColor: '#2481cc' }, vertLine: { labelBackgroundColor: '#2481cc' } },
         handleScale: { axisPressedMouseMove: false },
+        // A slow phone, or a user who asked for reduced motion: a swipe stops where the finger leaves it.
+        kineticScroll: { touch: !reduced, mouse: false },
       })
+      setStill(reduced)
       await nextTask()
       if (disposed) return
       const series = chart.addSeries(CandlestickSeries, {
@@ -124,11 +134,11 @@ export const CandleChart = observer(function CandleChart() {
       for (const d of disposers) d()
       chart?.remove()
     }
-  }, [market, language])
+  }, [market, language, platformFeatures])
 
   const empty = market.candles.length === 0 && !market.isFetching
   return (
-    <div className="chart" data-testid="candle-chart">
+    <div className="chart" data-testid="candle-chart" data-animation={still === null ? undefined : still ? 'off' : 'on'}>
       <div ref={host} className="chart__canvas" role="img" aria-label={t('dashboard.chart')} />
       {!loaded || market.isFetching ? (
         <div className="chart__overlay">
