@@ -244,7 +244,14 @@ export const composeBrowserApp = async (early: EarlyBoot): Promise<ComposedApp> 
   })
   const ports: PortBindings = { ...browser, session }
   const app = await composeApp(ports, config, { yieldTask: nextTask, firstScreen: firstScreenWithData })
-  const started: StartedApp = { app, platform: ports.platform, config }
+  // The platform's 7.2–9.x features and their view model load once the first screen has painted
+  // (neither is in the entry): then a fullscreen the user left on is asked for again, the insets and
+  // reduced effects reach the layout, and the home-screen offer waits for the first active bond.
+  const platformFeatures = Promise.race([firstScreenPainted(), startEnded])
+    .then(() => import('./ui/features/platform/platform-features-state.ts'))
+    .then((m) => m.startPlatformFeatures({ platform: ports.platform, storage: ports.storage, hasActiveBond: () => app.s.bonds.bondList.stakeableMints.length > 0 }))
+    .catch(() => null)
+  const started: StartedApp = { app, platform: ports.platform, config, platformFeatures }
   return {
     ...started,
     start: () => {
