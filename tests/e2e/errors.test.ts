@@ -83,6 +83,8 @@ describe('error toasts', () => {
     await makeMember(stack, user)
     await stack.server.admin.credit(user, '10', 'referral_balance')
     const { app, page } = await launch(stack, { user })
+    // A phone without biometrics: the transfer is sent at once, with no check before it.
+    await page.getByTestId('host-biometry').selectOption('unavailable')
     await app.getByTestId('tab-referral').click()
     await expectText(app.getByTestId('referral-balance-amount'), '10.00')
     await stack.server.close()
