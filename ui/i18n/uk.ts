@@ -207,13 +207,6 @@ export const uk: Messages = {
   'operation.stake': 'Бонд #{bond} переведено в стейк #{stake}',
   'operation.farming_bond': 'Бонд #{bond} за посиланням на бонд',
   'operation.sale_paid': 'Продаж #{sale} виплачено на ваш гаманець',
-
-  // Баланс гаманця у формі бонда і Макс (скільки оплатить баланс за вирахуванням запасу на комісію); повернення оплати бонда в історії.
-  'bond.walletBalance': 'У гаманці: {amount}',
-  'bond.balanceUnavailable': 'Баланс недоступний',
-  'bond.maxFits': 'До {amount} AXIOM',
-  'bond.maxNote': 'Макс залишає {reserve} на комісію мережі.',
-  'operation.bond_refund': 'Повернення оплати бонда #{bond}',
   'tasks.reward': '+{amount} AXIOM',
   'tasks.start': 'Почати',
   'tasks.validate': 'Перевірити',
