@@ -121,8 +121,6 @@ export default defineConfig({
   plugins: [react(), tonConnectManifest(), preloadBootSteps(), cacheHeaders(), securityHeadersPlugin()],
   resolve: {
     alias: [
-      // Only the modules of @ton/core the app calls, not its whole CommonJS index (adapters/ton/ton-core-for-browser.ts).
-      { find: /^@ton\/core$/, replacement: fileURLToPath(new URL('./adapters/ton/ton-core-for-browser.ts', import.meta.url)) },
       // Only the exports @ton/core uses, not @ton/crypto's word lists (adapters/ton/ton-crypto-for-browser.ts).
       { find: /^@ton\/crypto$/, replacement: fileURLToPath(new URL('./adapters/ton/ton-crypto-for-browser.ts', import.meta.url)) },
       // Of jsSHA, the browser build needs SHA-256 only (@ton/crypto's sha256_sync, for cell hashes):

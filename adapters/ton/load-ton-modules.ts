@@ -1,10 +1,6 @@
 /**
- * @ton/core expects Node's Buffer when they load. Bundlers may evaluate a CommonJS
- * package before a polyfill imported next to it, so the polyfill is loaded first, on its own.
+ * The TON payloads (a comment's bag of cells, the address forms) the wallet adapter builds when it
+ * pays: written by hand (adapters/ton/ton-comment-payload.ts), so neither @ton/core nor the Buffer
+ * polyfill it needed is part of the app.
  */
-const polyfilled = () => import('./buffer-polyfill.ts')
-
-export const loadTonPayloads = async () => {
-  await polyfilled()
-  return import('./ton-comment-payload.ts')
-}
+export const loadTonPayloads = () => import('./ton-comment-payload.ts')

@@ -68,14 +68,15 @@ const encodeBase64Url = (bytes: Uint8Array): string => {
 }
 
 /**
- * A raw address (`0:<64 hex>`) in the friendly form TON tools send by default: bounceable, not
- * test-only, base64url (what @ton/core's `Address.toString({ urlSafe: true })` writes).
+ * A raw address (`0:<64 hex>`) in the friendly form, base64url: by default the one TON tools send,
+ * bounceable and not test-only (what @ton/core's `Address.toString({ urlSafe: true })` writes);
+ * `bounceable: false` is a wallet's user-facing form, `testOnly` flags it for testnet.
  */
-export const friendlyFromRaw = (raw: string): string => {
+export const friendlyFromRaw = (raw: string, form: { readonly bounceable?: boolean; readonly testOnly?: boolean } = {}): string => {
   if (!isRawAddress(raw)) throw new Error(`not a raw address: ${raw}`)
   const [wc, hex] = raw.split(':') as [string, string]
   const bytes = new Uint8Array(36)
-  bytes[0] = ADDRESS_FLAG_BOUNCEABLE
+  bytes[0] = (form.bounceable === false ? ADDRESS_FLAG_NON_BOUNCEABLE : ADDRESS_FLAG_BOUNCEABLE) | (form.testOnly ? ADDRESS_FLAG_TEST : 0)
   bytes[1] = wc === '-1' ? 0xff : 0x00
   for (let i = 0; i < 32; i++) bytes[2 + i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16)
   const crc = crc16(bytes.subarray(0, 34))
