@@ -235,7 +235,7 @@ export const composeBrowserApp = async (early: EarlyBoot): Promise<ComposedApp> 
     sdkGate: () => Promise.race([firstScreenPainted(), startEnded]),
   })
   // On a 9.0+ phone client the refresh token lives in Telegram's SecureStorage: its read starts now,
-  // beside the boot, and sign-in waits for it only when it needs it (no auth_token cookie).
+  // beside the boot, and sign-in waits for it only when it needs it (`settled`: not for a returning user's auth_token).
   const session = new SecureSessionStore({
     cookies: browser.session,
     features: () => browser.platform.features(),

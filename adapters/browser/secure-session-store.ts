@@ -88,12 +88,15 @@ export class SecureSessionStore implements SessionStore {
   }
 
   /**
-   * Resolves once sign-in may read the refresh token: at once when the auth_token cookie is there
-   * (sign-in does not need the refresh token then) or nothing is read, else when SecureStorage has
-   * answered, or after `waitMs` at most (sign-in then registers with the launch's init data).
+   * Resolves once sign-in may go on: at once when nothing is read, or when this device's user comes
+   * back with the auth_token cookie (sign-in needs no refresh token then); else when SecureStorage
+   * has answered, or after `waitMs` at most (sign-in then registers with the launch's init data).
+   * Another user's launch waits for the answer too: the user-switch wipe must reach SecureStorage
+   * before the page reloads.
    */
   settled(): Promise<void> {
-    if (this.mode !== 'reading' || this.o.cookies.get('auth_token') !== null) return Promise.resolve()
+    if (this.mode !== 'reading') return Promise.resolve()
+    if (this.o.cookies.get('auth_token') !== null && this.o.storedUser() === this.o.launch?.userId) return Promise.resolve()
     return Promise.race([this.read, new Promise<void>((resolve) => setTimeout(resolve, this.o.waitMs ?? SECURE_READ_WAIT_MS))])
   }
 

@@ -127,20 +127,30 @@ describe('SecureSessionStore: the refresh token in Telegram’s SecureStorage on
 
   it.each([
     ['once SecureStorage has answered', true],
-    ['while SecureStorage is still being read (the auth_token cookie lets sign-in go at once)', false],
+    ['while SecureStorage is still being read (it did not answer within waitMs)', false],
   ])('the user-switch wipe %s clears both the cookie and SecureStorage, and the next user registers', async (_, answered) => {
     const device = new FakeTelegramDevice('9.1')
     const cookies = new MemorySessionStore({ auth_token: 'access-of-7', refresh_token: 'stale-cookie-of-7' })
     device.secure.set(SECURE_REFRESH_KEY, kept('42', 'refresh-of-42'))
     const storage = new MemoryKeyValueStore({ [STORAGE_KEYS.user]: '7' })
-    const { store } = open({ device, cookies, storage, user: '42' })
+    let load: (d: FakeTelegramDevice) => void = () => {}
+    const { store } = open({
+      device,
+      cookies,
+      storage,
+      user: '42',
+      waitMs: 5,
+      ...(answered ? {} : { features: () => new Promise<FakeTelegramDevice>((resolve) => (load = resolve)) }),
+    })
+    // Another user's data on the device: sign-in waits for SecureStorage even with an auth_token cookie.
     await store.settled()
-    if (answered) await flush()
     expect(store.where).toBe(answered ? 'secure-storage' : 'reading')
     const platform = new FakePlatform(launchData({ userId: '42', version: '9.1' }))
     const api = new FakeAxiomApi()
     expect(await succeed(authenticate({ api, session: store, storage, platform }))).toBe('reloading')
     expect(platform.reloads).toBe(1)
+    if (answered) expect(device.secureRequests.at(-1)).toBe(`remove ${SECURE_REFRESH_KEY}`)
+    else load(device)
     await flush()
     expect(cookies.get('auth_token')).toBeNull()
     expect(cookies.get('refresh_token')).toBeNull()
@@ -155,13 +165,18 @@ describe('SecureSessionStore: the refresh token in Telegram’s SecureStorage on
     expect(device.secure.get(SECURE_REFRESH_KEY)).toBe(kept('42', 'registered-refresh'))
   })
 
-  it('sign-in waits for the read only without an auth_token cookie, and at most waitMs', async () => {
+  it('sign-in waits for the read only when it needs it (no auth_token cookie of this user), and at most waitMs', async () => {
     const device = new FakeTelegramDevice('9.1')
     device.secure.set(SECURE_REFRESH_KEY, kept('42', 'refresh-1'))
     let load: (d: FakeTelegramDevice) => void = () => {}
     const slow = () => new Promise<FakeTelegramDevice>((resolve) => (load = resolve))
 
-    const withCookie = open({ device, cookies: new MemorySessionStore({ auth_token: 'access-1' }), features: slow })
+    const withCookie = open({
+      device,
+      cookies: new MemorySessionStore({ auth_token: 'access-1' }),
+      storage: new MemoryKeyValueStore({ [STORAGE_KEYS.user]: '42' }),
+      features: slow,
+    })
     let settled = false
     void withCookie.store.settled().then(() => (settled = true))
     await flush()
