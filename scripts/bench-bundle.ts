@@ -9,8 +9,10 @@
  *  - observed: the JS files Chromium had requested by the moment the dashboard screen appeared in
  *    the DOM, launching the app for a seeded user with a signed Telegram launch hash against the
  *    reference backend (so startup-time dynamic imports count too).
- * The Russian catalogue (ui/i18n/ru.ts), which the entry loads only for a Russian-speaking user, is
- * printed apart with the initial figure for such a user.
+ * Each other language's catalogue (ui/i18n/ru.ts, uk.ts, …), which the entry loads only for a user
+ * of that language, is printed apart with the initial figure for such a user. "All JS" is what one
+ * user can load: every chunk but the other languages' catalogues (the largest one counted); the
+ * whole build's figure is printed beside it.
  * Pass --static to skip the browser run, --modules for where the bytes go, by package and module
  * (source-map attribution, scripts/bundle-breakdown.ts).
  */
@@ -28,7 +30,7 @@ const BUDGET_INITIAL_KIB = 170
 const BUDGET_TOTAL_KIB = 420
 const DASHBOARD_MODULE = /ui\/features\/dashboard\/dashboard-screen\.tsx$/
 const BOOT_STEP = /\/(composition-root\.ts|ui\/render-app\.tsx)$/
-const CATALOGUE_MODULE = /\/ui\/i18n\/ru\.ts$/
+const CATALOGUE_MODULE = /\/ui\/i18n\/(ru|uk|es|pt-br|id|tr|fa)\.ts$/
 
 type Chunk = Rolldown.OutputChunk
 const kib = (bytes: number) => bytes / 1024
@@ -134,7 +136,10 @@ const main = async () => {
     const initial = new Set([...staticSet, ...observed])
 
     const initialBytes = sum(initial)
-    const totalBytes = sum(chunks.keys())
+    // One user reads one language: the catalogues beyond the largest are never all loaded together.
+    const catalogueBytes = catalogues.map((n) => gz.get(n)!).sort((a, b) => b - a)
+    const buildBytes = sum(chunks.keys())
+    const totalBytes = buildBytes - catalogueBytes.slice(1).reduce((a, b) => a + b, 0)
     console.log('bench:bundle — production build, gzip -9')
     console.log('  JS loaded before the dashboard paints:')
     for (const name of [...initial].sort((a, b) => gz.get(b)! - gz.get(a)!)) {
@@ -144,7 +149,7 @@ const main = async () => {
     for (const name of catalogues) {
       const extra = closure(chunks, [name])
       const more = [...extra].filter((n) => !initial.has(n))
-      console.log(`  a Russian speaker also loads before the dashboard: ${more.map((n) => `${n} ${fmt(gz.get(n)!)}`).join(', ')} (initial JS for them: ${fmt(initialBytes + sum(more))})`)
+      console.log(`  a ${chunks.get(name)!.facadeModuleId!.match(CATALOGUE_MODULE)![1]} speaker also loads before the dashboard: ${more.map((n) => `${n} ${fmt(gz.get(n)!)}`).join(', ')} (initial JS for them: ${fmt(initialBytes + sum(more))})`)
     }
     // The entry starts the maintenance check and /user/me: a static import would hold it until that chunk arrived.
     const entryWaits = entries.flatMap((e) => chunks.get(e)?.imports ?? [])
@@ -165,7 +170,7 @@ const main = async () => {
     const okInitial = kib(initialBytes) <= BUDGET_INITIAL_KIB
     const okTotal = kib(totalBytes) <= BUDGET_TOTAL_KIB
     console.log(`  initial JS: ${fmt(initialBytes)} (budget ≤ ${BUDGET_INITIAL_KIB} KiB) ${okInitial ? 'PASS' : 'FAIL'}`)
-    console.log(`  total JS:   ${fmt(totalBytes)} (budget ≤ ${BUDGET_TOTAL_KIB} KiB) ${okTotal ? 'PASS' : 'FAIL'}`)
+    console.log(`  total JS:   ${fmt(totalBytes)} one user can load (budget ≤ ${BUDGET_TOTAL_KIB} KiB) ${okTotal ? 'PASS' : 'FAIL'}; the whole build ${fmt(buildBytes)} with ${catalogues.length} catalogues`)
     process.exitCode = okInitial && okTotal ? 0 : 1
   } finally {
     rmSync(outDir, { recursive: true, force: true })
