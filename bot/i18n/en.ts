@@ -1,4 +1,4 @@
-import type { Words } from '../i18n.ts'
+import type { Words } from './words.ts'
 
 /** The bot in English: every user whose language the bot does not speak reads it. */
 export const en: Words = {

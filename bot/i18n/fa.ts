@@ -1,4 +1,4 @@
-import type { Words } from '../i18n.ts'
+import type { Words } from './words.ts'
 
 /** The bot in Farsi (figures in Latin digits, as in the app). */
 export const fa: Words = {

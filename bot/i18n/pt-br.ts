@@ -1,4 +1,4 @@
-import type { Words } from '../i18n.ts'
+import type { Words } from './words.ts'
 
 /** The bot in Brazilian Portuguese. */
 export const ptBr: Words = {

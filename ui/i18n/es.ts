@@ -369,6 +369,14 @@ export const es: Messages = {
   'bond.maxFits': 'Hasta {amount} AXIOM',
   'bond.maxNote': 'Máx. reserva {reserve} para la comisión de red.',
   'operation.bond_refund': 'Reembolso del pago del bono #{bond}',
+
+  // Telegram's fullscreen (the top bar's toggle, and the client's refusal) and the home-screen offer.
+  'platform.fullscreen': 'Pantalla completa',
+  'platform.fullscreenFailed': 'La pantalla completa no está disponible ahora',
+  'platform.homeScreen.title': 'Agrega AXIOM a tu pantalla de inicio',
+  'platform.homeScreen.body': 'Ábrelo con un toque, como cualquier app.',
+  'platform.homeScreen.add': 'Agregar',
+  'platform.homeScreen.notNow': 'Ahora no',
 }
 
 type ErrorWords = { readonly [K in AppError['_tag']]?: (e: Extract<AppError, { _tag: K }>) => string }

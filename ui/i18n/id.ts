@@ -369,6 +369,14 @@ export const id: Messages = {
   'bond.maxFits': 'Hingga {amount} AXIOM',
   'bond.maxNote': 'Maks menyisakan {reserve} untuk biaya jaringan.',
   'operation.bond_refund': 'Pengembalian pembayaran bond #{bond}',
+
+  // Telegram's fullscreen (the top bar's toggle, and the client's refusal) and the home-screen offer.
+  'platform.fullscreen': 'Layar penuh',
+  'platform.fullscreenFailed': 'Layar penuh sedang tidak tersedia',
+  'platform.homeScreen.title': 'Tambahkan AXIOM ke layar utama',
+  'platform.homeScreen.body': 'Buka dengan sekali ketuk, seperti aplikasi lain.',
+  'platform.homeScreen.add': 'Tambahkan',
+  'platform.homeScreen.notNow': 'Nanti saja',
 }
 
 type ErrorWords = { readonly [K in AppError['_tag']]?: (e: Extract<AppError, { _tag: K }>) => string }

@@ -369,6 +369,14 @@ export const ptBr: Messages = {
   'bond.maxFits': 'Até {amount} AXIOM',
   'bond.maxNote': 'Máx. reserva {reserve} para a taxa da rede.',
   'operation.bond_refund': 'Reembolso do pagamento do bond #{bond}',
+
+  // Telegram's fullscreen (the top bar's toggle, and the client's refusal) and the home-screen offer.
+  'platform.fullscreen': 'Tela cheia',
+  'platform.fullscreenFailed': 'A tela cheia não está disponível agora',
+  'platform.homeScreen.title': 'Adicione o AXIOM à tela inicial',
+  'platform.homeScreen.body': 'Abra com um toque, como qualquer app.',
+  'platform.homeScreen.add': 'Adicionar',
+  'platform.homeScreen.notNow': 'Agora não',
 }
 
 type ErrorWords = { readonly [K in AppError['_tag']]?: (e: Extract<AppError, { _tag: K }>) => string }

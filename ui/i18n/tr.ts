@@ -369,6 +369,14 @@ export const tr: Messages = {
   'bond.maxFits': 'En fazla {amount} AXIOM',
   'bond.maxNote': 'Maks, ağ ücreti için {reserve} ayırır.',
   'operation.bond_refund': 'Tahvil #{bond} ödemesinin iadesi',
+
+  // Telegram's fullscreen (the top bar's toggle, and the client's refusal) and the home-screen offer.
+  'platform.fullscreen': 'Tam ekran',
+  'platform.fullscreenFailed': 'Tam ekran şu anda kullanılamıyor',
+  'platform.homeScreen.title': 'AXIOM’u ana ekranınıza ekleyin',
+  'platform.homeScreen.body': 'Her uygulama gibi tek dokunuşla açın.',
+  'platform.homeScreen.add': 'Ekle',
+  'platform.homeScreen.notNow': 'Şimdi değil',
 }
 
 type ErrorWords = { readonly [K in AppError['_tag']]?: (e: Extract<AppError, { _tag: K }>) => string }

@@ -369,6 +369,14 @@ export const uk: Messages = {
   'bond.maxFits': 'До {amount} AXIOM',
   'bond.maxNote': 'Макс залишає {reserve} на комісію мережі.',
   'operation.bond_refund': 'Повернення оплати бонду #{bond}',
+
+  // Telegram's fullscreen (the top bar's toggle, and the client's refusal) and the home-screen offer.
+  'platform.fullscreen': 'Повний екран',
+  'platform.fullscreenFailed': 'Повний екран зараз недоступний',
+  'platform.homeScreen.title': 'Додайте AXIOM на головний екран',
+  'platform.homeScreen.body': 'Відкривайте його одним дотиком, як будь-який застосунок.',
+  'platform.homeScreen.add': 'Додати',
+  'platform.homeScreen.notNow': 'Не зараз',
 }
 
 type ErrorWords = { readonly [K in AppError['_tag']]?: (e: Extract<AppError, { _tag: K }>) => string }
