@@ -1,7 +1,9 @@
 import type { FrameLocator } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
+import { directionOf, type Language, LANGUAGES } from '../../core/domain/languages.ts'
 import { formatNonZero, VISIBILITY_REFETCH_MIN_MS } from '../../core/index.ts'
-import { expectText, frameEval, nextUser, phone, shownAmount, text } from './helpers.ts'
+import type { MessageKey } from '../../ui/i18n/en.ts'
+import { expectText, frameEval, nextUser, phone, shownAmount, tabLabels, text } from './helpers.ts'
 import { activeBond, api, launch, makeMember, useStack } from './stack.ts'
 
 /** The dashboard's platform stats, and the Russian dashboard on a phone-sized screen. */
@@ -136,3 +138,106 @@ describe('the Russian dashboard on a phone', () => {
     await page.close()
   })
 })
+
+/** Every language, each the way its Telegram client names it (language_code). */
+const LANGUAGE_CODES = { en: 'en', ru: 'ru', uk: 'uk', es: 'es', 'pt-BR': 'pt-br', id: 'id', tr: 'tr', fa: 'fa' } as const satisfies Record<Language, string>
+
+describe('every language on a phone', () => {
+  // One launch per language: the five tabs, each at 390 px (an iPhone) and 360 px (the narrowest common Android phone).
+  it.each(LANGUAGES)('%s: its own words on every tab, no label wrapped or cut off at 390 and 360 px, the page never wider than the phone', async (language) => {
+    const user = nextUser()
+    await makeMember(stack, user)
+    await stack.server.admin.credit(user, '1250.75')
+    await stack.server.admin.credit(user, '84.2', 'referral_balance')
+    await stack.server.admin.credit(user, '18', 'task_balance')
+    await activeBond(stack, user, 12.5, 30)
+    const { app, page, errors } = await launch(stack, { user, lang: LANGUAGE_CODES[language] })
+    await app.getByTestId('financial-stats').locator('dd').first().waitFor()
+    // The language's own words, and its direction, on the page.
+    const { messages } = await catalogueOf(language)
+    await expect.poll(() => tabLabels(app)).toEqual(['nav.bond', 'nav.staking', 'nav.dashboard', 'nav.referral', 'nav.tasks'].map((k) => messages[k as MessageKey]))
+    expect(await frameEval(app, () => [document.documentElement.lang, document.documentElement.dir])).toEqual([language, directionOf(language)])
+    // Each language its own chunk: the JS loaded up to the dashboard holds this language's words and no other's (English, the entry's, aside).
+    const scripts = await frameEval(app, () => performance.getEntriesByType('resource').map((e) => e.name).filter((n) => /\.js(\?|$)/.test(n)))
+    const code = (await Promise.all(scripts.map((url) => page.request.get(url).then((r) => r.text())))).join('\n')
+    const escaped = (t: string) => [...t].map((c) => (c.charCodeAt(0) > 127 ? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}` : c)).join('')
+    for (const other of LANGUAGES.filter((l) => l !== 'en')) {
+      const words = (await catalogueOf(other)).messages['failed.body']
+      expect(code.includes(words) || code.toLowerCase().includes(escaped(words).toLowerCase()), `${other}'s words in ${language}'s JS`).toBe(other === language)
+    }
+
+    const tabs = [
+      ['tab-dashboard', 'screen-dashboard'],
+      ['tab-bond', 'screen-bond'],
+      ['tab-staking', 'screen-staking'],
+      ['tab-referral', 'screen-referral'],
+      ['tab-tasks', 'screen-tasks'],
+    ] as const
+    const faults: unknown[] = []
+    for (const width of [390, 360]) {
+      await phone(page, width)
+      for (const [tab, screen] of tabs) {
+        await app.getByTestId(tab).click()
+        await app.getByTestId(screen).waitFor()
+        await app.locator('html').evaluate(() => document.fonts.ready)
+        faults.push(...(await labelFaults(app)).map((f) => ({ width, screen, ...f })))
+        if (!(await frameEval(app, () => document.documentElement.scrollWidth <= innerWidth))) faults.push({ width, screen, scrollsSideways: true })
+      }
+    }
+    expect(faults).toEqual([])
+    expect(errors).toEqual([])
+    await page.close()
+  })
+})
+
+/** A language's catalogue as its own file holds it. */
+const catalogueOf = async (language: Language): Promise<{ messages: Readonly<Record<MessageKey, string>> }> => {
+  const [en, screens] = await Promise.all([import('../../ui/i18n/en.ts'), import('../../ui/i18n/en-screens.ts')])
+  const files: Record<Exclude<Language, 'en'>, () => Promise<Readonly<Record<MessageKey, string>>>> = {
+    ru: () => import('../../ui/i18n/ru.ts').then((m) => m.ru),
+    uk: () => import('../../ui/i18n/uk.ts').then((m) => m.uk),
+    es: () => import('../../ui/i18n/es.ts').then((m) => m.es),
+    'pt-BR': () => import('../../ui/i18n/pt-br.ts').then((m) => m.ptBr),
+    id: () => import('../../ui/i18n/id.ts').then((m) => m.id),
+    tr: () => import('../../ui/i18n/tr.ts').then((m) => m.tr),
+    fa: () => import('../../ui/i18n/fa.ts').then((m) => m.fa),
+  }
+  return { messages: language === 'en' ? { ...en.en, ...screens.enScreens } : await files[language]() }
+}
+
+/**
+ * The labels on screen that wrap onto a second line or are cut off: the tabs, the balances' and
+ * the stats' labels, every button, form label, section title, table heading and key of a summary.
+ * (Sentences, a subtitle or a hint, may wrap.)
+ */
+const labelFaults = (app: FrameLocator) =>
+  frameEval(app, () =>
+    [
+      ...document.querySelectorAll<HTMLElement>(
+        '.tab__label, .card-balance__label, .stat__label, button, .btn, .pill-btn, .field__label, .section__title, th, .kv__label, [role="tab"], [role="radio"]',
+      ),
+    ]
+      .filter((el) => el.getClientRects().length > 0 && (el.textContent ?? '').trim() !== '')
+      .flatMap((el) => {
+        // The text's own line boxes (an icon beside it is no line): tops more than half a line apart are two lines.
+        const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT)
+        const tops: number[] = []
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+          if (!node.textContent?.trim()) continue
+          const range = document.createRange()
+          range.selectNodeContents(node)
+          for (const r of range.getClientRects()) if (r.width > 0) tops.push(r.top)
+        }
+        const style = getComputedStyle(el)
+        const lineHeight = parseFloat(style.lineHeight) || parseFloat(style.fontSize) * 1.3
+        const wrapped = tops.length > 0 && Math.max(...tops) - Math.min(...tops) > lineHeight / 2
+        // Cut off (clipped, or spilling out of its box over its neighbours): the text reaches past the box that holds it.
+        let holder: HTMLElement = el
+        while (holder.clientWidth === 0 && holder.parentElement) holder = holder.parentElement
+        const all = document.createRange()
+        all.selectNodeContents(el)
+        const [textBox, box] = [all.getBoundingClientRect(), holder.getBoundingClientRect()]
+        const cut = el.scrollWidth > el.clientWidth + 1 || textBox.left < box.left - 1 || textBox.right > box.right + 1
+        return wrapped || cut ? [{ label: (el.textContent ?? '').replace(/\s+/g, ' ').trim(), wrapped, cut }] : []
+      }),
+  )

@@ -173,7 +173,8 @@ export const removeBuild = () => {
 export interface LaunchOptions {
   readonly user: number
   readonly name?: string
-  readonly lang?: 'en' | 'ru'
+  /** Telegram's language_code for the user (the app's languages: core/domain/languages.ts; pt-BR as Telegram writes it, pt-br). */
+  readonly lang?: 'en' | 'ru' | 'uk' | 'es' | 'pt-br' | 'id' | 'tr' | 'fa'
   readonly start?: string
   /**
    * A t.me link to open instead of a start parameter: the host routes it as Telegram does (a direct

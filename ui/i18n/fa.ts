@@ -24,8 +24,8 @@ export const fa: Messages = {
   'common.approxTon': '≈ {amount} GRAM',
   'common.notFound': 'این صفحه وجود ندارد',
   'common.toDashboard': 'رفتن به خانه',
-  'common.percentPerDay': '{value}% در روز',
-  'common.tokensPerDay': '{amount} AXIOM در روز',
+  'common.percentPerDay': 'روزانه {value}%',
+  'common.tokensPerDay': 'روزانه {amount} AXIOM',
 
   'nav.label': 'پیمایش اصلی',
   'nav.bond': 'باند AXIOM',
@@ -375,6 +375,14 @@ export const fa: Messages = {
   'bond.maxFits': 'تا {amount} AXIOM',
   'bond.maxNote': 'حداکثر، {reserve} را برای کارمزد شبکه نگه می‌دارد.',
   'operation.bond_refund': 'بازپرداخت پرداخت باند #{bond}',
+
+  // Telegram's fullscreen (the top bar's toggle, and the client's refusal) and the home-screen offer.
+  'platform.fullscreen': 'تمام‌صفحه',
+  'platform.fullscreenFailed': 'حالت تمام‌صفحه الان در دسترس نیست',
+  'platform.homeScreen.title': 'AXIOM را به صفحه اصلی اضافه کنید',
+  'platform.homeScreen.body': 'مثل هر برنامه دیگری با یک لمس بازش کنید.',
+  'platform.homeScreen.add': 'افزودن',
+  'platform.homeScreen.notNow': 'حالا نه',
 }
 
 type ErrorWords = { readonly [K in AppError['_tag']]?: (e: Extract<AppError, { _tag: K }>) => string }

@@ -4,7 +4,8 @@ import { formatAmount } from '../../core/index.ts'
 
 export const formatDateTime = (unixSeconds: number, language: string): string => {
   if (!Number.isFinite(unixSeconds) || unixSeconds <= 0) return '—'
-  return new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(unixSeconds * 1000))
+  // Latin digits in every language (Farsi's Intl writes Persian ones; amounts and dates read alike).
+  return new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short', numberingSystem: 'latn' }).format(new Date(unixSeconds * 1000))
 }
 
 /** A count of things (users, bonds): whole, thousands grouped with spaces like amounts, no decimals. */
