@@ -4,13 +4,7 @@ import { SystemClock } from '../shared/system-clock.ts'
 import { NavigatorClipboard } from './navigator-clipboard.ts'
 import { loadTonPayloads } from '../ton/load-ton-modules.ts'
 import { V4ApiChainReader } from '../ton/v4-api-chain-reader.ts'
-import {
-  pinnedTonConnectUi,
-  storedConnectionIn,
-  TON_CONNECT_CONNECTION_KEY,
-  TonConnectWallet,
-  tonConnectUiOptions,
-} from '../ton/ton-connect-wallet.ts'
+import { LazyWallet } from '../ton/lazy-wallet.ts'
 import { CookieSessionStore } from './cookie-session-store.ts'
 import { LocalStorageKeyValueStore } from './local-storage-key-value-store.ts'
 import { DeferredWebApp } from './deferred-web-app.ts'
@@ -72,34 +66,44 @@ export const browserPorts = (env: BrowserEnv): PortBindings => {
     storage: new LocalStorageKeyValueStore(),
     clock: new SystemClock(),
     platform,
-    wallet: new TonConnectWallet({
-      create: async () => {
-        await env.widgetGate?.()
-        const { TonConnect, TonConnectUI } = await import('@tonconnect/ui')
-        const connector = env.walletsListSource
-          ? new TonConnect({ manifestUrl: env.manifestUrl, walletsListSource: env.walletsListSource, analytics: { mode: 'off' } as never })
-          : undefined
-        const options = tonConnectUiOptions({
-          manifestUrl: env.manifestUrl,
-          language,
-          ...(env.twaReturnUrl ? { twaReturnUrl: env.twaReturnUrl } : {}),
-          ...(connector ? { connector } : {}),
-        })
-        return pinnedTonConnectUi((o) => new TonConnectUI(o), options, env.tonNetwork)
-      },
-      // @ton/core is read with the widget (restoring reads the account), so it waits for the same gate.
-      // A first visit (nothing stored) loads the widget on the first connect or purchase, not at start-up.
-      storedConnection: () => {
-        try {
-          return storedConnectionIn(localStorage.getItem(TON_CONNECT_CONNECTION_KEY))
-        } catch {
-          return 'established'
-        }
-      },
-      tonCore: async () => {
-        await env.widgetGate?.()
-        return loadTonPayloads()
-      },
+    // The TON Connect adapter is a chunk of its own, loaded once the first screen has painted (or on
+    // the first call that needs it); the widget and the payloads it builds load on top of it.
+    wallet: new LazyWallet({
+      gate: env.widgetGate ?? (() => Promise.resolve()),
+      load: () =>
+        import('../ton/ton-connect-wallet.ts').then(
+          ({ pinnedTonConnectUi, storedConnectionIn, TON_CONNECT_CONNECTION_KEY, TonConnectWallet, tonConnectUiOptions }) =>
+            new TonConnectWallet({
+              create: async () => {
+                await env.widgetGate?.()
+                const { TonConnect, TonConnectUI } = await import('@tonconnect/ui')
+                const connector = env.walletsListSource
+                  ? new TonConnect({ manifestUrl: env.manifestUrl, walletsListSource: env.walletsListSource, analytics: { mode: 'off' } as never })
+                  : undefined
+                const options = tonConnectUiOptions({
+                  manifestUrl: env.manifestUrl,
+                  language,
+                  ...(env.twaReturnUrl ? { twaReturnUrl: env.twaReturnUrl } : {}),
+                  ...(connector ? { connector } : {}),
+                })
+                return pinnedTonConnectUi((o) => new TonConnectUI(o), options, env.tonNetwork)
+              },
+              // Read when the adapter is made: nothing writes it before then (the widget comes later still).
+              // A first visit (nothing stored) loads the widget on the first connect or purchase, not at start-up.
+              storedConnection: () => {
+                try {
+                  return storedConnectionIn(localStorage.getItem(TON_CONNECT_CONNECTION_KEY))
+                } catch {
+                  return 'established'
+                }
+              },
+              // The payloads are read with the widget (restoring reads the account), so they wait for the same gate.
+              tonCore: async () => {
+                await env.widgetGate?.()
+                return loadTonPayloads()
+              },
+            }),
+        ),
     }),
     chain: new V4ApiChainReader(env.tonV4Endpoint),
     clipboard: new NavigatorClipboard(),
