@@ -144,5 +144,26 @@ export default defineConfig({
     outDir: '../dist',
     emptyOutDir: true,
     target: 'es2022',
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: [
+            {
+              // The entry owns every module it imports statically (ui/main.ts and its imports), so it
+              // waits for no other chunk: it starts the maintenance check and /user/me as soon as it
+              // has downloaded. Left to itself, the bundler moved a module the entry shares with the
+              // lazy chunks (core/domain/constants.ts) into a chunk of its own, which the entry then
+              // imported, as soon as a chunk the composition root loads lazily (the wallet adapter,
+              // the TON payloads, the platform features) imported it too. This group gathers the
+              // entry's modules with their dependencies; the page's entry, left empty, takes them
+              // over, and the lazy chunks import what they share from it. bench:bundle prints what the
+              // entry waits for; tests/architecture/entry-chunk.test.ts fails when it waits again.
+              name: 'index',
+              test: /[\\/]ui[\\/](main\.ts|index\.html)$/,
+            },
+          ],
+        },
+      },
+    },
   },
 })

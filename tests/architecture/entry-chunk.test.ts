@@ -1,0 +1,66 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { build, type Plugin, type Rolldown } from 'vite'
+
+/**
+ * The production build's chunks, as the browser boots them (scripts/bench-bundle.ts measures their
+ * size; this holds their shape):
+ * - the entry (ui/main.ts) imports no other chunk: it starts the maintenance check and /user/me as
+ *   soon as it has downloaded, so a chunk it imported statically would hold both back;
+ * - the boot's chunks (the entry, the composition root and render-app, and what they import
+ *   statically) hold no module that is loaded only after the first paint.
+ */
+
+type Chunk = Rolldown.OutputChunk
+
+const BOOT_STEP = /\/(composition-root\.ts|ui\/render-app\.tsx)$/
+/** Modules the first screen does not need: each is a chunk loaded after it has painted (or on first use). */
+const AFTER_FIRST_PAINT = ['adapters/ton/ton-connect-wallet.ts', 'adapters/ton/ton-comment-payload.ts']
+
+const chunks = new Map<string, Chunk>()
+let outDir = ''
+
+beforeAll(async () => {
+  outDir = mkdtempSync(join(tmpdir(), 'axiom-entry-chunk-'))
+  const collect: Plugin = {
+    name: 'entry-chunk-collect',
+    generateBundle(_options, bundle) {
+      for (const c of Object.values(bundle)) if (c.type === 'chunk') chunks.set(c.fileName, c)
+    },
+  }
+  await build({ configFile: 'vite.config.ts', logLevel: 'warn', plugins: [collect], build: { outDir, emptyOutDir: true } })
+}, 120_000)
+
+afterAll(() => rmSync(outDir, { recursive: true, force: true }))
+
+const modulesOf = (c: Chunk) => Object.keys(c.modules).map((id) => id.replace(`${process.cwd()}/`, ''))
+
+describe('the production build', () => {
+  it('has one entry, and it imports no other chunk', () => {
+    const entries = [...chunks.values()].filter((c) => c.isEntry)
+    expect(entries.map((c) => c.facadeModuleId?.replace(`${process.cwd()}/`, ''))).toEqual(['ui/index.html'])
+    const entry = entries[0]!
+    expect(modulesOf(entry)).toContain('ui/main.ts')
+    // What the entry would wait for, by chunk and the modules in it.
+    const waits = entry.imports.map((name) => `${name}: ${modulesOf(chunks.get(name)!).join(', ')}`)
+    expect(waits).toEqual([])
+  })
+
+  it('keeps the wallet adapter out of the boot steps and what they import statically', () => {
+    const entries = [...chunks.values()].filter((c) => c.isEntry)
+    const boot = entries.flatMap((e) => e.dynamicImports).filter((n) => BOOT_STEP.test(chunks.get(n)?.facadeModuleId ?? ''))
+    expect(boot).toHaveLength(2)
+    const seen = new Set<string>()
+    const visit = (name: string) => {
+      if (seen.has(name)) return
+      seen.add(name)
+      chunks.get(name)?.imports.forEach(visit)
+    }
+    ;[...entries.map((e) => e.fileName), ...boot].forEach(visit)
+    const inBoot = [...seen].flatMap((n) => modulesOf(chunks.get(n)!))
+    expect(inBoot).toContain('composition-root.ts')
+    for (const m of AFTER_FIRST_PAINT) expect(inBoot).not.toContain(m)
+  })
+})
