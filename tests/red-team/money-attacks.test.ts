@@ -236,7 +236,8 @@ describe('red team: the money path under attack', () => {
     d.ts.clock.now = Math.floor(Date.now() / 1000) + 1
     await d.ts.server.tick()
     await expectGuarded()
-  })
+    // Five runs of the admin CLI, each a process of its own.
+  }, 120_000)
 
   it('a farm of new accounts cashes task rewards through their own links: every sale is refused', async () => {
     const PHOTO = `data:image/png;base64,${Buffer.from('\x89PNG\r\n\x1a\nfake').toString('base64')}`

@@ -336,5 +336,6 @@ describe('production refuses unsafe settings', () => {
       expect(r.status, reason).toBe(1)
       expect(r.stderr.trim()).toBe(`AXIOM refuses to start: ${reason}`)
     }
-  })
+    // A process of the production entry per case.
+  }, 120_000)
 })

@@ -55,7 +55,8 @@ describe('registration', () => {
     expect(refused.length).toBe(2000 - DEFAULT_RATE_LIMITS.register.max)
     for (const r of refused) expectTooMany(r)
     expect(await usersIn(t)).toBe(ok.length)
-  })
+    // 2 000 signed registrations through a real server: seconds on a quiet machine, more on a loaded one.
+  }, 120_000)
 })
 
 describe('per user', () => {

@@ -118,8 +118,9 @@ describe('the Telegram host emulator answers the 7.2–9.x methods', () => {
       await byTestId(page, 'host-launch').click()
       await appFrame(page)
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width)
+      // The frame is laid out once the launch has replaced it: its box, when there is one.
+      await expect.poll(() => byTestId(page, 'host-iframe').boundingBox(), { timeout: 10_000 }).not.toBeNull()
       const box = await byTestId(page, 'host-iframe').boundingBox()
-      expect(box).not.toBeNull()
       expect(box!.x).toBeGreaterThanOrEqual(0)
       expect(box!.x + box!.width).toBeLessThanOrEqual(width)
       expect(box!.y).toBeGreaterThanOrEqual(0)
