@@ -31,7 +31,7 @@ import {
   withErrorPolicy,
 } from './core/index.ts'
 import { browserPorts } from './adapters/browser/browser-ports.ts'
-import { SecureSessionStore } from './adapters/browser/secure-session-store.ts'
+import { launchSessionStore } from './adapters/browser/lazy-session-store.ts'
 import type { EarlyBoot } from './adapters/browser/early-boot.ts'
 import { loadDashboard } from './ui/app/dashboard-loader.ts'
 import { firstScreenPainted, firstScreenWithData } from './ui/app/first-paint.ts'
@@ -234,9 +234,11 @@ export const composeBrowserApp = async (early: EarlyBoot): Promise<ComposedApp> 
     // So does the Telegram SDK, or as soon as the start ended on a full screen (maintenance, failed).
     sdkGate: () => Promise.race([firstScreenPainted(), startEnded]),
   })
-  // On a 9.0+ phone client the refresh token lives in Telegram's SecureStorage: its read starts now,
-  // beside the boot, and sign-in waits for it only when it needs it (`settled`: not for a returning user's auth_token).
-  const session = new SecureSessionStore({
+  // On a 9.0+ phone client the refresh token lives in Telegram's SecureStorage: its store (a chunk of
+  // its own, which no other client loads) and its read start now, beside the boot, and sign-in waits
+  // for it only when it needs it (`settled`: not for a returning user's auth_token).
+  const session = launchSessionStore({
+    load: () => import('./adapters/browser/secure-session-store.ts'),
     cookies: browser.session,
     features: () => browser.platform.features(),
     launch: browser.platform.launch(),

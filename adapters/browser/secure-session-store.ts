@@ -1,17 +1,13 @@
 import type { DeviceKeyStore, LaunchData, PlatformFeatures } from '../../core/ports/platform.port.ts'
 import type { SessionKey, SessionStore } from '../../core/ports/session-store.port.ts'
+// The web clients keep the cookie (the module that decides whether this one loads at all says which they are).
+import { WEB_CLIENTS } from './secure-storage-clients.ts'
 
 /** The refresh token's key in Telegram's SecureStorage. */
 export const SECURE_REFRESH_KEY = 'axiom_refresh_token'
 
 /** How long sign-in waits for SecureStorage's answer before it goes on without it (ms). */
 export const SECURE_READ_WAIT_MS = 2_000
-
-/**
- * Telegram's web clients (web.telegram.org's A and K, in a browser tab): no Keychain or Keystore
- * behind them, so the refresh token stays in the spec's cookie there.
- */
-const WEB_CLIENTS: ReadonlySet<string> = new Set(['web', 'weba', 'webk'])
 
 /** What is kept under SECURE_REFRESH_KEY: the token and the Telegram user it was issued to. */
 interface Kept {
