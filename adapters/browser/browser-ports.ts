@@ -1,9 +1,10 @@
+import { Effect } from 'effect'
+import { NetworkError } from '../../core/errors.ts'
+import type { ChainReader } from '../../core/ports/chain-reader.port.ts'
 import type { PortBindings } from '../../core/index.ts'
 import { FetchHttpTransport, type PrefetchedAnswers } from '../shared/fetch-http-transport.ts'
 import { SystemClock } from '../shared/system-clock.ts'
 import { NavigatorClipboard } from './navigator-clipboard.ts'
-import { loadTonPayloads } from '../ton/load-ton-modules.ts'
-import { V4ApiChainReader } from '../ton/v4-api-chain-reader.ts'
 import { LazyWallet } from '../ton/lazy-wallet.ts'
 import { CookieSessionStore } from './cookie-session-store.ts'
 import { LocalStorageKeyValueStore } from './local-storage-key-value-store.ts'
@@ -54,6 +55,24 @@ const telegramWebApp = (launch: LaunchParams, gate: () => Promise<void>): Deferr
   return webApp
 }
 
+/**
+ * The chain reader (a wallet's balance, read by the Bond form) is a chunk of its own, loaded on the
+ * first read: no first paint reads the chain. A load that fails fails the read (a network error) and
+ * is tried again on the next one.
+ */
+const chainReader = (endpoint: string): ChainReader => {
+  let reader: Promise<ChainReader> | undefined
+  const load = () =>
+    (reader ??= import('../ton/v4-api-chain-reader.ts').then(
+      (m) => new m.V4ApiChainReader(endpoint),
+      (cause: unknown) => {
+        reader = undefined
+        throw cause
+      },
+    ))
+  return { balance: (address) => Effect.tryPromise({ try: load, catch: (cause) => new NetworkError({ cause }) }).pipe(Effect.flatMap((r) => r.balance(address))) }
+}
+
 /** The browser's adapters for every port. The wallet widget and the chain client load on first use. */
 export const browserPorts = (env: BrowserEnv): PortBindings => {
   const platform = new TelegramPlatform(telegramWebApp(env.launch ?? pageLaunchParams(), env.sdkGate ?? (() => Promise.resolve())))
@@ -71,41 +90,9 @@ export const browserPorts = (env: BrowserEnv): PortBindings => {
     wallet: new LazyWallet({
       gate: env.widgetGate ?? (() => Promise.resolve()),
       load: () =>
-        import('../ton/ton-connect-wallet.ts').then(
-          ({ pinnedTonConnectUi, storedConnectionIn, TON_CONNECT_CONNECTION_KEY, TonConnectWallet, tonConnectUiOptions }) =>
-            new TonConnectWallet({
-              create: async () => {
-                await env.widgetGate?.()
-                const { TonConnect, TonConnectUI } = await import('@tonconnect/ui')
-                const connector = env.walletsListSource
-                  ? new TonConnect({ manifestUrl: env.manifestUrl, walletsListSource: env.walletsListSource, analytics: { mode: 'off' } as never })
-                  : undefined
-                const options = tonConnectUiOptions({
-                  manifestUrl: env.manifestUrl,
-                  language,
-                  ...(env.twaReturnUrl ? { twaReturnUrl: env.twaReturnUrl } : {}),
-                  ...(connector ? { connector } : {}),
-                })
-                return pinnedTonConnectUi((o) => new TonConnectUI(o), options, env.tonNetwork)
-              },
-              // Read when the adapter is made: nothing writes it before then (the widget comes later still).
-              // A first visit (nothing stored) loads the widget on the first connect or purchase, not at start-up.
-              storedConnection: () => {
-                try {
-                  return storedConnectionIn(localStorage.getItem(TON_CONNECT_CONNECTION_KEY))
-                } catch {
-                  return 'established'
-                }
-              },
-              // The payloads are read with the widget (restoring reads the account), so they wait for the same gate.
-              tonCore: async () => {
-                await env.widgetGate?.()
-                return loadTonPayloads()
-              },
-            }),
-        ),
+        import('../ton/browser-ton-connect-wallet.ts').then((m) => m.browserTonConnectWallet({ ...env, language })),
     }),
-    chain: new V4ApiChainReader(env.tonV4Endpoint),
+    chain: chainReader(env.tonV4Endpoint),
     clipboard: new NavigatorClipboard(),
   }
 }

@@ -14,7 +14,7 @@ export interface LazyWalletOptions {
   readonly gate?: () => Promise<void>
 }
 
-const reasonOf = (e: unknown) => (e instanceof Error ? e.message : String(e))
+const reasonOf = (e: unknown) => `The wallet adapter did not load: ${e instanceof Error ? e.message : String(e)}`
 
 /**
  * The wallet port before its adapter has loaded: the TON Connect adapter (adapters/ton/ton-connect-wallet.ts)
@@ -56,14 +56,14 @@ export class LazyWallet implements Wallet {
   ready() {
     return this.then(
       (w) => w.ready(),
-      (e) => new WalletRestoreFailed({ reason: `The wallet adapter did not load: ${reasonOf(e)}` }),
+      (e) => new WalletRestoreFailed({ reason: reasonOf(e) }),
     )
   }
 
   restore() {
     return this.then(
       (w) => w.restore(),
-      (e) => new WalletRestoreFailed({ reason: `The wallet adapter did not load: ${reasonOf(e)}` }),
+      (e) => new WalletRestoreFailed({ reason: reasonOf(e) }),
     )
   }
 

@@ -10,14 +10,23 @@ import { build, type Plugin, type Rolldown } from 'vite'
  * - the entry (ui/main.ts) imports no other chunk: it starts the maintenance check and /user/me as
  *   soon as it has downloaded, so a chunk it imported statically would hold both back;
  * - the boot's chunks (the entry, the composition root and render-app, and what they import
- *   statically) hold no module that is loaded only after the first paint.
+ *   statically) hold none of the adapters the first paint does not use.
  */
 
 type Chunk = Rolldown.OutputChunk
 
 const BOOT_STEP = /\/(composition-root\.ts|ui\/render-app\.tsx)$/
-/** Modules the first screen does not need: each is a chunk loaded after it has painted (or on first use). */
-const AFTER_FIRST_PAINT = ['adapters/ton/ton-connect-wallet.ts', 'adapters/ton/ton-comment-payload.ts']
+/**
+ * Modules the first screen does not need: each is in a chunk loaded after it has painted, on first
+ * use, or (the SecureStorage session store) only on the clients that use it.
+ */
+const AFTER_FIRST_PAINT = [
+  'adapters/ton/ton-connect-wallet.ts',
+  'adapters/ton/browser-ton-connect-wallet.ts',
+  'adapters/ton/ton-comment-payload.ts',
+  'adapters/ton/v4-api-chain-reader.ts',
+  'adapters/browser/secure-session-store.ts',
+]
 
 const chunks = new Map<string, Chunk>()
 let outDir = ''
@@ -48,7 +57,7 @@ describe('the production build', () => {
     expect(waits).toEqual([])
   })
 
-  it('keeps the wallet adapter out of the boot steps and what they import statically', () => {
+  it('keeps the wallet adapter, the chain reader and the SecureStorage store out of the boot steps and what they import statically', () => {
     const entries = [...chunks.values()].filter((c) => c.isEntry)
     const boot = entries.flatMap((e) => e.dynamicImports).filter((n) => BOOT_STEP.test(chunks.get(n)?.facadeModuleId ?? ''))
     expect(boot).toHaveLength(2)
