@@ -1,8 +1,13 @@
 import type { SVGProps } from 'react'
 
-type IconProps = SVGProps<SVGSVGElement> & { readonly size?: number }
+/**
+ * The icons the shell and the dashboard draw, and those several screens share. An icon that only a
+ * screen loaded later draws is defined in that screen's module with `Svg` (history, staking, the
+ * transfer, the tasks' photo), so the first paint's chunks do not carry it.
+ */
+export type IconProps = SVGProps<SVGSVGElement> & { readonly size?: number }
 
-const Svg = ({ size = 24, children, ...rest }: IconProps) => (
+export const Svg = ({ size = 24, children, ...rest }: IconProps) => (
   <svg
     width={size}
     height={size}
@@ -84,18 +89,6 @@ export const CloseIcon = (p: IconProps) => (
   </Svg>
 )
 
-export const ChevronRightIcon = (p: IconProps) => (
-  <Svg {...p}>
-    <path d="m9 5 7 7-7 7" />
-  </Svg>
-)
-
-export const ChevronLeftIcon = (p: IconProps) => (
-  <Svg {...p}>
-    <path d="m15 5-7 7 7 7" />
-  </Svg>
-)
-
 export const WalletIcon = (p: IconProps) => (
   <Svg {...p}>
     <path d="M19 7V5.5A1.5 1.5 0 0 0 17.5 4H5a2 2 0 0 0-2 2v12a2 2 0 0 0 2 2h14a2 2 0 0 0 2-2v-9a2 2 0 0 0-2-2H5" />
@@ -127,38 +120,9 @@ export const SellIcon = (p: IconProps) => (
   </Svg>
 )
 
-export const TransferIcon = (p: IconProps) => (
-  <Svg {...p}>
-    <path d="M4 8h14" />
-    <path d="m14 4 4 4-4 4" />
-    <path d="M20 16H6" />
-    <path d="m10 12-4 4 4 4" />
-  </Svg>
-)
-
-export const PlusIcon = (p: IconProps) => (
-  <Svg {...p}>
-    <path d="M12 5v14M5 12h14" />
-  </Svg>
-)
-
 export const CheckIcon = (p: IconProps) => (
   <Svg {...p}>
     <path d="m5 12.5 4.5 4.5L19 7.5" />
-  </Svg>
-)
-
-export const LinkIcon = (p: IconProps) => (
-  <Svg {...p}>
-    <path d="M10 14a4.5 4.5 0 0 0 6.4 0l3-3a4.5 4.5 0 0 0-6.4-6.4l-1 1" />
-    <path d="M14 10a4.5 4.5 0 0 0-6.4 0l-3 3a4.5 4.5 0 0 0 6.4 6.4l1-1" />
-  </Svg>
-)
-
-export const CameraIcon = (p: IconProps) => (
-  <Svg {...p}>
-    <path d="M4 8a2 2 0 0 1 2-2h1.5L9 4h6l1.5 2H18a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H6a2 2 0 0 1-2-2V8Z" />
-    <circle cx="12" cy="13" r="3.5" />
   </Svg>
 )
 

@@ -2,11 +2,17 @@ import { observer } from 'mobx-react-lite'
 import { Link } from 'wouter'
 import { useBondsState } from '../../app/contexts.ts'
 import { EmptyState } from '../../components/empty-state.tsx'
-import { PlusIcon, StakingIcon } from '../../components/icons.tsx'
+import { type IconProps, StakingIcon, Svg } from '../../components/icons.tsx'
 import { RecordRow } from '../../components/record-row.tsx'
 import { ScreenHeader, Section } from '../../components/section.tsx'
 import { Skeleton } from '../../components/spinner.tsx'
 import { useT } from '../../i18n/use-t.ts'
+
+const PlusIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M12 5v14M5 12h14" />
+  </Svg>
+)
 
 const StakesList = observer(function StakesList() {
   const bonds = useBondsState()

@@ -3,7 +3,7 @@ import { type FarmingLink, formatAmount, fundingSourceOf } from '../../../core/i
 import { useFarmingState } from '../../app/contexts.ts'
 import { Button } from '../../components/button.tsx'
 import { EmptyState } from '../../components/empty-state.tsx'
-import { LinkIcon } from '../../components/icons.tsx'
+import { LinkIcon } from '../../components/link-icon.tsx'
 import { useLanguage, useT } from '../../i18n/use-t.ts'
 import { formatDateTime } from '../../lib/format.ts'
 

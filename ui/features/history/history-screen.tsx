@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react'
 import { formatAmount, formatNonZero, type Operation, shortAddress, type Withdrawal } from '../../../core/index.ts'
 import { useHistoryState } from '../../app/contexts.ts'
 import { EmptyState } from '../../components/empty-state.tsx'
-import { ChevronLeftIcon, ChevronRightIcon, HistoryIcon } from '../../components/icons.tsx'
+import { HistoryIcon, type IconProps, Svg } from '../../components/icons.tsx'
 import { ScreenHeader } from '../../components/section.tsx'
 import { Segmented } from '../../components/segmented.tsx'
 import { Skeleton } from '../../components/spinner.tsx'
@@ -11,6 +11,18 @@ import { useLanguage, useT } from '../../i18n/use-t.ts'
 import { formatDateTime } from '../../lib/format.ts'
 import { serverText } from '../../i18n/server-text.ts'
 import '../../styles/history.css'
+
+const ChevronRightIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="m9 5 7 7-7 7" />
+  </Svg>
+)
+
+const ChevronLeftIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="m15 5-7 7 7 7" />
+  </Svg>
+)
 
 type Tab = 'operations' | 'withdrawals'
 

@@ -3,11 +3,21 @@ import type { FormEvent } from 'react'
 import { formatAmount } from '../../../core/index.ts'
 import { useSellState, useSessionState, useToasts } from '../../app/contexts.ts'
 import { Button } from '../../components/button.tsx'
-import { TransferIcon } from '../../components/icons.tsx'
+import { type IconProps, Svg } from '../../components/icons.tsx'
 import { InputAmount, useAmountField } from '../../components/input-amount.tsx'
 import { Modal } from '../../components/modal.tsx'
 import { useT } from '../../i18n/use-t.ts'
 import { CheckRefusalNote } from './check-refusal.tsx'
+
+/** Also the referral screen's transfer button. */
+export const TransferIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M4 8h14" />
+    <path d="m14 4 4 4-4 4" />
+    <path d="M20 16H6" />
+    <path d="m10 12-4 4 4 4" />
+  </Svg>
+)
 
 /** Moves referral balance into the main balance (spec §2: transfer modal). */
 export const TransferModal = observer(function TransferModal({ open, onClose }: { readonly open: boolean; readonly onClose: () => void }) {

@@ -3,11 +3,19 @@ import { useId, useState } from 'react'
 import { formatAmount, type Task } from '../../../core/index.ts'
 import { useErrorFeedback, useTasksState } from '../../app/contexts.ts'
 import { Button } from '../../components/button.tsx'
-import { CameraIcon } from '../../components/icons.tsx'
+import { type IconProps, Svg } from '../../components/icons.tsx'
 import { Modal } from '../../components/modal.tsx'
 import { useLastDefined } from '../../hooks/use-last-defined.ts'
 import { useT } from '../../i18n/use-t.ts'
 import { PHOTO_MAX_BYTES, PhotoUnreadable, type PreparedPhoto, preparePhoto } from './photo-shrink.ts'
+
+/** Also the tasks list's photo step. */
+export const CameraIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M4 8a2 2 0 0 1 2-2h1.5L9 4h6l1.5 2H18a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H6a2 2 0 0 1-2-2V8Z" />
+    <circle cx="12" cy="13" r="3.5" />
+  </Svg>
+)
 
 /** Megabytes as the sheet shows them: 2 places, truncated like every figure. */
 const megabytes = (bytes: number): string => formatAmount(bytes / 1024 / 1024)
