@@ -100,8 +100,11 @@ export const makeHttpAxiomApi = (deps: HttpAxiomApiDeps): AxiomApi => {
   const refreshOnce = Effect.suspend(() => {
     const refreshToken = deps.session.get('refresh_token')
     if (!refreshToken) return Effect.succeed(false)
+    // Spec §3: every call but the maintenance check and registration carries the Bearer token; the
+    // refresh carries the expired one (the backend reads only the body's refresh token).
+    const bearer = deps.session.get('auth_token') ?? undefined
     refreshing ??= Effect.runPromise(
-      send({ method: 'POST', path: '/auth/refresh', body: { refresh_token: refreshToken, refresh: refreshToken } }).pipe(
+      send({ method: 'POST', path: '/auth/refresh', body: { refresh_token: refreshToken, refresh: refreshToken }, ...(bearer ? { bearer } : {}) }).pipe(
         Effect.flatMap((res) =>
           res.status >= 200 && res.status < 300
             ? Schema.decodeUnknownEffect(TokenPair)(res.body).pipe(Effect.map((p) => p as TokenPair | null))

@@ -83,6 +83,15 @@ describe('bearer tokens', () => {
 })
 
 describe('refresh tokens', () => {
+  it('rotates with the expired access token in its Bearer header, as the app sends it', async () => {
+    const s = await t.login(2311)
+    t.clock.advance(16 * 60)
+    expect(await s.call('GET', '/user/me')).toMatchObject({ status: 401, body: { msg: 'Token expired' } })
+    const rotated = await call(t.url, 'POST', '/auth/refresh', { headers: { authorization: `Bearer ${s.token}` }, body: { refresh_token: s.refresh } })
+    expect(rotated.status).toBe(200)
+    expect((await t.call('GET', '/user/me', { token: rotated.body.token })).status).toBe(200)
+  })
+
   it('rotates; the old token stops working, and its reuse revokes the family', async () => {
     const s = await t.login(2301)
     const first = await t.call('POST', '/auth/refresh', { body: { refresh_token: s.refresh } })

@@ -25,7 +25,7 @@ describe('makeHttpAxiomApi: an expired token', () => {
       .on('POST /auth/refresh', () => Effect.promise(() => refreshed).pipe(Effect.as(ok({ token: 'token-2', refresh: 'refresh-2' }))))
 
     const all = succeed(Effect.all([h.api.referrals(), h.api.tasks(), h.api.currentPrice()], { concurrency: 'unbounded' }))
-    await until(() => h.http.requests.filter((r) => r.bearer === 'token-1').length === 3)
+    await until(() => h.http.requests.filter((r) => r.method === 'GET' && r.bearer === 'token-1').length === 3)
     releaseRefresh()
     const [referrals, tasks, price] = await all
 
@@ -35,6 +35,8 @@ describe('makeHttpAxiomApi: an expired token', () => {
     const refreshes = h.http.requestsTo('POST /auth/refresh')
     expect(refreshes).toHaveLength(1)
     expect(refreshes[0]!.body).toMatchObject({ refresh_token: 'refresh-1' })
+    // Spec §3: the refresh is no exception to the Bearer header; it carries the expired token.
+    expect(refreshes[0]!.bearer).toBe('token-1')
     expect(h.http.requests.filter((r) => r.bearer === 'token-2')).toHaveLength(3)
     expect(h.session.get('auth_token')).toBe('token-2')
     expect(h.session.get('refresh_token')).toBe('refresh-2')
