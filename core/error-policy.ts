@@ -92,6 +92,7 @@ const EMPTY_PAGE: Page<never> = { items: [], total: 0 }
  * an empty list, an empty page, or nothing. Writes are not here: they fail, so nothing looks done.
  */
 export const SERVER_FAILURE_FALLBACKS: Fallbacks<UseCases> = {
+  checkMaintenance: null,
   loadUser: null,
   loadBondPlans: [],
   loadMints: [],

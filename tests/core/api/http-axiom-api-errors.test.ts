@@ -36,13 +36,13 @@ describe('the client returns typed errors, and the §8 policy tells them', () =>
       expect(felt(h)).toEqual({ toasts: ['Error: database is down'], haptics: ['error'] })
     })
 
-    it('the maintenance poll, in the background, answers "unknown" and says nothing', async () => {
+    it('the maintenance poll tells it as every error (spec §8) and answers "unknown"', async () => {
       const h = httpApiHarness()
       h.http.on('GET /maintenance/', answer(500, 'database is down'))
       const uc = withErrorPolicy(useCasesOver({ api: h.raw }), { notifier: h.notifier, platform: h.platform })
 
       expect(await succeed(uc.checkMaintenance())).toBeNull()
-      expect(felt(h)).toEqual({ toasts: [], haptics: [] })
+      expect(felt(h)).toEqual({ toasts: ['Error: database is down'], haptics: ['error'] })
     })
 
     it.each(WRITES)('$name fails, so nothing looks done', async (c) => {

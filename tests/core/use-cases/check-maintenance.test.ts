@@ -4,7 +4,7 @@ import { checkMaintenance } from '../../../core/use-cases/check-maintenance.ts'
 import { httpApiHarness } from '../fakes/api-harness.ts'
 import { answer, ok } from '../fakes/fake-http-transport.ts'
 import { FakeAxiomApi } from '../fakes/fake-axiom-api.ts'
-import { succeed } from '../fakes/run.ts'
+import { failure, succeed } from '../fakes/run.ts'
 
 describe('checkMaintenance', () => {
   it("is off when the detail reads 'Maintenance mode is disabled'", async () => {
@@ -20,18 +20,20 @@ describe('checkMaintenance', () => {
     expect(await succeed(checkMaintenance({ api }))).toBe(true)
   })
 
-  it('is unknown (null) when the server fails, so the caller keeps what it knew', async () => {
-    const { api, http } = httpApiHarness()
+  it('a server failure is told as §8 says (a toast, the error haptic) and resolves as unknown (null)', async () => {
+    const { api, http, notifier, platform } = httpApiHarness()
     http.on('GET /maintenance/', answer(500, 'down'))
 
     expect(await succeed(checkMaintenance({ api }))).toBeNull()
+    expect(notifier.texts).toEqual(['Error: down'])
+    expect(platform.haptics).toEqual(['error'])
   })
 
-  it('is unknown (null) when the network fails', async () => {
+  it('fails with the network error, for the policy to tell', async () => {
     const api = new FakeAxiomApi()
     api.failWith('maintenance', new NetworkError({}))
 
-    expect(await succeed(checkMaintenance({ api }))).toBeNull()
+    expect((await failure(checkMaintenance({ api })))._tag).toBe('NetworkError')
   })
 
   it('asks without the user token', async () => {
