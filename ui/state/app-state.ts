@@ -169,7 +169,7 @@ export class AppState {
 
   async refetchAll(): Promise<void> {
     this.lastRefetchMs = this.deps.clock.nowMs()
-    await Promise.all([this.s.session.refresh(), this.refetchLists()])
+    await Promise.all([this.s.session.refresh(), this.refetchLists(), this.s.history.refetchShown()])
   }
 
   /** Every list again (or `which`), the dashboard's first; with `step`, each request is sent in a task of its own. */

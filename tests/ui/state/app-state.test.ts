@@ -20,7 +20,7 @@ import { FakePlatform, launchData } from '../../core/fakes/fake-platform.ts'
 import { FakeSocketFactory } from '../../core/fakes/fake-socket-factory.ts'
 import { FixedClock } from '../../core/fakes/fixed-clock.ts'
 import { MemoryKeyValueStore, MemorySessionStore } from '../../core/fakes/memory-stores.ts'
-import { aMint, aTask, aUser } from '../../core/fakes/records.ts'
+import { aMint, anOperation, aTask, aUser } from '../../core/fakes/records.ts'
 import { ScriptedWallet } from '../../core/fakes/scripted-wallet.ts'
 import { stateHarness, toastTexts } from './harness.ts'
 
@@ -375,6 +375,30 @@ describe('AppState', () => {
     app.stop()
     expect(mes()).toBe(before + 1)
     expect(main.calls.filter((c) => c === 'ensureOpen')).toHaveLength(2)
+  })
+
+  it('back in view after 10 s, refetches the history lists the user opened, at their page; never opened, asks nothing', async () => {
+    const h = stateHarness()
+    const { app } = appOver(h)
+    await app.start('')
+    h.clock.advance(10_000)
+    await app.onVisible()
+    expect(h.api.callsTo('operationsHistory')).toEqual([])
+    expect(h.api.callsTo('withdrawHistory')).toEqual([])
+
+    h.api.operations = Array.from({ length: 15 }, (_, i) => anOperation({ id: i + 1 }))
+    await app.s.history.operations.goTo(1)
+    await app.s.history.operations.next()
+    expect(app.s.history.operations.items).toHaveLength(5)
+    // Meanwhile, on another device: a sixth operation on page 2.
+    h.api.operations = [...h.api.operations, anOperation({ id: 16 })]
+    h.clock.advance(10_000)
+    await app.onVisible()
+    app.stop()
+    expect(h.api.callsTo('operationsHistory').map((c) => (c.input as { page?: number }).page)).toEqual([1, 2, 2])
+    expect(app.s.history.operations.page).toBe(2)
+    expect(app.s.history.operations.items).toHaveLength(6)
+    expect(h.api.callsTo('withdrawHistory')).toEqual([])
   })
 
   it('loads the financial stats with the dashboard and refetches them when the app is back in view', async () => {

@@ -12,6 +12,8 @@ export class PagedList<T> {
   total = 0
   page = 1
   isFetching = false
+  /** A page has been shown: the list is on the user's screen or was, and stays fresh. */
+  loaded = false
   private seq = 0
 
   constructor(private readonly load: (page: number) => Effect.Effect<Page<T>, ApiError>) {
@@ -51,6 +53,7 @@ export class PagedList<T> {
         this.items = r.success.items
         this.total = r.success.total
         this.page = target
+        this.loaded = true
       }
     })
   }
@@ -68,5 +71,13 @@ export class HistoryState {
 
   async refresh(): Promise<void> {
     await Promise.all([this.operations.goTo(1), this.withdrawals.goTo(1)])
+  }
+
+  /**
+   * With the rest of the user's data (back in view after 10 s, spec §4; a socket back after a drop):
+   * the lists the user has opened, at the page they are on. Never opened, nothing is asked.
+   */
+  async refetchShown(): Promise<void> {
+    await Promise.all([this.operations, this.withdrawals].filter((l) => l.loaded).map((l) => l.goTo(l.page)))
   }
 }
