@@ -186,7 +186,8 @@ describe('the core is handed the early answers', () => {
     expect(server.signIn().map((s) => `${s.call} ${s.auth ?? ''}`.trim())).toEqual([
       'GET /maintenance/',
       'GET /user/me Bearer token-1',
-      'POST /auth/refresh',
+      // The refresh carries the expired token too (spec §3: every call but maintenance and registration).
+      'POST /auth/refresh Bearer token-1',
       'GET /user/me Bearer token-2',
     ])
     expect(session.get('auth_token')).toBe('token-2')
