@@ -1,5 +1,5 @@
 import type { LaunchParams } from './launch-params.ts'
-import type { TelegramWebApp } from './telegram-platform.ts'
+import type { TelegramWebApp, TelegramWebAppEvent } from './telegram-platform.ts'
 
 type Call = (webApp: TelegramWebApp) => void
 
@@ -93,10 +93,10 @@ export class DeferredWebApp implements TelegramWebApp {
   requestWriteAccess(callback?: (granted: boolean) => unknown): void {
     this.run((w) => w.requestWriteAccess(callback))
   }
-  onEvent(event: 'activated' | 'deactivated', callback: () => void): void {
+  onEvent(event: TelegramWebAppEvent, callback: (data: { readonly error?: string } | void) => void): void {
     this.run((w) => w.onEvent(event, callback))
   }
-  offEvent(event: 'activated' | 'deactivated', callback: () => void): void {
+  offEvent(event: TelegramWebAppEvent, callback: (data: { readonly error?: string } | void) => void): void {
     this.run((w) => w.offEvent(event, callback))
   }
 

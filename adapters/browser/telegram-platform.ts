@@ -1,6 +1,6 @@
 import { PLATFORM_NATIVE_SHARE_VERSION, PLATFORM_WRITE_ACCESS_VERSION } from '../../core/domain/constants.ts'
 import { linkOpening, versionAtLeast } from '../../core/domain/platform-version.ts'
-import type { HapticKind, LaunchData, Platform, PlatformFeatures } from '../../core/ports/platform.port.ts'
+import type { HapticKind, LaunchData, Platform, PlatformFeatures, ShareOutcome } from '../../core/ports/platform.port.ts'
 
 /** Client versions that unlock the calls below (Telegram Bot API changelog; the SDK checks the same). */
 export const PLATFORM_HAPTICS_VERSION = '6.1'
@@ -14,6 +14,9 @@ export const DEFAULT_LANGUAGE = 'en'
  * The part of Telegram's WebApp object (@twa-dev/sdk) the platform uses. The SDK's object fits it;
  * so does a hand-written fake.
  */
+/** The SDK's events the app listens to: the app in and out of view, and a native share's failure with its error. */
+export type TelegramWebAppEvent = 'activated' | 'deactivated' | 'shareMessageFailed'
+
 export interface TelegramWebApp {
   readonly initData: string
   readonly initDataUnsafe: {
@@ -34,8 +37,8 @@ export interface TelegramWebApp {
   openTelegramLink(url: string): void
   shareMessage(id: string, callback?: (sent: boolean) => unknown): void
   requestWriteAccess(callback?: (granted: boolean) => unknown): void
-  onEvent(event: 'activated' | 'deactivated', callback: () => void): void
-  offEvent(event: 'activated' | 'deactivated', callback: () => void): void
+  onEvent(event: TelegramWebAppEvent, callback: (data: { readonly error?: string } | void) => void): void
+  offEvent(event: TelegramWebAppEvent, callback: (data: { readonly error?: string } | void) => void): void
   readonly BackButton: {
     show(): unknown
     hide(): unknown
@@ -177,13 +180,24 @@ export class TelegramPlatform implements Platform {
     this.openLink(url)
   }
 
-  shareMessage(inlineMessageId: string): Promise<boolean> {
-    if (!this.supports(PLATFORM_NATIVE_SHARE_VERSION)) return Promise.resolve(false)
+  shareMessage(inlineMessageId: string): Promise<ShareOutcome> {
+    if (!this.supports(PLATFORM_NATIVE_SHARE_VERSION)) return Promise.resolve('failed')
     return new Promise((resolve) => {
+      // prepared_message_failed carries why: USER_DECLINED when the user closed the share screen. The
+      // SDK calls back (false) first and then emits shareMessageFailed with the error, in the same turn.
+      let error: string | undefined
+      const onFailed = (data: { readonly error?: string } | void) => void (error = data ? data.error : undefined)
+      const settle = (outcome: ShareOutcome) => {
+        quietly(() => this.webApp.offEvent('shareMessageFailed', onFailed))
+        resolve(outcome)
+      }
       try {
-        this.webApp.shareMessage(inlineMessageId, (sent) => resolve(sent === true))
+        this.webApp.onEvent('shareMessageFailed', onFailed)
+        this.webApp.shareMessage(inlineMessageId, (sent) =>
+          queueMicrotask(() => settle(sent === true ? 'sent' : error === 'USER_DECLINED' ? 'declined' : 'failed')),
+        )
       } catch {
-        resolve(false)
+        settle('failed')
       }
     })
   }

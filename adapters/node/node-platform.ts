@@ -1,5 +1,5 @@
 import { join } from 'node:path'
-import { PLATFORM_DEFAULT_VERSION, type HapticKind, type LaunchData, type Platform } from '../../core/index.ts'
+import { PLATFORM_DEFAULT_VERSION, type HapticKind, type LaunchData, type Platform, type ShareOutcome } from '../../core/index.ts'
 import { noPlatformFeatures } from '../../core/ports/platform-features.port.ts'
 import { JsonFile } from './json-file.ts'
 
@@ -72,8 +72,8 @@ export class NodePlatform implements Platform {
   openPlatformLink(url: string): void {
     this.print(`Open: ${url}`)
   }
-  shareMessage(): Promise<boolean> {
-    return Promise.resolve(false)
+  shareMessage(): Promise<ShareOutcome> {
+    return Promise.resolve('failed')
   }
   /** A terminal has no Telegram prompt to show. */
   requestWriteAccess(): Promise<boolean> {

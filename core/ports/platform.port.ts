@@ -18,6 +18,9 @@ export interface LaunchData {
 export type HapticKind = 'error' | 'success' | 'warning' | 'light' | 'medium' | 'selection'
 
 /** The host messaging platform (Telegram): launch data and the client's capabilities. */
+/** How a native share ended (Telegram's prepared_message_sent, or prepared_message_failed and its error). */
+export type ShareOutcome = 'sent' | 'declined' | 'failed'
+
 export interface Platform {
   /** The launch data, or null when the app runs outside the platform. */
   launch(): LaunchData | null
@@ -28,8 +31,11 @@ export interface Platform {
   haptic(kind: HapticKind): void
   openLink(url: string): void
   openPlatformLink(url: string): void
-  /** Native share of a prepared message (client 8.0+). Resolves false when the client refused. */
-  shareMessage(inlineMessageId: string): Promise<boolean>
+  /**
+   * Native share of a prepared message (client 8.0+): 'sent'; 'declined' when the user closed
+   * Telegram's share screen (its USER_DECLINED); 'failed' for any other error or a client without it.
+   */
+  shareMessage(inlineMessageId: string): Promise<ShareOutcome>
   /**
    * Asks the user to let the bot write to them (client 6.9+: Telegram's own prompt). Resolves true
    * when they allowed it, false when they declined or the client cannot ask.

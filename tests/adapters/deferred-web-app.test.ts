@@ -80,9 +80,11 @@ describe('the platform before and after the Telegram SDK has loaded', () => {
       'header #e8f4ff',
       'back.show',
       'openLink https://example.com/terms',
+      'on shareMessageFailed',
       'share msg-1',
     ])
-    expect(await shared).toBe(true)
+    expect(await shared).toBe('sent')
+    expect(sdk.calls.at(-1)).toBe('off shareMessageFailed')
     sdk.pressBack()
     expect(backPressed).toBe(1)
   })

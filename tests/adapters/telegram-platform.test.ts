@@ -92,15 +92,19 @@ describe('TelegramPlatform on a Telegram 8.0 client', () => {
     expect(host.of('web_app_open_link')).toEqual([{ url: 'https://docs.example.com/axiom' }])
   })
 
-  it('shares a prepared message and says whether it was sent', async () => {
+  it('shares a prepared message and says how it ended: sent, declined by the user, or failed', async () => {
     const sent = platform.shareMessage('msg-1')
     expect(host.of('web_app_send_prepared_message')).toEqual([{ id: 'msg-1' }])
     host.send('prepared_message_sent')
-    expect(await sent).toBe(true)
+    expect(await sent).toBe('sent')
 
-    const failed = platform.shareMessage('msg-2')
+    const declined = platform.shareMessage('msg-2')
     host.send('prepared_message_failed', { error: 'USER_DECLINED' })
-    expect(await failed).toBe(false)
+    expect(await declined).toBe('declined')
+
+    const failed = platform.shareMessage('msg-3')
+    host.send('prepared_message_failed', { error: 'MESSAGE_EXPIRED' })
+    expect(await failed).toBe('failed')
   })
 
   it('asks Telegram to let the bot write to the user, and says whether they allowed it', async () => {
@@ -120,12 +124,12 @@ describe('TelegramPlatform on a Telegram 8.0 client', () => {
     expect(initDataUnsafeOf(initDataFor({ id: 6, first_name: 'Cy' })).user).toEqual({ id: 6 })
   })
 
-  it('resolves false when a share is already open instead of throwing', async () => {
+  it('answers failed when a share is already open, instead of throwing', async () => {
     vi.spyOn(console, 'error').mockImplementationOnce(() => {})
     const first = platform.shareMessage('msg-3')
-    expect(await platform.shareMessage('msg-4')).toBe(false)
+    expect(await platform.shareMessage('msg-4')).toBe('failed')
     host.send('prepared_message_sent')
-    expect(await first).toBe(true)
+    expect(await first).toBe('sent')
   })
 
   it('closes the app, reloads and leaves for another URL', () => {

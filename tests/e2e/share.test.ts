@@ -31,6 +31,20 @@ describe('inviting friends and the referral link (spec §2, §5)', () => {
     await page.close()
   })
 
+  it('closing the native share screen declines it: no second share screen follows', async () => {
+    const { page, app } = await launch(stack, { user: nextUser(), version: '8.0' })
+    await app.getByTestId('tab-referral').click()
+    await app.getByTestId('invite-friends').click()
+    await page.getByTestId('host-share').waitFor()
+    await page.getByTestId('host-share-cancel').click()
+    await expect.poll(() => hostEvents(page, 'prepared_message_failed')).toEqual([JSON.stringify({ error: 'USER_DECLINED' })])
+    // Let the app act on it: the share-link URL would follow at once.
+    await app.getByTestId('invite-friends').waitFor()
+    await page.waitForTimeout(500)
+    expect(await hostEvents(page, 'web_app_open_tg_link')).toEqual([])
+    await page.close()
+  })
+
   it('falls back to the share-link URL on older clients', async () => {
     const { page, app } = await launch(stack, { user: nextUser(), version: '7.10' })
     await app.getByTestId('tab-referral').click()

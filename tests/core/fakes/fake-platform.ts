@@ -1,4 +1,4 @@
-import type { HapticKind, LaunchData, Platform, PlatformFeatures } from '../../../core/index.ts'
+import type { HapticKind, LaunchData, Platform, PlatformFeatures, ShareOutcome as PlatformShareOutcome } from '../../../core/index.ts'
 import { noPlatformFeatures } from '../../../core/ports/platform-features.port.ts'
 
 export const launchData = (overrides: Partial<LaunchData> = {}): LaunchData => ({
@@ -11,7 +11,7 @@ export const launchData = (overrides: Partial<LaunchData> = {}): LaunchData => (
   ...overrides,
 })
 
-export type ShareOutcome = 'shared' | 'refused' | 'throws'
+export type ShareOutcome = 'shared' | 'declined' | 'refused' | 'throws'
 
 /** The host platform, recording what the app asked of it. */
 export class FakePlatform implements Platform {
@@ -73,10 +73,10 @@ export class FakePlatform implements Platform {
     return Promise.resolve(this.writeAccessAnswer)
   }
 
-  shareMessage(inlineMessageId: string): Promise<boolean> {
+  shareMessage(inlineMessageId: string): Promise<PlatformShareOutcome> {
     this.sharedMessages.push(inlineMessageId)
     if (this.shareOutcome === 'throws') return Promise.reject(new Error('WebAppMethodUnsupported'))
-    return Promise.resolve(this.shareOutcome === 'shared')
+    return Promise.resolve(this.shareOutcome === 'shared' ? 'sent' : this.shareOutcome === 'declined' ? 'declined' : 'failed')
   }
 
   close(): void {

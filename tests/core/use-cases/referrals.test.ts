@@ -100,6 +100,15 @@ describe('inviteFriends', () => {
     expect(s.platform.openedPlatformLinks).toEqual([SHARE_URL])
   })
 
+  it('opens no second share screen when the user closes the native one (declined)', async () => {
+    const s = setup('8.0')
+    s.platform.shareOutcome = 'declined'
+
+    expect(await s.invite()).toBe('declined')
+    expect(s.platform.sharedMessages).toEqual(['prepared-77'])
+    expect(s.platform.openedPlatformLinks).toEqual([])
+  })
+
   it('falls back to the share link when the message cannot be prepared', async () => {
     const s = setup('8.0')
     s.api.failWith('shareMessage', new NetworkError({}))
