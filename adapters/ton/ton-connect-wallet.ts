@@ -47,6 +47,18 @@ export const walletErrorFrom = (
   return protocol(0)
 }
 
+/**
+ * A connect's failure: the wallet's refusal is the user declining ('Connection declined'); any other
+ * keeps its protocol code of spec §8 (bad request 1, manifest 2 and 3, unknown app 100, method not
+ * supported 400), 0 only when it names none.
+ */
+export const connectErrorFrom = (e: unknown, sdk: SdkErrors): WalletConnectionDeclined | WalletProtocolError => {
+  if (e instanceof WalletConnectionDeclined) return e
+  if (e instanceof sdk.UserRejectsError) return new WalletConnectionDeclined()
+  const mapped = walletErrorFrom(e, sdk)
+  return mapped._tag === 'WalletProtocolError' ? mapped : new WalletProtocolError({ code: 0, message: e instanceof Error ? e.message : String(e) })
+}
+
 const isCoreError = (e: unknown): e is { readonly _tag: string } =>
   typeof e === 'object' && e !== null && typeof (e as { _tag?: unknown })._tag === 'string'
 
@@ -235,11 +247,14 @@ export class TonConnectWallet implements Wallet {
           const account = await this.connectOnce(ui, request)
           this.restoreState = 'user'
           return account
+        } catch (e) {
+          throw connectErrorFrom(e, await (this.options.sdkErrors ?? (() => import('@tonconnect/ui')))())
         } finally {
           this.connecting = false
         }
       },
-      catch: (e) => (e instanceof WalletConnectionDeclined ? e : new WalletProtocolError({ code: 0, message: String(e) })),
+      catch: (e) =>
+        e instanceof WalletConnectionDeclined || e instanceof WalletProtocolError ? e : new WalletProtocolError({ code: 0, message: String(e) }),
     })
   }
 

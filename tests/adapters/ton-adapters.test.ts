@@ -15,6 +15,7 @@ import {
   TonConnectWallet,
   tonConnectUiOptions,
   walletErrorFrom,
+  connectErrorFrom,
 } from '../../adapters/ton/ton-connect-wallet.ts'
 import { userMessage } from '../../core/index.ts'
 import { restoreWallet } from '../../core/use-cases/restore-wallet.ts'
@@ -53,6 +54,16 @@ describe('wallet errors (spec §8)', () => {
     expect(walletErrorFrom(new WalletNotSupportFeatureError('unsupported', { cause: { requiredFeature: { featureName: 'SendTransaction' } } }), sdk)).toMatchObject({ code: 400 })
     expect(walletErrorFrom(new Error('boom'), sdk)).toMatchObject({ code: 0 })
     expect(userMessage(walletErrorFrom(new sdk.TonConnectError('Transaction sending was aborted'), sdk))).toBe('Transaction sending was aborted')
+  })
+
+  it('a connect: the wallet’s refusal is a decline, and every other failure keeps its protocol code', () => {
+    expect(connectErrorFrom(new UserRejectsError(), sdk)).toMatchObject({ _tag: 'WalletConnectionDeclined' })
+    expect(connectErrorFrom(new BadRequestError(), sdk)).toMatchObject({ _tag: 'WalletProtocolError', code: 1 })
+    expect(connectErrorFrom(new Error('[TON_CONNECT_SDK_ERROR] Manifest not found'), sdk)).toMatchObject({ code: 2 })
+    expect(connectErrorFrom(new UnknownAppError(), sdk)).toMatchObject({ code: 100 })
+    expect(connectErrorFrom(new WalletNotSupportFeatureError('unsupported', { cause: { requiredFeature: { featureName: 'SignData' } } }), sdk)).toMatchObject({ code: 400 })
+    expect(connectErrorFrom(new sdk.TonConnectUIError('Wallets list is loading'), sdk)).toMatchObject({ _tag: 'WalletProtocolError', code: 0 })
+    expect(connectErrorFrom(new Error('boom'), sdk)).toMatchObject({ code: 0 })
   })
 })
 
