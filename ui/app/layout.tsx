@@ -71,6 +71,7 @@ const CommunityGate = observer(function CommunityGate() {
 const platformParts = () => withScreenTexts(firstScreenPainted().then(() => import('../features/platform/platform-layer.tsx')))
 const LazyFullscreenToggle = lazy(() => platformParts().then((m) => ({ default: m.FullscreenToggle })))
 const LazyPlatformLayer = lazy(() => platformParts().then((m) => ({ default: m.PlatformLayer })))
+const LazyHomeScreenOffer = lazy(() => platformParts().then((m) => ({ default: m.HomeScreenOfferSlot })))
 
 /**
  * Whether the user has moved from the screen the app opened on. Screens slide in when the user
@@ -104,6 +105,9 @@ export function Layout({ children }: { readonly children: ReactNode }) {
         <Suspense fallback={<ScreenFallback />}>
           {children}
           <ScreenMounted />
+        </Suspense>
+        <Suspense fallback={null}>
+          <LazyHomeScreenOffer t={t} />
         </Suspense>
       </main>
       <BottomNav />

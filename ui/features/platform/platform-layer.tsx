@@ -118,15 +118,19 @@ const HomeScreenOffer = observer(function HomeScreenOffer({ state, t }: Texts & 
   )
 })
 
-/** The features' effects on the page, the refusal's message and the home-screen offer. */
+/** The features' effects on the page and the refusal's message. */
 export function PlatformLayer({ t }: Texts) {
   const state = usePlatformState()
   useEffect(() => (state ? applyToDocument(state) : undefined), [state])
   if (!state) return null
-  return (
-    <>
-      <FullscreenFailed state={state} t={t} />
-      <HomeScreenOffer state={state} t={t} />
-    </>
-  )
+  return <FullscreenFailed state={state} t={t} />
+}
+
+/**
+ * The home-screen offer, at the end of the screen's content (above the tabs, in the page's flow):
+ * it covers nothing the user came for, and scrolls with the page.
+ */
+export function HomeScreenOfferSlot({ t }: Texts) {
+  const state = usePlatformState()
+  return state ? <HomeScreenOffer state={state} t={t} /> : null
 }
