@@ -2,7 +2,8 @@
 import { StrictMode, startTransition } from 'react'
 import { createRoot } from 'react-dom/client'
 import { AppRoot } from './app/app-root.tsx'
-import { BackButtonContext, LanguageContext, LinkOpenerContext, UiConfigContext } from './app/contexts.ts'
+import { LanguageContext } from './i18n/language-context.ts'
+import { BackButtonContext, LinkOpenerContext, UiConfigContext } from './lib/host-contexts.ts'
 import type { StartedApp } from './app/started-app.ts'
 import { PlatformFeaturesContext } from './features/platform/platform-features-context.ts'
 

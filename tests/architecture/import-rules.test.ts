@@ -106,6 +106,31 @@ const domainReachesPorts = (graph: ImportGraph) => importsFromTo(graph, 'core/do
  */
 const domainReachesAuth = (graph: ImportGraph) => importsFromTo(graph, 'server/domain/', (t) => t.startsWith('server/auth/'))
 
+/**
+ * (m) ui/'s rooms, one way, top to bottom: the entry's files (ui/*.ts, ui/*.tsx) → app/ (routes, the
+ * shell, the composition of the view models) → features/ → the shared rooms (state/, components/,
+ * i18n/, lib/, hooks/, styles/). A file never imports a room above its own, and no two shared rooms
+ * import each other.
+ */
+const UI_RANK: Readonly<Record<string, number>> = { '': 0, app: 1, features: 2 }
+const SHARED_UI_RANK = 3
+const uiRoomOf = (file: string): string => {
+  const parts = file.split('/')
+  return parts.length > 2 ? parts[1]! : ''
+}
+const uiRankOf = (room: string): number => UI_RANK[room] ?? SHARED_UI_RANK
+const uiImportsUpward = (graph: ImportGraph): string[] => {
+  const edges = importsFromTo(graph, 'ui/', (t) => t.startsWith('ui/'))
+  const rooms = (line: string) => line.split(' → ').map(uiRoomOf) as [string, string]
+  const between = new Set(edges.map(rooms).filter(([a, b]) => a !== b).map(([a, b]) => `${a}>${b}`))
+  return edges.filter((line) => {
+    const [from, to] = rooms(line)
+    if (from === to) return false
+    if (uiRankOf(to) < uiRankOf(from)) return true
+    return uiRankOf(from) === SHARED_UI_RANK && uiRankOf(to) === SHARED_UI_RANK && between.has(`${to}>${from}`)
+  })
+}
+
 describe('import rules of the product', () => {
   const graph = importGraph()
 
@@ -168,6 +193,11 @@ describe('import rules of the product', () => {
   it('(l) server/domain imports nothing of server/auth (auth uses the domain, not the reverse)', () => {
     expect(importsFromTo(graph, 'server/auth/', (t) => t.startsWith('server/domain/')).length).toBeGreaterThan(0)
     expect(domainReachesAuth(graph)).toEqual([])
+  })
+  it('(m) ui/ imports one way: entry → app → features → state, components, i18n, lib, hooks', () => {
+    expect(importsFromTo(graph, 'ui/app/', (t) => t.startsWith('ui/features/')).length).toBeGreaterThan(0)
+    expect(importsFromTo(graph, 'ui/features/', (t) => t.startsWith('ui/state/')).length).toBeGreaterThan(0)
+    expect(uiImportsUpward(graph)).toEqual([])
   })
 })
 
@@ -314,5 +344,25 @@ describe('each rule catches a violation', () => {
       'server/routes/wallet-routes.ts': ['server/auth/wallet-proof.ts'],
     })
     expect(domainReachesAuth(graph)).toEqual(['server/domain/wallets.ts → server/auth/ton-proof.ts'])
+  })
+
+  it('(m) a component reaching up to app/, a feature to app/, state to a feature, two shared rooms both ways', () => {
+    const graph = g({
+      'ui/main.ts': ['ui/app/app-root.tsx'],
+      'ui/app/layout.tsx': ['ui/features/bonds/bond-screen.tsx', 'ui/components/modal.tsx'],
+      'ui/features/bonds/bond-screen.tsx': ['ui/features/app-states.ts', 'ui/state/run-effect.ts', 'ui/app/navigation.ts'],
+      'ui/components/top-bar.tsx': ['ui/app/contexts.ts', 'ui/hooks/use-while-visible.ts'],
+      'ui/state/app-state.ts': ['ui/features/bonds/bonds-state.ts'],
+      'ui/hooks/use-copy.ts': ['ui/lib/clipboard.ts'],
+      'ui/lib/clipboard.ts': ['ui/hooks/use-copy.ts'],
+      'ui/i18n/use-t.ts': ['ui/lib/format.ts'],
+    })
+    expect(uiImportsUpward(graph)).toEqual([
+      'ui/features/bonds/bond-screen.tsx → ui/app/navigation.ts',
+      'ui/components/top-bar.tsx → ui/app/contexts.ts',
+      'ui/state/app-state.ts → ui/features/bonds/bonds-state.ts',
+      'ui/hooks/use-copy.ts → ui/lib/clipboard.ts',
+      'ui/lib/clipboard.ts → ui/hooks/use-copy.ts',
+    ])
   })
 })

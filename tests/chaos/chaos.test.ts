@@ -25,7 +25,7 @@ import {
   useCases,
 } from '../../core/index.ts'
 import { DEV_BOT_TOKEN, startServer, type RunningServer, type StartOptions } from '../../server/main.ts'
-import type { AppState } from '../../ui/state/app-state.ts'
+import type { AppState } from '../../ui/app/app-state.ts'
 import { FakeChainReader } from '../core/fakes/fake-chain-reader.ts'
 import { FakePlatform, launchData } from '../core/fakes/fake-platform.ts'
 import { MemoryKeyValueStore, MemorySessionStore } from '../core/fakes/memory-stores.ts'

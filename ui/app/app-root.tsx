@@ -2,18 +2,18 @@ import { observer } from 'mobx-react-lite'
 import { reaction } from 'mobx'
 import { startTransition, useEffect, useState } from 'react'
 import { Router as WouterRouter } from 'wouter'
-import { Toasts } from '../components/toasts.tsx'
+import { Toasts } from './toasts.tsx'
 import { MaintenanceScreen } from '../features/maintenance/maintenance-screen.tsx'
 import { directionOf, useLanguage } from '../i18n/use-t.ts'
-import type { AppState } from '../state/app-state.ts'
-import { AppContext } from './contexts.ts'
+import type { AppState } from './app-state.ts'
+import { AppStatesContext } from '../features/app-states.ts'
 import { FailedScreen } from './failed-screen.tsx'
 import { LoaderScreen } from './loader-screen.tsx'
 import { OutsidePlatformScreen } from './outside-platform-screen.tsx'
-import { useAppLocation } from './navigation.ts'
+import { useAppLocation } from '../hooks/navigation.ts'
 import { AppRoutes } from './routes.tsx'
 
-/** The routes on the browser's history, with the app's own navigation (ui/app/navigation.ts). */
+/** The routes on the browser's history, with the app's own navigation (ui/hooks/navigation.ts). */
 function Router() {
   return (
     <WouterRouter hook={useAppLocation}>
@@ -61,9 +61,9 @@ export function AppRoot({ app }: { readonly app: AppState }) {
     document.documentElement.dir = directionOf(language)
   }, [language])
   return (
-    <AppContext.Provider value={app}>
+    <AppStatesContext.Provider value={app.s}>
       <Phase app={app} />
       <Toasts />
-    </AppContext.Provider>
+    </AppStatesContext.Provider>
   )
 }

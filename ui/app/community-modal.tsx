@@ -3,7 +3,7 @@ import { Button } from '../components/button.tsx'
 import { ReferralIcon } from '../components/icons.tsx'
 import { Modal } from '../components/modal.tsx'
 import { useT } from '../i18n/use-t.ts'
-import { useLinkOpener, useUiConfig } from './contexts.ts'
+import { useLinkOpener, useUiConfig } from '../lib/host-contexts.ts'
 
 /**
  * The blocking community gate (spec §2, §5): shown while community_participation is false.

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react'
 import { Link } from 'wouter'
 import { useT } from '../i18n/use-t.ts'
 import { TONCONNECT_MANIFEST_PATH } from '../lib/links.ts'
-import { reachedByNavigation } from './navigation.ts'
+import { reachedByNavigation } from '../hooks/navigation.ts'
 
 /**
  * `/tonconnect-manifest.json` is a file, not a screen (spec §2): reached by in-app navigation it

@@ -1,6 +1,6 @@
 import { TokenIcon } from '../components/token-icon.tsx'
 import { useT } from '../i18n/use-t.ts'
-import { useUiConfig } from './contexts.ts'
+import { useUiConfig } from '../lib/host-contexts.ts'
 
 /** Opened outside Telegram: the app redirects to the bot; this is what shows meanwhile. */
 export function OutsidePlatformScreen() {

@@ -1,7 +1,7 @@
 import type { Platform } from '../../core/index.ts'
 import type { PlatformFeaturesLoading } from '../features/platform/platform-features-context.ts'
-import type { AppState } from '../state/app-state.ts'
-import type { UiConfig } from './contexts.ts'
+import type { AppState } from './app-state.ts'
+import type { UiConfig } from '../lib/host-contexts.ts'
 
 /** The app the composition root made, as the React tree takes it. */
 export interface StartedApp {

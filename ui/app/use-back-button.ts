@@ -1,7 +1,7 @@
 import { useContext, useEffect } from 'react'
 import { scrollPageTo } from '../lib/page-scroll.ts'
-import { BackButtonContext } from './contexts.ts'
-import { hasHistoryToGoBack, useNavigate, usePathname } from './navigation.ts'
+import { BackButtonContext } from '../lib/host-contexts.ts'
+import { hasHistoryToGoBack, useNavigate, usePathname } from '../hooks/navigation.ts'
 
 /**
  * The host's back button (spec §2): shown on every route but the root; it goes back, or to the

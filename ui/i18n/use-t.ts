@@ -1,5 +1,5 @@
 import { useCallback, useContext } from 'react'
-import { LanguageContext } from '../app/contexts.ts'
+import { LanguageContext } from './language-context.ts'
 import { type Language, languageFor, translate, type Translate } from './catalogues.ts'
 
 export { directionOf, type Language, languageFor, loadCatalogue, type MessageKey, renderNoticeIn, translate, type Translate, type Vars } from './catalogues.ts'

@@ -1,4 +1,9 @@
-import type { AppStates } from './app-state.ts'
+/** What the first figures wait for, read from the session, bonds and market view models. */
+export interface FirstFiguresSources {
+  readonly session: { readonly user: unknown }
+  readonly bonds: { readonly listed: boolean }
+  readonly market: { readonly priceAsked: boolean }
+}
 
 /**
  * The dashboard's first figures (the three balances and the price) appear together, in one paint,
@@ -6,5 +11,5 @@ import type { AppStates } from './app-state.ts'
  * day's accrual) and the price have been answered, or have failed. The start asks for exactly these
  * before the first screen's paint (AppState.start).
  */
-export const firstFiguresIn = ({ session, bonds, market }: Pick<AppStates, 'session' | 'bonds' | 'market'>): boolean =>
+export const firstFiguresIn = ({ session, bonds, market }: FirstFiguresSources): boolean =>
   session.user !== null && bonds.listed && market.priceAsked

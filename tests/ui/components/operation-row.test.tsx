@@ -2,7 +2,7 @@ import { createElement } from 'react'
 import { renderToStaticMarkup } from 'react-dom/server'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { toId, type Operation } from '../../../core/index.ts'
-import { LanguageContext } from '../../../ui/app/contexts.ts'
+import { LanguageContext } from '../../../ui/i18n/language-context.ts'
 import { OperationRow } from '../../../ui/features/history/history-screen.tsx'
 import { loadRowTexts } from './withdrawal-row-support.ts'
 

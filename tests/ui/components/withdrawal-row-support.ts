@@ -1,6 +1,6 @@
 import { createElement } from 'react'
 import { renderToStaticMarkup } from 'react-dom/server'
-import { LanguageContext } from '../../../ui/app/contexts.ts'
+import { LanguageContext } from '../../../ui/i18n/language-context.ts'
 import { WithdrawalRow } from '../../../ui/features/history/history-screen.tsx'
 import { loadCatalogue, loadScreenTexts } from '../../../ui/i18n/catalogues.ts'
 import { toId, type Withdrawal } from '../../../core/index.ts'

@@ -9,7 +9,7 @@ import { ReferralsState } from '../../../ui/features/referrals/referrals-state.t
 import { SellState } from '../../../ui/features/sell/sell-state.ts'
 import { TasksState } from '../../../ui/features/tasks/tasks-state.ts'
 import { WalletState } from '../../../ui/features/wallet/wallet-state.ts'
-import { type AppConfig, AppState, type AppDeps } from '../../../ui/state/app-state.ts'
+import { type AppConfig, AppState, type AppDeps } from '../../../ui/app/app-state.ts'
 import type { PortBindings } from '../../../core/ports/core-ports.ts'
 import { ErrorFeedback } from '../../../ui/state/error-feedback.ts'
 import { firstFiguresIn } from '../../../ui/state/first-figures.ts'

@@ -1,6 +1,6 @@
 import { observer } from 'mobx-react-lite'
 import { formatAmount, type Mint, REWARD_DECIMALS, shownNumber } from '../../../core/index.ts'
-import { useBondsState } from '../../app/contexts.ts'
+import { useBondsState } from '../app-states.ts'
 import { ConfirmFooter } from '../../components/confirm-footer.tsx'
 import { Modal } from '../../components/modal.tsx'
 import { Row } from '../../components/section.tsx'

@@ -1,6 +1,6 @@
 import { observer } from 'mobx-react-lite'
 import { formatAmount } from '../../../core/index.ts'
-import { useBondsState, useFirstFiguresStates } from '../../app/contexts.ts'
+import { useBondsState, useFirstFiguresStates } from '../app-states.ts'
 import { CardBalance } from '../../components/card-balance.tsx'
 import { Skeleton } from '../../components/spinner.tsx'
 import { TokenIcon } from '../../components/token-icon.tsx'

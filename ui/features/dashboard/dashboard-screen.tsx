@@ -1,6 +1,6 @@
 import { lazy, Suspense } from 'react'
 import { Link } from 'wouter'
-import { firstScreenPainted } from '../../app/first-paint.ts'
+import { firstScreenPainted } from '../../lib/first-paint.ts'
 import { HistoryIcon, RebondIcon, SellIcon } from '../../components/icons.tsx'
 import { withScreenTexts } from '../../i18n/catalogues.ts'
 import { useT } from '../../i18n/use-t.ts'

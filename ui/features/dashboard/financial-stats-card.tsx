@@ -1,6 +1,6 @@
 import { observer } from 'mobx-react-lite'
 import { COIN, type FinancialStats, formatAmount, formatNonZero } from '../../../core/index.ts'
-import { useMarketState } from '../../app/contexts.ts'
+import { useMarketState } from '../app-states.ts'
 import { Section } from '../../components/section.tsx'
 import { Skeleton } from '../../components/spinner.tsx'
 import { useT } from '../../i18n/use-t.ts'

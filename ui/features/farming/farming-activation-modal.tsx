@@ -1,6 +1,6 @@
 import { observer } from 'mobx-react-lite'
 import { formatAmount } from '../../../core/index.ts'
-import { useFarmingState } from '../../app/contexts.ts'
+import { useFarmingState } from '../app-states.ts'
 import { Button } from '../../components/button.tsx'
 import { AlertIcon, CheckIcon } from '../../components/icons.tsx'
 import { Modal } from '../../components/modal.tsx'

@@ -1,6 +1,6 @@
 import { observer } from 'mobx-react-lite'
 import { type FarmingLink, formatAmount, fundingSourceOf } from '../../../core/index.ts'
-import { useFarmingState } from '../../app/contexts.ts'
+import { useFarmingState } from '../app-states.ts'
 import { Button } from '../../components/button.tsx'
 import { EmptyState } from '../../components/empty-state.tsx'
 import { LinkIcon } from '../../components/link-icon.tsx'

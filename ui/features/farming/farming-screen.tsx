@@ -1,7 +1,7 @@
 import { observer } from 'mobx-react-lite'
 import { type FormEvent, useEffect, useId, useState } from 'react'
 import { activePlansByDays, dailyPercent, type FarmingLink, formatAmount, type FundingSource, type UserData } from '../../../core/index.ts'
-import { useFarmingState, useSessionState } from '../../app/contexts.ts'
+import { useFarmingState, useSessionState } from '../app-states.ts'
 import { Button } from '../../components/button.tsx'
 import { DayChips } from '../../components/chips.tsx'
 import { InputAmount, useAmountField } from '../../components/input-amount.tsx'

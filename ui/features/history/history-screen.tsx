@@ -1,7 +1,7 @@
 import { observer } from 'mobx-react-lite'
 import { useEffect, useState } from 'react'
 import { formatAmount, formatNonZero, type Operation, shortAddress, type Withdrawal } from '../../../core/index.ts'
-import { useHistoryState } from '../../app/contexts.ts'
+import { useHistoryState } from '../app-states.ts'
 import { EmptyState } from '../../components/empty-state.tsx'
 import { HistoryIcon, type IconProps, Svg } from '../../components/icons.tsx'
 import { ScreenHeader } from '../../components/section.tsx'

@@ -1,6 +1,6 @@
 import { observer } from 'mobx-react-lite'
 import { displayedLevel, formatAmount } from '../../../core/index.ts'
-import { useReferralsState } from '../../app/contexts.ts'
+import { useReferralsState } from '../app-states.ts'
 import { EmptyState } from '../../components/empty-state.tsx'
 import { ReferralIcon } from '../../components/icons.tsx'
 import { useLanguage, useT } from '../../i18n/use-t.ts'

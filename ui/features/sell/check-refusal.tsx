@@ -1,5 +1,5 @@
 import { observer } from 'mobx-react-lite'
-import { useSellState } from '../../app/contexts.ts'
+import { useSellState } from '../app-states.ts'
 import { useT } from '../../i18n/use-t.ts'
 import type { CheckRefusal } from './sell-state.ts'
 

@@ -1,7 +1,7 @@
 import { observer } from 'mobx-react-lite'
 import { useEffect } from 'react'
 import { formatAmount, shortAddress } from '../../../core/index.ts'
-import { useSellState, useToasts } from '../../app/contexts.ts'
+import { useSellState, useToasts } from '../app-states.ts'
 import { ConfirmFooter } from '../../components/confirm-footer.tsx'
 import { SellIcon } from '../../components/icons.tsx'
 import { Modal } from '../../components/modal.tsx'

@@ -1,7 +1,7 @@
 import { observer } from 'mobx-react-lite'
 import { type FormEvent, useId, useState } from 'react'
 import { formatAmount, isTonAddress } from '../../../core/index.ts'
-import { useSellState, useSessionState, useWalletState } from '../../app/contexts.ts'
+import { useSellState, useSessionState, useWalletState } from '../app-states.ts'
 import { Button } from '../../components/button.tsx'
 import { WalletIcon } from '../../components/icons.tsx'
 import { InputAmount, useAmountField } from '../../components/input-amount.tsx'

@@ -1,7 +1,7 @@
 import { observer } from 'mobx-react-lite'
 import type { FormEvent } from 'react'
 import { formatAmount } from '../../../core/index.ts'
-import { useSellState, useSessionState, useToasts } from '../../app/contexts.ts'
+import { useSellState, useSessionState, useToasts } from '../app-states.ts'
 import { Button } from '../../components/button.tsx'
 import { type IconProps, Svg } from '../../components/icons.tsx'
 import { InputAmount, useAmountField } from '../../components/input-amount.tsx'

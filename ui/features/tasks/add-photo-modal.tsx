@@ -1,7 +1,7 @@
 import { observer } from 'mobx-react-lite'
 import { useId, useState } from 'react'
 import { formatAmount, type Task } from '../../../core/index.ts'
-import { useErrorFeedback, useTasksState } from '../../app/contexts.ts'
+import { useErrorFeedback, useTasksState } from '../app-states.ts'
 import { Button } from '../../components/button.tsx'
 import { type IconProps, Svg } from '../../components/icons.tsx'
 import { Modal } from '../../components/modal.tsx'

@@ -1,6 +1,6 @@
 import { observer } from 'mobx-react-lite'
 import { useState } from 'react'
-import { useWalletState } from '../../app/contexts.ts'
+import { useWalletState } from '../app-states.ts'
 import { ConfirmFooter } from '../../components/confirm-footer.tsx'
 import { WalletIcon } from '../../components/icons.tsx'
 import { Modal } from '../../components/modal.tsx'

@@ -1,6 +1,6 @@
 import { observer } from 'mobx-react-lite'
 import { useState } from 'react'
-import { useWalletState } from '../../app/contexts.ts'
+import { useWalletState } from '../app-states.ts'
 import { WalletIcon } from '../../components/icons.tsx'
 import { useT } from '../../i18n/use-t.ts'
 import { DisconnectWalletModal } from './disconnect-wallet-modal.tsx'

@@ -1,4 +1,4 @@
-import { useErrorFeedback, useReferralsState, useToasts } from '../app/contexts.ts'
+import { useErrorFeedback, useReferralsState, useToasts } from '../app-states.ts'
 
 /** Copies text to the clipboard (through the referrals view model) and says so; a refusal is an error (toast and haptic). */
 export const useCopy = () => {

@@ -11,22 +11,10 @@ import {
   type SocketStatus,
   type UseCases,
 } from '../../core/index.ts'
-import type { BondsState } from '../features/bonds/bonds-state.ts'
-import type { FarmingState } from '../features/farming/farming-state.ts'
-import type { HistoryState } from '../features/history/history-state.ts'
-import type { MaintenanceState } from '../features/maintenance/maintenance-state.ts'
-import type { MarketState } from '../features/market/market-state.ts'
-import type { ReferralsState } from '../features/referrals/referrals-state.ts'
-import type { SellState } from '../features/sell/sell-state.ts'
-import type { TasksState } from '../features/tasks/tasks-state.ts'
-import type { WalletState } from '../features/wallet/wallet-state.ts'
-import type { ErrorFeedback } from './error-feedback.ts'
 import { routeLiveEvent } from './event-router.ts'
 import { FarmCodeGate } from './farm-code-gate.ts'
-import { LiveConnection, type Schedule } from './live-connection.ts'
-import type { SecondTicker } from './second-ticker.ts'
-import type { SessionState } from './session-state.ts'
-import type { ToastQueue } from './toast-queue.ts'
+import { LiveConnection, type Schedule } from '../state/live-connection.ts'
+import type { AppStates } from '../features/app-states.ts'
 
 export interface AppConfig {
   /** The product's bot, where the app sends users who open it outside Telegram. */
@@ -50,7 +38,7 @@ export interface AppDeps {
    */
   readonly yieldTask?: () => Promise<void>
   /**
-   * Resolves once the first screen has painted (in the browser, ui/app/first-paint.ts). With it, the
+   * Resolves once the first screen has painted (in the browser, ui/lib/first-paint.ts). With it, the
    * start asks only for what the dashboard's first paint shows (the user, their bonds, the price)
    * before that paint; the other lists, the sockets and the wallet follow it, so they neither hold
    * the paint nor share the network with it.
@@ -58,22 +46,6 @@ export interface AppDeps {
   readonly firstScreen?: () => Promise<void>
 }
 
-export interface AppStates {
-  readonly session: SessionState
-  readonly maintenance: MaintenanceState
-  readonly bonds: BondsState
-  readonly farming: FarmingState
-  readonly tasks: TasksState
-  readonly referrals: ReferralsState
-  readonly market: MarketState
-  readonly history: HistoryState
-  readonly sell: SellState
-  readonly toasts: ToastQueue
-  readonly ticker: SecondTicker
-  readonly wallet: WalletState
-  /** How every error the UI shows reaches the user, with the error haptic. */
-  readonly errors: ErrorFeedback
-}
 
 export type AppPhase = 'loading' | 'maintenance' | 'outside-platform' | 'ready' | 'failed'
 

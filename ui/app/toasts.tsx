@@ -1,7 +1,7 @@
 import { observer } from 'mobx-react-lite'
-import { useToasts } from '../app/contexts.ts'
+import { useToasts } from '../features/app-states.ts'
 import { renderNoticeIn, useLanguage, useT } from '../i18n/use-t.ts'
-import { AlertIcon, CheckIcon, CloseIcon } from './icons.tsx'
+import { AlertIcon, CheckIcon, CloseIcon } from '../components/icons.tsx'
 
 /**
  * The toasts, top-left (spec §8); the queue removes each after its time (3 s by default). The

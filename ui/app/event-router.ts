@@ -1,7 +1,7 @@
 import type { LiveEvent } from '../../core/index.ts'
 import type { BondsState } from '../features/bonds/bonds-state.ts'
 import type { MarketState } from '../features/market/market-state.ts'
-import type { SessionState } from './session-state.ts'
+import type { SessionState } from '../state/session-state.ts'
 
 /** The view models live events change. */
 export interface LiveEventTargets {

@@ -1,10 +1,10 @@
 import { observer } from 'mobx-react-lite'
 import type { ReactNode } from 'react'
 import { Link } from 'wouter'
-import { usePathname } from '../app/navigation.ts'
-import { useReferralsState, useTasksState } from '../app/contexts.ts'
+import { usePathname } from '../hooks/navigation.ts'
+import { useReferralsState, useTasksState } from '../features/app-states.ts'
 import { type MessageKey, useT } from '../i18n/use-t.ts'
-import { BondIcon, DashboardIcon, ReferralIcon, StakingIcon, TasksIcon } from './icons.tsx'
+import { BondIcon, DashboardIcon, ReferralIcon, StakingIcon, TasksIcon } from '../components/icons.tsx'
 
 interface Tab {
   readonly to: string

@@ -1,8 +1,8 @@
 import { reaction, untracked } from 'mobx'
 import { useLayoutEffect, useRef } from 'react'
-import { formatAmount, type Mint, REWARD_DECIMALS, type Stake } from '../../core/index.ts'
-import { useBondsState } from '../app/contexts.ts'
-import { useWhileVisible } from '../hooks/use-while-visible.ts'
+import { formatAmount, type Mint, REWARD_DECIMALS, type Stake } from '../../../core/index.ts'
+import { useBondsState } from '../app-states.ts'
+import { useWhileVisible } from '../../hooks/use-while-visible.ts'
 
 /**
  * A record's reward, ticking every second at the core's 10-decimal precision. The text is written

@@ -1,7 +1,7 @@
 import { observer } from 'mobx-react-lite'
 import type { ReactNode } from 'react'
-import { formatAmount, type Mint, shownNumber, type Stake } from '../../core/index.ts'
-import { useT } from '../i18n/use-t.ts'
+import { formatAmount, type Mint, shownNumber, type Stake } from '../../../core/index.ts'
+import { useT } from '../../i18n/use-t.ts'
 import { RewardText } from './reward-text.tsx'
 
 /** One bond or stake: amount, term, status, the ticking reward and its actions. */

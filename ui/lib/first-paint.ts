@@ -8,7 +8,7 @@
  * the data it asked for before the first paint (`firstScreenWithData`, called by the app's start).
  * Then a frame more, for the browser to paint them.
  */
-import { afterNextPaint } from '../lib/next-task.ts'
+import { afterNextPaint } from './next-task.ts'
 
 const signal = () => {
   let resolve: () => void = () => undefined

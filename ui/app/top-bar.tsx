@@ -1,13 +1,14 @@
 import { observer } from 'mobx-react-lite'
 import type { ReactNode } from 'react'
 import { Link } from 'wouter'
-import { usePathname } from '../app/navigation.ts'
+import { usePathname } from '../hooks/navigation.ts'
 import { referralLink } from '../../core/index.ts'
-import { useReferralsState, useSessionState, useUiConfig } from '../app/contexts.ts'
-import { useCopy } from '../hooks/use-copy.ts'
+import { useReferralsState, useSessionState } from '../features/app-states.ts'
+import { useUiConfig } from '../lib/host-contexts.ts'
+import { useCopy } from '../features/referrals/use-copy.ts'
 import { useT } from '../i18n/use-t.ts'
-import { CopyIcon, ShareIcon } from './icons.tsx'
-import { TokenIcon } from './token-icon.tsx'
+import { CopyIcon, ShareIcon } from '../components/icons.tsx'
+import { TokenIcon } from '../components/token-icon.tsx'
 
 /** On the referral route: 'Invite Friends' and the copy-link button (spec §2). */
 const ReferralActions = observer(function ReferralActions() {

@@ -1,6 +1,6 @@
 import { when } from 'mobx'
 import type { FarmingState } from '../features/farming/farming-state.ts'
-import type { SessionState } from './session-state.ts'
+import type { SessionState } from '../state/session-state.ts'
 
 /**
  * A farm code is checked only once the user is a community member. Before that the blocking
