@@ -15,7 +15,8 @@
  *   installed the same way (postgresql, pgbackrest), skipped with a notice where they cannot be.
  *   And Debian's promtool at PROMTOOL_PATH (/usr/bin/promtool, package prometheus), which unit-tests
  *   deploy/prometheus/alerts.yml in tests/deploy/prometheus-alerts.test.ts: installed the same way,
- *   skipped with a notice where it cannot be.
+ *   skipped with a notice where it cannot be. And Debian's Alertmanager (prometheus-alertmanager),
+ *   which runs deploy/alertmanager/alertmanager.yml in tests/deploy/alertmanager.test.ts, the same way.
  */
 import { spawnSync } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
@@ -151,6 +152,24 @@ const ensurePromtool = () => {
   console.warn(`[axiom] no promtool at ${path}: tests/deploy/prometheus-alerts.test.ts will skip (sudo apt-get install -y --no-install-recommends prometheus, or set PROMTOOL_PATH)`)
 }
 
+/**
+ * Debian's Alertmanager and amtool (package prometheus-alertmanager) for tests/deploy/alertmanager.test.ts,
+ * which runs deploy/alertmanager/alertmanager.yml. The service the package brings is stopped (the test
+ * starts its own on a free port).
+ */
+const ensureAlertmanager = () => {
+  const path = process.env.ALERTMANAGER_PATH ?? '/usr/bin/prometheus-alertmanager'
+  if (existsSync(path) && existsSync(process.env.AMTOOL_PATH ?? '/usr/bin/amtool')) return
+  if (path === '/usr/bin/prometheus-alertmanager') {
+    console.log("[axiom] tests/deploy/alertmanager.test.ts runs Debian's Alertmanager: installing prometheus-alertmanager with apt-get")
+    if (aptInstall(['--no-install-recommends', 'prometheus-alertmanager']) && existsSync(path)) {
+      spawnSync('service', ['prometheus-alertmanager', 'stop'], { stdio: 'ignore' })
+      return
+    }
+  }
+  console.warn(`[axiom] no Alertmanager at ${path}: tests/deploy/alertmanager.test.ts will skip (sudo apt-get install -y --no-install-recommends prometheus-alertmanager, or set ALERTMANAGER_PATH)`)
+}
+
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   ensureDependencies()
   if (wantBrowser) {
@@ -158,5 +177,6 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     ensureNginx()
     ensurePgBackRest()
     ensurePromtool()
+    ensureAlertmanager()
   }
 }

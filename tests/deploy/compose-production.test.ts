@@ -104,8 +104,10 @@ describe('docker-compose.yml: N api instances and one worker', () => {
     expect(environmentOf('worker').AXIOM_TREASURY_MNEMONIC_FILE).toBe('/run/secrets/treasury_mnemonic')
     expect(services.worker!.secrets).toEqual(['treasury_mnemonic'])
     expect((compose.secrets as Record<string, Mapping>).treasury_mnemonic).toEqual({ file: expect.stringMatching(/^\$\{AXIOM_TREASURY_KEY_FILE:\?/) })
-    // The other services see no secret.
-    for (const name of ['postgres', 'bot', 'proxy']) expect(services[name], name).not.toHaveProperty('secrets')
+    // The alerts' bot token goes to the alertmanager alone; the other services see no secret.
+    expect(services.alertmanager!.secrets).toEqual(['alert_bot_token'])
+    expect((compose.secrets as Record<string, Mapping>).alert_bot_token).toEqual({ file: expect.stringMatching(/^\$\{AXIOM_ALERT_BOT_TOKEN_FILE:\?/) })
+    for (const name of ['postgres', 'bot', 'proxy', 'prometheus', 'grafana']) expect(services[name], name).not.toHaveProperty('secrets')
   })
 
   it('runs the api instances behind nginx and one worker that nobody reaches: only the proxy is published', () => {

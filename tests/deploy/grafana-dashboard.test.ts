@@ -29,7 +29,7 @@ describe('the Grafana dashboard', () => {
   it('parses, and has the panels an operator watches: money in and out, the watcher, errors, latency', () => {
     expect(dashboard.uid).toBe('axiom-overview')
     const titles = dashboard.panels.map((p) => p.title)
-    for (const t of ['Money in (TON an hour)', 'Money out (TON an hour)', "Watcher's lag", 'Treasury balance', '5xx share', 'Latency', 'Outbox', 'Periodic pass'])
+    for (const t of ['Money in (GRAM an hour)', 'Money out (GRAM an hour)', "Watcher's lag", 'Treasury balance', '5xx share', 'Latency', 'Outbox', 'Periodic pass'])
       expect(titles).toContain(t)
     const ids = dashboard.panels.map((p) => p.id)
     expect(new Set(ids).size).toBe(ids.length)
