@@ -21,14 +21,20 @@ export interface Db {
   insert(text: string, ...params: unknown[]): Promise<bigint>
 }
 
+export interface TransactionOptions {
+  readonly isolation?: 'serializable' | 'read committed'
+}
+
 export interface Engine extends Db {
   /**
    * Runs `fn` as one transaction that keeps every invariant under concurrency: on SQLite one
    * transaction at a time (one writer); on PostgreSQL SERIALIZABLE, re-run from the start when the
    * database reports a serialisation failure or a deadlock. `fn` may therefore run more than once,
    * and must have no effect outside `tx` (live events are queued per attempt, server/domain/context.ts).
+   * `isolation: 'read committed'` (PostgreSQL; SQLite ignores it) is for work whose every write
+   * guards itself row by row and needs no snapshot across statements: the periodic pass's batches.
    */
-  transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T>
+  transaction<T>(fn: (tx: Db) => Promise<T>, options?: TransactionOptions): Promise<T>
   /** Where the data lives, for logs: a file path, ':memory:', or the PostgreSQL URL without its password. */
   readonly where: string
   /** PostgreSQL: its transaction pool's connections now (the metrics read it); absent on SQLite. */

@@ -197,12 +197,13 @@ export const openPostgres = async (url: string, options: PostgresOptions = {}): 
     ...direct,
     where: redacted(url),
     poolState: () => ({ max, open: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
-    transaction: async (fn) => {
+    transaction: async (fn, options) => {
+      const begin = options?.isolation === 'read committed' ? 'BEGIN ISOLATION LEVEL READ COMMITTED' : 'BEGIN ISOLATION LEVEL SERIALIZABLE'
       for (let attempt = 1; ; attempt++) {
         const client = await pool.connect()
         let broken: Error | undefined
         try {
-          await client.query('BEGIN ISOLATION LEVEL SERIALIZABLE')
+          await client.query(begin)
           const result = await fn(over(client, true))
           await client.query('COMMIT')
           return result

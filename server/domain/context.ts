@@ -1,6 +1,6 @@
 import type { Address } from '@ton/core'
 import type { ServerConfig } from '../config/config.ts'
-import type { Db, Engine } from '../db/engine.ts'
+import type { Db, Engine, TransactionOptions } from '../db/engine.ts'
 import { createEventQueue, type EventQueue, type LiveEvents } from './events.ts'
 import type { PriceFeed } from './price-walk.ts'
 import type { TelegramGateway } from './telegram-gateway.ts'
@@ -30,14 +30,14 @@ export interface ServerContext {
  * on PostgreSQL), with a context whose `db` is the transaction; then sends the live events it queued.
  * A failure sends nothing. Inside a transaction, `fn` simply joins it.
  */
-export const inTx = async <T>(ctx: ServerContext, fn: (tx: ServerContext) => Promise<T>): Promise<T> => {
+export const inTx = async <T>(ctx: ServerContext, fn: (tx: ServerContext) => Promise<T>, options?: TransactionOptions): Promise<T> => {
   if (ctx.db.inTransaction) return fn(ctx)
   let events: EventQueue = createEventQueue()
   const result = await ctx.engine.transaction((db) => {
     // A re-run starts from a clean queue: a failed attempt's events never happened.
     events = createEventQueue()
     return fn({ ...ctx, db, events })
-  })
+  }, options)
   try {
     await ctx.live.deliver(events.drain())
   } catch {

@@ -14,6 +14,16 @@ import { queueBalance, queueMint, queueStake } from './user-events.ts'
  * positions due, not the number active, and no batch holds the loop long.
  */
 export const SETTLE_BATCH = { sqlite: 100, postgres: 400 } as const
+/**
+ * How many batches run at once. SQLite has one writer, so one. On PostgreSQL two, each over the due
+ * positions of its half of the users (`user_id % 2`), so no two batches ever touch the same user's
+ * rows: while one waits for the database the other's statements run, and PostgreSQL works on two
+ * cores. Their transactions are READ COMMITTED: each write guards itself (a position completes only
+ * while still active, `RETURNING` says which did; a balance is incremented in place), and under
+ * SERIALIZABLE two batches' predicate locks, promoted to whole tables at 400 rows, would make each
+ * abort the other.
+ */
+export const SETTLE_STREAMS = { sqlite: 1, postgres: 2 } as const
 
 export interface PassResult {
   /** Positions this pass completed (paid out). */
@@ -27,12 +37,19 @@ export interface PassResult {
 const COLUMNS =
   'id, user_id, status, activated_at, ends_at, total_amount, max_reward, locked_nano, user_seq'
 
-const dueBatch = (ctx: ServerContext, table: PositionTable, now: number, after: { endsAt: bigint; id: bigint } | null, limit: number) =>
-  after === null
-    ? allRows(ctx.db, `SELECT ${COLUMNS} FROM ${table} WHERE status = 'active' AND ends_at <= ? ORDER BY ends_at, id LIMIT ?`, now, limit)
+/** One stream's share of the due positions: all of them, or those of the users whose id is `part` modulo `of`. */
+interface Share {
+  readonly part: number
+  readonly of: number
+}
+
+const dueBatch = (ctx: ServerContext, table: PositionTable, now: number, after: { endsAt: bigint; id: bigint } | null, limit: number, share: Share) => {
+  const mine = share.of === 1 ? '' : ` AND user_id % ${share.of} = ${share.part}`
+  return after === null
+    ? allRows(ctx.db, `SELECT ${COLUMNS} FROM ${table} WHERE status = 'active' AND ends_at <= ?${mine} ORDER BY ends_at, id LIMIT ?`, now, limit)
     : allRows(
         ctx.db,
-        `SELECT ${COLUMNS} FROM ${table} WHERE status = 'active' AND ends_at <= ? AND (ends_at > ? OR (ends_at = ? AND id > ?))
+        `SELECT ${COLUMNS} FROM ${table} WHERE status = 'active' AND ends_at <= ? AND (ends_at > ? OR (ends_at = ? AND id > ?))${mine}
          ORDER BY ends_at, id LIMIT ?`,
         now,
         after.endsAt,
@@ -40,6 +57,7 @@ const dueBatch = (ctx: ServerContext, table: PositionTable, now: number, after: 
         after.id,
         limit,
       )
+}
 
 const KIND = {
   mints: { principal: 'bond_principal', reward: 'bond_reward', label: 'Bond' },
@@ -123,32 +141,46 @@ const completeBatch = async (ctx: ServerContext, table: PositionTable, rows: Rea
 /** Completes every bond and stake due at `ctx.now()`, batch by batch; stops between batches when `signal` aborts. */
 export const completeDuePositions = async (
   ctx: ServerContext,
-  o: { readonly signal?: AbortSignal; readonly batch?: number } = {},
+  o: { readonly signal?: AbortSignal; readonly batch?: number; readonly streams?: number } = {},
 ): Promise<PassResult> => {
   const now = ctx.now()
   // On SQLite a batch holds the event loop (the driver is synchronous): 100 rows, about 20 ms at L.
   // On PostgreSQL the loop is free while a statement runs, and a batch's cost is its round trips (six
-  // statements and a SERIALIZABLE commit): 400 rows a batch, so 10 000 due are 25 transactions, not 100.
+  // statements and a commit): 400 rows a batch, so 10 000 due are 25 transactions, not 100.
   const limit = o.batch ?? SETTLE_BATCH[ctx.db.dialect]
-  let completed = 0
-  let batches = 0
-  for (const table of ['mints', 'stakes'] as const) {
-    let after: { endsAt: bigint; id: bigint } | null = null
-    for (;;) {
-      if (o.signal?.aborted) return { completed, batches, aborted: true }
-      // The batch is read and completed in one transaction.
-      // (Counted outside: on PostgreSQL the transaction may run more than once.)
-      const [rows, done] = await inTx(ctx, async (ctx): Promise<[Row[], number]> => {
-        const rows = await dueBatch(ctx, table, now, after, limit)
-        return [rows, await completeBatch(ctx, table, rows)]
-      })
-      completed += done
-      batches++
-      const last = rows[rows.length - 1]
-      if (!last || rows.length < limit) break
-      after = { endsAt: big(last, 'ends_at'), id: big(last, 'id') }
-      await yieldToLoop()
+  const of = o.streams ?? SETTLE_STREAMS[ctx.db.dialect]
+  const serial = of === 1
+  const stream = async (share: Share): Promise<PassResult> => {
+    let completed = 0
+    let batches = 0
+    for (const table of ['mints', 'stakes'] as const) {
+      let after: { endsAt: bigint; id: bigint } | null = null
+      for (;;) {
+        if (o.signal?.aborted) return { completed, batches, aborted: true }
+        // The batch is read and completed in one transaction.
+        // (Counted outside: on PostgreSQL the transaction may run more than once.)
+        const [rows, done] = await inTx(
+          ctx,
+          async (ctx): Promise<[Row[], number]> => {
+            const rows = await dueBatch(ctx, table, now, after, limit, share)
+            return [rows, await completeBatch(ctx, table, rows)]
+          },
+          serial ? undefined : { isolation: 'read committed' },
+        )
+        completed += done
+        batches++
+        const last = rows[rows.length - 1]
+        if (!last || rows.length < limit) break
+        after = { endsAt: big(last, 'ends_at'), id: big(last, 'id') }
+        await yieldToLoop()
+      }
     }
+    return { completed, batches, aborted: false }
   }
-  return { completed, batches, aborted: false }
+  const results = await Promise.all(Array.from({ length: of }, (_, part) => stream({ part, of })))
+  return {
+    completed: results.reduce((n, r) => n + r.completed, 0),
+    batches: results.reduce((n, r) => n + r.batches, 0),
+    aborted: results.some((r) => r.aborted),
+  }
 }

@@ -37,7 +37,7 @@ export const recordingEngine = (engine: Engine): { readonly engine: Engine; read
         return engine.inTransaction
       },
       where: engine.where,
-      transaction: (fn) => engine.transaction((tx) => fn(recordingDb(tx, seen))),
+      transaction: (fn, options) => engine.transaction((tx) => fn(recordingDb(tx, seen)), options),
       close: () => engine.close(),
     },
   }
