@@ -48,8 +48,12 @@ export class WalletNotConnected extends Data.TaggedError('WalletNotConnected')<{
 /** The user declined to connect the wallet (spec §8). */
 export class WalletConnectionDeclined extends Data.TaggedError('WalletConnectionDeclined')<{}> {}
 
-/** The user declined or the wallet failed to sign (spec §8). */
-export class TransactionNotSent extends Data.TaggedError('TransactionNotSent')<{ readonly reason?: string }> {}
+/**
+ * The user declined or the wallet failed to sign (spec §8). `declined`: the user's own refusal in the
+ * wallet (TON Connect's 300), told at once; any other such failure may hide a payment that reached
+ * the chain, so the purchase waits for the watcher's word first (core/use-cases/pay-bond.ts).
+ */
+export class TransactionNotSent extends Data.TaggedError('TransactionNotSent')<{ readonly reason?: string; readonly declined?: boolean }> {}
 
 /** The wallet device cannot send this many messages in one transaction (spec §5). */
 export class WalletUnsupported extends Data.TaggedError('WalletUnsupported')<{

@@ -115,6 +115,7 @@ export {
   type BondPurchase,
   type BuyBondError,
 } from './use-cases/buy-bond.ts'
+export { isDefiniteFailure, payBond, type PaymentWatch, type PaymentWord, type PayOutcome, WALLET_USER_REJECTS } from './use-cases/pay-bond.ts'
 export {
   farmingLinkBody,
   fundingFlags,

@@ -38,7 +38,10 @@ export const walletErrorFrom = (
   const protocol = (code: number) => new WalletProtocolError({ code, message })
   // The SDK's own give-up (its request aborted), told by its message as the SDK exports no class for it.
   if (/Transaction sending was aborted/.test(message)) return new TransactionSendingAborted({ reason: message })
-  if (e instanceof sdk.UserRejectsError || e instanceof sdk.TonConnectUIError) return new TransactionNotSent({ reason: message })
+  // The user's refusal in the wallet (300) is told apart from the widget's own 'Transaction was not sent'
+  // (its modal closed, its request aborted), after which the payment may still be on the chain.
+  if (e instanceof sdk.UserRejectsError) return new TransactionNotSent({ reason: message, declined: true })
+  if (e instanceof sdk.TonConnectUIError) return new TransactionNotSent({ reason: message })
   if (e instanceof sdk.WalletNotConnectedError) return new WalletNotConnected()
   if (e instanceof sdk.BadRequestError) return protocol(1)
   if (e instanceof sdk.UnknownAppError) return protocol(100)

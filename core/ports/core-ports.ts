@@ -27,6 +27,8 @@ export interface PortBindings {
   readonly notifier?: Notifier
   /** Absent where there is nothing to copy to (the CLI): copying then reports a refusal. */
   readonly clipboard?: Clipboard
+  /** How long a wallet transaction is valid, in seconds; absent, spec §5's 60 (a test build sets it shorter). */
+  readonly transactionValiditySeconds?: number
 }
 
 /** What the use cases run on: the bindings, with the product API in place of the raw transport. */

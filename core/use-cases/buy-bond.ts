@@ -19,15 +19,21 @@ import type { AxiomApi } from '../ports/axiom-api.port.ts'
 import type { ChainReader } from '../ports/chain-reader.port.ts'
 import { type Clock, nowSeconds } from '../ports/clock.port.ts'
 import type { Notifier } from '../ports/notifier.port.ts'
+import type { Platform } from '../ports/platform.port.ts'
 import type { Wallet, WalletTransaction } from '../ports/wallet.port.ts'
+import { payBond, type PaymentWord } from './pay-bond.ts'
 
 export interface BuyBondDeps {
-  readonly api: Pick<AxiomApi, 'createMint'>
+  readonly api: Pick<AxiomApi, 'createMint' | 'mints'>
   readonly wallet: Wallet
   readonly chain: ChainReader
   readonly clock: Clock
   readonly notifier: Notifier
+  /** The app going to the wallet and back (the pay step's recovery, core/use-cases/pay-bond.ts). */
+  readonly platform?: Pick<Platform, 'onVisibilityChange'>
   readonly pollEveryMs?: number
+  /** How long the wallet's transaction is valid, in seconds. Default TRANSACTION_VALIDITY_SECONDS (spec §5: 60). */
+  readonly validitySeconds?: number
 }
 
 export interface BuyBondInput {
@@ -43,6 +49,13 @@ export interface BuyBondInput {
   readonly isPaid?: (mint: Mint) => boolean
   /** Told once the wallet has sent the payment (before the balance watch). */
   readonly onSent?: (mint: Mint) => void
+  /**
+   * The watcher's word about the bond (its user:mint active, or chain:payment seen), once it comes:
+   * a wallet that failed other than by a decline, or never answered, is then taken to have paid.
+   */
+  readonly heard?: (mint: Mint, signal: AbortSignal) => PromiseLike<PaymentWord>
+  /** Told when the purchase checks for the payment on the chain's side instead of waiting for the wallet. */
+  readonly onChecking?: (mint: Mint) => void
 }
 
 export interface BondPurchase {
@@ -60,12 +73,13 @@ export type BuyBondError =
   | TransactionSendingAborted
   | WalletProtocolError
 
-/** The transaction that pays for a pending mint: one message, valid for 60 s (spec §5). */
+/** The transaction that pays for a pending mint: one message, valid for 60 s (spec §5) unless configured. */
 export const bondPaymentTransaction = (
   payment: { readonly address: string; readonly amount_nano: string; readonly comment: string },
   nowSec: number,
+  validitySeconds: number = TRANSACTION_VALIDITY_SECONDS,
 ): WalletTransaction => ({
-  validUntil: nowSec + TRANSACTION_VALIDITY_SECONDS,
+  validUntil: nowSec + validitySeconds,
   messages: [{ address: payment.address, amount: payment.amount_nano, comment: payment.comment }],
 })
 
@@ -100,8 +114,11 @@ const balanceBeforePaying = (deps: Pick<BuyBondDeps, 'chain'>, address: string):
 /**
  * Buys a bond (spec §4, §5): checks the wallet is connected and can send the message, creates the
  * pending mint, reads the wallet balance, asks the wallet to pay the treasury with the mint's comment within 60 s, tells the
- * user the transaction is being processed and watches the wallet balance. A failure to sign ends
- * with TransactionNotSent (or the wallet's protocol error); the caller then clears pending items.
+ * user the transaction is being processed and watches the wallet balance. The wallet's answer is
+ * read by the pay step (`payBond`): a decline ends the purchase at once with TransactionNotSent (or
+ * the wallet's 300); any other failure, or no answer, waits for the watcher's word about the bond
+ * within the transaction's validity, and ends with TransactionNotSent only when none came. The caller
+ * then clears pending items.
  */
 export const buyBond =
   (deps: BuyBondDeps) =>
@@ -121,10 +138,15 @@ export const buyBond =
       // The balance before paying is read before the wallet is asked: a wallet that approves at once
       // lands the payment before a reading taken meanwhile, which then never sees the balance change.
       const before = yield* balanceBeforePaying(deps, account.address)
-      yield* deps.wallet.sendTransaction(bondPaymentTransaction(payment, nowSeconds(deps.clock)))
+      const tx = bondPaymentTransaction(payment, nowSeconds(deps.clock), deps.validitySeconds)
+      const outcome = yield* payBond(deps)(mint, tx, {
+        ...(input.heard ? { heard: input.heard } : {}),
+        ...(input.onChecking ? { onChecking: input.onChecking } : {}),
+      })
       // A fast chain can credit the payment before the wallet's answer is back: then the bond is live already.
-      if (!input.isPaid?.(mint)) deps.notifier.notify({ tag: 'transactionProcessing' })
+      const live = outcome.by === 'chain' && outcome.word === 'active'
+      if (!live && !input.isPaid?.(mint)) deps.notifier.notify({ tag: 'transactionProcessing' })
       input.onSent?.(mint)
       const balanceChanged = yield* waitForBalanceChange(deps, account.address, before)
-      return { mint, balanceChanged }
+      return { mint: outcome.by === 'chain' && outcome.mint ? outcome.mint : mint, balanceChanged }
     })

@@ -34,7 +34,7 @@ import { sellTokens } from './sell-tokens.ts'
  * (core/error-policy.ts), the CLI turns them into exit codes.
  */
 export const useCases = (ports: CorePorts) => {
-  const { api, clock, storage, platform, session, notifier, wallet, chain, sockets, clipboard } = ports
+  const { api, clock, storage, platform, session, notifier, wallet, chain, sockets, clipboard, transactionValiditySeconds } = ports
   const mintRecords = () => api.mints().pipe(Effect.map((page) => [...page.items]))
   const stakeRecords = () => api.stakes().pipe(Effect.map((page) => [...page.items]))
   return {
@@ -70,7 +70,7 @@ export const useCases = (ports: CorePorts) => {
     /** A pending bond and the payment that activates it, for a wallet the app does not hold (the CLI prints it). */
     orderBond: (amount: number, days: number, options?: CreateOptions) =>
       positiveAmount('amount', amount).pipe(Effect.andThen(api.createMint({ amount, days }, options))),
-    buyBond: buyBond({ api, wallet, chain, clock, notifier }),
+    buyBond: buyBond({ api, wallet, chain, clock, notifier, platform, ...(transactionValiditySeconds ? { validitySeconds: transactionValiditySeconds } : {}) }),
     /** The connected wallet's coin balance for the bond form's Max; `unavailable` when the chain cannot be read, never an error. */
     readWalletBalance: readWalletBalance({ wallet, chain }),
     /** Once a payment went out: asks, once, to let the bot tell the user about their bonds. */

@@ -47,6 +47,11 @@ describe('TON payloads and addresses', () => {
 describe('wallet errors (spec §8)', () => {
   it('maps the SDK errors to the core errors and the user messages', () => {
     expect(userMessage(walletErrorFrom(new UserRejectsError(), sdk))).toBe('Transaction was not sent')
+    // The user's refusal is marked a decline; the widget's own 'Transaction was not sent' is not (the payment may be on the chain).
+    expect(walletErrorFrom(new UserRejectsError(), sdk)).toMatchObject({ _tag: 'TransactionNotSent', declined: true })
+    const widgetClosed = walletErrorFrom(new sdk.TonConnectUIError('Transaction was not sent'), sdk)
+    expect(widgetClosed._tag).toBe('TransactionNotSent')
+    expect('declined' in widgetClosed && widgetClosed.declined).toBeFalsy()
     expect(walletErrorFrom(new BadRequestError(), sdk)).toMatchObject({ _tag: 'WalletProtocolError', code: 1 })
     expect(walletErrorFrom(new Error('[TON_CONNECT_SDK_ERROR] Manifest not found'), sdk)).toMatchObject({ code: 2 })
     expect(walletErrorFrom(new Error('Passed manifest content error'), sdk)).toMatchObject({ code: 3 })

@@ -30,8 +30,14 @@ const after = (ms: number) => (ms > 0 ? Effect.sleep(Duration.millis(ms)) : Effe
 
 /** 'fails': unanswered (tried again); 'refused': the wallet or bridge refused the stored connection. */
 export type RestoreStep = WalletAccount | null | 'fails' | 'refused'
-/** 'aborted': the adapter gave up waiting for the wallet's answer. */
-export type SignOutcome = 'signs' | 'rejects' | 'protocol-error' | 'aborted'
+/**
+ * 'rejects': the user declines (TransactionNotSent, declined); 'protocol-error': TON Connect's 300;
+ * 'aborted': the adapter gave up waiting for the wallet's answer; 'fails': an unknown wallet error (0)
+ * and nothing sent; 'widget-closed': the widget's own 'Transaction was not sent' (not a decline);
+ * 'sends-then-fails': the payment goes out (`onSigned`) and the wallet answers an unknown error
+ * (ton-connect/sdk#340); 'silent': the wallet never answers (#449).
+ */
+export type SignOutcome = 'signs' | 'rejects' | 'protocol-error' | 'aborted' | 'fails' | 'widget-closed' | 'sends-then-fails' | 'silent'
 
 /**
  * A wallet whose answers the test scripts. Restore answers are taken in order, the last one repeating.
@@ -132,7 +138,14 @@ export class ScriptedWallet implements Wallet {
     return Effect.suspend((): Effect.Effect<{ readonly boc: string }, WalletNotConnected | TransactionNotSent | TransactionSendingAborted | WalletProtocolError> => {
       if (!this.connected) return Effect.fail(new WalletNotConnected())
       this.transactions.push(tx)
-      if (this.signOutcome === 'rejects') return Effect.fail(new TransactionNotSent({ reason: 'user rejected' }))
+      if (this.signOutcome === 'rejects') return Effect.fail(new TransactionNotSent({ reason: 'user rejected', declined: true }))
+      if (this.signOutcome === 'fails') return Effect.fail(new WalletProtocolError({ code: 0, message: 'Unknown error' }))
+      if (this.signOutcome === 'widget-closed') return Effect.fail(new TransactionNotSent({ reason: 'Transaction was not sent' }))
+      if (this.signOutcome === 'silent') return Effect.never
+      if (this.signOutcome === 'sends-then-fails') {
+        this.onSigned(tx)
+        return Effect.fail(new WalletProtocolError({ code: 0, message: 'Unknown error' }))
+      }
       if (this.signOutcome === 'protocol-error') return Effect.fail(new WalletProtocolError({ code: 300 }))
       if (this.signOutcome === 'aborted') return Effect.fail(new TransactionSendingAborted({ reason: 'the wallet did not answer in time' }))
       this.onSigned(tx)

@@ -1,7 +1,7 @@
 import { Effect, Fiber } from 'effect'
 import { TestClock } from 'effect/testing'
 import { describe, expect, it } from 'vitest'
-import { type TransactionSendingAborted, userMessage } from '../../../core/index.ts'
+import { type TransactionNotSent, userMessage } from '../../../core/index.ts'
 import { buyBond } from '../../../core/use-cases/buy-bond.ts'
 import { FakeAxiomApi } from '../fakes/fake-axiom-api.ts'
 import { FakeChainReader } from '../fakes/fake-chain-reader.ts'
@@ -192,14 +192,73 @@ describe('buyBond', () => {
     expect(s.chain.reads).toBeLessThanOrEqual(1)
   })
 
-  it("a wallet the adapter gave up waiting for reads 'Transaction sending was aborted', and nothing is said about processing", async () => {
+  it("a wallet the adapter gave up waiting for: the purchase waits out the transaction's window, then reads 'Transaction was not sent', with nothing said about processing", async () => {
     const s = setup(1)
     s.wallet.signOutcome = 'aborted'
 
-    const error = await failure(s.buy({ amount: 100, days: 30 }))
-    expect(error).toMatchObject({ _tag: 'TransactionSendingAborted' })
-    expect(userMessage(error as TransactionSendingAborted)).toBe('Transaction sending was aborted')
+    const seen = await onTestClock(
+      Effect.gen(function* () {
+        const fiber = yield* Effect.forkChild(Effect.result(s.buy({ amount: 100, days: 30 })))
+        yield* TestClock.adjust('59 seconds')
+        const doneAt59s = fiber.pollUnsafe() !== undefined
+        yield* TestClock.adjust('1 second')
+        return { doneAt59s, result: yield* Fiber.join(fiber) }
+      }),
+    )
+
+    expect(seen.doneAt59s).toBe(false)
+    const error = seen.result._tag === 'Failure' ? seen.result.failure : null
+    expect(error).toMatchObject({ _tag: 'TransactionNotSent', reason: expect.stringContaining('TransactionSendingAborted') })
+    expect(userMessage(error as TransactionNotSent)).toBe('Transaction was not sent')
     expect(s.notifier.notices).toEqual([])
+  })
+
+  it('a wallet that sent the payment and then reported an error (ton-connect/sdk#340): the bond going active makes the purchase a success, said "checking" meanwhile', async () => {
+    const s = setup(1)
+    s.wallet.signOutcome = 'sends-then-fails'
+    s.wallet.onSigned = () => s.chain.setBalance(ACCOUNT.address, 4n * TON)
+    let active = false
+    let say = () => {}
+    const checking: string[] = []
+
+    const purchase = await succeed(
+      s.buy({
+        amount: 100,
+        days: 30,
+        isPaid: () => active,
+        onChecking: (mint) => {
+          checking.push(String(mint.id))
+          // The watcher credits the payment a moment later: its user:mint arrives.
+          setTimeout(() => ((active = true), say()), 5)
+        },
+        heard: () => new Promise((resolve) => (say = () => resolve('active'))),
+      }),
+    )
+
+    expect(checking).toEqual([String(purchase.mint.id)])
+    expect(purchase.balanceChanged).toBe(true)
+    // "New Bond created" is the live event's to say; no "being processed" after it.
+    expect(s.notifier.notices).toEqual([])
+  })
+
+  it("a wallet that failed with the payment seen on the chain's stream: 'Transaction is being processed', as after a wallet's success", async () => {
+    const s = setup(1)
+    s.wallet.signOutcome = 'fails'
+    s.chain.changeAfterReads(1, ACCOUNT.address, 4n * TON)
+
+    await succeed(s.buy({ amount: 100, days: 30, heard: () => Promise.resolve('seen' as const) }))
+
+    expect(s.notifier.texts).toEqual(['Transaction is being processed'])
+  })
+
+  it('a user who declined in the wallet is told at once: no wait, no check of the bond', async () => {
+    const s = setup(1)
+    s.wallet.signOutcome = 'rejects'
+    const checking: unknown[] = []
+
+    expect(await failure(s.buy({ amount: 100, days: 30, onChecking: (m) => checking.push(m) }))).toMatchObject({ _tag: 'TransactionNotSent', declined: true })
+    expect(checking).toEqual([])
+    expect(s.api.callsTo('mints')).toEqual([])
   })
 
   it('a wallet protocol error is passed on as such', async () => {
