@@ -22,6 +22,11 @@ export const enScreens = {
   'bond.buying': 'Confirm in your wallet…',
   'bond.connect': 'Connect wallet',
   'bond.connecting': 'Connecting…',
+
+  // The bond purchase's pay step when the wallet failed or did not answer: waiting for the chain's side before saying it was not sent.
+  'bond.checkingPayment': 'Checking the payment…',
+  'bond.checkingPaymentNote': 'Your wallet did not confirm the payment. We are checking whether it reached the chain before we say it was not sent.',
+
   'bond.dailyRate': 'Daily rate, bonuses included',
   'bond.dailyIncome': 'Earned per day',
 

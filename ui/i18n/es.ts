@@ -128,6 +128,11 @@ export const es: Messages = {
   'bond.buying': 'Confirma en tu wallet…',
   'bond.connect': 'Conectar wallet',
   'bond.connecting': 'Conectando…',
+
+  // El paso de pago del bono cuando la wallet falló o no respondió: se espera a la cadena antes de decir que no se envió.
+  'bond.checkingPayment': 'Comprobando el pago…',
+  'bond.checkingPaymentNote': 'Tu wallet no confirmó el pago. Estamos comprobando si llegó a la cadena antes de decir que no se envió.',
+
   'bond.dailyRate': 'Tasa diaria, con bonos',
   'bond.dailyIncome': 'Ganancia por día',
 

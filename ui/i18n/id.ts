@@ -128,6 +128,11 @@ export const id: Messages = {
   'bond.buying': 'Konfirmasi di wallet Anda…',
   'bond.connect': 'Hubungkan wallet',
   'bond.connecting': 'Menghubungkan…',
+
+  // Langkah pembayaran bond saat wallet gagal atau tidak menjawab: menunggu kabar dari blockchain sebelum menyatakan transaksi tidak terkirim.
+  'bond.checkingPayment': 'Memeriksa pembayaran…',
+  'bond.checkingPaymentNote': 'Wallet Anda tidak mengonfirmasi pembayaran. Kami sedang memeriksa apakah pembayaran sudah sampai ke blockchain sebelum menyatakan tidak terkirim.',
+
   'bond.dailyRate': 'Bunga harian, termasuk bonus',
   'bond.dailyIncome': 'Hasil per hari',
 

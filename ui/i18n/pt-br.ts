@@ -128,6 +128,11 @@ export const ptBr: Messages = {
   'bond.buying': 'Confirme na sua carteira…',
   'bond.connect': 'Conectar carteira',
   'bond.connecting': 'Conectando…',
+
+  // A etapa de pagamento do bond quando a carteira falhou ou não respondeu: espera-se a blockchain antes de dizer que não foi enviada.
+  'bond.checkingPayment': 'Verificando o pagamento…',
+  'bond.checkingPaymentNote': 'Sua carteira não confirmou o pagamento. Estamos verificando se ele chegou à blockchain antes de dizer que não foi enviado.',
+
   'bond.dailyRate': 'Taxa diária, com bônus',
   'bond.dailyIncome': 'Ganho por dia',
 

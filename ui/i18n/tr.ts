@@ -128,6 +128,11 @@ export const tr: Messages = {
   'bond.buying': 'Cüzdanınızda onaylayın…',
   'bond.connect': 'Cüzdan bağla',
   'bond.connecting': 'Bağlanıyor…',
+
+  // Cüzdan hata verdiğinde ya da yanıt vermediğinde bond ödeme adımı: gönderilmedi demeden önce zincirden haber beklenir.
+  'bond.checkingPayment': 'Ödeme kontrol ediliyor…',
+  'bond.checkingPaymentNote': 'Cüzdanınız ödemeyi onaylamadı. Gönderilmedi demeden önce ödemenin zincire ulaşıp ulaşmadığını kontrol ediyoruz.',
+
   'bond.dailyRate': 'Günlük oran, bonuslar dahil',
   'bond.dailyIncome': 'Günlük kazanç',
 

@@ -1,4 +1,4 @@
-import { compareShallow, computed, makeAutoObservable, runInAction } from 'mobx'
+import { compareShallow, computed, makeAutoObservable, runInAction, when } from 'mobx'
 import {
   type BondPurchase,
   type CancelCost,
@@ -11,6 +11,7 @@ import {
   type MintPlan,
   Submission,
   type PaymentSignal,
+  type PaymentWord,
   type UseCases,
 } from '../../../core/index.ts'
 import { runResult } from '../../state/run-effect.ts'
@@ -29,6 +30,12 @@ export class BondListState {
    * the bond is active ("New Bond created"), or until the chain takes the payment back (withdrawn).
    */
   paymentSeenIds = new Set<string>()
+  /**
+   * The purchase's wallet failed (other than by the user's decline) or the user came back from a
+   * wallet that has not answered: the pay step waits for the watcher's word about the bond, up to
+   * the end of the transaction's validity, before it says the payment was not sent.
+   */
+  payChecking = false
   /** The bond form: a tap again after no answer reuses the key (`Submission`). */
   private readonly bondForm = new Submission()
 
@@ -39,7 +46,7 @@ export class BondListState {
     /** A purchase's payment did not go out: the pending records are cleared (spec §4). */
     private readonly onPaymentFailed: () => void,
   ) {
-    makeAutoObservable<this, 'uc' | 'ticker' | 'live' | 'onPaymentFailed' | 'bondForm'>(this, {
+    makeAutoObservable<this, 'uc' | 'ticker' | 'live' | 'onPaymentFailed' | 'bondForm' | 'heard'>(this, {
       // Read every second (a pending bond ages out after 3 minutes), but a new list only when an item
       // came or went: the rows of an unchanged list must not re-render on each tick.
       visibleMints: computed({ equals: compareShallow }),
@@ -48,6 +55,8 @@ export class BondListState {
       live: false,
       onPaymentFailed: false,
       bondForm: false,
+      paymentWord: false,
+      heard: false,
     })
   }
 
@@ -79,13 +88,31 @@ export class BondListState {
       return now !== undefined && now.status !== 'pending'
     }
     // The payment is out: Telegram may now ask, once, to let the bot tell the user when it lands.
-    const onSent = () => void this.uc.offerBotMessages().catch(() => undefined)
+    const onSent = () => {
+      runInAction(() => (this.payChecking = false))
+      void this.uc.offerBotMessages().catch(() => undefined)
+    }
+    const onChecking = () => runInAction(() => (this.payChecking = true))
+    const heard = (mint: Mint, signal: AbortSignal) => this.heard(mint, signal)
     const r = await runResult(
-      this.bondForm.send({ amount, days }, (idempotencyKey) => this.uc.buyBond({ amount, days, idempotencyKey, onPendingMint: showPending, isPaid, onSent })),
+      this.bondForm.send({ amount, days }, (idempotencyKey) =>
+        this.uc.buyBond({ amount, days, idempotencyKey, onPendingMint: showPending, isPaid, onSent, heard, onChecking }),
+      ),
     )
     runInAction(() => {
       this.isSaving = false
-      if (r._tag === 'Success') this.mints = mergeLiveRecord(this.mints, r.success.mint)
+      this.payChecking = false
+      if (r._tag === 'Success') {
+        const bond = r.success.mint
+        // Paid as the bond list says (its live event missed while the app was at the wallet): told as its live event would be.
+        if (bond.status === 'active' && !isPaid(bond)) this.applyLive(bond)
+        else {
+          this.mints = mergeLiveRecord(this.mints, bond)
+          // Active by a refetch rather than its live event: announced now (once: a bond announced already is not again).
+          const now = this.mints.find((m) => m.id === bond.id)
+          if (now?.status === 'active') this.live.announcements.mint(now)
+        }
+      }
       // The payment did not go out: the pending bond it was for is not shown (spec §4).
       else if (created) this.onPaymentFailed()
     })
@@ -109,6 +136,24 @@ export class BondListState {
     const id = String(signal.id)
     if (signal.state === 'seen') this.paymentSeenIds.add(id)
     else if (signal.state === 'withdrawn') this.paymentSeenIds.delete(id)
+  }
+
+  /** The watcher's word about a bond, as the live events told it: active (its user:mint), or its payment seen (chain:payment). */
+  paymentWord(mint: Mint): PaymentWord | null {
+    if (this.mints.some((m) => m.id === mint.id && m.status === 'active')) return 'active'
+    if (this.paymentSeenIds.has(String(mint.id))) return 'seen'
+    return null
+  }
+
+  /** Resolves with the watcher's word about `mint` once it has come (at once if it has); `signal` stops listening. */
+  private heard(mint: Mint, signal: AbortSignal): Promise<PaymentWord> {
+    return new Promise((resolve) => {
+      const dispose = when(
+        () => this.paymentWord(mint) !== null,
+        () => resolve(this.paymentWord(mint)!),
+      )
+      signal.addEventListener('abort', () => dispose(), { once: true })
+    })
   }
 
   /** A pending bond whose payment the chain has shown, not credited yet. */

@@ -111,10 +111,18 @@ const BondAction = observer(function BondAction({ canBuy }: { readonly canBuy: b
         {wallet.isConnecting ? t('bond.connecting') : t('bond.connect')}
       </Button>
     )
+  const checking = bonds.bondList.isSaving && bonds.bondList.payChecking
   return (
-    <Button type="submit" block busy={bonds.bondList.isSaving} disabled={!canBuy} testId="buy-bond">
-      {bonds.bondList.isSaving ? t('bond.buying') : t('bond.buy')}
-    </Button>
+    <>
+      <Button type="submit" block busy={bonds.bondList.isSaving} disabled={!canBuy} testId="buy-bond">
+        {checking ? t('bond.checkingPayment') : bonds.bondList.isSaving ? t('bond.buying') : t('bond.buy')}
+      </Button>
+      {checking ? (
+        <p className="amount-note" role="status" data-testid="bond-pay-checking">
+          {t('bond.checkingPaymentNote')}
+        </p>
+      ) : null}
+    </>
   )
 })
 
