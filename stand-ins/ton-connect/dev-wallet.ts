@@ -16,11 +16,39 @@ import { devWalletPage } from './dev-wallet-page.ts'
  * the bridge (nacl.box via SessionCrypto): `connect` with ton_addr (+ ton_proof when asked) or
  * `connect_error` 300; `sendTransaction` is signed as a WalletContractV4 transfer into the chain and
  * answered `{ result: <boc of the external message> }`, or `{ error: { code: 300 } }` when rejected.
- * Each request waits on its page for Approve/Reject, unless auto-approve is on (globally by option
- * or AXIOM_DEV_WALLET_AUTO=approve|reject, or per connection with `auto=approve|reject` in the link).
+ * Each request waits on its page for an answer (Approve, Reject, or one of the failing answers
+ * below), unless an auto mode is on (globally by option or AXIOM_DEV_WALLET_AUTO=<mode>, or per
+ * connection with `auto=<mode>` in the link).
+ *
+ * Two modes play a real wallet's failures of the round trip, for the app's tests and for trying it under
+ * `npm start` (the page's mode picker):
+ * - `send-then-fail`: the transaction is signed and sent to the chain, then the dapp is answered with an
+ *   error (code 0) as if nothing happened (ton-connect/sdk#340: approved in Tonkeeper, and the app says
+ *   "Transaction was not sent" though the payment is on the chain);
+ * - `silent`: the wallet never answers the transaction (ton-connect/sdk#449: an endless spinner).
+ * And `fail`: an error (code 0) with nothing sent, the honest failure to compare with. Each of them
+ * answers connection requests as `approve` does: they are about transactions.
  */
 
-export type AutoMode = 'approve' | 'reject' | 'off'
+export type AutoMode = 'approve' | 'reject' | 'fail' | 'send-then-fail' | 'silent' | 'off'
+
+/** How the wallet answers one request: as the user would (approve, reject), or failing as a wallet can. */
+export type WalletAnswer = Exclude<AutoMode, 'off'>
+
+/** Every answer, for the page's buttons and the API: what each does to a transaction. */
+export const WALLET_ANSWERS: ReadonlyArray<{ readonly answer: WalletAnswer; readonly label: string; readonly says: string }> = [
+  { answer: 'approve', label: 'Approve', says: 'signs, sends to the chain, answers with the message' },
+  { answer: 'reject', label: 'Reject', says: 'the user declines: error 300' },
+  { answer: 'fail', label: 'Fail', says: 'error 0, nothing sent' },
+  { answer: 'send-then-fail', label: 'Send, then fail', says: 'sends to the chain, then answers error 0 (ton-connect/sdk#340)' },
+  { answer: 'silent', label: 'Never answer', says: 'sends nothing and never answers (ton-connect/sdk#449)' },
+]
+
+const ANSWERS = new Set<string>(WALLET_ANSWERS.map((a) => a.answer))
+
+/** An auto mode named in an option, a link or AXIOM_DEV_WALLET_AUTO ('1' is approve); null for anything else. */
+export const autoModeOf = (value: string | null | undefined): AutoMode | null =>
+  value === '1' ? 'approve' : value === 'off' ? 'off' : value && ANSWERS.has(value) ? (value as WalletAnswer) : null
 
 export interface DevWalletOptions {
   readonly chain: LocalChain
@@ -88,7 +116,7 @@ export interface PendingRequest {
 }
 
 interface Waiting extends PendingRequest {
-  decide(approve: boolean): Promise<void>
+  decide(answer: WalletAnswer): Promise<void>
 }
 
 const TX_ERROR = { UNKNOWN: 0, BAD_REQUEST: 1, USER_REJECTS: 300, METHOD_NOT_SUPPORTED: 400 } as const
@@ -124,8 +152,7 @@ export class DevWallet {
   constructor(private readonly options: DevWalletOptions) {
     this.key = options.chain.devWallet(options.walletIndex ?? 0)
     this.network = options.network ?? DEV_WALLET_DEFAULT_NETWORK
-    const env = process.env.AXIOM_DEV_WALLET_AUTO
-    this.auto = options.auto ?? (env === 'approve' || env === '1' ? 'approve' : env === 'reject' ? 'reject' : 'off')
+    this.auto = options.auto ?? autoModeOf(process.env.AXIOM_DEV_WALLET_AUTO) ?? 'off'
   }
 
   get baseUrl(): string {
@@ -197,18 +224,19 @@ export class DevWallet {
   }
 
   async approve(requestId: string): Promise<void> {
-    await this.decide(requestId, true)
+    await this.answer(requestId, 'approve')
   }
 
   async reject(requestId: string): Promise<void> {
-    await this.decide(requestId, false)
+    await this.answer(requestId, 'reject')
   }
 
-  private async decide(requestId: string, approve: boolean) {
+  /** Answers a waiting request as `answer` says (a connection: approved unless rejected). */
+  async answer(requestId: string, answer: WalletAnswer): Promise<void> {
     const w = this.waiting.get(requestId)
     if (!w) throw Object.assign(new Error(`No pending request ${requestId}`), { statusCode: 404 })
     this.waiting.delete(requestId)
-    await w.decide(approve)
+    await w.decide(answer)
   }
 
   /** The connected dapps, each with the address that answers it and its Telegram user (when known). */
@@ -250,8 +278,7 @@ export class DevWallet {
     }
     const items = Array.isArray(request.items) ? (request.items as ConnectItem[]) : []
     const manifestUrl = typeof request.manifestUrl === 'string' ? request.manifestUrl : ''
-    const autoParam = params.get('auto')
-    const auto: AutoMode | null = autoParam === 'approve' || autoParam === '1' ? 'approve' : autoParam === 'reject' ? 'reject' : autoParam === 'off' ? 'off' : null
+    const auto = autoModeOf(params.get('auto'))
 
     // A reload of the same link must not open a second session.
     for (const w of this.waiting.values()) if (w.kind === 'connect' && w.dappId === dappId) return { requestId: w.id }
@@ -284,8 +311,8 @@ export class DevWallet {
       createdAt: Math.floor(Date.now() / 1000),
       app,
       details: { items: items.map((i) => i.name), manifestUrl, address: session.key.friendly, user: owner },
-      decide: async (approve) => {
-        if (!approve) {
+      decide: async (answer) => {
+        if (answer === 'reject') {
           this.send(session, { event: 'connect_error', id: this.nextEventId++, payload: { code: 300, message: 'User declined the connection' } })
           this.sessions.delete(dappId)
           return
@@ -327,11 +354,11 @@ export class DevWallet {
 
   private async enqueue(session: Session, req: Waiting): Promise<{ requestId: string | null }> {
     const mode = session.auto ?? this.auto
-    if (mode === 'approve' || mode === 'reject') {
+    if (mode !== 'off') {
       // A person takes a moment to answer; the SDK registers its request only after the bridge took
       // it, so an answer in the same instant can arrive before the dapp is listening for it.
       await new Promise((resolve) => setTimeout(resolve, this.autoAnswerDelayMs))
-      await req.decide(mode === 'approve')
+      await req.decide(mode)
       return { requestId: null }
     }
     this.waiting.set(req.id, req)
@@ -441,20 +468,26 @@ export class DevWallet {
         messages: messages.map((msg) => ({ address: msg.address, amount: msg.amount, comment: decodeComment(msg.payload) ?? null })),
         from: session.key.friendly,
       },
-      decide: async (approve) => {
-        if (!approve) return answerError(TX_ERROR.USER_REJECTS, 'User declined the transaction')
+      decide: async (answer) => {
+        if (answer === 'reject') return answerError(TX_ERROR.USER_REJECTS, 'User declined the transaction')
+        // The wallet lost the request: no answer ever reaches the dapp, and nothing is sent.
+        if (answer === 'silent') return
+        if (answer === 'fail') return answerError(TX_ERROR.UNKNOWN, 'The wallet failed to send the transaction')
         if (tx.valid_until && tx.valid_until < Math.floor(Date.now() / 1000)) return answerError(TX_ERROR.BAD_REQUEST, 'Request expired (validUntil)')
         try {
           const chain = this.options.chain
           const key = session.key
           // Answered once the chain accepts the message, as a wallet answers once it has broadcast it (on
           // the clocked chain its block comes later); the key's next transfer waits for that block.
+          // `send-then-fail` sends it all the same and answers an error: the dapp is told of a failure
+          // while its payment is on the chain.
           let answered = false
           await chain.withKey(key, async () => {
             const ext = await chain.signedTransfer(key, transfer, { ...(tx.valid_until ? { validUntil: tx.valid_until } : {}) })
             const accepted = await chain.accept(ext)
             answered = true
-            this.send(session, { id, result: ext.toBoc().toString('base64') })
+            if (answer === 'send-then-fail') answerError(TX_ERROR.UNKNOWN, 'Unknown error')
+            else this.send(session, { id, result: ext.toBoc().toString('base64') })
             await accepted.included.catch(() => undefined)
           })
           if (!answered) throw new Error('The chain refused the transaction')
@@ -495,7 +528,7 @@ export class DevWallet {
         const r = await this.handleConnectLink(params)
         notice = r.error ?? (r.requestId ? '' : 'Connection answered.')
       }
-      return reply.type('text/html; charset=utf-8').send(devWalletPage({ prefix, notice }))
+      return reply.type('text/html; charset=utf-8').send(devWalletPage({ prefix, notice, answers: WALLET_ANSWERS }))
     })
     app.get(`${prefix}/icon.svg`, async (_req, reply) =>
       reply
@@ -518,9 +551,9 @@ export class DevWallet {
     }))
     app.post<{ Params: { id: string; action: string } }>(`${prefix}/api/requests/:id/:action`, async (req, reply) => {
       const { id, action } = req.params
-      if (action !== 'approve' && action !== 'reject') return reply.code(404).send({ msg: 'Unknown action' })
+      if (!ANSWERS.has(action)) return reply.code(404).send({ msg: 'Unknown action' })
       if (!this.waiting.has(id)) return reply.code(404).send({ msg: 'No such pending request' })
-      await this.decide(id, action === 'approve')
+      await this.answer(id, action as WalletAnswer)
       return { ok: true }
     })
     app.post<{ Body: { link?: string } }>(`${prefix}/api/connect`, async (req, reply) => {
@@ -531,8 +564,8 @@ export class DevWallet {
       return r
     })
     app.post<{ Body: { mode?: string } }>(`${prefix}/api/auto`, async (req, reply) => {
-      const mode = req.body?.mode
-      if (mode !== 'approve' && mode !== 'reject' && mode !== 'off') return reply.code(422).send({ msg: 'mode must be approve, reject or off' })
+      const mode = autoModeOf(req.body?.mode)
+      if (mode === null || req.body?.mode === '1') return reply.code(422).send({ msg: `mode must be one of ${[...ANSWERS].join(', ')} or off` })
       this.auto = mode
       return { auto: this.auto }
     })
