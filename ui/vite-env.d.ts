@@ -9,4 +9,6 @@ interface ImportMetaEnv {
   readonly VITE_MANIFEST_URL?: string
   readonly VITE_TON_WALLETS_LIST?: string
   readonly VITE_TON_NETWORK?: string
+  /** A wallet transaction's validity in seconds (default 60, spec §5); the browser tests of the wallet's round trip set it shorter. */
+  readonly VITE_TON_TX_VALIDITY_SECONDS?: string
 }
