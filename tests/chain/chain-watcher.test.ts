@@ -6,7 +6,7 @@ import { FORWARD_FEE_TOLERANCE_NANO } from '../../server/chain/payment-rows.ts'
 import { DEFAULT_DEV_WALLET_BALANCE } from '../../stand-ins/chain/dev-keys.ts'
 import { commentCell, readComment } from '../../stand-ins/chain/local-chain.ts'
 import type { Session } from '../server/support.ts'
-import { startStack, type Stack } from './support.ts'
+import { eventually, startStack, type Stack } from './support.ts'
 
 let s: Stack
 let user: Session
@@ -62,11 +62,13 @@ describe('the local chain through the real TonClient4', () => {
       secretKey: w.keyPair.secretKey,
       messages: [internal({ to: Address.parse(s.ton.treasuryAddress), value: toNano('2'), body: commentCell('top-up') })],
     })
-    expect(await wallet.getSeqno()).toBe(seqno + 1)
+    // /send answers at acceptance, as a node does: the transfer is in the chain's next block.
+    await eventually(async () => (await wallet.getSeqno()) === seqno + 1)
     const after = await client.getAccountLite((await client.getLastBlock()).last.seqno, Address.parse(s.ton.treasuryAddress))
     // The treasury's own receive fees (storage, compute) come off what arrived.
     expect(BigInt(after.account.balance.coins)).toBeGreaterThan(before + toNano('2') - toNano('0.002'))
     expect(BigInt(after.account.balance.coins)).toBeLessThanOrEqual(before + toNano('2'))
+    await eventually(() => s.ton.watcher.records.at(-1)?.comment === 'top-up')
     expect(s.ton.watcher.records.at(-1)).toMatchObject({ outcome: 'ignored', comment: 'top-up' })
   })
 
@@ -82,7 +84,8 @@ describe('the payment watcher', () => {
     expect(payment.address).toBe(s.ton.treasuryAddress)
     const treasuryBefore = await s.ton.chain.balance(s.ton.treasuryAddress)
     await pay(1, BigInt(payment.amount_nano), payment.comment)
-    expect(await mintStatus(mint.id)).toBe('active')
+    // In a block now; the watcher hears of it on the stream and reads it from the history.
+    await eventually(async () => (await mintStatus(mint.id)) === 'active')
     const treasuryAfter = await s.ton.chain.balance(s.ton.treasuryAddress)
     expect(treasuryAfter).toBeGreaterThan(treasuryBefore + BigInt(payment.amount_nano) - toNano('0.002'))
     expect(s.ton.watcher.records.at(-1)).toMatchObject({ outcome: 'activated', mintId: BigInt(mint.id) })
@@ -91,7 +94,7 @@ describe('the payment watcher', () => {
   it('activates on over-payment and keeps the surplus', async () => {
     const { mint, payment } = await createMint()
     await pay(1, BigInt(payment.amount_nano) + 1000n, payment.comment)
-    expect(await mintStatus(mint.id)).toBe('active')
+    await eventually(async () => (await mintStatus(mint.id)) === 'active')
     expect(s.ton.watcher.records.at(-1)).toMatchObject({ outcome: 'activated', overpaidNano: 1000n })
   })
 
@@ -104,6 +107,7 @@ describe('the payment watcher', () => {
     expect(await mintStatus(mint.id)).toBe('pending')
     expect(s.ton.watcher.records.at(-1)).toMatchObject({ outcome: 'refunded', reason: 'underpaid' })
     // The refund is the payment less the network fee its sending costs (REFUND_FEE_NANO).
+    await eventually(() => refundsTo(2).some((r) => r.comment === `axiom:refund:${mint.id}:underpaid`))
     expect(refundsTo(2)).toContainEqual({ comment: `axiom:refund:${mint.id}:underpaid`, value: short - REFUND_FEE_NANO })
   })
 
@@ -116,6 +120,7 @@ describe('the payment watcher', () => {
     await s.ton.watcher.idle()
     expect(await mintStatus(mint.id)).toBe('pending')
     expect(s.ton.watcher.records.at(-1)).toMatchObject({ outcome: 'refunded', reason: 'expired' })
+    await eventually(() => refundsTo(2).some((r) => r.comment === `axiom:refund:${mint.id}:expired`))
     expect(refundsTo(2)).toContainEqual({ comment: `axiom:refund:${mint.id}:expired`, value: BigInt(payment.amount_nano) - REFUND_FEE_NANO })
   })
 
@@ -136,10 +141,12 @@ describe('the payment watcher', () => {
   it('refunds a second payment of an active bond without activating it twice', async () => {
     const { mint, payment } = await createMint()
     await pay(1, BigInt(payment.amount_nano), payment.comment)
+    await eventually(async () => (await mintStatus(mint.id)) === 'active')
     const first = await user.call('GET', '/mint/')
     await pay(2, BigInt(payment.amount_nano), payment.comment)
     await s.ton.watcher.idle()
     expect(s.ton.watcher.records.at(-1)).toMatchObject({ outcome: 'refunded', reason: 'duplicate' })
+    await eventually(() => refundsTo(2).some((r) => r.comment === `axiom:refund:${mint.id}:duplicate`))
     expect(refundsTo(2)).toContainEqual({ comment: `axiom:refund:${mint.id}:duplicate`, value: BigInt(payment.amount_nano) - REFUND_FEE_NANO })
     const again = await user.call('GET', '/mint/')
     const pick = (b: any) => b.items.find((m: any) => m.id === mint.id)
@@ -155,18 +162,21 @@ describe('the payment watcher', () => {
 
 describe('sell on the chain', () => {
   it('pays a pending withdrawal from the treasury and marks it completed', async () => {
+    // The refunds above have landed: nothing else is in flight (one treasury message at a time).
+    await eventually(async () => (await s.ton.service.outgoing()).every((r) => r.state === 'paid'))
     const to = s.ton.chain.devWallet(2)
     const created = await user.call('POST', '/withdraw/create', { body: { token_amount: '50', address: to.friendly } })
     expect(created.status).toBe(200)
     const amountTon = BigInt(Math.round(Number(created.body.amount_ton) * 1e9))
     const before = await s.ton.chain.balance(to.address)
     const done = await s.ton.payouts.processOnce()
-    expect(done).toEqual([expect.objectContaining({ outcome: 'completed', withdrawalId: BigInt(created.body.id) })])
+    // Sent; paid once its block is read from the treasury's history.
+    expect(done).toEqual([expect.objectContaining({ withdrawalId: BigInt(created.body.id) })])
     expect(done[0]!.amountNano).toBe(amountTon)
+    const statusOf = async () => ((await user.call('GET', '/withdraw/history')).body.items.find((w: any) => w.id === created.body.id) as { status: string }).status
+    await eventually(async () => (await statusOf()) === 'completed')
     const after = await s.ton.chain.balance(to.address)
     expect(after).toBeGreaterThan(before + amountTon - toNano('0.01'))
-    const history = await user.call('GET', '/withdraw/history')
-    expect(history.body.items.find((w: any) => w.id === created.body.id).status).toBe('completed')
     expect(await s.ton.payouts.processOnce()).toEqual([])
   })
 })

@@ -5,7 +5,7 @@ import { FORWARD_FEE_TOLERANCE_NANO } from '../../server/chain/payment-rows.ts'
 import { big, getRow } from '../../server/db/sql.ts'
 import { commentCell, readComment } from '../../stand-ins/chain/local-chain.ts'
 import type { Session } from '../server/support.ts'
-import { startStack, type Stack } from './support.ts'
+import { eventually, startStack, type Stack } from './support.ts'
 
 /**
  * A wallet that sends with mode 0 (no PAY_GAS_SEPARATELY: @ton/ton's sendTransfer default, and what
@@ -56,6 +56,8 @@ describe('a payment short by the forward fee', () => {
       secretKey: w.keyPair.secretKey,
       messages: [internal({ to: Address.parse(payment.address), value: BigInt(payment.amount_nano), body: commentCell(payment.comment), bounce: true })],
     })
+    // /send answers at acceptance: the payment is credited once its block is read.
+    await eventually(async () => (await statusOf(mint.id)) === 'active')
     await s.ton.watcher.idle()
     const received = lastReceived()
     const short = BigInt(payment.amount_nano) - received
@@ -101,6 +103,8 @@ describe('a payment short by the forward fee', () => {
     await s.ton.watcher.idle()
     expect(await statusOf(mint.id)).toBe('pending')
     expect(s.ton.watcher.records.at(-1)).toMatchObject({ mintId: BigInt(mint.id), outcome: 'refunded', reason: 'underpaid' })
+    // The refund is sent; it leaves the treasury in the next block.
+    await eventually(() => refundsOf(mint.id).length > 0)
     expect(refundsOf(mint.id)).toHaveLength(1)
   })
 })

@@ -16,14 +16,28 @@ export interface Stack {
   close(): Promise<void>
 }
 
+/** Mainnet's block interval since Catchain 2.0 (ms): the local chain's clock in the chain suites, as under `npm start`. */
+export const MAINNET_BLOCK_MS = 400
+
 /**
  * The reference backend (in-memory db, a movable clock set to the real time so the sandbox's
- * clock and the server's agree) with the local TON stack attached on a random port.
+ * clock and the server's agree) with the local TON stack attached on a random port. The chain makes
+ * a block every 400 ms and the watcher listens to its Streaming API, as `npm start` runs them: a test
+ * waits for what it checks, never for an instant block. `blockIntervalMs: 0` (a block per message, at
+ * once, each waking the watcher) is for a test that needs a block at a moment it chooses, and says why.
  */
 export const startStack = async (options: LocalTonOptions = {}): Promise<Stack> => {
   const ts = await startTestServer({ treasuryAddress: localTreasuryAddress() })
   ts.clock.now = Math.floor(Date.now() / 1000)
-  const ton = await attachLocalTon(ts.server, { port: 0, payoutIntervalMs: 0, heartbeatMs: 200, autoApprove: 'off', ...options })
+  const ton = await attachLocalTon(ts.server, {
+    port: 0,
+    payoutIntervalMs: 0,
+    heartbeatMs: 200,
+    autoApprove: 'off',
+    blockIntervalMs: MAINNET_BLOCK_MS,
+    stream: true,
+    ...options,
+  })
   return {
     ts,
     ton,

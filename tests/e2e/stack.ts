@@ -98,7 +98,8 @@ export const startStack = async (o: StackOptions = {}): Promise<Stack> => {
     rateLimits: RELAXED_RATE_LIMITS,
     ...(o.ton ? { treasuryAddress: localTreasuryAddress() } : {}),
   })
-  const ton = o.ton ? await attachLocalTon(server, { port: 0, autoApprove: 'approve', heartbeatMs: 1_000, ...o.tonOptions }) : null
+  // The chain as `npm start` runs it: a block every 400 ms (mainnet's cadence), the watcher on its stream.
+  const ton = o.ton ? await attachLocalTon(server, { port: 0, autoApprove: 'approve', heartbeatMs: 1_000, blockIntervalMs: 400, stream: true, ...o.tonOptions }) : null
   const proxy = await startFaultProxy(server.url)
   const outDir = await buildApp()
   const app: PreviewServer = await preview({
