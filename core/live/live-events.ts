@@ -17,13 +17,14 @@ export type LiveEvent =
 /**
  * `chain:payment`, the reference backend's own event (not the spec's): what the chain's stream saw
  * before the backend credited it. A bond's payment `seen`, or `withdrawn` (taken back before its
- * block); a sale's payout `sent`, then `paid`. The bond is active only on its `user:mint`.
+ * block); a sale's payout `sent` (the treasury's message seen), then `paid` (confirmed in the
+ * treasury's history). The bond is active only on its `user:mint`. A state of the other kind (a bond
+ * `paid`, a sale `seen`) is no signal the backend sends: the frame is dropped.
  */
-export const PaymentSignal = Schema.Struct({
-  kind: Schema.Literals(['bond', 'sale']),
-  id: Schema.Number,
-  state: Schema.Literals(['seen', 'withdrawn', 'sent', 'paid']),
-})
+export const PaymentSignal = Schema.Union([
+  Schema.Struct({ kind: Schema.Literal('bond'), id: Schema.Number, state: Schema.Literals(['seen', 'withdrawn']) }),
+  Schema.Struct({ kind: Schema.Literal('sale'), id: Schema.Number, state: Schema.Literals(['sent', 'paid']) }),
+])
 export type PaymentSignal = typeof PaymentSignal.Type
 
 const Envelope = Schema.Struct({ event: Schema.String, data: Schema.Unknown })

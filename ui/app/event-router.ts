@@ -1,6 +1,7 @@
 import type { LiveEvent } from '../../core/index.ts'
 import type { BondsState } from '../features/bonds/bonds-state.ts'
 import type { MarketState } from '../features/market/market-state.ts'
+import type { SellState } from '../features/sell/sell-state.ts'
 import type { SessionState } from '../state/session-state.ts'
 
 /** The view models live events change. */
@@ -8,10 +9,11 @@ export interface LiveEventTargets {
   readonly session: SessionState
   readonly bonds: BondsState
   readonly market: MarketState
+  readonly sell: SellState
 }
 
 /** Routes a live event to the view model it changes. */
-export const routeLiveEvent = ({ session, bonds, market }: LiveEventTargets, event: LiveEvent): void => {
+export const routeLiveEvent = ({ session, bonds, market, sell }: LiveEventTargets, event: LiveEvent): void => {
   switch (event.event) {
     case 'user:balance':
       return session.applyBalance(event.data)
@@ -25,8 +27,9 @@ export const routeLiveEvent = ({ session, bonds, market }: LiveEventTargets, eve
       return market.applyPrice(event.data)
     case 'current_candle':
       return market.applyCandle(event.data)
-    // The reference backend's own event: a bond's payment seen on the chain before it is credited.
+    // The reference backend's own event: a bond's payment seen on the chain before it is credited,
+    // or a sale's payout sent, then paid.
     case 'chain:payment':
-      return bonds.bondList.applyPaymentSignal(event.data)
+      return event.data.kind === 'sale' ? sell.applyPayoutSignal(event.data) : bonds.bondList.applyPaymentSignal(event.data)
   }
 }

@@ -327,4 +327,9 @@ export const enScreens = {
   'biometry.saleCancelled': 'The Face ID / fingerprint check was cancelled, so the sale was not sent.',
   'biometry.transferFailed': 'Face ID / fingerprint did not confirm the transfer, so nothing was moved. Try again when you are ready.',
   'biometry.transferCancelled': 'The Face ID / fingerprint check was cancelled, so nothing was moved.',
+
+  // A sale's payout as the chain's stream shows it (chain:payment): its message sent, then paid; the sale just made.
+  'sell.payout.sent': 'Sent',
+  'sell.payout.paid': 'Paid',
+  'sell.lastSale': 'Your sale of {amount} AXIOM',
 } as const

@@ -382,6 +382,11 @@ export const es: Messages = {
   'platform.homeScreen.body': 'Ábrelo con un toque, como cualquier app.',
   'platform.homeScreen.add': 'Agregar',
   'platform.homeScreen.notNow': 'Ahora no',
+
+  // A sale's payout as the chain's stream shows it (chain:payment): its message sent, then paid; the sale just made.
+  'sell.payout.sent': 'Enviado',
+  'sell.payout.paid': 'Pagado',
+  'sell.lastSale': 'Tu venta de {amount} AXIOM',
 }
 
 type ErrorWords = { readonly [K in AppError['_tag']]?: (e: Extract<AppError, { _tag: K }>) => string }

@@ -388,6 +388,11 @@ export const fa: Messages = {
   'platform.homeScreen.body': 'مثل هر برنامه دیگری با یک لمس بازش کنید.',
   'platform.homeScreen.add': 'افزودن',
   'platform.homeScreen.notNow': 'حالا نه',
+
+  // A sale's payout as the chain's stream shows it (chain:payment): its message sent, then paid; the sale just made.
+  'sell.payout.sent': 'ارسال شد',
+  'sell.payout.paid': 'پرداخت شد',
+  'sell.lastSale': 'فروش {amount} AXIOM شما',
 }
 
 type ErrorWords = { readonly [K in AppError['_tag']]?: (e: Extract<AppError, { _tag: K }>) => string }

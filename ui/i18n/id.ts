@@ -382,6 +382,11 @@ export const id: Messages = {
   'platform.homeScreen.body': 'Buka dengan sekali ketuk, seperti aplikasi lain.',
   'platform.homeScreen.add': 'Tambahkan',
   'platform.homeScreen.notNow': 'Nanti saja',
+
+  // A sale's payout as the chain's stream shows it (chain:payment): its message sent, then paid; the sale just made.
+  'sell.payout.sent': 'Terkirim',
+  'sell.payout.paid': 'Dibayar',
+  'sell.lastSale': 'Penjualan Anda: {amount} AXIOM',
 }
 
 type ErrorWords = { readonly [K in AppError['_tag']]?: (e: Extract<AppError, { _tag: K }>) => string }

@@ -382,6 +382,11 @@ export const ptBr: Messages = {
   'platform.homeScreen.body': 'Abra com um toque, como qualquer app.',
   'platform.homeScreen.add': 'Adicionar',
   'platform.homeScreen.notNow': 'Agora não',
+
+  // A sale's payout as the chain's stream shows it (chain:payment): its message sent, then paid; the sale just made.
+  'sell.payout.sent': 'Enviado',
+  'sell.payout.paid': 'Pago',
+  'sell.lastSale': 'Sua venda de {amount} AXIOM',
 }
 
 type ErrorWords = { readonly [K in AppError['_tag']]?: (e: Extract<AppError, { _tag: K }>) => string }

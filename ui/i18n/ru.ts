@@ -386,6 +386,11 @@ export const ru: Messages = {
   'biometry.saleCancelled': 'Проверка Face ID / отпечатка пальца отменена, поэтому продажа не отправлена.',
   'biometry.transferFailed': 'Face ID / отпечаток пальца не подтвердил перевод, поэтому ничего не переведено. Попробуйте ещё раз, когда будете готовы.',
   'biometry.transferCancelled': 'Проверка Face ID / отпечатка пальца отменена, поэтому ничего не переведено.',
+
+  // A sale's payout as the chain's stream shows it (chain:payment): its message sent, then paid; the sale just made.
+  'sell.payout.sent': 'Отправлено',
+  'sell.payout.paid': 'Выплачено',
+  'sell.lastSale': 'Ваша продажа {amount} AXIOM',
 }
 
 type ErrorWords = { readonly [K in AppError['_tag']]?: (e: Extract<AppError, { _tag: K }>) => string }

@@ -382,6 +382,11 @@ export const tr: Messages = {
   'platform.homeScreen.body': 'Her uygulama gibi tek dokunuşla açın.',
   'platform.homeScreen.add': 'Ekle',
   'platform.homeScreen.notNow': 'Şimdi değil',
+
+  // A sale's payout as the chain's stream shows it (chain:payment): its message sent, then paid; the sale just made.
+  'sell.payout.sent': 'Gönderildi',
+  'sell.payout.paid': 'Ödendi',
+  'sell.lastSale': '{amount} AXIOM satışınız',
 }
 
 type ErrorWords = { readonly [K in AppError['_tag']]?: (e: Extract<AppError, { _tag: K }>) => string }

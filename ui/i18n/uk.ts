@@ -382,6 +382,11 @@ export const uk: Messages = {
   'platform.homeScreen.body': 'Відкривайте його одним дотиком, як будь-який застосунок.',
   'platform.homeScreen.add': 'Додати',
   'platform.homeScreen.notNow': 'Не зараз',
+
+  // A sale's payout as the chain's stream shows it (chain:payment): its message sent, then paid; the sale just made.
+  'sell.payout.sent': 'Надіслано',
+  'sell.payout.paid': 'Виплачено',
+  'sell.lastSale': 'Ваш продаж {amount} AXIOM',
 }
 
 type ErrorWords = { readonly [K in AppError['_tag']]?: (e: Extract<AppError, { _tag: K }>) => string }

@@ -45,6 +45,33 @@ describe('decodeLiveEvent', () => {
     expect(decodeLiveEvent(message('current_candle', data))).toEqual({ event: 'current_candle', data })
   })
 
+  it("reads a sale's payout told sent, then paid (chain:payment, the reference backend's own event)", () => {
+    // As the backend writes it (server/http/wire-format.ts): the withdrawal's id, the payout's state.
+    expect(decodeLiveEvent('{"event":"chain:payment","data":{"kind":"sale","id":41,"state":"sent"}}')).toEqual({
+      event: 'chain:payment',
+      data: { kind: 'sale', id: 41, state: 'sent' },
+    })
+    expect(decodeLiveEvent('{"event":"chain:payment","data":{"kind":"sale","id":41,"state":"paid"}}')).toEqual({
+      event: 'chain:payment',
+      data: { kind: 'sale', id: 41, state: 'paid' },
+    })
+  })
+
+  it("reads a bond's payment seen and withdrawn", () => {
+    expect(decodeLiveEvent(message('chain:payment', { kind: 'bond', id: 9, state: 'seen' }))).toEqual({ event: 'chain:payment', data: { kind: 'bond', id: 9, state: 'seen' } })
+    expect(decodeLiveEvent(message('chain:payment', { kind: 'bond', id: 9, state: 'withdrawn' }))?.data).toEqual({ kind: 'bond', id: 9, state: 'withdrawn' })
+  })
+
+  it.each([
+    ['a sale told seen', { kind: 'sale', id: 41, state: 'seen' }],
+    ['a sale told withdrawn', { kind: 'sale', id: 41, state: 'withdrawn' }],
+    ['a bond told paid', { kind: 'bond', id: 9, state: 'paid' }],
+    ['a bond told sent', { kind: 'bond', id: 9, state: 'sent' }],
+    ['a sale with a text id', { kind: 'sale', id: '41', state: 'paid' }],
+  ])('drops a payment signal of no kind the backend sends: %s', (_, data) => {
+    expect(decodeLiveEvent(message('chain:payment', data))).toBeNull()
+  })
+
   it.each([
     ['bad JSON', '{"event":'],
     ['a token echo', 'token-1'],

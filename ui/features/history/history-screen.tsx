@@ -1,7 +1,7 @@
 import { observer } from 'mobx-react-lite'
 import { useEffect, useState } from 'react'
 import { formatAmount, formatNonZero, type Operation, shortAddress, type Withdrawal } from '../../../core/index.ts'
-import { useHistoryState } from '../app-states.ts'
+import { useHistoryState, useSellState } from '../app-states.ts'
 import { EmptyState } from '../../components/empty-state.tsx'
 import { HistoryIcon, type IconProps, Svg } from '../../components/icons.tsx'
 import { ScreenHeader } from '../../components/section.tsx'
@@ -109,13 +109,16 @@ export function OperationRow({ op }: { readonly op: Operation }) {
 /**
  * One sale of the withdraw history; a pending sale the backend holds for the operator's check reads as
  * under review; one to a new address, waiting its cooling period, says when it goes and that the
- * bot's message can cancel it.
+ * bot's message can cancel it. `payout` is what the chain's stream showed of its payout (`chain:payment`):
+ * "Sent" once the treasury's message is seen, "Paid" once confirmed, before the history is read again.
  */
-export function WithdrawalRow({ w }: { readonly w: Withdrawal }) {
+export function WithdrawalRow({ w, payout = null }: { readonly w: Withdrawal; readonly payout?: 'sent' | 'paid' | null }) {
   const t = useT()
   const language = useLanguage()
   const review = w.status === 'pending' && w.under_review === true
   const cooling = w.status === 'pending' && w.release_at !== undefined
+  // A failed sale keeps its status; one the stream saw paid reads as paid, as completed does.
+  const chain = w.status === 'failed' ? null : payout
   return (
     <li className="list__item" data-testid={`withdrawal-${w.id}`}>
       <span className="list__main">
@@ -137,7 +140,9 @@ export function WithdrawalRow({ w }: { readonly w: Withdrawal }) {
       </span>
       <span className="list__end">
         <span className="list__amount num">−{formatAmount(w.token_amount, 4)}</span>
-        <span className={`status status--${w.status}`}>{review ? t('withdraw.status.underReview') : t(`withdraw.status.${w.status}`)}</span>
+        <span className={`status status--${chain === 'paid' ? 'completed' : w.status}`} data-testid={`withdrawal-${w.id}-status`}>
+          {chain ? t(`sell.payout.${chain}`) : review ? t('withdraw.status.underReview') : t(`withdraw.status.${w.status}`)}
+        </span>
       </span>
     </li>
   )
@@ -171,6 +176,7 @@ const Operations = observer(function Operations() {
 
 const Withdrawals = observer(function Withdrawals() {
   const history = useHistoryState()
+  const sell = useSellState()
   const t = useT()
   const list = history.withdrawals
   if (list.items.length === 0 && list.isFetching) return <Loading />
@@ -179,7 +185,7 @@ const Withdrawals = observer(function Withdrawals() {
     <>
       <ul className={`list card card--flush${list.isFetching ? ' is-fetching' : ''}`} data-testid="withdrawals-list">
         {list.items.map((w) => (
-          <WithdrawalRow key={w.id} w={w} />
+          <WithdrawalRow key={w.id} w={w} payout={sell.payoutOf(w.id)} />
         ))}
       </ul>
       <Pager list={list} name={t('history.withdrawals')} />

@@ -35,6 +35,28 @@ const SellPreview = observer(function SellPreview({ amount, address }: { readonl
   )
 })
 
+/**
+ * The sale just made, and where its payout is: its status until the chain's stream shows the
+ * treasury's message ("Sent"), then "Paid" once that message is confirmed (`chain:payment`).
+ */
+const LastSale = observer(function LastSale() {
+  const sell = useSellState()
+  const t = useT()
+  const sale = sell.lastSale
+  if (!sale) return null
+  const payout = sale.status === 'failed' ? null : sell.payoutOf(sale.id)
+  return (
+    <div className="card summary" data-testid="sell-last-sale" aria-live="polite">
+      <Row
+        label={t('sell.lastSale', { amount: formatAmount(sale.token_amount) })}
+        value={payout ? t(`sell.payout.${payout}`) : sale.under_review ? t('withdraw.status.underReview') : t(`withdraw.status.${sale.status}`)}
+        testId="sell-last-sale-status"
+        strong
+      />
+    </div>
+  )
+})
+
 /** Sell (routes /sell, /referral/sell, /tasks/sell): an amount from the main or referral balance to a TON address. */
 export const SellScreen = observer(function SellScreen({ fromReferral }: { readonly fromReferral: boolean }) {
   const sell = useSellState()
@@ -140,6 +162,7 @@ export const SellScreen = observer(function SellScreen({ fromReferral }: { reado
           {sell.isSaving ? t('sell.selling') : t('sell.submit')}
         </Button>
       </form>
+      <LastSale />
       <SellModal
         draft={draft}
         onClose={() => setDraft(null)}

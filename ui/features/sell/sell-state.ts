@@ -3,6 +3,7 @@ import {
   type BiometricReasons,
   isTonAddress,
   type MoneyConfirmation,
+  type PaymentSignal,
   type SaleRequest,
   Submission,
   type TransferResult,
@@ -24,6 +25,13 @@ const WITHOUT_CHECK: ConfirmMoneyMovement = () => Promise.resolve({ kind: 'go', 
 
 /** No texts given: Telegram's prompts then show none (the screens always give them, in the user's language). */
 const NO_REASONS: BiometricReasons = { access: '', confirm: '' }
+
+/** A sale's payout as the chain's stream saw it (`chain:payment` of a sale): its message sent, then paid. */
+export type PayoutSignal = Extract<PaymentSignal, { readonly kind: 'sale' }>
+export type PayoutState = PayoutSignal['state']
+
+/** Sales whose payout state is kept at most (the oldest are forgotten first). */
+const PAYOUTS_KEPT = 200
 
 /** Why the last sale or transfer was not sent: the device's biometric check failed or was cancelled. */
 export interface CheckRefusal {
@@ -47,6 +55,11 @@ export class SellState {
   lastSale: Withdrawal | null = null
   /** The device's check stopped the last sale or transfer (nothing was sent); cleared by the next try. */
   checkRefusal: CheckRefusal | null = null
+  /**
+   * By withdrawal id, what the chain showed of the sale's payout before (and as) the history says it:
+   * `sent` once the treasury's message is seen, `paid` once it is confirmed (never back to `sent`).
+   */
+  payouts = new Map<string, PayoutState>()
 
   constructor(
     private readonly uc: SellUseCases,
@@ -142,6 +155,21 @@ export class SellState {
       this.checkRefusal = refusal
     })
     return false
+  }
+
+  /** A `chain:payment` event of a sale: its payout sent, then paid. */
+  applyPayoutSignal(signal: PayoutSignal): void {
+    const id = String(signal.id)
+    // Paid is final: a late or repeated `sent` does not take it back.
+    if (signal.state === 'sent' && this.payouts.get(id) === 'paid') return
+    this.payouts.delete(id)
+    this.payouts.set(id, signal.state)
+    while (this.payouts.size > PAYOUTS_KEPT) this.payouts.delete(this.payouts.keys().next().value!)
+  }
+
+  /** What the chain showed of the payout of sale `id` (a withdrawal's id), or null. */
+  payoutOf(id: string | number): PayoutState | null {
+    return this.payouts.get(String(id)) ?? null
   }
 
   /** The message of a refused check is read: the form goes back to as it was. */
