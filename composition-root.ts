@@ -32,6 +32,9 @@ import {
 } from './core/index.ts'
 import { browserPorts } from './adapters/browser/browser-ports.ts'
 import { launchSessionStore } from './adapters/browser/lazy-session-store.ts'
+import { clearingSnapshot, DashboardSnapshotStore } from './adapters/browser/dashboard-snapshot-store.ts'
+import { dashboardSnapshots } from './core/use-cases/dashboard-snapshot.ts'
+import { KeptDashboard } from './ui/state/first-figures.ts'
 import type { EarlyBoot } from './adapters/browser/early-boot.ts'
 import { loadDashboard } from './ui/app/dashboard-loader.ts'
 import { firstScreenPainted, firstScreenWithData } from './ui/lib/first-paint.ts'
@@ -124,7 +127,7 @@ const composeCore = (ports: PortBindings): Container => {
 }
 
 /** How the app's start is paced in the browser (AppDeps); the CLI and tests leave both out. */
-type StartPacing = Pick<AppDeps, 'yieldTask' | 'firstScreen'>
+type StartPacing = Pick<AppDeps, 'yieldTask' | 'firstScreen' | 'snapshots'>
 
 /** The core plus the app's MobX view models, bound and not yet made. */
 const bindApp = (ports: PortBindings, config: AppConfig, options: StartPacing): Container => {
@@ -172,6 +175,7 @@ const bindApp = (ports: PortBindings, config: AppConfig, options: StartPacing): 
         ticker: r.get(TOKENS.ticker),
         wallet: r.get(TOKENS.wallet_),
         errors: r.get(TOKENS.errors),
+        ...(options.snapshots ? { kept: new KeptDashboard() } : {}),
       },
     ),
   )
@@ -244,8 +248,15 @@ export const composeBrowserApp = async (early: EarlyBoot): Promise<ComposedApp> 
     launch: browser.platform.launch(),
     storedUser: () => browser.storage.get(STORAGE_KEYS.user),
   })
-  const ports: PortBindings = { ...browser, session }
-  const app = await composeApp(ports, config, { yieldTask: nextTask, firstScreen: firstScreenWithData })
+  // The last dashboard, kept on the device (DeviceStorage on 9.0+, else localStorage) and painted
+  // before sign-in; the user-switch wipe (the local storage's clear) removes it too.
+  const kept = new DashboardSnapshotStore({ launch: browser.platform.launch(), features: () => browser.platform.features(), local: browser.storage })
+  const ports: PortBindings = { ...browser, session, storage: clearingSnapshot(browser.storage, kept) }
+  // Its read starts now, beside the boot, not behind the SecureStorage read that the start may wait for.
+  const keeping = dashboardSnapshots({ storage: kept, platform: ports.platform, clock: ports.clock })
+  const keptRead = keeping.load()
+  const snapshots = { ...keeping, load: () => keptRead }
+  const app = await composeApp(ports, config, { yieldTask: nextTask, firstScreen: firstScreenWithData, snapshots })
   // The platform's 7.2–9.x features and their view model load once the first screen has painted
   // (neither is in the entry): then a fullscreen the user left on is asked for again, the insets and
   // reduced effects reach the layout, and the home-screen offer waits for the first active bond.

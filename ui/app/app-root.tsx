@@ -39,15 +39,26 @@ const Phase = observer(function Phase({ app }: { readonly app: AppState }) {
   if (phase === 'maintenance' || app.s.maintenance.underMaintenance) return <MaintenanceScreen />
   switch (phase) {
     case 'loading':
-      return <LoaderScreen />
+      // A returning user's last dashboard, kept on the device (ui/state/first-figures.ts), shows before
+      // sign-in: seen, not touched, until the app is ready. The same tree then takes input, unmounted nothing.
+      return app.s.kept?.shown ? <RoutedApp inert /> : <LoaderScreen />
     case 'failed':
       return <FailedScreen />
     case 'outside-platform':
       return <OutsidePlatformScreen />
     case 'ready':
-      return <Router />
+      return <RoutedApp inert={false} />
   }
 })
+
+/** The routed app, taking no input (`inert`: no tap, focus or key reaches it) while it shows the kept dashboard before sign-in. */
+function RoutedApp({ inert }: { readonly inert: boolean }) {
+  return (
+    <div className="routed-app" inert={inert} data-testid={inert ? 'app-kept' : undefined}>
+      <Router />
+    </div>
+  )
+}
 
 /**
  * The whole app. The entry renders `<AppRoot app={app} />` (inside the optional providers:

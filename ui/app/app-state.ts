@@ -1,4 +1,4 @@
-import { makeAutoObservable } from 'mobx'
+import { compareStructural, makeAutoObservable, reaction, when } from 'mobx'
 import {
   APP_BACKGROUND_COLOR,
   BackgroundReads,
@@ -11,6 +11,9 @@ import {
   type SocketStatus,
   type UseCases,
 } from '../../core/index.ts'
+import { type DashboardFigures, SNAPSHOT_MAX_BONDS } from '../../core/domain/dashboard-snapshot.ts'
+import type { DashboardSnapshots } from '../../core/use-cases/dashboard-snapshot.ts'
+import { firstFiguresIn } from '../state/first-figures.ts'
 import { routeLiveEvent } from './event-router.ts'
 import { FarmCodeGate } from './farm-code-gate.ts'
 import { LiveConnection, type Schedule } from '../state/live-connection.ts'
@@ -44,7 +47,16 @@ export interface AppDeps {
    * the paint nor share the network with it.
    */
   readonly firstScreen?: () => Promise<void>
+  /**
+   * The last dashboard kept on the device (Telegram's DeviceStorage or localStorage): read as the
+   * start begins and painted, if it is this user's and young enough, until the fresh figures are in;
+   * written again as those figures change. Without it (the CLI, most tests) nothing is kept.
+   */
+  readonly snapshots?: DashboardSnapshots
 }
+
+/** How long the figures stay unchanged before the kept dashboard is written again; going out of view writes at once. */
+export const SNAPSHOT_SAVE_DELAY_MS = 5_000
 
 
 export type AppPhase = 'loading' | 'maintenance' | 'outside-platform' | 'ready' | 'failed'
@@ -58,6 +70,8 @@ export class AppState {
   phase: AppPhase = 'loading'
   private lastRefetchMs: number | null = null
   private unsubscribeVisibility: (() => void) | null = null
+  /** Stops keeping the dashboard on the device (its watch of the figures). */
+  private stopKeeping: () => void = () => {}
   private readonly connection: LiveConnection
   private readonly farmCodeGate: FarmCodeGate
 
@@ -73,11 +87,12 @@ export class AppState {
       schedule: deps.schedule,
     })
     this.farmCodeGate = new FarmCodeGate(s.session, s.farming)
-    makeAutoObservable<this, 'deps' | 'lastRefetchMs' | 'unsubscribeVisibility' | 'connection' | 'farmCodeGate'>(this, {
+    makeAutoObservable<this, 'deps' | 'lastRefetchMs' | 'unsubscribeVisibility' | 'stopKeeping' | 'connection' | 'farmCodeGate'>(this, {
       deps: false,
       s: false,
       lastRefetchMs: false,
       unsubscribeVisibility: false,
+      stopKeeping: false,
       connection: false,
       farmCodeGate: false,
     })
@@ -91,6 +106,8 @@ export class AppState {
   async start(search: string): Promise<AppPhase> {
     const { platform, config } = this.deps
     platform.setup({ background: APP_BACKGROUND_COLOR, header: APP_BACKGROUND_COLOR })
+    // A returning user's last dashboard is painted while the maintenance check and sign-in go on.
+    this.keepDashboard()
     this.s.maintenance.startPolling()
     if (await this.s.maintenance.check()) return this.setPhase('maintenance')
 
@@ -99,7 +116,11 @@ export class AppState {
       platform.redirect(`https://t.me/${config.botUsername}`)
       return this.setPhase('outside-platform')
     }
-    if (signedIn === 'reloading') return this.phase
+    if (signedIn === 'reloading') {
+      // Another user's launch: the page reloads after the wipe, and nothing of the last one shows meanwhile.
+      this.s.kept?.clear()
+      return this.phase
+    }
     if (signedIn !== 'signed-in') return this.setPhase('failed')
 
     // Signing in loaded the user: the dashboard can show the balances while the lists arrive. Its
@@ -165,7 +186,65 @@ export class AppState {
     if (shouldRefetchOnVisible(this.lastRefetchMs, this.deps.clock.nowMs())) await this.refetchAll()
   }
 
+  /**
+   * The kept dashboard: read it and show it (this user's, young enough: core/domain/dashboard-snapshot.ts)
+   * unless the fresh figures came first; once they are in, clear it and keep them instead, at once and
+   * again whenever they have changed and stayed so for SNAPSHOT_SAVE_DELAY_MS, or the app goes out of view.
+   */
+  private keepDashboard(): void {
+    const { snapshots } = this.deps
+    const kept = this.s.kept
+    if (!snapshots || !kept) return
+    void snapshots.load().then(
+      (snapshot) => {
+        if (!snapshot || firstFiguresIn(this.s) || (this.phase !== 'loading' && this.phase !== 'ready')) return
+        kept.show(snapshot)
+        // On the page's timeline beside the boot's marks (docs/boot-performance.md; bench:lighthouse reads it).
+        globalThis.performance?.mark?.('axiom:kept-dashboard-shown')
+      },
+      () => undefined,
+    )
+    const figures = (): DashboardFigures | null => {
+      const { session, bonds, market } = this.s
+      const user = session.user
+      if (!user) return null
+      return {
+        balances: {
+          balance_token: user.balance_token,
+          task_balance: user.task_balance,
+          referral_balance: user.referral_balance,
+          ...(user.locked_balance === undefined ? {} : { locked_balance: user.locked_balance }),
+        },
+        mints: bonds.bondList.visibleMints.slice(0, SNAPSHOT_MAX_BONDS),
+        stakes: bonds.stakeList.activeStakes,
+        price: market.price,
+      }
+    }
+    const save = () => {
+      const now = figures()
+      if (now) snapshots.save(now)
+    }
+    const fresh = when(() => firstFiguresIn(this.s))
+    let stopWatch = () => {}
+    let stopHidden = () => {}
+    void fresh.then(
+      () => {
+        kept.clear()
+        save()
+        stopWatch = reaction(figures, save, { delay: SNAPSHOT_SAVE_DELAY_MS, equals: compareStructural })
+        stopHidden = this.deps.platform.onVisibilityChange((visible) => visible || save())
+      },
+      () => undefined,
+    )
+    this.stopKeeping = () => {
+      fresh.cancel()
+      stopWatch()
+      stopHidden()
+    }
+  }
+
   stop(): void {
+    this.stopKeeping()
     this.connection.close()
     this.s.market.closeLive()
     this.unsubscribeVisibility?.()
@@ -175,6 +254,8 @@ export class AppState {
   }
 
   private setPhase(phase: AppPhase): AppPhase {
+    // A full screen (maintenance, failed, outside Telegram) is all there is: the kept dashboard goes.
+    if (phase !== 'ready' && phase !== 'loading') this.s.kept?.clear()
     this.phase = phase
     return phase
   }

@@ -1,5 +1,6 @@
 import { createContext, useContext } from 'react'
 import type { ErrorFeedback } from '../state/error-feedback.ts'
+import type { KeptDashboard } from '../state/first-figures.ts'
 import type { SecondTicker } from '../state/second-ticker.ts'
 import type { SessionState } from '../state/session-state.ts'
 import type { ToastQueue } from '../state/toast-queue.ts'
@@ -33,6 +34,8 @@ export interface AppStates {
   readonly wallet: WalletState
   /** How every error the UI shows reaches the user, with the error haptic. */
   readonly errors: ErrorFeedback
+  /** The last dashboard kept on the device, painted until the fresh figures are in; a front end without one leaves it out. */
+  readonly kept?: KeptDashboard
 }
 
 export const AppStatesContext = createContext<AppStates | null>(null)
@@ -55,6 +58,6 @@ export const useSellState = (): SellState => useAppStates().sell
 export const useWalletState = (): WalletState => useAppStates().wallet
 export const useToasts = (): ToastQueue => useAppStates().toasts
 /** The view models the dashboard's first figures wait for, together (ui/state/first-figures.ts). */
-export const useFirstFiguresStates = (): Pick<AppStates, 'session' | 'bonds' | 'market'> => useAppStates()
+export const useFirstFiguresStates = (): Pick<AppStates, 'session' | 'bonds' | 'market' | 'kept'> => useAppStates()
 /** How the UI tells an error, with the error haptic. */
 export const useErrorFeedback = (): ErrorFeedback => useAppStates().errors

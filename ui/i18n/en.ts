@@ -63,6 +63,12 @@ export const en = {
   'dashboard.interval.4h': '4h',
   'dashboard.interval.1d': '1d',
 
+  // The last dashboard, kept on the device and shown before sign-in, with its age.
+  'dashboard.kept.s': 'Updated {n} s ago',
+  'dashboard.kept.min': 'Updated {n} min ago',
+  'dashboard.kept.h': 'Updated {n} h ago',
+  'dashboard.kept.d': 'Updated {n} d ago',
+
   'wallet.label': 'Wallet {address}',
   'wallet.disconnectTitle': 'Disconnect wallet?',
   'wallet.disconnectBody': 'Wallet {address} will be disconnected. You can connect it again at any time.',

@@ -89,6 +89,12 @@ export const es: Messages = {
   'dashboard.interval.4h': '4h',
   'dashboard.interval.1d': '1d',
 
+  // El último panel, guardado en el dispositivo y mostrado antes de iniciar sesión, con su antigüedad.
+  'dashboard.kept.s': 'Actualizado hace {n} s',
+  'dashboard.kept.min': 'Actualizado hace {n} min',
+  'dashboard.kept.h': 'Actualizado hace {n} h',
+  'dashboard.kept.d': 'Actualizado hace {n} d',
+
   'mint.title': 'Bono #{id}',
   'stake.title': 'Stake #{id}',
   'mint.status.pending': 'Pendiente',

@@ -95,6 +95,12 @@ export const fa: Messages = {
   'dashboard.interval.4h': '4س',
   'dashboard.interval.1d': '1ر',
 
+  // آخرین داشبورد، نگه‌داشته روی دستگاه و نشان‌داده پیش از ورود، با عمرش.
+  'dashboard.kept.s': '{n} ثانیه پیش به‌روز شد',
+  'dashboard.kept.min': '{n} دقیقه پیش به‌روز شد',
+  'dashboard.kept.h': '{n} ساعت پیش به‌روز شد',
+  'dashboard.kept.d': '{n} روز پیش به‌روز شد',
+
   'mint.title': 'باند #{id}',
   'stake.title': 'استیک #{id}',
   'mint.status.pending': 'در انتظار',

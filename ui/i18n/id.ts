@@ -89,6 +89,12 @@ export const id: Messages = {
   'dashboard.interval.4h': '4j',
   'dashboard.interval.1d': '1h',
 
+  // Dasbor terakhir, disimpan di perangkat dan ditampilkan sebelum masuk, dengan usianya.
+  'dashboard.kept.s': 'Diperbarui {n} dtk lalu',
+  'dashboard.kept.min': 'Diperbarui {n} mnt lalu',
+  'dashboard.kept.h': 'Diperbarui {n} jam lalu',
+  'dashboard.kept.d': 'Diperbarui {n} hr lalu',
+
   'mint.title': 'Bond #{id}',
   'stake.title': 'Stake #{id}',
   'mint.status.pending': 'Menunggu',

@@ -89,6 +89,12 @@ export const ptBr: Messages = {
   'dashboard.interval.4h': '4h',
   'dashboard.interval.1d': '1d',
 
+  // O último painel, guardado no aparelho e mostrado antes do login, com a sua idade.
+  'dashboard.kept.s': 'Atualizado há {n} s',
+  'dashboard.kept.min': 'Atualizado há {n} min',
+  'dashboard.kept.h': 'Atualizado há {n} h',
+  'dashboard.kept.d': 'Atualizado há {n} d',
+
   'mint.title': 'Bond #{id}',
   'stake.title': 'Stake #{id}',
   'mint.status.pending': 'Pendente',

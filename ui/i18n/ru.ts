@@ -90,6 +90,12 @@ export const ru: Messages = {
   'dashboard.interval.4h': '4ч',
   'dashboard.interval.1d': '1д',
 
+  // Последний дашборд, сохранённый на устройстве и показанный до входа, с его возрастом.
+  'dashboard.kept.s': 'Обновлено {n} с назад',
+  'dashboard.kept.min': 'Обновлено {n} мин назад',
+  'dashboard.kept.h': 'Обновлено {n} ч назад',
+  'dashboard.kept.d': 'Обновлено {n} дн. назад',
+
   'mint.title': 'Бонд #{id}',
   'stake.title': 'Стейк #{id}',
   'mint.status.pending': 'Ожидает',

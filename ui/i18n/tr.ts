@@ -89,6 +89,12 @@ export const tr: Messages = {
   'dashboard.interval.4h': '4s',
   'dashboard.interval.1d': '1g',
 
+  // Cihazda saklanan ve girişten önce gösterilen son pano, yaşıyla.
+  'dashboard.kept.s': '{n} sn önce güncellendi',
+  'dashboard.kept.min': '{n} dk önce güncellendi',
+  'dashboard.kept.h': '{n} sa önce güncellendi',
+  'dashboard.kept.d': '{n} gün önce güncellendi',
+
   'mint.title': 'Tahvil #{id}',
   'stake.title': 'Stake #{id}',
   'mint.status.pending': 'Bekliyor',

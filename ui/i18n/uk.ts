@@ -89,6 +89,12 @@ export const uk: Messages = {
   'dashboard.interval.4h': '4г',
   'dashboard.interval.1d': '1д',
 
+  // Останній дашборд, збережений на пристрої й показаний до входу, з його віком.
+  'dashboard.kept.s': 'Оновлено {n} с тому',
+  'dashboard.kept.min': 'Оновлено {n} хв тому',
+  'dashboard.kept.h': 'Оновлено {n} год тому',
+  'dashboard.kept.d': 'Оновлено {n} дн. тому',
+
   'mint.title': 'Бонд #{id}',
   'stake.title': 'Стейк #{id}',
   'mint.status.pending': 'Очікує',

@@ -1,12 +1,14 @@
 import { observer } from 'mobx-react-lite'
+import { useEffect, useState } from 'react'
 import { formatAmount } from '../../../core/index.ts'
+import { snapshotAge, snapshotEarnedToday } from '../../../core/domain/dashboard-snapshot.ts'
 import { useBondsState, useFirstFiguresStates } from '../app-states.ts'
 import { CardBalance } from '../../components/card-balance.tsx'
 import { Skeleton } from '../../components/spinner.tsx'
 import { TokenIcon } from '../../components/token-icon.tsx'
 import { useComputed } from '../../hooks/use-computed.ts'
 import { useT } from '../../i18n/use-t.ts'
-import { firstFiguresIn } from '../../state/first-figures.ts'
+import { firstFiguresIn, keptFigures } from '../../state/first-figures.ts'
 import '../../styles/new-user.css'
 
 /** Decimals shown for the ticking figures, so that a second's accrual is visible. */
@@ -21,11 +23,40 @@ const EARNED_TODAY_DECIMALS = 6
 const MainAmount = observer(function MainAmount() {
   const states = useFirstFiguresStates()
   const { session, bonds } = states
-  const text = useComputed(
-    () => (session.user && firstFiguresIn(states) ? formatAmount(session.user.balance_token + bonds.stakeList.earnedToday, MAIN_DECIMALS) : null),
-    [states],
-  )
+  const text = useComputed(() => {
+    if (session.user && firstFiguresIn(states)) return formatAmount(session.user.balance_token + bonds.stakeList.earnedToday, MAIN_DECIMALS)
+    // The kept dashboard's figure, as it was shown when it was kept.
+    const kept = keptFigures(states)
+    return kept ? formatAmount(kept.balances.balance_token + snapshotEarnedToday(kept), MAIN_DECIMALS) : null
+  }, [states])
   return text ?? <Skeleton width={140} height={28} />
+})
+
+/**
+ * "Updated 12 s ago": the kept dashboard's age, counted every second, in the row "Total earned today"
+ * takes once the fresh figures are in (the same height: nothing moves when they come).
+ */
+function KeptAge({ savedAtMs }: { readonly savedAtMs: number }) {
+  const t = useT()
+  const [now, setNow] = useState(() => Date.now())
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 1_000)
+    return () => clearInterval(timer)
+  }, [])
+  const age = snapshotAge(savedAtMs, now)
+  return (
+    <div className="earned-today">
+      <span className="earned-today__label" role="status" data-testid="dashboard-kept-age">
+        {t(`dashboard.kept.${age.unit}`, { n: age.n })}
+      </span>
+    </div>
+  )
+}
+
+/** Today's earnings, or the kept dashboard's age while it is on show. */
+const EarnedTodayOrAge = observer(function EarnedTodayOrAge() {
+  const kept = keptFigures(useFirstFiguresStates())
+  return kept ? <KeptAge savedAtMs={kept.savedAtMs} /> : <EarnedToday />
 })
 
 /** "Total earned today", ticking every second. */
@@ -50,8 +81,9 @@ export const EarnedToday = observer(function EarnedToday() {
 const WelcomePart = observer(function WelcomePart() {
   const states = useFirstFiguresStates()
   const t = useT()
-  const locked = states.session.user?.locked_balance ?? 0
-  if (!(locked > 0) || !firstFiguresIn(states)) return null
+  const kept = keptFigures(states)
+  const locked = (kept ? kept.balances.locked_balance : states.session.user?.locked_balance) ?? 0
+  if (!(locked > 0) || !(kept || firstFiguresIn(states))) return null
   return (
     <p className="muted balance-welcome" data-testid="balance-main-welcome">
       {t('dashboard.welcomePart', { amount: formatAmount(locked) })}
@@ -62,7 +94,9 @@ const WelcomePart = observer(function WelcomePart() {
 const SideBalance = observer(function SideBalance({ field }: { readonly field: 'referral_balance' | 'task_balance' }) {
   const states = useFirstFiguresStates()
   const user = states.session.user
-  return user && firstFiguresIn(states) ? formatAmount(user[field]) : <Skeleton width={80} height={20} />
+  if (user && firstFiguresIn(states)) return formatAmount(user[field])
+  const kept = keptFigures(states)
+  return kept ? formatAmount(kept.balances[field]) : <Skeleton width={80} height={20} />
 })
 
 export function BalanceCards() {
@@ -77,7 +111,7 @@ export function BalanceCards() {
         footer={
           <>
             <WelcomePart />
-            <EarnedToday />
+            <EarnedTodayOrAge />
           </>
         }
         testId="balance-main"

@@ -1,5 +1,8 @@
+import { observer } from 'mobx-react-lite'
 import { lazy, Suspense } from 'react'
 import { Link } from 'wouter'
+import { useFirstFiguresStates } from '../app-states.ts'
+import { keptFigures } from '../../state/first-figures.ts'
 import { firstScreenPainted } from '../../lib/first-paint.ts'
 import { HistoryIcon, RebondIcon, SellIcon } from '../../components/icons.tsx'
 import { withScreenTexts } from '../../i18n/catalogues.ts'
@@ -21,27 +24,51 @@ const DashboardBelowFold = lazy(() =>
     .then((m) => ({ default: m.DashboardBelowFold })),
 )
 
+/** The kept dashboard's bonds (kept-bonds.tsx): their code loads only when one is on show. */
+const KeptBonds = lazy(() => withScreenTexts(import('./kept-bonds.tsx')).then((m) => ({ default: m.KeptBonds })))
+
 const QUICK_ACTIONS = [
   { to: '/re-bonding', testId: 'link-rebond', Icon: RebondIcon, label: 'dashboard.rebond' },
   { to: '/sell', testId: 'link-sell', Icon: SellIcon, label: 'dashboard.sell' },
   { to: '/history', testId: 'link-history', Icon: HistoryIcon, label: 'dashboard.history' },
 ] as const
 
-function QuickActions() {
+/** The ways to the money screens; while the kept dashboard is on show they wait for the fresh figures, disabled. */
+const QuickActions = observer(function QuickActions() {
   const t = useT()
+  const waiting = keptFigures(useFirstFiguresStates()) !== null
   return (
     <div className="quick-actions">
-      {QUICK_ACTIONS.map(({ to, testId, Icon, label }) => (
-        <Link key={to} to={to} className="quick-action" data-testid={testId}>
-          <span className="quick-action__icon">
-            <Icon size={20} />
+      {QUICK_ACTIONS.map(({ to, testId, Icon, label }) => {
+        const inside = (
+          <>
+            <span className="quick-action__icon">
+              <Icon size={20} />
+            </span>
+            {t(label)}
+          </>
+        )
+        return waiting ? (
+          <span key={to} className="quick-action" data-testid={testId} role="link" aria-disabled="true">
+            {inside}
           </span>
-          {t(label)}
-        </Link>
-      ))}
+        ) : (
+          <Link key={to} to={to} className="quick-action" data-testid={testId}>
+            {inside}
+          </Link>
+        )
+      })}
     </div>
   )
-}
+})
+
+/** Under the price: the kept dashboard's bonds while it is on show, else the stats card and the fresh list. */
+const BelowFold = observer(function BelowFold() {
+  const kept = keptFigures(useFirstFiguresStates())
+  return (
+    <Suspense fallback={null}>{kept ? <KeptBonds mints={kept.mints} /> : <DashboardBelowFold />}</Suspense>
+  )
+})
 
 /**
  * The dashboard (route '/'): balances, today's earnings, the price and chart, the platform's stats, and
@@ -56,9 +83,7 @@ export function DashboardScreen() {
       <BalanceCards />
       <QuickActions />
       <PriceCard />
-      <Suspense fallback={null}>
-        <DashboardBelowFold />
-      </Suspense>
+      <BelowFold />
     </div>
   )
 }

@@ -7,7 +7,7 @@ import { Segmented } from '../../components/segmented.tsx'
 import { Skeleton, Spinner } from '../../components/spinner.tsx'
 import { useT } from '../../i18n/use-t.ts'
 import { changeTone, formatFixedAmount, formatSignedPercent } from '../../lib/format.ts'
-import { firstFiguresIn } from '../../state/first-figures.ts'
+import { shownPrice } from '../../state/first-figures.ts'
 
 /**
  * The chart draws after the balances: its code (and lightweight-charts after it) is fetched once the
@@ -41,8 +41,8 @@ function Change({ label, value, testId }: { readonly label: string; readonly val
 const PriceLine = observer(function PriceLine() {
   const states = useFirstFiguresStates()
   const t = useT()
-  // Shown with the balances, in the same paint (first-figures.ts).
-  const price = firstFiguresIn(states) ? states.market.price : null
+  // Shown with the balances, in the same paint (first-figures.ts); until then, the kept dashboard's.
+  const price = shownPrice(states)
   return (
     <div className="price">
       <div>
