@@ -248,10 +248,12 @@ export const composeBrowserApp = async (early: EarlyBoot): Promise<ComposedApp> 
     launch: browser.platform.launch(),
     storedUser: () => browser.storage.get(STORAGE_KEYS.user),
   })
+  // A wallet transaction's validity (spec §5: 60 s); a test build sets it shorter to see the window end.
+  const validity = Number(env.VITE_TON_TX_VALIDITY_SECONDS)
   // The last dashboard, kept on the device (DeviceStorage on 9.0+, else localStorage) and painted
   // before sign-in; the user-switch wipe (the local storage's clear) removes it too.
   const kept = new DashboardSnapshotStore({ launch: browser.platform.launch(), features: () => browser.platform.features(), local: browser.storage })
-  const ports: PortBindings = { ...browser, session, storage: clearingSnapshot(browser.storage, kept) }
+  const ports: PortBindings = { ...browser, session, storage: clearingSnapshot(browser.storage, kept), ...(validity > 0 ? { transactionValiditySeconds: validity } : {}) }
   // Its read starts now, beside the boot, not behind the SecureStorage read that the start may wait for.
   const keeping = dashboardSnapshots({ storage: kept, platform: ports.platform, clock: ports.clock })
   const keptRead = keeping.load()
