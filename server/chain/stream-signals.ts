@@ -62,11 +62,14 @@ export const createPaymentSignals = (ctx: ServerContext, treasuryRaw: string): P
         out.push(payment(userId, mintId, 'bond', 'seen'))
       } else {
         // The treasury's own message: the sales it pays, known by its normalized hash (payouts.ts records it before sending).
+        // Only while they are in flight: the trace's finalized snapshot comes after the watcher confirmed
+        // them (told `paid`), and would tell them `sent` again.
         const hex = hashHex(n.hashNorm)
         if (!hex) continue
         const rows = await allRows(
           ctx.db,
-          `SELECT o.id, o.withdrawal_id, w.user_id FROM outgoing_payments o JOIN withdrawals w ON w.id = o.withdrawal_id WHERE o.msg_hash = ? AND o.kind = 'sale'`,
+          `SELECT o.id, o.withdrawal_id, w.user_id FROM outgoing_payments o JOIN withdrawals w ON w.id = o.withdrawal_id
+            WHERE o.msg_hash = ? AND o.kind = 'sale' AND o.state = 'sending'`,
           hex,
         )
         for (const r of rows) {
@@ -103,7 +106,8 @@ export const createPaymentSignals = (ctx: ServerContext, treasuryRaw: string): P
         const row = await getRow(ctx.db, 'SELECT state FROM outgoing_payments WHERE id = ?', id)
         const state = row ? str(row, 'state') : 'gone'
         if (state === 'sending') continue
-        sales.delete(id)
+        // Passes overlap (a block's notice and the next wake each end in one): the first to get here tells it.
+        if (!sales.delete(id)) continue
         if (state === 'paid') out.push(payment(sale.userId, sale.withdrawalId, 'sale', 'paid'))
       }
       await tell(out)

@@ -43,8 +43,25 @@ describe('chain:payment from the stream', () => {
     const id = Number(res.body.id)
     const sent = live.next('chain:payment', (d) => d.kind === 'sale' && d.id === id && d.state === 'sent', 10_000)
     const paid = live.next('chain:payment', (d) => d.kind === 'sale' && d.id === id && d.state === 'paid', 10_000)
+    // The treasury's message finalized (two blocks after its own): the stream's last word on it.
+    const treasury = s.ton.chain.treasury.wallet.address
+    const finalized = new Promise<void>((resolve) => {
+      const off = s.ton.chain.onTrace((e) => {
+        if (e.type === 'trace' && e.finality === 'finalized' && e.txs.some((t) => t.address.equals(treasury) && t.tx.inMessage?.info.type === 'external-in')) {
+          off()
+          resolve()
+        }
+      })
+    })
     await s.ton.payouts.processOnce()
     await sent
     await paid
+    await finalized
+    // Its notice crosses the stream and a pass after it; then each was told once (not `sent` again
+    // by the finalized snapshot, nor `paid` twice by passes that overlap).
+    await new Promise((r) => setTimeout(r, 1_000))
+    const told = live.events.filter((e) => e.event === 'chain:payment' && e.data.kind === 'sale' && e.data.id === id).map((e) => e.data.state)
+    // Beyond the two `next` took: none.
+    expect(told).toEqual([])
   })
 })
