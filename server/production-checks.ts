@@ -92,9 +92,10 @@ export const productionOptions = async (env: NodeJS.ProcessEnv, base: StartOptio
   if (!confirmApi) refuse('AXIOM_TON_API_CONFIRM is not set (a second TON HTTP API v4 endpoint, of another provider or your own node, that confirms every payment)')
   requireHttps('AXIOM_TON_API_CONFIRM', confirmApi!)
   if (hostOf(confirmApi!) === hostOf(tonApi!)) refuse(`AXIOM_TON_API_CONFIRM is on the same host as AXIOM_TON_API (${hostOf(tonApi!)}): a payment must be confirmed by an independent endpoint`)
-  // The Streaming API is optional (no stream: the watcher polls); when set, it carries the provider's key: TLS only.
+  // The Streaming API is optional (no stream: the watcher polls); when set, it carries the provider's key: TLS
+  // only, https (SSE) or wss (WebSocket).
   const streamUrl = env.AXIOM_TON_STREAM?.trim()
-  if (streamUrl) requireHttps('AXIOM_TON_STREAM', streamUrl)
+  if (streamUrl && !streamUrl.toLowerCase().startsWith('wss://')) requireHttps('AXIOM_TON_STREAM', streamUrl)
   requireHttps('TELEGRAM_API_ROOT', env.TELEGRAM_API_ROOT?.trim() || defaultTelegramSettings().apiRoot)
 
   const treasuryText = env.AXIOM_TREASURY?.trim()

@@ -1,4 +1,5 @@
 import { Address } from '@ton/core'
+import WebSocket from 'ws'
 
 /**
  * A client of the TON Center Streaming API v2 over SSE (TonAPI serves the same protocol), written from
@@ -8,6 +9,11 @@ import { Address } from '@ton/core'
  *   https://docs.ton.org/ecosystem/api/toncenter/streaming/reference  (`transactions` notifications per
  *     trace with `finality` and `trace_external_hash_norm`, v3 Transaction objects; `trace_invalidated`)
  *   https://docs.ton.org/ecosystem/api/toncenter/v3-authentication    (the key: header `X-API-Key`)
+ *   https://docs.ton.org/ecosystem/api/toncenter/streaming/wss        (the WebSocket transport: JSON
+ *     operations `subscribe` answered `{"id", "status": "subscribed"}`, `ping` every 15 s answered `pong`)
+ *
+ * The URL's scheme chooses the transport: https (http locally) SSE, wss (ws locally) WebSocket; the
+ * notifications are the same, and so is all the rest.
  *
  * It subscribes to the treasury's `transactions` and `trace_invalidated` from `pending` on, and says
  * what it hears; it credits nothing. The watcher's v4 history stays the only source of what is
@@ -43,7 +49,10 @@ export type StreamNotice =
   | { readonly type: 'trace_invalidated'; readonly hashNorm: string }
 
 export interface StreamSettings {
-  /** The SSE endpoint (AXIOM_TON_STREAM): https://toncenter.com/api/streaming/v2/sse, testnet.toncenter.com's, TonAPI's. */
+  /**
+   * The endpoint (AXIOM_TON_STREAM), its scheme choosing the transport: SSE at https://toncenter.com/api/streaming/v2/sse,
+   * WebSocket at wss://toncenter.com/api/streaming/v2/ws (testnet.toncenter.com's, TonAPI's alike).
+   */
   readonly url: string
   /** The provider's key (AXIOM_TON_STREAM_KEY). */
   readonly key?: string
@@ -173,6 +182,8 @@ export interface StreamListenerOptions extends StreamSettings {
 
 /** Three keepalives missed (the docs: one every 15 s). */
 export const SILENCE_MS = 45_000
+/** The WebSocket's `ping` (the docs: "every 15 seconds to keep the connection active"); its `pong` counts as heard. */
+export const PING_MS = 15_000
 export const BACKOFF_MS = { min: 1_000, max: 30_000 }
 
 export interface StreamListener {
@@ -202,10 +213,80 @@ export const startStreamListener = (o: StreamListenerOptions): StreamListener =>
     headers['X-API-Key'] = o.key
     headers.Authorization = `Bearer ${o.key}`
   }
-  const body = JSON.stringify({ types: ['transactions', 'trace_invalidated'], addresses: [o.address.toRawString()], min_finality: 'pending' })
+
+  const subscribeRequest = { types: ['transactions', 'trace_invalidated'], addresses: [o.address.toRawString()], min_finality: 'pending' }
+  const webSocket = /^wss?:$/.test(new URL(o.url).protocol)
+
+  /** A message read from either transport: a subscription (again), or a notice once subscribed. */
+  const handle = (data: string, wasSubscribed: boolean): boolean => {
+    const m = readStreamMessage(data)
+    if (m === 'subscribed') {
+      subscribed = true
+      subscriptions++
+      o.onSubscribed()
+      return true
+    }
+    if (m && wasSubscribed) {
+      notices++
+      o.onNotice(m)
+    }
+    return wasSubscribed
+  }
+
+  /** One WebSocket connection: subscribes, pings, and resolves when it ends; answers whether it was subscribed. */
+  const onceWebSocket = (): Promise<boolean> =>
+    new Promise<boolean>((resolve) => {
+      const wsHeaders: Record<string, string> = {}
+      if (o.key) {
+        wsHeaders['X-API-Key'] = o.key
+        wsHeaders.Authorization = `Bearer ${o.key}`
+      }
+      const ws = new WebSocket(o.url, { headers: wsHeaders })
+      let wasSubscribed = false
+      let silence: ReturnType<typeof setTimeout> | null = null
+      let ping: ReturnType<typeof setInterval> | null = null
+      let pings = 0
+      let ended = false
+      const end = (why: string | null) => {
+        if (ended) return
+        ended = true
+        if (silence) clearTimeout(silence)
+        if (ping) clearInterval(ping)
+        current = null
+        subscribed = false
+        ws.removeAllListeners('message')
+        ws.on('error', () => undefined)
+        ws.terminate()
+        if (!stopped) log(why ? `the TON stream failed (${why}): opened again (the watcher polls meanwhile)` : 'the TON stream ended: opened again (the watcher polls meanwhile)')
+        resolve(wasSubscribed)
+      }
+      const heard = () => {
+        if (silence) clearTimeout(silence)
+        silence = setTimeout(() => end(`no message or pong in ${silenceMs / 1000} s`), silenceMs)
+      }
+      const abort = new AbortController()
+      abort.signal.addEventListener('abort', () => end(null))
+      current = abort
+      heard()
+      ws.on('open', () => {
+        ws.send(JSON.stringify({ operation: 'subscribe', ...subscribeRequest, id: 'axiom-subscribe' }))
+        ping = setInterval(() => {
+          if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ operation: 'ping', id: `axiom-ping-${++pings}` }))
+        }, Math.min(PING_MS, Math.max(100, Math.floor(silenceMs / 3))))
+        ping.unref()
+      })
+      ws.on('message', (raw) => {
+        heard()
+        wasSubscribed = handle(raw.toString(), wasSubscribed)
+      })
+      ws.on('unexpected-response', (_req, res) => end(`the stream answered ${res.statusCode}`))
+      ws.on('error', (e) => end(e.message))
+      ws.on('close', () => end(null))
+    })
 
   /** One connection: resolves when it ends (closed, failed, silent, stopped); answers whether it was subscribed. */
   const once = async (): Promise<boolean> => {
+    if (webSocket) return onceWebSocket()
     const abort = new AbortController()
     current = abort
     let silence: ReturnType<typeof setTimeout> | null = null
@@ -216,7 +297,7 @@ export const startStreamListener = (o: StreamListenerOptions): StreamListener =>
     let wasSubscribed = false
     try {
       heard()
-      const res = await doFetch(o.url, { method: 'POST', headers, body, signal: abort.signal })
+      const res = await doFetch(o.url, { method: 'POST', headers, body: JSON.stringify(subscribeRequest), signal: abort.signal })
       if (!res.ok || !res.body) throw new Error(`the stream answered ${res.status}`)
       const parser = sseParser()
       const decoder = new TextDecoder()
@@ -225,18 +306,7 @@ export const startStreamListener = (o: StreamListenerOptions): StreamListener =>
         const { done, value } = await reader.read()
         if (done) break
         heard()
-        for (const data of parser.push(decoder.decode(value, { stream: true }))) {
-          const m = readStreamMessage(data)
-          if (m === 'subscribed') {
-            wasSubscribed = true
-            subscribed = true
-            subscriptions++
-            o.onSubscribed()
-          } else if (m && wasSubscribed) {
-            notices++
-            o.onNotice(m)
-          }
-        }
+        for (const data of parser.push(decoder.decode(value, { stream: true }))) wasSubscribed = handle(data, wasSubscribed)
       }
       if (!stopped) log('the TON stream ended: opened again (the watcher polls meanwhile)')
     } catch (e) {

@@ -1,6 +1,7 @@
 import { Address, beginCell, storeMessage, type Message } from '@ton/core'
 import type { BlockchainTransaction } from '@ton/sandbox'
 import type { FastifyInstance, FastifyReply } from 'fastify'
+import { WebSocketServer } from 'ws'
 import { readComment, traceHashNorm, type ChainTx, type LocalChain, type TraceEvent } from './local-chain.ts'
 
 /**
@@ -17,10 +18,12 @@ import { readComment, traceHashNorm, type ChainTx, type LocalChain, type TraceEv
  * framing; this is the SSE standard's framing). What the docs leave open and this stand-in chooses:
  * raw addresses in upper-case hex (the docs' examples: "0:18AA..."), hashes in standard base64 (the
  * docs: "All hashes are given in the Base64 format"), `decoded.type` "text_comment" for a comment.
- * No WebSocket transport (`/api/streaming/v2/ws`) here.
+ * The WebSocket transport (`/api/streaming/v2/ws`, docs.ton.org/ecosystem/api/toncenter/streaming/wss)
+ * carries the same notifications after a `subscribe` operation.
  */
 
 export const STREAM_SSE_PATH = '/api/streaming/v2/sse'
+export const STREAM_WS_PATH = '/api/streaming/v2/ws'
 /** The docs: "the server sends the following `keepalive` line every 15 seconds". */
 export const KEEPALIVE_MS = 15_000
 
@@ -153,13 +156,45 @@ const parseSubscription = (body: unknown): Subscription | string => {
 }
 
 export interface StreamingApi {
-  /** Open SSE subscriptions. */
+  /** Open subscriptions (SSE streams and WebSocket connections). */
   readonly open: number
   /** Ends every open subscription (a dropped connection, as a provider's restart does). */
   dropAll(): void
 }
 
-/** Registers the SSE endpoint on `app`, fed by the chain's trace events. */
+/**
+ * Feeds one subscription from the chain's trace events: `write` gets each notification for `sub()`
+ * (read at each event: a WebSocket's subscribe replaces it). Answers the unsubscription.
+ */
+const feed = (chain: LocalChain, sub: () => Subscription | null, write: (payload: unknown) => void): (() => void) => {
+  const told = new Set<string>()
+  return chain.onTrace((e: TraceEvent) => {
+    const s = sub()
+    if (!s) return
+    if (e.type === 'trace_invalidated') {
+      // Only a trace this subscriber was told of, and never after it was finalized (the chain never invalidates one).
+      if (s.types.has('trace_invalidated') && told.delete(e.hashNorm)) write({ type: 'trace_invalidated', trace_external_hash_norm: e.hashNorm })
+      return
+    }
+    if (!s.types.has('transactions') || FINALITY.indexOf(e.finality) < FINALITY.indexOf(s.minFinality)) return
+    const mine = e.txs.filter((t) => s.addresses.some((a) => a.equals(t.address)))
+    if (mine.length === 0) return
+    if (e.finality === 'finalized') told.delete(e.hashNorm)
+    else told.add(e.hashNorm)
+    const newestFirst = [...mine].sort((a, b) => (a.tx.lt < b.tx.lt ? 1 : a.tx.lt > b.tx.lt ? -1 : 0))
+    write({
+      type: 'transactions',
+      finality: e.finality,
+      trace_external_hash_norm: e.hashNorm,
+      transactions: newestFirst.map((t) => transactionJson(t, e.finality, e.hashNorm)),
+    })
+  })
+}
+
+/**
+ * Registers the SSE endpoint and the WebSocket one on `app` (before it listens), fed by the chain's
+ * trace events.
+ */
 export const registerStreamingRoutes = (app: FastifyInstance, chain: LocalChain): StreamingApi => {
   const open = new Set<{ end(): void }>()
   app.post(STREAM_SSE_PATH, async (req, reply: FastifyReply) => {
@@ -172,28 +207,7 @@ export const registerStreamingRoutes = (app: FastifyInstance, chain: LocalChain)
       if (!res.writableEnded) res.write(`data: ${JSON.stringify(payload)}\n\n`)
     }
     write({ status: 'subscribed' })
-    const told = new Set<string>()
-    const minAt = FINALITY.indexOf(sub.minFinality)
-    const onTrace = (e: TraceEvent) => {
-      if (e.type === 'trace_invalidated') {
-        // Only a trace this subscriber was told of, and never after it was finalized (the chain never invalidates one).
-        if (sub.types.has('trace_invalidated') && told.delete(e.hashNorm)) write({ type: 'trace_invalidated', trace_external_hash_norm: e.hashNorm })
-        return
-      }
-      if (!sub.types.has('transactions') || FINALITY.indexOf(e.finality) < minAt) return
-      const mine = e.txs.filter((t) => sub.addresses.some((a) => a.equals(t.address)))
-      if (mine.length === 0) return
-      if (e.finality === 'finalized') told.delete(e.hashNorm)
-      else told.add(e.hashNorm)
-      const newestFirst = [...mine].sort((a, b) => (a.tx.lt < b.tx.lt ? 1 : a.tx.lt > b.tx.lt ? -1 : 0))
-      write({
-        type: 'transactions',
-        finality: e.finality,
-        trace_external_hash_norm: e.hashNorm,
-        transactions: newestFirst.map((t) => transactionJson(t, e.finality, e.hashNorm)),
-      })
-    }
-    const off = chain.onTrace(onTrace)
+    const off = feed(chain, () => sub, write)
     const keepalive = setInterval(() => {
       if (!res.writableEnded) res.write(': keepalive\n\n')
     }, KEEPALIVE_MS)
@@ -208,6 +222,69 @@ export const registerStreamingRoutes = (app: FastifyInstance, chain: LocalChain)
     }
     open.add(entry)
     res.on('close', entry.end)
+  })
+
+  // The WebSocket transport (docs.ton.org/ecosystem/api/toncenter/streaming/wss): JSON operations
+  // `subscribe` (replaces the connection's whole subscription; `{"id", "status": "subscribed"}`),
+  // `unsubscribe` (addresses taken out; `"unsubscribed"`) and `ping` (`"pong"`), each with an optional
+  // `id` echoed; the notifications are the SSE ones, one JSON text frame each. A request it cannot
+  // take is answered `{"id", "error"}` (the docs give no error shape).
+  const wss = new WebSocketServer({ noServer: true })
+  app.server.on('upgrade', (req, socket, head) => {
+    if ((req.url ?? '').split('?')[0] !== STREAM_WS_PATH) return
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      let sub: Subscription | null = null
+      const write = (payload: unknown) => {
+        if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(payload))
+      }
+      const off = feed(chain, () => sub, write)
+      const entry = {
+        end: () => {
+          off()
+          open.delete(entry)
+          ws.terminate()
+        },
+      }
+      open.add(entry)
+      ws.on('close', entry.end)
+      ws.on('message', (data) => {
+        let m: Record<string, unknown> | null = null
+        try {
+          const v = JSON.parse(data.toString()) as unknown
+          m = v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null
+        } catch {
+          m = null
+        }
+        const id = typeof m?.id === 'string' ? { id: m.id } : {}
+        if (!m) return write({ error: 'the message must be a JSON object' })
+        if (m.operation === 'ping') return write({ ...id, status: 'pong' })
+        if (m.operation === 'subscribe') {
+          const next = parseSubscription(m)
+          if (typeof next === 'string') return write({ ...id, error: next })
+          sub = next
+          return write({ ...id, status: 'subscribed' })
+        }
+        if (m.operation === 'unsubscribe') {
+          const list = m.addresses ?? []
+          if (!Array.isArray(list) || !list.every((a) => typeof a === 'string')) return write({ ...id, error: 'addresses must be a list of addresses' })
+          const gone: Address[] = []
+          for (const a of list as string[]) {
+            try {
+              gone.push(Address.parse(a))
+            } catch {
+              return write({ ...id, error: `not a TON address: ${a}` })
+            }
+          }
+          if (sub) sub = { ...sub, addresses: sub.addresses.filter((a) => !gone.some((g) => g.equals(a))) }
+          return write({ ...id, status: 'unsubscribed' })
+        }
+        return write({ ...id, error: 'operation must be subscribe, unsubscribe or ping' })
+      })
+    })
+  })
+  app.addHook('onClose', async () => {
+    for (const e of [...open]) e.end()
+    wss.close()
   })
   return {
     get open() {
