@@ -1,9 +1,11 @@
 import { versionAtLeast } from '../../core/domain/platform-version.ts'
-import { SNAPSHOT_KEY } from '../../core/domain/dashboard-snapshot.ts'
 import type { KeyValueStore } from '../../core/ports/key-value-store.port.ts'
 import type { DeviceKeyStore, PlatformFeatures } from '../../core/ports/platform-features.port.ts'
 import type { LaunchData } from '../../core/ports/platform.port.ts'
 import type { SnapshotStorage } from '../../core/use-cases/dashboard-snapshot.ts'
+
+/** The kept dashboard's key, in DeviceStorage and in localStorage. */
+export const SNAPSHOT_KEY = 'axiom_dashboard'
 
 /** The first client with DeviceStorage (telegram-features.ts's PLATFORM_DEVICE_STORAGE_VERSION). */
 export const DEVICE_STORAGE_VERSION = '9.0'

@@ -3,6 +3,7 @@ import { SECONDS_PER_DAY } from './constants.ts'
 import { Price } from './entities/market.ts'
 import { Mint, Stake } from './entities/mint.ts'
 import { Amount } from './entities/primitives.ts'
+import { SNAPSHOT_MAX_BONDS } from './kept-dashboard.ts'
 import { accruedBetween } from './reward.ts'
 
 /**
@@ -16,6 +17,7 @@ import { accruedBetween } from './reward.ts'
  * reads back to the figure the API's answer decoded to (for the backend's amounts, at most 9
  * decimals and 15 significant digits, the API's own text), and it is read back through the
  * entities' own schemas, as an answer of the API is.
+ * How many bonds are kept and how its age reads are in kept-dashboard.ts (what the ui needs of it).
  */
 
 /** The layout of what is kept; a snapshot of another version is not painted and is removed. */
@@ -23,12 +25,6 @@ export const SNAPSHOT_VERSION = 1
 
 /** A snapshot older than this is not painted (and is removed): a week-old balance tells more wrong than right. */
 export const SNAPSHOT_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000
-
-/** Its key in DeviceStorage and in localStorage. */
-export const SNAPSHOT_KEY = 'axiom_dashboard'
-
-/** The bonds kept: the top of the dashboard's list, what the first screens show; the rest comes with the fresh list. */
-export const SNAPSHOT_MAX_BONDS = 50
 
 /** The balances the dashboard's cards show (spec §3's user data, their amounts only). */
 export const SnapshotBalances = Schema.Struct({
@@ -59,6 +55,8 @@ export interface DashboardSnapshot {
   readonly userId: string
   readonly savedAtMs: number
   readonly balances: SnapshotBalances
+  /** The main balance as it was shown: balance_token plus the active stakes' accrual of that day up to then. */
+  readonly mainBalance: number
   readonly mints: ReadonlyArray<Mint>
   readonly stakes: ReadonlyArray<Stake>
   readonly price: Price | null
@@ -163,9 +161,10 @@ export const readSnapshot = (text: string | null, userId: string | null, nowMs: 
   if (decoded._tag === 'None') return { kind: 'discard', reason: 'unreadable' }
   const s = decoded.value
   if (nowMs - s.saved_at > SNAPSHOT_MAX_AGE_MS) return { kind: 'discard', reason: 'too-old' }
+  const mainBalance = s.balances.balance_token + snapshotEarnedToday({ stakes: s.stakes, savedAtMs: s.saved_at })
   return {
     kind: 'show',
-    snapshot: { userId: s.user, savedAtMs: s.saved_at, balances: s.balances, mints: s.mints, stakes: s.stakes, price: s.price },
+    snapshot: { userId: s.user, savedAtMs: s.saved_at, balances: s.balances, mainBalance, mints: s.mints, stakes: s.stakes, price: s.price },
   }
 }
 
@@ -177,15 +176,4 @@ export const snapshotEarnedToday = (s: Pick<DashboardSnapshot, 'stakes' | 'saved
   const at = Math.floor(s.savedAtMs / 1000)
   const dayStart = at - (at % SECONDS_PER_DAY)
   return s.stakes.filter((st) => st.status === 'active').reduce((sum, st) => sum + accruedBetween(st, dayStart, at), 0)
-}
-
-/** How old a snapshot reads on its mark: seconds under a minute, then minutes, hours, days. */
-export type SnapshotAge = { readonly unit: 's' | 'min' | 'h' | 'd'; readonly n: number }
-
-export const snapshotAge = (savedAtMs: number, nowMs: number): SnapshotAge => {
-  const s = Math.max(0, Math.floor((nowMs - savedAtMs) / 1000))
-  if (s < 60) return { unit: 's', n: s }
-  if (s < 3_600) return { unit: 'min', n: Math.floor(s / 60) }
-  if (s < 86_400) return { unit: 'h', n: Math.floor(s / 3_600) }
-  return { unit: 'd', n: Math.floor(s / 86_400) }
 }

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { clearingSnapshot, DashboardSnapshotStore } from '../../adapters/browser/dashboard-snapshot-store.ts'
-import { SNAPSHOT_KEY } from '../../core/domain/dashboard-snapshot.ts'
+import { clearingSnapshot, DashboardSnapshotStore, SNAPSHOT_KEY } from '../../adapters/browser/dashboard-snapshot-store.ts'
 import type { DeviceKeyStore, PlatformFeatures, StorageResult } from '../../core/index.ts'
 import { noPlatformFeatures } from '../../core/ports/platform-features.port.ts'
 import { MemoryKeyValueStore } from '../core/fakes/memory-stores.ts'

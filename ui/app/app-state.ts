@@ -11,7 +11,8 @@ import {
   type SocketStatus,
   type UseCases,
 } from '../../core/index.ts'
-import { type DashboardFigures, SNAPSHOT_MAX_BONDS } from '../../core/domain/dashboard-snapshot.ts'
+import type { DashboardFigures } from '../../core/domain/dashboard-snapshot.ts'
+import { SNAPSHOT_MAX_BONDS } from '../../core/domain/kept-dashboard.ts'
 import type { DashboardSnapshots } from '../../core/use-cases/dashboard-snapshot.ts'
 import { firstFiguresIn } from '../state/first-figures.ts'
 import { routeLiveEvent } from './event-router.ts'

@@ -3,14 +3,12 @@ import {
   amountText,
   type DashboardFigures,
   readSnapshot,
-  SNAPSHOT_KEY,
   SNAPSHOT_MAX_AGE_MS,
-  SNAPSHOT_MAX_BONDS,
   SNAPSHOT_VERSION,
-  snapshotAge,
   snapshotEarnedToday,
   snapshotText,
 } from '../../../core/domain/dashboard-snapshot.ts'
+import { SNAPSHOT_MAX_BONDS, snapshotAge } from '../../../core/domain/kept-dashboard.ts'
 import { dashboardSnapshots, type SnapshotStorage } from '../../../core/use-cases/dashboard-snapshot.ts'
 import { Mint, Price } from '../../../core/index.ts'
 import { Schema } from 'effect'
@@ -103,7 +101,7 @@ describe('the dashboard snapshot', () => {
     const read = readSnapshot(text, USER, NOW + 5_000)
     expect(read).toEqual({
       kind: 'show',
-      snapshot: { userId: USER, savedAtMs: NOW, balances: figures().balances, mints: [decodedMint], stakes: [], price: decodedPrice },
+      snapshot: { userId: USER, savedAtMs: NOW, balances: figures().balances, mainBalance: 120.5, mints: [decodedMint], stakes: [], price: decodedPrice },
     })
   })
 
@@ -144,6 +142,10 @@ describe('the dashboard snapshot', () => {
     const stake = aStake({ id: 5, created_at: dayStart - 10 * 86_400, total_amount: 100, daily_reward: 1, max_reward: 50 })
     expect(snapshotEarnedToday({ savedAtMs, stakes: [stake] })).toBeCloseTo(1 / 24, 9)
     expect(snapshotEarnedToday({ savedAtMs, stakes: [{ ...stake, status: 'completed' }] })).toBe(0)
+    // The figure painted: balance_token plus that.
+    const read = readSnapshot(snapshotText(figures({ stakes: [stake] }), USER, savedAtMs), USER, savedAtMs + 60_000)
+    if (read.kind !== 'show') throw new Error('not shown')
+    expect(read.snapshot.mainBalance).toBeCloseTo(120.5 + 1 / 24, 9)
   })
 
   it('reads its age in seconds under a minute, then minutes, hours and days', () => {
@@ -206,9 +208,5 @@ describe('dashboardSnapshots', () => {
     expect(await snapshots.load()).toBeNull()
     snapshots.save(figures())
     expect(storage.calls).toEqual([])
-  })
-
-  it('has one key on the device', () => {
-    expect(SNAPSHOT_KEY).toBe('axiom_dashboard')
   })
 })

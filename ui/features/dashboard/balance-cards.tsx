@@ -1,7 +1,7 @@
 import { observer } from 'mobx-react-lite'
 import { useEffect, useState } from 'react'
 import { formatAmount } from '../../../core/index.ts'
-import { snapshotAge, snapshotEarnedToday } from '../../../core/domain/dashboard-snapshot.ts'
+import { snapshotAge } from '../../../core/domain/kept-dashboard.ts'
 import { useBondsState, useFirstFiguresStates } from '../app-states.ts'
 import { CardBalance } from '../../components/card-balance.tsx'
 import { Skeleton } from '../../components/spinner.tsx'
@@ -27,7 +27,7 @@ const MainAmount = observer(function MainAmount() {
     if (session.user && firstFiguresIn(states)) return formatAmount(session.user.balance_token + bonds.stakeList.earnedToday, MAIN_DECIMALS)
     // The kept dashboard's figure, as it was shown when it was kept.
     const kept = keptFigures(states)
-    return kept ? formatAmount(kept.balances.balance_token + snapshotEarnedToday(kept), MAIN_DECIMALS) : null
+    return kept ? formatAmount(kept.mainBalance, MAIN_DECIMALS) : null
   }, [states])
   return text ?? <Skeleton width={140} height={28} />
 })
