@@ -10,8 +10,9 @@
  *    the DOM, launching the app for a seeded user with a signed Telegram launch hash against the
  *    reference backend (so startup-time dynamic imports count too).
  * Each other language's catalogue (ui/i18n/ru.ts, uk.ts, …), which the entry loads only for a user
- * of that language, is printed apart with the initial figure for such a user. "All JS" is what one
- * user can load: every chunk but the other languages' catalogues (the largest one counted); the
+ * of that language, is printed apart with the initial figure for such a user; the initial budget
+ * holds for every language. "All JS" is what one user can load: every chunk but the languages'
+ * texts (a catalogue and its screens' chunk), of which one language's (the largest) is counted; the
  * whole build's figure is printed beside it.
  * Pass --static to skip the browser run, --modules for where the bytes go, by package and module
  * (source-map attribution, scripts/bundle-breakdown.ts).
@@ -31,6 +32,8 @@ const BUDGET_TOTAL_KIB = 420
 const DASHBOARD_MODULE = /ui\/features\/dashboard\/dashboard-screen\.tsx$/
 const BOOT_STEP = /\/(composition-root\.ts|ui\/render-app\.tsx)$/
 const CATALOGUE_MODULE = /\/ui\/i18n\/(ru|uk|es|pt-br|id|tr|fa)\.ts$/
+/** Each language's other screens' texts (en-screens.ts included): loaded with the first screen beyond the dashboard. */
+const SCREEN_TEXTS_MODULE = /\/ui\/i18n\/(en|ru|uk|es|pt-br|id|tr|fa)-screens\.ts$/
 
 type Chunk = Rolldown.OutputChunk
 const kib = (bytes: number) => bytes / 1024
@@ -136,21 +139,34 @@ const main = async () => {
     const initial = new Set([...staticSet, ...observed])
 
     const initialBytes = sum(initial)
-    // One user reads one language: the catalogues beyond the largest are never all loaded together.
-    const catalogueBytes = catalogues.map((n) => gz.get(n)!).sort((a, b) => b - a)
+    // One user reads one language: of the languages' chunks (a catalogue and its screens' texts;
+    // English's screens alone, its first screens being in the entry) they load one language's.
+    const languageOf = (name: string) => {
+      const id = chunks.get(name)?.facadeModuleId ?? ''
+      return id.match(CATALOGUE_MODULE)?.[1] ?? id.match(SCREEN_TEXTS_MODULE)?.[1] ?? null
+    }
+    const perLanguage = new Map<string, string[]>()
+    for (const name of chunks.keys()) {
+      const language = languageOf(name)
+      if (language) perLanguage.set(language, [...(perLanguage.get(language) ?? []), name])
+    }
+    const languageBytes = [...perLanguage.values()].map(sum)
     const buildBytes = sum(chunks.keys())
-    const totalBytes = buildBytes - catalogueBytes.slice(1).reduce((a, b) => a + b, 0)
+    const totalBytes = buildBytes - languageBytes.reduce((a, b) => a + b, 0) + Math.max(0, ...languageBytes)
     console.log('bench:bundle — production build, gzip -9')
     console.log('  JS loaded before the dashboard paints:')
     for (const name of [...initial].sort((a, b) => gz.get(b)! - gz.get(a)!)) {
       const how = staticSet.has(name) ? (observed.has(name) || staticOnly ? '' : ' (static only)') : ' (observed only)'
       console.log(`    ${fmt(gz.get(name)!).padStart(10)}  ${name}${how}  [${contents(chunks.get(name)!)}]`)
     }
-    for (const name of catalogues) {
-      const extra = closure(chunks, [name])
-      const more = [...extra].filter((n) => !initial.has(n))
-      console.log(`  a ${chunks.get(name)!.facadeModuleId!.match(CATALOGUE_MODULE)![1]} speaker also loads before the dashboard: ${more.map((n) => `${n} ${fmt(gz.get(n)!)}`).join(', ')} (initial JS for them: ${fmt(initialBytes + sum(more))})`)
-    }
+    // Each speaker's initial JS: the entry's set and their catalogue (with what it imports).
+    const speakers = catalogues.map((name) => {
+      const more = [...closure(chunks, [name])].filter((n) => !initial.has(n))
+      const language = chunks.get(name)!.facadeModuleId!.match(CATALOGUE_MODULE)![1]!
+      console.log(`  a ${language} speaker also loads before the dashboard: ${more.map((n) => `${n} ${fmt(gz.get(n)!)}`).join(', ')} (initial JS for them: ${fmt(initialBytes + sum(more))})`)
+      return { language, bytes: initialBytes + sum(more) }
+    })
+    const heaviest = speakers.reduce((a, b) => (b.bytes > a.bytes ? b : a), { language: 'en', bytes: initialBytes })
     // The entry starts the maintenance check and /user/me: a static import would hold it until that chunk arrived.
     const entryWaits = entries.flatMap((e) => chunks.get(e)?.imports ?? [])
     console.log(`  the entry waits for: ${entryWaits.length ? entryWaits.map((n) => `${n} ${fmt(gz.get(n)!)}`).join(', ') : 'no other chunk (it runs as soon as it has downloaded)'}`)
@@ -167,10 +183,10 @@ const main = async () => {
       console.log('  all JS, by package or app folder:')
       top(shares, (s) => packageOf(s.module), Number(process.env.BUNDLE_PKGS ?? 25)).forEach((l) => console.log(`  ${l}`))
     }
-    const okInitial = kib(initialBytes) <= BUDGET_INITIAL_KIB
+    const okInitial = kib(heaviest.bytes) <= BUDGET_INITIAL_KIB
     const okTotal = kib(totalBytes) <= BUDGET_TOTAL_KIB
-    console.log(`  initial JS: ${fmt(initialBytes)} (budget ≤ ${BUDGET_INITIAL_KIB} KiB) ${okInitial ? 'PASS' : 'FAIL'}`)
-    console.log(`  total JS:   ${fmt(totalBytes)} one user can load (budget ≤ ${BUDGET_TOTAL_KIB} KiB) ${okTotal ? 'PASS' : 'FAIL'}; the whole build ${fmt(buildBytes)} with ${catalogues.length} catalogues`)
+    console.log(`  initial JS: ${fmt(initialBytes)} for an English speaker, ${fmt(heaviest.bytes)} for the heaviest (${heaviest.language}) (budget ≤ ${BUDGET_INITIAL_KIB} KiB for every language) ${okInitial ? 'PASS' : 'FAIL'}`)
+    console.log(`  total JS:   ${fmt(totalBytes)} one user can load (budget ≤ ${BUDGET_TOTAL_KIB} KiB) ${okTotal ? 'PASS' : 'FAIL'}; the whole build ${fmt(buildBytes)} with ${perLanguage.size} languages' texts`)
     process.exitCode = okInitial && okTotal ? 0 : 1
   } finally {
     rmSync(outDir, { recursive: true, force: true })

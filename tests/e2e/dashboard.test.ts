@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { directionOf, type Language, LANGUAGES } from '../../core/domain/languages.ts'
 import { formatNonZero, VISIBILITY_REFETCH_MIN_MS } from '../../core/index.ts'
 import type { MessageKey } from '../../ui/i18n/en.ts'
+import { catalogueFiles } from '../support/catalogue-files.ts'
 import { expectText, frameEval, nextUser, phone, shownAmount, tabLabels, text } from './helpers.ts'
 import { activeBond, api, launch, makeMember, useStack } from './stack.ts'
 
@@ -190,20 +191,8 @@ describe('every language on a phone', () => {
   })
 })
 
-/** A language's catalogue as its own file holds it. */
-const catalogueOf = async (language: Language): Promise<{ messages: Readonly<Record<MessageKey, string>> }> => {
-  const [en, screens] = await Promise.all([import('../../ui/i18n/en.ts'), import('../../ui/i18n/en-screens.ts')])
-  const files: Record<Exclude<Language, 'en'>, () => Promise<Readonly<Record<MessageKey, string>>>> = {
-    ru: () => import('../../ui/i18n/ru.ts').then((m) => m.ru),
-    uk: () => import('../../ui/i18n/uk.ts').then((m) => m.uk),
-    es: () => import('../../ui/i18n/es.ts').then((m) => m.es),
-    'pt-BR': () => import('../../ui/i18n/pt-br.ts').then((m) => m.ptBr),
-    id: () => import('../../ui/i18n/id.ts').then((m) => m.id),
-    tr: () => import('../../ui/i18n/tr.ts').then((m) => m.tr),
-    fa: () => import('../../ui/i18n/fa.ts').then((m) => m.fa),
-  }
-  return { messages: language === 'en' ? { ...en.en, ...screens.enScreens } : await files[language]() }
-}
+/** A language's catalogue as its own files hold it. */
+const catalogueOf = (language: Language): Promise<{ messages: Readonly<Record<MessageKey, string>> }> => catalogueFiles(language)
 
 /**
  * The labels on screen that wrap onto a second line or are cut off: the tabs, the balances' and

@@ -5,11 +5,13 @@ import { TaskList } from '../../core/domain/entities/task.ts'
 import { operationText } from '../../server/domain/operation-texts.ts'
 import { en as enEntry } from '../../ui/i18n/en.ts'
 import { enScreens } from '../../ui/i18n/en-screens.ts'
-import { ru } from '../../ui/i18n/ru.ts'
+import { ru as ruEntry } from '../../ui/i18n/ru.ts'
+import { ruScreens } from '../../ui/i18n/ru-screens.ts'
 import { decode, startTestServer, type TestServer } from './support.ts'
 
 /** The whole English catalogue: the entry's texts and the other screens'. */
 const en = { ...enEntry, ...enScreens }
+const ru = { ...ruEntry, ...ruScreens }
 
 describe('operationText (a stored description read back as a key and parameters)', () => {
   it('reads the templates the domain writes', () => {

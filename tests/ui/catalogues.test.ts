@@ -3,7 +3,7 @@ import { directionOf, type Language, LANGUAGES, languageFor } from '../../core/d
 import type { NoticeTable } from '../../core/notices.ts'
 import { en } from '../../ui/i18n/en.ts'
 import { enScreens } from '../../ui/i18n/en-screens.ts'
-import type { Messages } from '../../ui/i18n/en.ts'
+import { catalogueFiles } from '../support/catalogue-files.ts'
 
 /** A fresh copy of the catalogues module: which languages are loaded is module state. */
 const fresh = async () => {
@@ -63,16 +63,8 @@ describe('the message catalogues (English in the entry, Russian loaded on demand
   })
 })
 
-/** Each language's own file, read directly (the loader installs the same objects). */
-const FILES: { readonly [L in Exclude<Language, 'en'>]: () => Promise<{ messages: Messages; notices: NoticeTable }> } = {
-  ru: () => import('../../ui/i18n/ru.ts').then((m) => ({ messages: m.ru, notices: m.ruNotices })),
-  uk: () => import('../../ui/i18n/uk.ts').then((m) => ({ messages: m.uk, notices: m.ukNotices })),
-  es: () => import('../../ui/i18n/es.ts').then((m) => ({ messages: m.es, notices: m.esNotices })),
-  'pt-BR': () => import('../../ui/i18n/pt-br.ts').then((m) => ({ messages: m.ptBr, notices: m.ptBrNotices })),
-  id: () => import('../../ui/i18n/id.ts').then((m) => ({ messages: m.id, notices: m.idNotices })),
-  tr: () => import('../../ui/i18n/tr.ts').then((m) => ({ messages: m.tr, notices: m.trNotices })),
-  fa: () => import('../../ui/i18n/fa.ts').then((m) => ({ messages: m.fa, notices: m.faNotices })),
-}
+/** Each language's own files, read directly (the loader installs the same objects). */
+const FILES = catalogueFiles
 const OTHERS = LANGUAGES.filter((l): l is Exclude<Language, 'en'> => l !== 'en')
 const ENGLISH: Readonly<Record<string, string>> = { ...en, ...enScreens }
 const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort()
@@ -80,14 +72,14 @@ const count = (text: string, word: RegExp) => text.match(new RegExp(word, 'g'))?
 
 describe('every language', () => {
   it.each(OTHERS)('%s has exactly English’s keys, none empty, with English’s {placeholders}', async (language) => {
-    const { messages } = await FILES[language]()
+    const { messages } = await FILES(language)
     expect(Object.keys(messages).sort()).toEqual(Object.keys(ENGLISH).sort())
     const wrong = Object.entries(messages).filter(([key, text]) => text.trim() === '' || placeholders(text).join() !== placeholders(ENGLISH[key]!).join())
     expect(wrong).toEqual([])
   })
 
   it.each(OTHERS)('%s keeps AXIOM and GRAM as they are, and says TON only where English does (the network, never the coin)', async (language) => {
-    const { messages } = await FILES[language]()
+    const { messages } = await FILES(language)
     const off = Object.entries(messages).filter(([key, text]) => {
       const english = ENGLISH[key]!
       return (
@@ -101,12 +93,16 @@ describe('every language', () => {
 
   it.each(OTHERS)('%s is installed by loadCatalogue: its texts, its toasts and its error words', async (language) => {
     const c = await fresh()
-    const { messages, notices } = await FILES[language]()
+    const { messages, notices } = await FILES(language)
     expect(c.translate(language, 'failed.retry')).toBe('Try again')
     await c.loadCatalogue(language)
     expect(c.translate(language, 'failed.retry')).toBe(messages['failed.retry'])
-    expect(c.translate(language, 'history.title')).toBe(messages['history.title'])
     expect(c.translate(language, 'failed.retry')).not.toBe('Try again')
+    // The other screens' texts are a chunk of their own, which those screens wait for.
+    expect(c.translate(language, 'history.title')).toBe('history.title')
+    await c.loadScreenTexts()
+    expect(c.translate(language, 'history.title')).toBe(messages['history.title'])
+    expect(c.translate(language, 'history.title')).not.toBe('History')
     expect(c.renderNoticeIn(language, { tag: 'stakeCreated' })).toBe(notices.stakeCreated({ tag: 'stakeCreated' }))
     expect(c.renderNoticeIn(language, { tag: 'stakeCreated' })).not.toBe('New Stake created')
     // The other languages stay as they were: English, and not loaded.

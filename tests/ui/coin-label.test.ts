@@ -4,6 +4,7 @@ import { COIN } from '../../core/domain/constants.ts'
 import { en } from '../../ui/i18n/en.ts'
 import { enScreens } from '../../ui/i18n/en-screens.ts'
 import { ru } from '../../ui/i18n/ru.ts'
+import { ruScreens } from '../../ui/i18n/ru-screens.ts'
 import { noticeText } from '../../server/telegram/notice-text.ts'
 import { unitName } from '../../server/domain/operation-texts.ts'
 import { Underpaid } from '../../server/domain/errors.ts'
@@ -27,7 +28,7 @@ const stringsOf = (v: unknown, path: string, out: Array<[string, string]>) => {
 
 describe('the coin is GRAM wherever an amount or a price is read', () => {
   it('no text of the app, in English or Russian, labels an amount TON', () => {
-    const texts = [...stringsOf(en, 'en', [])!, ...stringsOf(enScreens, 'en', [])!, ...stringsOf(ru, 'ru', [])!]
+    const texts = [...stringsOf(en, 'en', [])!, ...stringsOf(enScreens, 'en', [])!, ...stringsOf(ru, 'ru', [])!, ...stringsOf(ruScreens, 'ru', [])!]
     expect(texts.length).toBeGreaterThan(300)
     expect(texts.filter(([, t]) => labelledTon(t))).toEqual([])
     expect(en['common.approxTon' as keyof typeof en] ?? enScreens['common.approxTon']).toBe('≈ {amount} GRAM')

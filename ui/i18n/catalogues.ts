@@ -15,13 +15,13 @@ import { en, enNotices, type MessageKey, type Messages } from './en.ts'
 export { directionOf, type Language, LANGUAGES, languageFor }
 export type { MessageKey }
 
-/** A language's texts: every key (each file is typed `Messages`, so a missing key does not compile), and its toasts. */
+/** A language's first screens' texts (each file is typed `BootMessages`, so a missing key does not compile), and its toasts. */
 interface Catalogue {
   readonly messages: Partial<Messages>
   readonly notices: NoticeTable
 }
 
-// English's screen texts come in a chunk of their own (loadScreenTexts); the other languages' are all in their file.
+// Every language's other screens' texts come in a chunk of their own (loadScreenTexts).
 const catalogues: Partial<Record<Language, Catalogue>> = {
   en: { messages: en, notices: enNotices },
 }
@@ -37,40 +37,72 @@ const CHUNKS: { readonly [L in Exclude<Language, 'en'>]: () => Promise<Catalogue
   fa: () => import('./fa.ts').then((m) => ({ messages: m.fa, notices: m.faNotices })),
 }
 
+/** Each language's other screens' texts (its `-screens.ts`), one dynamic import apiece. */
+const SCREEN_CHUNKS: { readonly [L in Language]: () => Promise<Readonly<Record<string, string>>> } = {
+  en: () => import('./en-screens.ts').then((m) => m.enScreens),
+  ru: () => import('./ru-screens.ts').then((m) => m.ruScreens),
+  uk: () => import('./uk-screens.ts').then((m) => m.ukScreens),
+  es: () => import('./es-screens.ts').then((m) => m.esScreens),
+  'pt-BR': () => import('./pt-br-screens.ts').then((m) => m.ptBrScreens),
+  id: () => import('./id-screens.ts').then((m) => m.idScreens),
+  tr: () => import('./tr-screens.ts').then((m) => m.trScreens),
+  fa: () => import('./fa-screens.ts').then((m) => m.faScreens),
+}
+
+/** The user's language, as the entry installed it (English until then). */
+let current: Language = 'en'
+/** Whether a screen beyond the first has asked for its texts: a language installed later brings its own at once. */
+let screensWanted = false
+/** The other screens' texts loaded so far, by language. */
+const screenTexts: Partial<Record<Language, Readonly<Record<string, string>>>> = {}
+
+/** Loads `language`'s other screens' texts; if its chunk cannot be loaded, English's stand in. */
+const loadScreensOf = async (language: Language): Promise<void> => {
+  if (screenTexts[language]) return
+  try {
+    screenTexts[language] = await SCREEN_CHUNKS[language]()
+  } catch (error) {
+    if (language === 'en') throw error
+    await loadScreensOf('en')
+  }
+}
+
 /**
  * Makes a language's catalogue available. Resolves once it is installed; if its chunk cannot be
  * loaded the promise rejects and the language falls back to English.
  */
 export const loadCatalogue = async (language: Language): Promise<void> => {
-  if (catalogues[language] || language === 'en') return
-  catalogues[language] = await CHUNKS[language]()
+  current = language
+  if (!catalogues[language] && language !== 'en') catalogues[language] = await CHUNKS[language]()
+  if (screensWanted) await loadScreensOf(language)
 }
 
 export type Vars = Readonly<Record<string, string | number>>
 export type Translate = (key: MessageKey, vars?: Vars) => string
 
-/** The other screens' English (en-screens.ts), once loaded. */
-let screenTexts: Readonly<Record<string, string>> | null = null
-
 /**
- * Loads the English texts of the screens other than the dashboard: each of those screens' lazy
- * route waits for it with its own chunk (ui/app/routes.tsx). Resolves at once when loaded.
+ * Loads the texts of the screens other than the dashboard's first view, in the user's language: each
+ * of those screens' lazy route waits for it with its own chunk (ui/app/routes.tsx). Resolves at once
+ * when loaded.
  */
 export const loadScreenTexts = async (): Promise<void> => {
-  screenTexts ??= (await import('./en-screens.ts')).enScreens
+  screensWanted = true
+  await loadScreensOf(current)
 }
 
-/** A lazily loaded part of the UI, with the screens' English (en-screens.ts) loaded alongside. */
+/** A lazily loaded part of the UI, with the screens' texts loaded alongside. */
 export const withScreenTexts = <M>(part: Promise<M>): Promise<M> => Promise.all([part, loadScreenTexts()]).then(([m]) => m)
 
 const own = (table: object | null | undefined, key: string): string | undefined =>
   table && Object.hasOwn(table, key) ? (table as Readonly<Record<string, string>>)[key] : undefined
 
-const english = (key: string): string | undefined => own(en, key) ?? own(screenTexts, key)
+const english = (key: string): string | undefined => own(en, key) ?? own(screenTexts.en, key)
 
 /** Whether `key` names a text this app has (server-text.ts: a key from the backend); `toString` is none. */
 export const hasText = (key: string): key is MessageKey =>
-  english(key) !== undefined || Object.values(catalogues).some((c) => own(c.messages, key) !== undefined)
+  english(key) !== undefined ||
+  Object.values(catalogues).some((c) => own(c.messages, key) !== undefined) ||
+  Object.values(screenTexts).some((table) => own(table, key) !== undefined)
 
 /**
  * Right to left (Farsi), each value set into a text is an isolate of its own (U+2068 FIRST STRONG
@@ -82,7 +114,7 @@ const isolated = (language: Language, value: string): string => (directionOf(lan
 
 export const translate = (language: Language, key: MessageKey, vars?: Vars): string => {
   // A screen's text before its chunk arrived (never, as its route waits for it) reads as its key.
-  const text = catalogues[language]?.messages[key] ?? english(key) ?? key
+  const text = catalogues[language]?.messages[key] ?? own(screenTexts[language], key) ?? english(key) ?? key
   return vars ? text.replace(/\{(\w+)\}/g, (m, name: string) => (name in vars ? isolated(language, String(vars[name])) : m)) : text
 }
 

@@ -86,6 +86,10 @@ export const en = {
 export type MessageKey = keyof typeof en | keyof typeof enScreens
 /** Every language must give every key (the type enforces it). */
 export type Messages = { readonly [K in MessageKey]: string }
+/** A language's texts of the first screens (its file in the boot), as en.ts has the English. */
+export type BootMessages = { readonly [K in keyof typeof en]: string }
+/** A language's texts of the other screens (its `-screens.ts` chunk), as en-screens.ts has the English. */
+export type ScreenMessages = { readonly [K in keyof typeof enScreens]: string }
 
 /** English notices (toasts): the core's English catalogue, where spec §4 and §8 give the words. */
 export const enNotices: NoticeTable = ENGLISH_NOTICES
