@@ -7,7 +7,7 @@ import { LocalChain } from './chain/local-chain.ts'
 import { registerV4Routes } from './chain/v4-api.ts'
 import { registerStreamingRoutes, STREAM_SSE_PATH, type StreamingApi } from './chain/streaming-api.ts'
 import { Bridge } from './ton-connect/bridge.ts'
-import { DevWallet, type AutoMode, type WalletsListEntry } from './ton-connect/dev-wallet.ts'
+import { autoModeOf, DevWallet, type AutoMode, type WalletsListEntry } from './ton-connect/dev-wallet.ts'
 
 export { localTreasuryAddress } from './chain/dev-keys.ts'
 
@@ -341,7 +341,8 @@ export const localTonOptionsFromEnv = (env: NodeJS.ProcessEnv = process.env): Lo
     host: env.AXIOM_TON_HOST ?? env.HOST ?? '127.0.0.1',
     ...(env.AXIOM_DEV_WALLET_INDEX ? { walletIndex: Number(env.AXIOM_DEV_WALLET_INDEX) } : {}),
     ...(env.AXIOM_TON_NETWORK ? { network: env.AXIOM_TON_NETWORK } : {}),
-    ...(auto === 'approve' || auto === '1' ? { autoApprove: 'approve' as const } : auto === 'reject' ? { autoApprove: 'reject' as const } : {}),
+    // approve (or 1), reject, fail, send-then-fail or silent: dev-wallet.ts's modes.
+    ...(autoModeOf(auto) ? { autoApprove: autoModeOf(auto)! } : {}),
     ...(env.AXIOM_APP_URL ? { appUrl: env.AXIOM_APP_URL } : {}),
     // A block every AXIOM_TON_BLOCK_MS ms (npm start: 400, mainnet's); unset or 0, a block per message.
     ...(env.AXIOM_TON_BLOCK_MS && Number(env.AXIOM_TON_BLOCK_MS) > 0 ? { blockIntervalMs: Number(env.AXIOM_TON_BLOCK_MS) } : {}),
