@@ -1,6 +1,6 @@
 import type { FrameLocator, Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
-import { amountOf, expectText, expectToast, nextUser, recordToasts, text, toastsSeen } from './helpers.ts'
+import { amountOf, expectText, expectToast, nextUser, recordToasts, text, toastsSeen, telegramStorage } from './helpers.ts'
 import { api, launch, makeMember, useStack } from './stack.ts'
 
 /**
@@ -49,33 +49,7 @@ const saleTyped = async (version: string) => {
 /** The key the app keeps the refresh token under in Telegram's SecureStorage. */
 const SECURE_KEY = 'axiom_refresh_token'
 
-/**
- * The emulator's SecureStorage for the launched user, read from inside the app's frame with Telegram's
- * own request (web_app_secure_storage_get_key with a req_id, answered by secure_storage_key_received).
- */
-const secureStorage = (app: FrameLocator, key: string): Promise<string | null> =>
-  app.locator('html').evaluate(
-    (_, key) =>
-      new Promise<string | null>((resolve, reject) => {
-        const reqId = `test-${Math.random().toString(36).slice(2)}`
-        const timer = setTimeout(() => reject(new Error('SecureStorage did not answer')), 5_000)
-        const onMessage = (event: MessageEvent) => {
-          let message: { eventType?: string; eventData?: { req_id?: string; value?: string | null } }
-          try {
-            message = JSON.parse(String(event.data))
-          } catch {
-            return
-          }
-          if (message.eventType !== 'secure_storage_key_received' || message.eventData?.req_id !== reqId) return
-          clearTimeout(timer)
-          removeEventListener('message', onMessage)
-          resolve(message.eventData.value ?? null)
-        }
-        addEventListener('message', onMessage)
-        parent.postMessage(JSON.stringify({ eventType: 'web_app_secure_storage_get_key', eventData: { req_id: reqId, key } }), '*')
-      }),
-    key,
-  )
+const secureStorage = (app: FrameLocator, key: string): Promise<string | null> => telegramStorage(app, 'secure', key)
 
 /** What the app keeps there: the token and the Telegram user it was issued to. */
 const keptToken = async (app: FrameLocator): Promise<{ user: string; token: string } | null> => {

@@ -168,3 +168,33 @@ export const connectDevWallet = async (page: Page, app: FrameLocator): Promise<v
   await tab.close()
   await app.getByTestId('wallet-chip').waitFor()
 }
+
+/**
+ * A key of the emulator's SecureStorage or DeviceStorage for the launched user, read from inside the
+ * app's frame with Telegram's own request (web_app_secure_storage_get_key or
+ * web_app_device_storage_get_key with a req_id, answered by secure_storage_key_received or
+ * device_storage_key_received).
+ */
+export const telegramStorage = (app: FrameLocator, storage: 'secure' | 'device', key: string): Promise<string | null> =>
+  app.locator('html').evaluate(
+    (_, { storage, key }) =>
+      new Promise<string | null>((resolve, reject) => {
+        const reqId = `test-${Math.random().toString(36).slice(2)}`
+        const timer = setTimeout(() => reject(new Error(`${storage} storage did not answer`)), 5_000)
+        const onMessage = (event: MessageEvent) => {
+          let message: { eventType?: string; eventData?: { req_id?: string; value?: string | null } }
+          try {
+            message = JSON.parse(String(event.data))
+          } catch {
+            return
+          }
+          if (message.eventType !== `${storage}_storage_key_received` || message.eventData?.req_id !== reqId) return
+          clearTimeout(timer)
+          removeEventListener('message', onMessage)
+          resolve(message.eventData.value ?? null)
+        }
+        addEventListener('message', onMessage)
+        parent.postMessage(JSON.stringify({ eventType: `web_app_${storage}_storage_get_key`, eventData: { req_id: reqId, key } }), '*')
+      }),
+    { storage, key },
+  )

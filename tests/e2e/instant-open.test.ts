@@ -1,6 +1,6 @@
 import type { FrameLocator, Page } from 'playwright-core'
 import { afterEach, describe, expect, it } from 'vitest'
-import { amountOf, expectText, frameEval, nextUser, text } from './helpers.ts'
+import { amountOf, expectText, frameEval, nextUser, text, telegramStorage } from './helpers.ts'
 import { activeBond, launch, makeMember, type Stack, useStack } from './stack.ts'
 
 /**
@@ -68,30 +68,7 @@ const reopen = async (page: Page, user: number, version: string) => {
   await page.getByTestId('host-launch').click()
 }
 
-/** The emulator's DeviceStorage for the launched user, read from inside the app's frame with Telegram's own request. */
-const deviceStorage = (app: FrameLocator, key: string): Promise<string | null> =>
-  app.locator('html').evaluate(
-    (_, key) =>
-      new Promise<string | null>((resolve, reject) => {
-        const reqId = `test-${Math.random().toString(36).slice(2)}`
-        const timer = setTimeout(() => reject(new Error('DeviceStorage did not answer')), 5_000)
-        const onMessage = (event: MessageEvent) => {
-          let message: { eventType?: string; eventData?: { req_id?: string; value?: string | null } }
-          try {
-            message = JSON.parse(String(event.data))
-          } catch {
-            return
-          }
-          if (message.eventType !== 'device_storage_key_received' || message.eventData?.req_id !== reqId) return
-          clearTimeout(timer)
-          removeEventListener('message', onMessage)
-          resolve(message.eventData.value ?? null)
-        }
-        addEventListener('message', onMessage)
-        parent.postMessage(JSON.stringify({ eventType: 'web_app_device_storage_get_key', eventData: { req_id: reqId, key } }), '*')
-      }),
-    key,
-  )
+const deviceStorage = (app: FrameLocator, key: string): Promise<string | null> => telegramStorage(app, 'device', key)
 
 const localSnapshot = (app: FrameLocator): Promise<string | null> => app.locator('html').evaluate((_, key) => localStorage.getItem(key), KEY)
 
