@@ -1,6 +1,6 @@
 import type { FrameLocator, Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
-import { amountOf, expectText, expectToast, nextUser, recordToasts, text, toastsSeen, telegramStorage } from './helpers.ts'
+import { amountOf, expectText, expectToast, nextUser, recordToasts, text, toastsSeen, telegramStorage, type HostEvent, hostEvents } from './helpers.ts'
 import { api, launch, makeMember, useStack } from './stack.ts'
 
 /**
@@ -11,16 +11,6 @@ const stack = useStack()
 
 const RAW_ADDRESS = `0:${'ab12'.repeat(16)}`
 const ACCESS_REASON = 'Confirm sales and transfers with Face ID / fingerprint'
-
-interface HostEvent {
-  readonly dir: 'in' | 'out' | 'note'
-  readonly type: string
-  readonly data?: unknown
-}
-
-/** What went between the app and the emulator, in order (the emulator's own record). */
-const hostEvents = (page: Page): Promise<HostEvent[]> =>
-  page.evaluate(() => (window as unknown as { __axiomHost: { events: HostEvent[] } }).__axiomHost.events.map(({ dir, type, data }) => ({ dir, type, data })))
 
 /** The biometric methods the app posted to the client. */
 const biometryCalls = async (page: Page): Promise<HostEvent[]> => (await hostEvents(page)).filter((e) => e.dir === 'in' && e.type.startsWith('web_app_biometry_'))

@@ -198,3 +198,14 @@ export const telegramStorage = (app: FrameLocator, storage: 'secure' | 'device',
       }),
     { storage, key },
   )
+
+/** One message between the app and the emulator: the app's (`in`), the client's answer (`out`), or the emulator's note. */
+export interface HostEvent {
+  readonly dir: 'in' | 'out' | 'note'
+  readonly type: string
+  readonly data?: unknown
+}
+
+/** What went between the app and the emulator, in order (the emulator's own record). */
+export const hostEvents = (page: Page): Promise<HostEvent[]> =>
+  page.evaluate(() => (window as unknown as { __axiomHost: { events: HostEvent[] } }).__axiomHost.events.map(({ dir, type, data }) => ({ dir, type, data })))

@@ -1,6 +1,6 @@
 import type { FrameLocator, Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
-import { amountOf, frameEval, nextUser } from './helpers.ts'
+import { amountOf, frameEval, nextUser, type HostEvent, hostEvents } from './helpers.ts'
 import { makeMember, useStack } from './stack.ts'
 
 /**
@@ -10,16 +10,6 @@ import { makeMember, useStack } from './stack.ts'
  * next open signs in from the cookies.
  */
 const stack = useStack()
-
-interface HostEvent {
-  readonly dir: 'in' | 'out' | 'note'
-  readonly type: string
-  readonly data?: unknown
-}
-
-/** What went between the app and the emulator, in order (the emulator's own record). */
-const hostEvents = (page: Page): Promise<HostEvent[]> =>
-  page.evaluate(() => (window as unknown as { __axiomHost: { events: HostEvent[] } }).__axiomHost.events.map(({ dir, type, data }) => ({ dir, type, data })))
 
 /** Every SecureStorage message either way (the app's requests and the client's answers). */
 const secureStorageTraffic = async (page: Page): Promise<HostEvent[]> => (await hostEvents(page)).filter((e) => e.type.includes('secure_storage'))
