@@ -37,9 +37,15 @@ describe('the Bond form: the wallet balance and Max', () => {
     await expectText(app.getByTestId('bond-max-note'), `Max keeps ${formatAmount(BOND_FEE_RESERVE)} GRAM for the network fee.`)
     expect(await text(app.getByTestId('bond-amount-available'))).toMatch(/^Up to [\d ]+\.\d{2} AXIOM$/)
 
-    await app.getByTestId('bond-amount-max').click()
+    // The "Up to" figure follows the price (a tick every 500 ms here), so it is read in the same
+    // task as the click: Max fills what the user saw when pressing it.
+    const seen = await app.getByTestId('bond-amount-max').evaluate((max: HTMLElement) => {
+      const upTo = document.querySelector('[data-testid="bond-amount-available"]')?.textContent ?? ''
+      max.click()
+      return upTo
+    })
     const filled = Number(await app.getByTestId('bond-amount').inputValue())
-    expect(filled).toBe(amountIn(await text(app.getByTestId('bond-amount-available'))))
+    expect(filled).toBe(amountIn(seen))
     // Truncated to 2 places, as every amount the user enters.
     expect(String(filled)).toMatch(/^\d+(\.\d{1,2})?$/)
     // The server's quote for it: what the wallet would pay is within the balance less the reserve, and
