@@ -6,7 +6,8 @@
  * itself, in cli/context.ts.
  */
 // The Reflect metadata API inversify needs, over the browser's own Map and WeakMap ("lite": the
-// full polyfill also ships Map/Set/WeakMap shims no supported client needs).
+// full polyfill also ships Map/Set/WeakMap shims no supported client needs). The app's build takes
+// its own, smaller version of the same API (ui/lib/reflect-metadata-lite.ts, aliased in vite.config.ts).
 import 'reflect-metadata/lite'
 import { Container } from 'inversify'
 import {

@@ -126,6 +126,9 @@ export default defineConfig({
       // Of jsSHA, the browser build needs SHA-256 only (@ton/crypto's sha256_sync, for cell hashes):
       // the package's own SHA-256 build, not its all-variants index (SHA-1, SHA-3, …; 2.6 KiB gz less).
       { find: /^jssha$/, replacement: fileURLToPath(new URL('./node_modules/jssha/dist/sha256.js', import.meta.url)) },
+      // The Reflect metadata API inversify's container needs, in a tenth of the package's "lite" entry
+      // (ui/lib/reflect-metadata-lite.ts; 1.7 KiB gz less before the dashboard).
+      { find: /^reflect-metadata\/lite$/, replacement: fileURLToPath(new URL('./ui/lib/reflect-metadata-lite.ts', import.meta.url)) },
       // wouter's useSyncExternalStore shim, for React before 18: React's own hook.
       { find: /^use-sync-external-store\/shim(\/index\.js)?$/, replacement: fileURLToPath(new URL('./ui/lib/use-sync-external-store.ts', import.meta.url)) },
     ],

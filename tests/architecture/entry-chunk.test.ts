@@ -72,4 +72,10 @@ describe('the production build', () => {
     expect(inBoot).toContain('composition-root.ts')
     for (const m of AFTER_FIRST_PAINT) expect(inBoot).not.toContain(m)
   })
+
+  it('holds the app’s own Reflect metadata API for inversify, not the reflect-metadata package', () => {
+    const all = [...chunks.values()].flatMap(modulesOf)
+    expect(all).toContain('ui/lib/reflect-metadata-lite.ts')
+    expect(all.filter((m) => m.includes('node_modules/reflect-metadata/'))).toEqual([])
+  })
 })
