@@ -115,10 +115,50 @@ const preloadBootSteps = (): Plugin => {
   }
 }
 
+/**
+ * The boot's shared modules, in two chunks rather than a dozen. Left to itself, the bundler made a
+ * chunk for each set of importers a module has, so what the boot steps share with the lazy screens
+ * came as many small chunks (the boot loaded 16), each with its own imports, exports and gzip
+ * overhead, and one more whenever a lazy chunk began to share a module with the boot. Once the
+ * module graph is complete (`buildEnd`, before the chunks are made), this gathers:
+ * - `first-paint`: what the composition root imports statically (effect, mobx, inversify, the core,
+ *   the adapters and view models it builds), the composition root itself aside. The entry evaluates
+ *   it in a task of its own (ui/main.ts imports ui/app/dashboard-loader.ts, which is in it), before
+ *   the composition root's own module. No React: the root imports none.
+ * - `render-shared`: what render-app and the dashboard screen import statically beyond that (React,
+ *   the router, the shell, the components), the two modules aside, so each stays its own lazy chunk.
+ * Each is the static closure of its roots, so a module only lazy chunks import stays out of both,
+ * and neither chunk imports a chunk that is not already loaded when it runs. The chunk groups below
+ * take them; the entry's own group comes first, so the entry still imports no other chunk.
+ */
+const bootGroups = { firstPaint: new Set<string>(), renderShared: new Set<string>() }
+const COMPOSITION_ROOT = /[\\/]composition-root\.ts$/
+const RENDER_ROOTS = /[\\/]ui[\\/](render-app\.tsx|features[\\/]dashboard[\\/]dashboard-screen\.tsx)$/
+
+const bootModules = (): Plugin => ({
+  name: 'axiom-boot-modules',
+  apply: 'build',
+  buildEnd() {
+    const closure = (roots: RegExp, into: Set<string>, except: Set<string>) => {
+      into.clear()
+      const seen = new Set<string>()
+      const visit = (id: string) => {
+        if (seen.has(id)) return
+        seen.add(id)
+        if (!roots.test(id) && !except.has(id)) into.add(id)
+        this.getModuleInfo(id)?.importedIds.forEach(visit)
+      }
+      for (const id of this.getModuleIds()) if (roots.test(id)) visit(id)
+    }
+    closure(COMPOSITION_ROOT, bootGroups.firstPaint, new Set())
+    closure(RENDER_ROOTS, bootGroups.renderShared, bootGroups.firstPaint)
+  },
+})
+
 export default defineConfig({
   root: 'ui',
   envDir: '..',
-  plugins: [react(), tonConnectManifest(), preloadBootSteps(), cacheHeaders(), securityHeadersPlugin()],
+  plugins: [react(), tonConnectManifest(), preloadBootSteps(), bootModules(), cacheHeaders(), securityHeadersPlugin()],
   resolve: {
     alias: [
       // Only the exports @ton/core uses, not @ton/crypto's word lists (adapters/ton/ton-crypto-for-browser.ts).
@@ -164,6 +204,9 @@ export default defineConfig({
               name: 'index',
               test: /[\\/]ui[\\/](main\.ts|index\.html)$/,
             },
+            // The boot's shared modules (bootModules above), after the entry's.
+            { name: 'first-paint', test: (id: string) => bootGroups.firstPaint.has(id) },
+            { name: 'render-shared', test: (id: string) => bootGroups.renderShared.has(id) },
           ],
         },
       },

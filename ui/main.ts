@@ -45,8 +45,8 @@ const boot = async () => {
   // keep downloading.
   await afterNextPaint()
   mark('loader-painted')
-  // The libraries the first step shares with the dashboard (effect, mobx, the core) evaluate in a
-  // task of their own, before the step's own modules.
+  // What the first step imports (effect, mobx, inversify, the core, the adapters and view models:
+  // one chunk, vite.config.ts `bootModules`) evaluates in a task of its own, before the step's own module.
   const { loadDashboard } = await import('./app/dashboard-loader.ts')
   mark('shared-evaluated')
   await nextTask()

@@ -10,7 +10,9 @@ import { build, type Plugin, type Rolldown } from 'vite'
  * - the entry (ui/main.ts) imports no other chunk: it starts the maintenance check and /user/me as
  *   soon as it has downloaded, so a chunk it imported statically would hold both back;
  * - the boot's chunks (the entry, the composition root and render-app, and what they import
- *   statically) hold none of the adapters the first paint does not use.
+ *   statically) hold none of the adapters the first paint does not use;
+ * - what the boot steps share comes in two chunks, not one per set of importers (vite.config.ts,
+ *   `bootModules`), and the first, evaluated before render-app, holds no React.
  */
 
 type Chunk = Rolldown.OutputChunk
@@ -71,6 +73,26 @@ describe('the production build', () => {
     const inBoot = [...seen].flatMap((n) => modulesOf(chunks.get(n)!))
     expect(inBoot).toContain('composition-root.ts')
     for (const m of AFTER_FIRST_PAINT) expect(inBoot).not.toContain(m)
+  })
+
+  it('boots from two shared chunks: the composition root’s imports (no React) and the rest render-app and the dashboard import', () => {
+    const entries = [...chunks.values()].filter((c) => c.isEntry)
+    const byFacade = (re: RegExp) => [...chunks.values()].find((c) => re.test(c.facadeModuleId ?? ''))!
+    const root = byFacade(/\/composition-root\.ts$/)
+    const render = byFacade(/\/ui\/render-app\.tsx$/)
+    const dashboard = byFacade(/\/dashboard-screen\.tsx$/)
+    const others = (c: Chunk) => c.imports.filter((n) => !entries.some((e) => e.fileName === n) && !/rolldown-runtime/.test(n))
+    // The composition root's chunk is its own module; what it imports is one chunk.
+    expect(modulesOf(root)).toEqual(['composition-root.ts'])
+    expect(others(root)).toHaveLength(1)
+    const firstPaint = chunks.get(others(root)[0]!)!
+    expect(others(firstPaint)).toEqual([])
+    expect(modulesOf(firstPaint).filter((m) => /node_modules\/(react|react-dom|scheduler)\//.test(m))).toEqual([])
+    // render-app and the dashboard screen import that chunk and one more, the same.
+    for (const step of [render, dashboard]) expect(others(step).filter((n) => n !== firstPaint.fileName)).toHaveLength(1)
+    const renderShared = others(render).find((n) => n !== firstPaint.fileName)!
+    expect(others(dashboard)).toContain(renderShared)
+    expect(others(chunks.get(renderShared)!).filter((n) => n !== firstPaint.fileName)).toEqual([])
   })
 
   it('holds the app’s own Reflect metadata API for inversify, not the reflect-metadata package', () => {
