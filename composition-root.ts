@@ -43,16 +43,14 @@ import type { UiConfig } from './ui/lib/host-contexts.ts'
 import type { ComposedApp, StartedApp } from './ui/app/started-app.ts'
 import { nextTask } from './ui/lib/next-task.ts'
 import { BondsState } from './ui/features/bonds/bonds-state.ts'
-import { FarmingState } from './ui/features/farming/farming-state.ts'
-import { HistoryState } from './ui/features/history/history-state.ts'
+import type { ScreenStates } from './ui/features/app-states.ts'
+import type { FarmingState, HistoryState, ReferralsState, SellState, TasksState } from './ui/features/screen-states.ts'
 import { MaintenanceState } from './ui/features/maintenance/maintenance-state.ts'
 import { MarketState } from './ui/features/market/market-state.ts'
-import { ReferralsState } from './ui/features/referrals/referrals-state.ts'
-import { SellState } from './ui/features/sell/sell-state.ts'
-import { TasksState } from './ui/features/tasks/tasks-state.ts'
 import { WalletState } from './ui/features/wallet/wallet-state.ts'
 import { AppState, type AppConfig, type AppDeps } from './ui/app/app-state.ts'
 import { ErrorFeedback } from './ui/state/error-feedback.ts'
+import { Later } from './ui/state/later.ts'
 import { SecondTicker } from './ui/state/second-ticker.ts'
 import { SessionState } from './ui/state/session-state.ts'
 import { ToastQueue } from './ui/state/toast-queue.ts'
@@ -151,14 +149,29 @@ const bindApp = (ports: PortBindings, config: AppConfig, options: StartPacing): 
         () => void r.get(TOKENS.market).refreshStats(),
       ),
   )
-  bind(TOKENS.farming, (r) => new FarmingState(uc(r), r.get(TOKENS.bonds)))
-  bind(TOKENS.tasks, (r) => new TasksState(uc(r), r.get(TOKENS.session_)))
-  bind(TOKENS.referrals, (r) => new ReferralsState(uc(r)))
   bind(TOKENS.market, (r) => new MarketState(uc(r)))
-  bind(TOKENS.history, (r) => new HistoryState(uc(r)))
-  // A sale or a transfer asks the device's biometric check first, where the client and the device have it.
-  bind(TOKENS.sell, (r) => new SellState(uc(r), r.get(TOKENS.session_), confirmMoneyMovement({ platform: r.get(TOKENS.platform) })))
   bind(TOKENS.wallet_, (r) => new WalletState(uc(r)))
+  // The other screens' view models: their code is a chunk of its own, loaded when they are first
+  // made (after the first paint in the browser; AppState asks before it needs them).
+  const screens = () => import('./ui/features/screen-states.ts')
+  const bindLater = <T>(id: Token<T>, make: (m: Awaited<ReturnType<typeof screens>>, r: Resolver) => T) =>
+    c.bind(id).toDynamicValue(async (ctx) => make(await screens(), resolver(ctx)))
+  bindLater(TOKENS.farming, (m, r) => new m.FarmingState(uc(r), r.get(TOKENS.bonds)))
+  bindLater(TOKENS.tasks, (m, r) => new m.TasksState(uc(r), r.get(TOKENS.session_)))
+  bindLater(TOKENS.referrals, (m, r) => new m.ReferralsState(uc(r)))
+  bindLater(TOKENS.history, (m, r) => new m.HistoryState(uc(r)))
+  // A sale or a transfer asks the device's biometric check first, where the client and the device have it.
+  bindLater(TOKENS.sell, (m, r) => new m.SellState(uc(r), r.get(TOKENS.session_), confirmMoneyMovement({ platform: r.get(TOKENS.platform) })))
+  const later = new Later<ScreenStates>(async () => {
+    const [farming, tasks, referrals, history, sell] = await Promise.all([
+      c.getAsync(TOKENS.farming),
+      c.getAsync(TOKENS.tasks),
+      c.getAsync(TOKENS.referrals),
+      c.getAsync(TOKENS.history),
+      c.getAsync(TOKENS.sell),
+    ])
+    return { farming, tasks, referrals, history, sell } as ScreenStates
+  })
   bind(TOKENS.app, (r) =>
     new AppState(
       { platform: r.get(TOKENS.platform), clock: r.get(TOKENS.clock), config, uc: uc(r), background: r.get(TOKENS.background), ...options },
@@ -166,12 +179,8 @@ const bindApp = (ports: PortBindings, config: AppConfig, options: StartPacing): 
         session: r.get(TOKENS.session_),
         maintenance: r.get(TOKENS.maintenance),
         bonds: r.get(TOKENS.bonds),
-        farming: r.get(TOKENS.farming),
-        tasks: r.get(TOKENS.tasks),
-        referrals: r.get(TOKENS.referrals),
         market: r.get(TOKENS.market),
-        history: r.get(TOKENS.history),
-        sell: r.get(TOKENS.sell),
+        screens: later,
         toasts: r.get(TOKENS.toasts),
         ticker: r.get(TOKENS.ticker),
         wallet: r.get(TOKENS.wallet_),
@@ -185,13 +194,13 @@ const bindApp = (ports: PortBindings, config: AppConfig, options: StartPacing): 
 
 /**
  * What `composeApp` makes in each task, in order: the use cases, then the view models the
- * dashboard shows, then the others. Each is made once (singletons); the app itself comes last.
+ * dashboard and the shell show. Each is made once (singletons); the app itself comes last. The other
+ * screens' view models are made later (`screens`, AppStates), with their chunk.
  */
 const COMPOSE_STEPS: ReadonlyArray<ReadonlyArray<Token<unknown>>> = [
   [TOKENS.useCases],
   [TOKENS.session_, TOKENS.maintenance, TOKENS.market, TOKENS.ticker],
   [TOKENS.bonds, TOKENS.errors, TOKENS.wallet_],
-  [TOKENS.farming, TOKENS.tasks, TOKENS.referrals, TOKENS.history, TOKENS.sell],
 ]
 
 /**

@@ -10,7 +10,7 @@ import { build, type Plugin, type Rolldown } from 'vite'
  * - the entry (ui/main.ts) imports no other chunk: it starts the maintenance check and /user/me as
  *   soon as it has downloaded, so a chunk it imported statically would hold both back;
  * - the boot's chunks (the entry, the composition root and render-app, and what they import
- *   statically) hold none of the adapters the first paint does not use;
+ *   statically) hold none of the adapters and view models the first paint does not use;
  * - what the boot steps share comes in two chunks, not one per set of importers (vite.config.ts,
  *   `bootModules`), and the first, evaluated before render-app, holds no React.
  */
@@ -28,6 +28,12 @@ const AFTER_FIRST_PAINT = [
   'adapters/ton/ton-comment-payload.ts',
   'adapters/ton/v4-api-chain-reader.ts',
   'adapters/browser/secure-session-store.ts',
+  // The other screens' view models (ui/features/screen-states.ts), made after the first paint.
+  'ui/features/farming/farming-state.ts',
+  'ui/features/tasks/tasks-state.ts',
+  'ui/features/referrals/referrals-state.ts',
+  'ui/features/history/history-state.ts',
+  'ui/features/sell/sell-state.ts',
 ]
 
 const chunks = new Map<string, Chunk>()
@@ -59,7 +65,7 @@ describe('the production build', () => {
     expect(waits).toEqual([])
   })
 
-  it('keeps the wallet adapter, the chain reader and the SecureStorage store out of the boot steps and what they import statically', () => {
+  it('keeps the wallet adapter, the chain reader, the SecureStorage store and the other screens’ view models out of the boot steps and what they import statically', () => {
     const entries = [...chunks.values()].filter((c) => c.isEntry)
     const boot = entries.flatMap((e) => e.dynamicImports).filter((n) => BOOT_STEP.test(chunks.get(n)?.facadeModuleId ?? ''))
     expect(boot).toHaveLength(2)

@@ -74,7 +74,8 @@ export class AppState {
   /** Stops keeping the dashboard on the device (its watch of the figures). */
   private stopKeeping: () => void = () => {}
   private readonly connection: LiveConnection
-  private readonly farmCodeGate: FarmCodeGate
+  /** The farm code's wait for membership, once a code is checked (it needs the farming view model). */
+  private farmCodeGate: FarmCodeGate | null = null
 
   constructor(
     private readonly deps: AppDeps,
@@ -87,7 +88,6 @@ export class AppState {
       refetchAll: () => this.refetchAll(),
       schedule: deps.schedule,
     })
-    this.farmCodeGate = new FarmCodeGate(s.session, s.farming)
     makeAutoObservable<this, 'deps' | 'lastRefetchMs' | 'unsubscribeVisibility' | 'stopKeeping' | 'connection' | 'farmCodeGate'>(this, {
       deps: false,
       s: false,
@@ -130,7 +130,7 @@ export class AppState {
     // balance shows the bonds' accrual); the other lists, the sockets and the wallet follow that paint.
     // Without yieldTask (the CLI, tests) the steps run one after another in this task, as they did.
     const { yieldTask: step, firstScreen } = this.deps
-    const { bonds, market, farming, tasks, referrals } = this.s
+    const { bonds, market } = this.s
     this.lastRefetchMs = this.deps.clock.nowMs()
     // In the browser the dashboard renders while the rest arrives: ready at once.
     if (step) this.setPhase('ready')
@@ -139,8 +139,11 @@ export class AppState {
     if (firstScreen) {
       const firstData = Promise.all([bonds.refresh(), market.refreshPrice()])
       await firstData.then(firstScreen, firstScreen)
-      const chartAndStats = { refresh: () => market.refreshChartAndStats() }
-      lists = Promise.all([firstData, this.refetchLists(step, [chartAndStats, farming, tasks, referrals])])
+      const chartAndStats = this.refetchLists(step, [{ refresh: () => market.refreshChartAndStats() }])
+      // The other screens' view models (their chunk) are made after that paint, their lists with them.
+      // If their chunk did not download, the dashboard stays as it is; a screen that needs them tries again.
+      const others = this.s.screens.load().then(({ farming, tasks, referrals }) => this.refetchLists(step, [farming, tasks, referrals]), () => undefined)
+      lists = Promise.all([firstData, chartAndStats, others])
     } else lists = this.refetchLists(step)
     if (step) await step()
     // The bonds were read before the first paint, a while before the socket listens: a bond paid
@@ -157,25 +160,42 @@ export class AppState {
     await lists
 
     const code = farmCodeFromQuery(search) ?? farmCodeOf(parseStartParam(platform.launch()?.startParam))
-    if (code) this.farmCodeGate.check(code)
+    const farming = code ? (await this.s.screens.load().catch(() => null))?.farming : undefined
+    if (code && farming) {
+      this.farmCodeGate ??= new FarmCodeGate(this.s.session, farming)
+      this.farmCodeGate.check(code)
+    }
     return this.phase
   }
 
+  /** Everything again; the other screens' lists only once their view models are made (the start asks for them then). */
   async refetchAll(): Promise<void> {
     this.lastRefetchMs = this.deps.clock.nowMs()
-    await Promise.all([this.s.session.refresh(), this.refetchLists(), this.s.history.refetchShown()])
+    await Promise.all([this.s.session.refresh(), this.refetchLists(), this.s.screens.current?.history.refetchShown()])
   }
 
-  /** Every list again (or `which`), the dashboard's first; with `step`, each request is sent in a task of its own. */
+  /**
+   * Every list again (or `which`), the dashboard's first; with `step`, each request is sent in a task
+   * of its own. Without `which`, the other screens' lists are asked for if their view models are made
+   * (the start asks for them once they are), or, with no first screen to wait for (the CLI, tests),
+   * once they are made for it.
+   */
   private async refetchLists(step?: () => Promise<void>, which?: ReadonlyArray<{ refresh(): Promise<void> }>): Promise<void> {
-    const { bonds, market, farming, tasks, referrals } = this.s
     const loads: Array<Promise<void>> = []
-    for (const list of which ?? [bonds, market, farming, tasks, referrals]) {
-      const load = list.refresh()
-      // Told by Promise.all below; not an unhandled rejection while the next step waits.
-      load.catch(() => undefined)
-      loads.push(load)
-      if (step) await step()
+    const ask = async (lists: ReadonlyArray<{ refresh(): Promise<void> }>) => {
+      for (const list of lists) {
+        const load = list.refresh()
+        // Told by Promise.all below; not an unhandled rejection while the next step waits.
+        load.catch(() => undefined)
+        loads.push(load)
+        if (step) await step()
+      }
+    }
+    if (which) await ask(which)
+    else {
+      await ask([this.s.bonds, this.s.market])
+      const screens = this.deps.firstScreen ? this.s.screens.current : await this.s.screens.load()
+      if (screens) await ask([screens.farming, screens.tasks, screens.referrals])
     }
     await Promise.all(loads)
   }
@@ -249,7 +269,7 @@ export class AppState {
     this.connection.close()
     this.s.market.closeLive()
     this.unsubscribeVisibility?.()
-    this.farmCodeGate.close()
+    this.farmCodeGate?.close()
     this.s.ticker.stop()
     this.s.maintenance.stopPolling()
   }

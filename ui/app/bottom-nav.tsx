@@ -2,7 +2,7 @@ import { observer } from 'mobx-react-lite'
 import type { ReactNode } from 'react'
 import { Link } from 'wouter'
 import { usePathname } from '../hooks/navigation.ts'
-import { useReferralsState, useTasksState } from '../features/app-states.ts'
+import { useLaterScreenStates } from '../features/app-states.ts'
 import { type MessageKey, useT } from '../i18n/use-t.ts'
 import { BondIcon, DashboardIcon, ReferralIcon, StakingIcon, TasksIcon } from '../components/icons.tsx'
 
@@ -22,9 +22,10 @@ const TABS: ReadonlyArray<Tab> = [
   { to: '/tasks', label: 'nav.tasks', icon: <TasksIcon />, testId: 'tab-tasks' },
 ]
 
+// The badges come with the other screens' view models, made after the first paint (none before it).
 const ReferralBadge = observer(function ReferralBadge() {
-  const referrals = useReferralsState()
-  return referrals.badge ? (
+  const referrals = useLaterScreenStates().current?.referrals
+  return referrals?.badge ? (
     <span className="tab__badge" data-testid="badge-referral">
       {referrals.badge}
     </span>
@@ -32,8 +33,8 @@ const ReferralBadge = observer(function ReferralBadge() {
 })
 
 const TasksBadge = observer(function TasksBadge() {
-  const tasks = useTasksState()
-  return tasks.badge > 0 ? (
+  const tasks = useLaterScreenStates().current?.tasks
+  return tasks && tasks.badge > 0 ? (
     <span className="tab__badge" data-testid="badge-tasks">
       {tasks.badge}
     </span>

@@ -2,6 +2,7 @@ import type { LiveEvent } from '../../core/index.ts'
 import type { BondsState } from '../features/bonds/bonds-state.ts'
 import type { MarketState } from '../features/market/market-state.ts'
 import type { SellState } from '../features/sell/sell-state.ts'
+import type { Later } from '../state/later.ts'
 import type { SessionState } from '../state/session-state.ts'
 
 /** The view models live events change. */
@@ -9,11 +10,12 @@ export interface LiveEventTargets {
   readonly session: SessionState
   readonly bonds: BondsState
   readonly market: MarketState
-  readonly sell: SellState
+  /** The sell view model is made after the first paint: a payout's word before that waits for it, in order. */
+  readonly screens: Pick<Later<{ readonly sell: SellState }>, 'with'>
 }
 
 /** Routes a live event to the view model it changes. */
-export const routeLiveEvent = ({ session, bonds, market, sell }: LiveEventTargets, event: LiveEvent): void => {
+export const routeLiveEvent = ({ session, bonds, market, screens }: LiveEventTargets, event: LiveEvent): void => {
   switch (event.event) {
     case 'user:balance':
       return session.applyBalance(event.data)
@@ -30,6 +32,8 @@ export const routeLiveEvent = ({ session, bonds, market, sell }: LiveEventTarget
     // The reference backend's own event: a bond's payment seen on the chain before it is credited,
     // or a sale's payout sent, then paid.
     case 'chain:payment':
-      return event.data.kind === 'sale' ? sell.applyPayoutSignal(event.data) : bonds.bondList.applyPaymentSignal(event.data)
+      if (event.data.kind !== 'sale') return bonds.bondList.applyPaymentSignal(event.data)
+      const signal = event.data
+      return screens.with(({ sell }) => sell.applyPayoutSignal(signal))
   }
 }

@@ -6,7 +6,7 @@ import { Toasts } from './toasts.tsx'
 import { TopBar } from './top-bar.tsx'
 import { withScreenTexts } from '../i18n/catalogues.ts'
 import { useT } from '../i18n/use-t.ts'
-import { useFarmingState, useSessionState } from '../features/app-states.ts'
+import { useLaterScreenStates, useSessionState } from '../features/app-states.ts'
 import { firstScreenPainted, markFirstScreenMounted } from '../lib/first-paint.ts'
 import { usePathname } from '../hooks/navigation.ts'
 import { useBackButton, useScrollToTop } from './use-back-button.ts'
@@ -36,9 +36,10 @@ const LazyFarmingActivationModal = lazy(() =>
  * before the first paint (most openings have no farm code), and it stays mounted after that.
  */
 const FarmingActivation = observer(function FarmingActivation() {
-  const farming = useFarmingState()
+  // The farming view model is made after the first paint (with the other screens'); no outcome before it.
+  const farming = useLaterScreenStates().current?.farming
   const wanted = useRef(false)
-  if (farming.activation !== null) wanted.current = true
+  if (farming && farming.activation !== null) wanted.current = true
   return wanted.current ? (
     <Suspense fallback={null}>
       <LazyFarmingActivationModal />

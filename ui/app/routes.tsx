@@ -1,6 +1,7 @@
-import { lazy } from 'react'
+import { type ComponentType, lazy } from 'react'
 import { Route, Switch } from 'wouter'
 import { loadDashboard, loadedDashboard } from './dashboard-loader.ts'
+import { ScreenStatesGate } from '../features/app-states.ts'
 import { withScreenTexts } from '../i18n/catalogues.ts'
 import { Layout } from './layout.tsx'
 import { ManifestRedirect, NotFound } from './manifest-redirect.tsx'
@@ -12,14 +13,30 @@ function DashboardScreen() {
   const dashboard = loadedDashboard()
   return dashboard ? <dashboard.DashboardScreen /> : <LazyDashboardScreen />
 }
-const HistoryScreen = lazy(() => withScreenTexts(import('../features/history/history-screen.tsx')).then((m) => ({ default: m.HistoryScreen })))
-const FarmingScreen = lazy(() => withScreenTexts(import('../features/farming/farming-screen.tsx')).then((m) => ({ default: m.FarmingScreen })))
-const SellScreen = lazy(() => withScreenTexts(import('../features/sell/sell-screen.tsx')).then((m) => ({ default: m.SellScreen })))
-const BondScreen = lazy(() => withScreenTexts(import('../features/bonds/bond-screen.tsx')).then((m) => ({ default: m.BondScreen })))
-const ReferralScreen = lazy(() => withScreenTexts(import('../features/referrals/referral-screen.tsx')).then((m) => ({ default: m.ReferralScreen })))
-const TasksScreen = lazy(() => withScreenTexts(import('../features/tasks/tasks-screen.tsx')).then((m) => ({ default: m.TasksScreen })))
-const StakingScreen = lazy(() => withScreenTexts(import('../features/bonds/staking-screen.tsx')).then((m) => ({ default: m.StakingScreen })))
-const SelectMintScreen = lazy(() => withScreenTexts(import('../features/bonds/select-mint-screen.tsx')).then((m) => ({ default: m.SelectMintScreen })))
+/**
+ * A screen beyond the dashboard: its chunk with the screens' texts, and the other screens' view
+ * models (made after the first paint, AppStates `screens`), which it may read; the three load
+ * together, under the layout's loading fallback.
+ */
+const screen = <P extends object>(load: () => Promise<ComponentType<P>>) => {
+  const Lazy = lazy(() => load().then((c) => ({ default: c })))
+  const preload = () => void load().catch(() => undefined)
+  return function Screen(props: P) {
+    return (
+      <ScreenStatesGate preload={preload}>
+        <Lazy {...props} />
+      </ScreenStatesGate>
+    )
+  }
+}
+const HistoryScreen = screen(() => withScreenTexts(import('../features/history/history-screen.tsx')).then((m) => m.HistoryScreen))
+const FarmingScreen = screen(() => withScreenTexts(import('../features/farming/farming-screen.tsx')).then((m) => m.FarmingScreen))
+const SellScreen = screen(() => withScreenTexts(import('../features/sell/sell-screen.tsx')).then((m) => m.SellScreen))
+const BondScreen = screen(() => withScreenTexts(import('../features/bonds/bond-screen.tsx')).then((m) => m.BondScreen))
+const ReferralScreen = screen(() => withScreenTexts(import('../features/referrals/referral-screen.tsx')).then((m) => m.ReferralScreen))
+const TasksScreen = screen(() => withScreenTexts(import('../features/tasks/tasks-screen.tsx')).then((m) => m.TasksScreen))
+const StakingScreen = screen(() => withScreenTexts(import('../features/bonds/staking-screen.tsx')).then((m) => m.StakingScreen))
+const SelectMintScreen = screen(() => withScreenTexts(import('../features/bonds/select-mint-screen.tsx')).then((m) => m.SelectMintScreen))
 
 /**
  * The routes of spec §2, by name: dashboard, history, dashboard_farming, dashboard_sell, mint,

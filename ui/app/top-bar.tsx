@@ -3,7 +3,7 @@ import type { ReactNode } from 'react'
 import { Link } from 'wouter'
 import { usePathname } from '../hooks/navigation.ts'
 import { referralLink } from '../../core/index.ts'
-import { useReferralsState, useSessionState } from '../features/app-states.ts'
+import { useLaterScreenStates, useSessionState } from '../features/app-states.ts'
 import { useUiConfig } from '../lib/host-contexts.ts'
 import { useCopy } from '../features/referrals/use-copy.ts'
 import { useT } from '../i18n/use-t.ts'
@@ -12,7 +12,7 @@ import { TokenIcon } from '../components/token-icon.tsx'
 
 /** On the referral route: 'Invite Friends' and the copy-link button (spec §2). */
 const ReferralActions = observer(function ReferralActions() {
-  const referrals = useReferralsState()
+  const screens = useLaterScreenStates()
   const session = useSessionState()
   const config = useUiConfig()
   const copy = useCopy()
@@ -21,7 +21,7 @@ const ReferralActions = observer(function ReferralActions() {
   if (!refCode) return null
   return (
     <div className="top-bar__actions">
-      <button type="button" className="pill-btn" onClick={() => void referrals.invite(config, refCode)} data-testid="invite-friends">
+      <button type="button" className="pill-btn" onClick={() => screens.with(({ referrals }) => void referrals.invite(config, refCode))} data-testid="invite-friends">
         <ShareIcon size={16} />
         <span>{t('nav.invite')}</span>
       </button>

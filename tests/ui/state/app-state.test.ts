@@ -13,6 +13,7 @@ import { type AppConfig, AppState, type AppDeps } from '../../../ui/app/app-stat
 import type { PortBindings } from '../../../core/ports/core-ports.ts'
 import { ErrorFeedback } from '../../../ui/state/error-feedback.ts'
 import { firstFiguresIn } from '../../../ui/state/first-figures.ts'
+import { Later } from '../../../ui/state/later.ts'
 import { SessionState } from '../../../ui/state/session-state.ts'
 import { FakeChainReader } from '../../core/fakes/fake-chain-reader.ts'
 import { answer, FakeHttpTransport, ok } from '../../core/fakes/fake-http-transport.ts'
@@ -70,11 +71,29 @@ const greeting = (balance: number): LiveEvent => ({
   data: { balance_token: balance, task_balance: 0, referral_balance: 0, hold_bonus: 0, investment_bonus: 0 },
 })
 
-const appOver = (h: ReturnType<typeof stateHarness>, timers = manualTimers(), extra: Pick<AppDeps, 'yieldTask' | 'firstScreen'> = {}) => {
+/**
+ * The app over the harness. Its other screens' view models are made at once, or with `later`, as
+ * the browser makes them: when first asked for, and only once the test calls `make()`.
+ */
+const appOver = (h: ReturnType<typeof stateHarness>, timers = manualTimers(), extra: Pick<AppDeps, 'yieldTask' | 'firstScreen'> = {}, later = false) => {
   const main = recordingSocket()
   const candles = recordingSocket()
   const bonds = h.bonds()
   const session = new SessionState(h.uc)
+  const made = () => ({
+    farming: new FarmingState(h.uc, bonds),
+    tasks: new TasksState(h.uc, session),
+    referrals: new ReferralsState(h.uc),
+    history: new HistoryState(h.uc),
+    sell: new SellState(h.uc, session),
+  })
+  const asked = { times: 0, make: () => {} }
+  const screens = later
+    ? new Later(() => {
+        asked.times++
+        return new Promise<ReturnType<typeof made>>((resolve) => (asked.make = () => resolve(made())))
+      })
+    : Later.of(made())
   const app = new AppState(
     {
       platform: h.platform,
@@ -89,19 +108,15 @@ const appOver = (h: ReturnType<typeof stateHarness>, timers = manualTimers(), ex
       session,
       maintenance: new MaintenanceState(h.uc, h.platform, 10),
       bonds,
-      farming: new FarmingState(h.uc, bonds),
-      tasks: new TasksState(h.uc, session),
-      referrals: new ReferralsState(h.uc),
       market: new MarketState({ ...h.uc, openCandleFeed: () => candles.open(() => {}) as CandleSocket }),
-      history: new HistoryState(h.uc),
-      sell: new SellState(h.uc, session),
+      screens,
       toasts: h.toasts,
       ticker: h.ticker,
       wallet: new WalletState(h.uc),
       errors: new ErrorFeedback(h.toasts, h.platform),
     },
   )
-  return { app, main, candles, timers: timers.timers }
+  return { app, main, candles, timers: timers.timers, screensAsked: asked }
 }
 
 describe('AppState', () => {
@@ -116,7 +131,7 @@ describe('AppState', () => {
 
     expect(app.s.session.user?.ref_code).toBe('REF42')
     expect(app.s.bonds.bondList.mints).toHaveLength(1)
-    expect(app.s.tasks.badge).toBe(1)
+    expect(app.s.screens.current!.tasks.badge).toBe(1)
     expect(main.calls[0]).toBe('open')
     expect(candles.calls[0]).toBe('open')
     expect(h.session.get('auth_token')).toBe('registered-token')
@@ -182,6 +197,36 @@ describe('AppState', () => {
     expect(asked()).toEqual([...LISTS, 'socket'])
     expect(h.api.callsTo('currentPrice')).toHaveLength(1)
     app.stop()
+  })
+
+  it("with firstScreen, the other screens' view models are made after the first screen has painted, and their lists asked then; a payout's word before that reaches the sale once it is made", async () => {
+    const h = stateHarness()
+    let paint: () => void = () => {}
+    const painted = new Promise<void>((resolve) => (paint = resolve))
+    const settle = () => new Promise((r) => setTimeout(r, 0))
+    const { app, main, screensAsked } = appOver(h, manualTimers(), { yieldTask: () => settle().then(() => undefined), firstScreen: () => painted }, true)
+    const started = app.start('')
+    await vi.waitFor(() => expect(h.api.callsTo('currentPrice')).toHaveLength(1))
+    await settle()
+    expect(screensAsked.times).toBe(0)
+
+    paint()
+    await vi.waitFor(() => expect(main.calls).toContain('open'))
+    expect(screensAsked.times).toBe(1)
+    expect(app.s.screens.current).toBeNull()
+    // Back in view meanwhile: the dashboard's lists again, not the others (theirs come once made).
+    h.clock.advance(10_000)
+    await app.onVisible()
+    expect([h.api.callsTo('farmingLinks'), h.api.callsTo('tasks'), h.api.callsTo('referrals')].map((c) => c.length)).toEqual([0, 0, 0])
+    main.push({ event: 'chain:payment', data: { kind: 'sale', id: 41, state: 'sent' } })
+    main.push({ event: 'chain:payment', data: { kind: 'sale', id: 41, state: 'paid' } })
+
+    screensAsked.make()
+    expect(await started).toBe('ready')
+    app.stop()
+    expect([h.api.callsTo('farmingLinks'), h.api.callsTo('tasks'), h.api.callsTo('referrals')].map((c) => c.length)).toEqual([1, 1, 1])
+    expect(app.s.screens.current!.sell.payoutOf(41)).toBe('paid')
+    expect(screensAsked.times).toBe(1)
   })
 
   it('with firstScreen, a bond paid between the first read and the socket listening is read again once the server greets the socket', async () => {
@@ -387,17 +432,17 @@ describe('AppState', () => {
     expect(h.api.callsTo('withdrawHistory')).toEqual([])
 
     h.api.operations = Array.from({ length: 15 }, (_, i) => anOperation({ id: i + 1 }))
-    await app.s.history.operations.goTo(1)
-    await app.s.history.operations.next()
-    expect(app.s.history.operations.items).toHaveLength(5)
+    await app.s.screens.current!.history.operations.goTo(1)
+    await app.s.screens.current!.history.operations.next()
+    expect(app.s.screens.current!.history.operations.items).toHaveLength(5)
     // Meanwhile, on another device: a sixth operation on page 2.
     h.api.operations = [...h.api.operations, anOperation({ id: 16 })]
     h.clock.advance(10_000)
     await app.onVisible()
     app.stop()
     expect(h.api.callsTo('operationsHistory').map((c) => (c.input as { page?: number }).page)).toEqual([1, 2, 2])
-    expect(app.s.history.operations.page).toBe(2)
-    expect(app.s.history.operations.items).toHaveLength(6)
+    expect(app.s.screens.current!.history.operations.page).toBe(2)
+    expect(app.s.screens.current!.history.operations.items).toHaveLength(6)
     expect(h.api.callsTo('withdrawHistory')).toEqual([])
   })
 
@@ -428,7 +473,7 @@ describe('AppState', () => {
     const { app } = appOver(h)
     await app.start('?farm_code=FARM1234')
     await new Promise((r) => setTimeout(r, 0))
-    expect(app.s.farming.activation?.status).toBe('ACTIVE')
+    expect(app.s.screens.current!.farming.activation?.status).toBe('ACTIVE')
     // No bond came with it in this fake backend: the flag is spent all the same.
     expect(app.s.bonds.announcements.viaFarming).toBe(false)
 
@@ -438,7 +483,7 @@ describe('AppState', () => {
     app.stop()
     again.app.stop()
     expect(h.api.callsTo('farmingActivationStatus')).toHaveLength(1)
-    expect(again.app.s.farming.activation).toBeNull()
+    expect(again.app.s.screens.current!.farming.activation).toBeNull()
   })
 
   it('holds a farm code while the user is not a community member: nothing is checked, and the code stays unchecked', async () => {
@@ -451,7 +496,7 @@ describe('AppState', () => {
 
     expect(app.s.session.mustJoinCommunity).toBe(true)
     expect(h.api.callsTo('farmingActivationStatus')).toEqual([])
-    expect(app.s.farming.activation).toBeNull()
+    expect(app.s.screens.current!.farming.activation).toBeNull()
     app.stop()
 
     // Joined; 'Done' reloads the app, which starts again with the same launch: now the code is checked.
@@ -461,7 +506,7 @@ describe('AppState', () => {
     await new Promise((r) => setTimeout(r, 0))
     reloaded.app.stop()
     expect(h.api.callsTo('farmingActivationStatus')).toHaveLength(1)
-    expect(reloaded.app.s.farming.activation?.status).toBe('ACTIVE')
+    expect(reloaded.app.s.screens.current!.farming.activation?.status).toBe('ACTIVE')
   })
 
   it('checks a held farm code as soon as a refetch finds the user a member, and not after the app stopped', async () => {
@@ -474,7 +519,7 @@ describe('AppState', () => {
     h.api.user = aUser({ community_participation: true })
     await app.s.session.refresh()
     await new Promise((r) => setTimeout(r, 0))
-    expect(app.s.farming.activation?.status).toBe('REACHED')
+    expect(app.s.screens.current!.farming.activation?.status).toBe('REACHED')
     app.stop()
 
     const stopped = appOver(h)
@@ -506,7 +551,32 @@ describe('AppState', () => {
     await app.start('')
     await new Promise((r) => setTimeout(r, 0))
     app.stop()
-    expect(app.s.farming.activation?.status).toBe('REVOKED')
+    expect(app.s.screens.current!.farming.activation?.status).toBe('REVOKED')
+  })
+})
+
+describe("the composed app's other screens' view models", () => {
+  it('are not made by composeApp, and are made once, on the first ask', async () => {
+    const app = await composeApp(
+      {
+        http: new FakeHttpTransport(),
+        sockets: new FakeSocketFactory(),
+        session: new MemorySessionStore(),
+        storage: new MemoryKeyValueStore(),
+        clock: new FixedClock(),
+        platform: new FakePlatform(),
+        wallet: new ScriptedWallet(),
+        chain: new FakeChainReader(),
+      },
+      { botUsername: 'axiom_bot', communityUrl: 'https://t.me/axiom' },
+    )
+    expect(app.s.screens.current).toBeNull()
+    const [first, second] = await Promise.all([app.s.screens.load(), app.s.screens.load()])
+    expect(first).toBe(second)
+    expect(app.s.screens.current).toBe(first)
+    expect(Object.keys(first).sort()).toEqual(['farming', 'history', 'referrals', 'sell', 'tasks'])
+    expect(first.farming).toBeInstanceOf(FarmingState)
+    expect(first.sell).toBeInstanceOf(SellState)
   })
 })
 
@@ -550,7 +620,7 @@ describe.each(COMPOSITIONS)('the composed app (%s) meeting maintenance in a call
     http.on('POST /task/start', answer(503, 'We are under maintenance'))
     http.on('GET /maintenance/', ok({ detail: 'Maintenance mode is enabled' }), ok({ detail: 'Maintenance mode is disabled' }))
 
-    expect(await app.s.tasks.advance(aTask({ task_id: 1 }))).toBeFalsy()
+    expect(await (await app.s.screens.load()).tasks.advance(aTask({ task_id: 1 }))).toBeFalsy()
 
     expect(app.s.maintenance.underMaintenance).toBe(true)
     expect(app.s.toasts.toasts).toEqual([])
@@ -567,7 +637,8 @@ describe.each(COMPOSITIONS)('the composed app (%s) meeting maintenance in a call
     for (const route of ['GET /operations/history', 'GET /withdraw/history', 'GET /task/list', 'GET /mint/', 'GET /mint/all-plans', 'GET /staking/'])
       http.on(route, answer(503, 'We are under maintenance'))
 
-    await Promise.all([app.s.history.refresh(), app.s.tasks.refresh(), app.s.bonds.refresh()])
+    const { history, tasks } = await app.s.screens.load()
+    await Promise.all([history.refresh(), tasks.refresh(), app.s.bonds.refresh()])
 
     expect(app.s.maintenance.underMaintenance).toBe(true)
     expect(app.s.toasts.toasts).toEqual([])
