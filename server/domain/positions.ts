@@ -1,5 +1,5 @@
 import { ownNumber, queueNotice } from './outbox.ts'
-import { allRows, big, getRow, num, run, str, type Row } from '../db/sql.ts'
+import { allRows, big, bool, getRow, num, run, str, type Row } from '../db/sql.ts'
 import { inTx, type ServerContext } from './context.ts'
 import { moveBalance } from './ledger.ts'
 import { formatNano } from './money.ts'
@@ -107,12 +107,9 @@ const SETTLE_COLUMNS = [
 ] as const
 
 /** A user's active bonds then stakes (`kind` names the table), each in id order: one statement for both tables. */
-const activeOf = (prefix: string) => {
-  const cols = SETTLE_COLUMNS.map((c) => `${c} AS ${prefix}${c}`).join(', ')
-  return `SELECT 'mints' AS ${prefix}kind, ${cols} FROM mints WHERE user_id = ? AND status = 'active'
-    UNION ALL SELECT 'stakes' AS ${prefix}kind, ${cols} FROM stakes WHERE user_id = ? AND status = 'active'`
-}
-const ACTIVE_OF_USER = `${activeOf('')} ORDER BY kind, id`
+const COLUMNS = SETTLE_COLUMNS.join(', ')
+const ACTIVE_OF_USER = `SELECT 'mints' AS kind, ${COLUMNS} FROM mints WHERE user_id = ? AND status = 'active'
+    UNION ALL SELECT 'stakes' AS kind, ${COLUMNS} FROM stakes WHERE user_id = ? AND status = 'active' ORDER BY kind, id`
 
 /** Completes the rows (`kind` naming its table) whose term ended, in order; true when one of them completed. */
 const completeDueRows = async (ctx: ServerContext, rows: ReadonlyArray<Row>, now: number): Promise<boolean> => {
@@ -132,30 +129,21 @@ export const settleUser = async (ctx: ServerContext, userId: bigint): Promise<vo
 
 
 /**
- * The user's row after settling their bonds and stakes, for /user/me: the row and the active
- * positions come in one statement (the user's columns, each position's under `p_`); the row is read
- * again only when settling completed a position (credited the balance). A read with nothing to
- * complete opens no transaction.
+ * The user's row after settling their bonds and stakes, for /user/me. One statement reads the row and
+ * whether any of their positions is due (an index probe per table, no position read); only then are
+ * the active positions read, the due ones completed and the row read again. A read with nothing due
+ * reads no position and opens no transaction: between two of a position's ends, that is every read.
  */
-const P = 'p_'
-const USER_WITH_ACTIVE = `SELECT ${ME_COLUMNS.map((c) => `u.${c}`).join(', ')}, p.* FROM users u
-  LEFT JOIN (${activeOf(P)}) p ON p.${P}user_id = u.id
-  WHERE u.id = ? ORDER BY p.${P}kind, p.${P}id`
+const dueOf = (table: PositionTable) =>
+  `EXISTS (SELECT 1 FROM ${table} WHERE user_id = u.id AND status = 'active' AND activated_at IS NOT NULL AND ends_at <= ?)`
+const USER_AND_DUE = `SELECT ${ME_COLUMNS.map((c) => `u.${c}`).join(', ')}, CASE WHEN ${dueOf('mints')} OR ${dueOf('stakes')} THEN 1 ELSE 0 END AS due FROM users u WHERE u.id = ?`
 export const settledUserRow = async (ctx: ServerContext, userId: bigint): Promise<MeRow> => {
   const now = ctx.now()
-  const rows = await allRows(ctx.db, USER_WITH_ACTIVE, userId, userId, userId)
-  const first = rows[0]
-  if (!first) throw new UnknownSessionUser()
-  const positions: Row[] = []
-  for (const r of rows) {
-    if (r[`${P}id`] === null) continue
-    const position: Row = { kind: r[`${P}kind`]! }
-    for (const c of SETTLE_COLUMNS) position[c] = r[`${P}${c}`] ?? null
-    positions.push(position)
-  }
-  if (await completeDueRows(ctx, positions, now)) return userRow(ctx, userId)
+  const row = await getRow(ctx.db, USER_AND_DUE, now, now, userId)
+  if (!row) throw new UnknownSessionUser()
+  if (bool(row, 'due') && (await completeDueRows(ctx, await allRows(ctx.db, ACTIVE_OF_USER, userId, userId), now))) return userRow(ctx, userId)
   const user: Record<string, Row[string]> = {}
-  for (const c of ME_COLUMNS) user[c] = first[c] ?? null
+  for (const c of ME_COLUMNS) user[c] = row[c] ?? null
   return user as MeRow
 }
 
