@@ -18,10 +18,12 @@ const POW10 = (n: number): bigint => 10n ** BigInt(n)
 /** Exact decimal text of a scaled integer: 12500000000n at 9 decimals → "12.5". */
 export const formatFixed = (value: bigint, decimals: number): string => {
   const negative = value < 0n
-  const abs = negative ? -value : value
-  const scale = POW10(decimals)
-  const whole = abs / scale
-  const frac = (abs % scale).toString().padStart(decimals, '0').replace(/0+$/, '')
+  // The digits, cut at the point (no bigint division: /user/me formats seven amounts per answer).
+  const digits = (negative ? -value : value).toString().padStart(decimals + 1, '0')
+  const whole = digits.slice(0, digits.length - decimals)
+  let end = digits.length
+  while (end > whole.length && digits.charCodeAt(end - 1) === 48) end--
+  const frac = digits.slice(whole.length, end)
   return `${negative ? '-' : ''}${whole}${frac ? `.${frac}` : ''}`
 }
 

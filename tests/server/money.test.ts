@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { formatNano, parseFixed } from '../../server/domain/money.ts'
+import { formatFixed, formatNano, parseFixed } from '../../server/domain/money.ts'
 import { earnedAfter, maxReward } from '../../server/domain/rewards.ts'
 import { createPriceFeed } from '../../server/domain/price-walk.ts'
 
@@ -16,6 +16,23 @@ describe('money', () => {
     expect(parseFixed(Number.NaN, 9)).toBe('must be a finite number')
     expect(formatNano(0n)).toBe('0')
     expect(formatNano(12_500_000_000n)).toBe('12.5')
+  })
+
+  it('formats the shortest exact decimal: no leading or trailing zeros, a sign only below zero', () => {
+    expect(formatFixed(5n, 9)).toBe('0.000000005')
+    expect(formatFixed(-1_500_000_000n, 9)).toBe('-1.5')
+    expect(formatFixed(1_000_000_000n, 9)).toBe('1')
+    expect(formatFixed(7n, 0)).toBe('7')
+    expect(formatFixed(10_000n, 4)).toBe('1')
+    expect(formatFixed(123_450n, 4)).toBe('12.345')
+    fc.assert(
+      fc.property(fc.bigInt({ min: -(10n ** 21n), max: 10n ** 21n }), fc.integer({ min: 0, max: 12 }), (n, d) => {
+        const text = formatFixed(n, d)
+        expect(text).toMatch(/^-?(0|[1-9]\d*)(\.\d*[1-9])?$/)
+        expect(text.startsWith('-')).toBe(n < 0n)
+        expect(parseFixed(text.replace(/^-/, ''), d)).toBe(n < 0n ? -n : n)
+      }),
+    )
   })
 
   it('format then parse is the identity on nano amounts', () => {
