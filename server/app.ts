@@ -102,7 +102,10 @@ export const buildApp = (ctx: ServerContext): FastifyInstance => {
   })
   app.decorateRequest('userId', 0n)
   // Every answer names its request: the id its log lines carry, for a user's report or nginx's log.
-  app.addHook('onRequest', async (req, reply) => void reply.header(REQUEST_ID_HEADER, req.id))
+  app.addHook('onRequest', (req, reply, done) => {
+    reply.header(REQUEST_ID_HEADER, req.id)
+    done()
+  })
   // An early answer's connection reads what is in flight: up to 4× the photo's limit (a phone's
   // biggest photo, base64) within 5 s, whichever route it was sent to, so the client reads the answer
   // rather than a reset.

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 
 /** How long and how much a lingering close reads and discards after its answer, before it closes anyway. */
 export interface LingerBounds {
@@ -72,9 +72,16 @@ export const answerBeforeUnreadBodies = (app: FastifyInstance, linger: LingerBou
     done()
   })
 
-  app.addHook('onSend', async (req, reply, payload) => {
+  // A callback hook, not an async one: every answer passes here, and nearly all leave at once.
+  app.addHook('onSend', (req, reply, payload, done) => {
     const raw = req.raw
-    if (raw.complete || raw.readableEnded || refusedBeforeContinue.has(raw)) return payload
+    if (!(raw.complete || raw.readableEnded || refusedBeforeContinue.has(raw))) answerUnreadBody(req, reply)
+    done(null, payload)
+  })
+
+  /** An answer before its body was read: the body is read and dropped, and the connection kept or closed for it. */
+  const answerUnreadBody = (req: FastifyRequest, reply: FastifyReply) => {
+    const raw = req.raw
     const socket = raw.socket
     let lingering: ((bytes: number) => void) | null = null
     if (reply.statusCode === 413) {
@@ -85,7 +92,7 @@ export const answerBeforeUnreadBodies = (app: FastifyInstance, linger: LingerBou
         lingering ??= lingeringClose(socket, linger)
       }
       discardBody(raw, (chunk) => lingering?.(chunk.length))
-      return payload
+      return
     }
     // Keep-alive (Fastify asks to close after a body it refused): the connection lives until the body is read.
     reply.removeHeader('connection')
@@ -96,6 +103,5 @@ export const answerBeforeUnreadBodies = (app: FastifyInstance, linger: LingerBou
       discarded += chunk.length
       if (discarded > drainBytes) lingering = lingeringClose(socket, linger)
     })
-    return payload
-  })
+  }
 }
