@@ -163,14 +163,15 @@ const bindApp = (ports: PortBindings, config: AppConfig, options: StartPacing): 
   // A sale or a transfer asks the device's biometric check first, where the client and the device have it.
   bindLater(TOKENS.sell, (m, r) => new m.SellState(uc(r), r.get(TOKENS.session_), confirmMoneyMovement({ platform: r.get(TOKENS.platform) })))
   const later = new Later<ScreenStates>(async () => {
+    const made = <T>(id: Token<T>) => c.getAsync(id) as Promise<T>
     const [farming, tasks, referrals, history, sell] = await Promise.all([
-      c.getAsync(TOKENS.farming),
-      c.getAsync(TOKENS.tasks),
-      c.getAsync(TOKENS.referrals),
-      c.getAsync(TOKENS.history),
-      c.getAsync(TOKENS.sell),
+      made(TOKENS.farming),
+      made(TOKENS.tasks),
+      made(TOKENS.referrals),
+      made(TOKENS.history),
+      made(TOKENS.sell),
     ])
-    return { farming, tasks, referrals, history, sell } as ScreenStates
+    return { farming, tasks, referrals, history, sell }
   })
   bind(TOKENS.app, (r) =>
     new AppState(
