@@ -139,11 +139,16 @@ export class AppState {
     if (firstScreen) {
       const firstData = Promise.all([bonds.refresh(), market.refreshPrice()])
       await firstData.then(firstScreen, firstScreen)
-      const chartAndStats = this.refetchLists(step, [{ refresh: () => market.refreshChartAndStats() }])
       // The other screens' view models (their chunk) are made after that paint, their lists with them.
       // If their chunk did not download, the dashboard stays as it is; a screen that needs them tries again.
-      const others = this.s.screens.load().then(({ farming, tasks, referrals }) => this.refetchLists(step, [farming, tasks, referrals]), () => undefined)
+      const screens = this.s.screens.load()
+      const chartAndStats = this.refetchLists(step, [{ refresh: () => market.refreshChartAndStats() }])
+      const others = screens.then(({ farming, tasks, referrals }) => this.refetchLists(step, [farming, tasks, referrals]), () => undefined)
       lists = Promise.all([firstData, chartAndStats, others])
+      // The socket opens once they are asked for, as when they were made at boot: its first greeting
+      // reads the bonds again in the background, and a read that starts meanwhile is quiet (§8: no
+      // toast for a list that failed).
+      await screens.catch(() => undefined)
     } else lists = this.refetchLists(step)
     if (step) await step()
     // The bonds were read before the first paint, a while before the socket listens: a bond paid

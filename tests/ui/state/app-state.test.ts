@@ -10,6 +10,7 @@ import { SellState } from '../../../ui/features/sell/sell-state.ts'
 import { TasksState } from '../../../ui/features/tasks/tasks-state.ts'
 import { WalletState } from '../../../ui/features/wallet/wallet-state.ts'
 import { type AppConfig, AppState, type AppDeps } from '../../../ui/app/app-state.ts'
+import { routeLiveEvent } from '../../../ui/app/event-router.ts'
 import type { PortBindings } from '../../../core/ports/core-ports.ts'
 import { ErrorFeedback } from '../../../ui/state/error-feedback.ts'
 import { firstFiguresIn } from '../../../ui/state/first-figures.ts'
@@ -199,33 +200,36 @@ describe('AppState', () => {
     app.stop()
   })
 
-  it("with firstScreen, the other screens' view models are made after the first screen has painted, and their lists asked then; a payout's word before that reaches the sale once it is made", async () => {
+  it("with firstScreen, the other screens' view models are made after the first screen has painted, their lists asked then, and the socket opened after that", async () => {
     const h = stateHarness()
     let paint: () => void = () => {}
     const painted = new Promise<void>((resolve) => (paint = resolve))
     const settle = () => new Promise((r) => setTimeout(r, 0))
     const { app, main, screensAsked } = appOver(h, manualTimers(), { yieldTask: () => settle().then(() => undefined), firstScreen: () => painted }, true)
+    const others = () => [h.api.callsTo('farmingLinks'), h.api.callsTo('tasks'), h.api.callsTo('referrals')].map((c) => c.length)
     const started = app.start('')
     await vi.waitFor(() => expect(h.api.callsTo('currentPrice')).toHaveLength(1))
     await settle()
     expect(screensAsked.times).toBe(0)
 
     paint()
-    await vi.waitFor(() => expect(main.calls).toContain('open'))
-    expect(screensAsked.times).toBe(1)
+    await vi.waitFor(() => expect(screensAsked.times).toBe(1))
+    await settle()
     expect(app.s.screens.current).toBeNull()
+    // The socket waits for them: its first greeting's background read would make their reads quiet.
+    expect(main.calls).not.toContain('open')
     // Back in view meanwhile: the dashboard's lists again, not the others (theirs come once made).
     h.clock.advance(10_000)
     await app.onVisible()
-    expect([h.api.callsTo('farmingLinks'), h.api.callsTo('tasks'), h.api.callsTo('referrals')].map((c) => c.length)).toEqual([0, 0, 0])
-    main.push({ event: 'chain:payment', data: { kind: 'sale', id: 41, state: 'sent' } })
-    main.push({ event: 'chain:payment', data: { kind: 'sale', id: 41, state: 'paid' } })
+    expect(h.api.callsTo('mints')).toHaveLength(2)
+    expect(others()).toEqual([0, 0, 0])
 
     screensAsked.make()
+    await vi.waitFor(() => expect(main.calls).toContain('open'))
+    expect(others()[0]).toBe(1)
     expect(await started).toBe('ready')
     app.stop()
-    expect([h.api.callsTo('farmingLinks'), h.api.callsTo('tasks'), h.api.callsTo('referrals')].map((c) => c.length)).toEqual([1, 1, 1])
-    expect(app.s.screens.current!.sell.payoutOf(41)).toBe('paid')
+    expect(others()).toEqual([1, 1, 1])
     expect(screensAsked.times).toBe(1)
   })
 
@@ -552,6 +556,28 @@ describe('AppState', () => {
     await new Promise((r) => setTimeout(r, 0))
     app.stop()
     expect(app.s.screens.current!.farming.activation?.status).toBe('REVOKED')
+  })
+})
+
+describe('a live event for a view model made later', () => {
+  it("a sale's payout words before the sell view model is made reach it once it is, in order; after that at once", async () => {
+    const h = stateHarness()
+    const session = new SessionState(h.uc)
+    const sell = new SellState(h.uc, session)
+    let make: () => void = () => {}
+    const screens = new Later(() => new Promise<{ sell: SellState }>((resolve) => (make = () => resolve({ sell }))))
+    const bonds = h.bonds()
+    const targets = { session, bonds, market: new MarketState(h.uc), screens }
+    routeLiveEvent(targets, { event: 'chain:payment', data: { kind: 'sale', id: 41, state: 'sent' } })
+    routeLiveEvent(targets, { event: 'chain:payment', data: { kind: 'sale', id: 41, state: 'paid' } })
+    routeLiveEvent(targets, { event: 'chain:payment', data: { kind: 'sale', id: 42, state: 'sent' } })
+    expect(sell.payoutOf(41)).toBeNull()
+    make()
+    await screens.load()
+    await new Promise((r) => setTimeout(r, 0))
+    expect([sell.payoutOf(41), sell.payoutOf(42)]).toEqual(['paid', 'sent'])
+    routeLiveEvent(targets, { event: 'chain:payment', data: { kind: 'sale', id: 42, state: 'paid' } })
+    expect(sell.payoutOf(42)).toBe('paid')
   })
 })
 
