@@ -8,6 +8,7 @@ import { queueMint, queueStake } from './user-events.ts'
 import { ME_COLUMNS, type MeRow, type MintRow, type StakeRow } from './rows.ts'
 import { userRow } from './users.ts'
 import { UnknownSessionUser } from './errors.ts'
+import { COLLECTIVE_BONUS_COLUMN, collectiveBonusOf } from './settings.ts'
 
 /** Bonds (mints) and stakes share their columns and their reward rule. */
 export type PositionTable = 'mints' | 'stakes'
@@ -129,22 +130,27 @@ export const settleUser = async (ctx: ServerContext, userId: bigint): Promise<vo
 
 
 /**
- * The user's row after settling their bonds and stakes, for /user/me. One statement reads the row and
- * whether any of their positions is due (an index probe per table, no position read); only then are
- * the active positions read, the due ones completed and the row read again. A read with nothing due
- * reads no position and opens no transaction: between two of a position's ends, that is every read.
+ * What /user/me answers with: the user's row after settling their bonds and stakes, and the platform's
+ * collective bonus. One statement reads the row, the bonus and whether any of the user's positions is
+ * due (an index probe per table, no position read); only then are the active positions read, the due
+ * ones completed and the row read again. A read with nothing due reads no position and opens no
+ * transaction: between two of a position's ends, that is every read.
  */
 const dueOf = (table: PositionTable) =>
   `EXISTS (SELECT 1 FROM ${table} WHERE user_id = u.id AND status = 'active' AND activated_at IS NOT NULL AND ends_at <= ?)`
-const USER_AND_DUE = `SELECT ${ME_COLUMNS.map((c) => `u.${c}`).join(', ')}, CASE WHEN ${dueOf('mints')} OR ${dueOf('stakes')} THEN 1 ELSE 0 END AS due FROM users u WHERE u.id = ?`
-export const settledUserRow = async (ctx: ServerContext, userId: bigint): Promise<MeRow> => {
+const USER_AND_DUE = `SELECT ${ME_COLUMNS.map((c) => `u.${c}`).join(', ')}, ${COLLECTIVE_BONUS_COLUMN} AS collective_bonus_setting,
+  CASE WHEN ${dueOf('mints')} OR ${dueOf('stakes')} THEN 1 ELSE 0 END AS due FROM users u WHERE u.id = ?`
+export const settledMe = async (ctx: ServerContext, userId: bigint): Promise<{ readonly user: MeRow; readonly collectiveBonus: bigint }> => {
   const now = ctx.now()
   const row = await getRow(ctx.db, USER_AND_DUE, now, now, userId)
   if (!row) throw new UnknownSessionUser()
-  if (bool(row, 'due') && (await completeDueRows(ctx, await allRows(ctx.db, ACTIVE_OF_USER, userId, userId), now))) return userRow(ctx, userId)
+  const bonus = row.collective_bonus_setting
+  const collectiveBonus = collectiveBonusOf(bonus === null || bonus === undefined ? null : String(bonus))
+  if (bool(row, 'due') && (await completeDueRows(ctx, await allRows(ctx.db, ACTIVE_OF_USER, userId, userId), now)))
+    return { user: await userRow(ctx, userId), collectiveBonus }
   const user: Record<string, Row[string]> = {}
   for (const c of ME_COLUMNS) user[c] = row[c] ?? null
-  return user as MeRow
+  return { user: user as MeRow, collectiveBonus }
 }
 
 /**

@@ -48,7 +48,10 @@ export const forgetSettings = (engine: Engine): void => {
 
 export const isMaintenanceOn = async (ctx: ServerContext): Promise<boolean> => (await setting(ctx, 'maintenance')) === 'on'
 
-export const collectiveBonus = async (ctx: ServerContext): Promise<bigint> => {
-  const v = await setting(ctx, 'collective_bonus')
-  return v === null ? DEFAULT_COLLECTIVE_BONUS : BigInt(v)
-}
+/** The collective bonus from its setting's text (null: never set). */
+export const collectiveBonusOf = (v: string | null): bigint => (v === null ? DEFAULT_COLLECTIVE_BONUS : BigInt(v))
+
+/** The collective bonus's setting as a column of another statement (its text, or null). */
+export const COLLECTIVE_BONUS_COLUMN = `(SELECT value FROM settings WHERE key = 'collective_bonus')`
+
+export const collectiveBonus = async (ctx: ServerContext): Promise<bigint> => collectiveBonusOf(await setting(ctx, 'collective_bonus'))

@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { ServerContext } from '../domain/context.ts'
-import { settledUserRow } from '../domain/positions.ts'
+import { settledMe } from '../domain/positions.ts'
 import { referralsOf } from '../domain/users.ts'
-import { collectiveBonus } from '../domain/settings.ts'
 import { referralWire, userWire } from '../http/wire-format.ts'
 import { recheckMembershipIfDue } from '../domain/membership.ts'
 import { prepareShareMessage } from '../telegram/share-message.ts'
@@ -12,7 +11,7 @@ import { httpError } from '../http/errors.ts'
 
 export const userRoutes = (app: FastifyInstance, ctx: ServerContext) => {
   app.get('/user/me', async (req) => {
-    const [user, bonus] = await Promise.all([settledUserRow(ctx, req.userId), collectiveBonus(ctx)])
+    const { user, collectiveBonus: bonus } = await settledMe(ctx, req.userId)
     // While the user is not a member, Telegram is asked again (at most every 10 s): Done → reload lifts the gate.
     const community = await recheckMembershipIfDue(ctx, req.userId, user.community !== 0n)
     return userWire({ ...user, community: community ? 1n : 0n }, bonus)

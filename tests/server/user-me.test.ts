@@ -55,7 +55,7 @@ describe('GET /user/me settles on read', () => {
     expect(listed.last_updated_at).toBe(t.clock.now)
   })
 
-  it('with nothing to write, /user/me reads the user and the positions in one statement and opens no transaction', async () => {
+  it('with nothing to write, /user/me reads the user, whether anything is due and the collective bonus in one statement and opens no transaction', async () => {
     // No price ticks (on PostgreSQL each is announced with a statement) while statements are counted.
     const t = await server({ priceTickMs: 3_600_000 })
     const me = await t.login(6003)
@@ -84,10 +84,24 @@ describe('GET /user/me settles on read', () => {
       Object.assign(engine, saved)
     }
     expect(transactions).toBe(0)
-    // The request counts and, on SQLite, the settings (PostgreSQL keeps those in memory) aside.
-    const reads = seen.filter((s) => !/rate_limit_hits|FROM settings/.test(s))
+    // The request counts and the maintenance flag (on SQLite a read of its own, PostgreSQL keeps it
+    // in memory) aside: one statement, with the collective bonus in it.
+    const settingReads = seen.filter((s) => /^SELECT value FROM settings/.test(s))
+    const reads = seen.filter((s) => !/rate_limit_hits/.test(s) && !settingReads.includes(s))
     expect(reads).toHaveLength(1)
     expect(reads[0]).toMatch(/FROM users/)
-    if (TEST_ENGINE === 'postgres') expect(seen.filter((s) => /FROM settings|refresh_tokens/.test(s))).toEqual([])
+    expect(reads[0]).toMatch(/collective_bonus/)
+    expect(settingReads).toHaveLength(TEST_ENGINE === 'postgres' ? 0 : 1)
+    if (TEST_ENGINE === 'postgres') expect(seen.filter((s) => /refresh_tokens/.test(s))).toEqual([])
+  })
+
+  it("answers the platform's collective bonus as the operator last set it, on every engine at once", async () => {
+    const t = await server({ priceTickMs: 3_600_000 })
+    const me = await t.login(6004)
+    expect((await me.call('GET', '/user/me')).body.collective_bonus).toBe('0.1')
+    await t.server.admin.setCollectiveBonus('0.25')
+    expect((await me.call('GET', '/user/me')).body.collective_bonus).toBe('0.25')
+    await t.server.admin.setCollectiveBonus('0')
+    expect((await me.call('GET', '/user/me')).body.collective_bonus).toBe('0')
   })
 })
