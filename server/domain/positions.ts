@@ -122,11 +122,10 @@ const completeDueRows = async (ctx: ServerContext, rows: ReadonlyArray<Row>, now
 /**
  * Settles a user's bonds and stakes on read: those whose term ended are completed (paid out);
  * running ones are not written (their reward is computed when read). Everyone's due positions are
- * completed by the periodic pass (settle-pass.ts).
+ * completed by the periodic pass (settle-pass.ts). True when one of them completed.
  */
-export const settleUser = async (ctx: ServerContext, userId: bigint): Promise<void> => {
-  await completeDueRows(ctx, await allRows(ctx.db, ACTIVE_OF_USER, userId, userId), ctx.now())
-}
+export const settleUser = async (ctx: ServerContext, userId: bigint, now = ctx.now()): Promise<boolean> =>
+  completeDueRows(ctx, await allRows(ctx.db, ACTIVE_OF_USER, userId, userId), now)
 
 
 /**
@@ -146,7 +145,7 @@ export const settledMe = async (ctx: ServerContext, userId: bigint): Promise<{ r
   if (!row) throw new UnknownSessionUser()
   const bonus = row.collective_bonus_setting
   const collectiveBonus = collectiveBonusOf(bonus === null || bonus === undefined ? null : String(bonus))
-  if (bool(row, 'due') && (await completeDueRows(ctx, await allRows(ctx.db, ACTIVE_OF_USER, userId, userId), now)))
+  if (bool(row, 'due') && (await settleUser(ctx, userId, now)))
     return { user: await userRow(ctx, userId), collectiveBonus }
   const user: Record<string, Row[string]> = {}
   for (const c of ME_COLUMNS) user[c] = row[c] ?? null
