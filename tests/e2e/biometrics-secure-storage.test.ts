@@ -2,6 +2,7 @@ import type { FrameLocator, Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { amountOf, expectText, expectToast, nextUser, recordToasts, text, toastsSeen, telegramStorage, type HostEvent, hostEvents } from './helpers.ts'
 import { api, launch, makeMember, useStack } from './stack.ts'
+import { launchAgain } from '../support/host-launch.ts'
 
 /**
  * Telegram's BiometricManager before money leaves, and SecureStorage for the refresh token, through
@@ -66,7 +67,7 @@ const watchSignIns = (page: Page) => {
 const relaunchFromForm = async (page: Page, app: FrameLocator, user: number, version: string) => {
   await page.getByTestId('host-user-id').fill(String(user))
   await page.getByTestId('host-version').fill(version)
-  await page.getByTestId('host-launch').click()
+  await launchAgain(page)
   await app.getByTestId('screen-dashboard').waitFor()
 }
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { FrameLocator, Page } from 'playwright-core'
 import { activeBond, makeMember, type Stack, useStack } from './stack.ts'
 import { expectText, frameEval, nextUser } from './helpers.ts'
+import { launchAgain } from '../support/host-launch.ts'
 
 /**
  * Telegram's fullscreen, its insets, the home-screen shortcut and slow phones, through the host
@@ -109,7 +110,7 @@ describe('fullscreen on a 9.1 client', () => {
 
     // Opened again: the app asks for fullscreen itself.
     const before = await posted(page, 'web_app_request_fullscreen')
-    await page.getByTestId('host-launch').click()
+    await launchAgain(page)
     await app.getByTestId('screen-dashboard').waitFor()
     await expect.poll(() => posted(page, 'web_app_request_fullscreen')).toBe(before + 1)
     await expect.poll(() => hostFullscreen(page)).toBe('yes')
@@ -120,7 +121,7 @@ describe('fullscreen on a 9.1 client', () => {
     await expect.poll(() => hostFullscreen(page)).toBe('no')
     await expect.poll(() => app.getByTestId('brand').evaluate((el) => el.getBoundingClientRect().top)).toBeLessThan(SAFE_TOP)
     const asked = await posted(page, 'web_app_request_fullscreen')
-    await page.getByTestId('host-launch').click()
+    await launchAgain(page)
     await app.getByTestId('screen-dashboard').waitFor()
     await featuresApplied(app)
     await expect.poll(() => app.getByTestId('fullscreen-toggle').getAttribute('aria-pressed')).toBe('false')
@@ -143,7 +144,7 @@ describe('fullscreen on a 9.1 client', () => {
 
     await page.getByTestId('host-fullscreen-fails').uncheck()
     const asked = await posted(page, 'web_app_request_fullscreen')
-    await page.getByTestId('host-launch').click()
+    await launchAgain(page)
     await app.getByTestId('screen-dashboard').waitFor()
     await featuresApplied(app)
     expect(await posted(page, 'web_app_request_fullscreen')).toBe(asked)
@@ -205,7 +206,7 @@ describe('the home screen', () => {
     await expect.poll(() => page.getByTestId('host-home').textContent()).toBe('added')
     expect(await posted(page, 'web_app_add_to_home_screen')).toBe(1)
 
-    await page.getByTestId('host-launch').click()
+    await launchAgain(page)
     await app.getByTestId('screen-dashboard').waitFor()
     await featuresApplied(app)
     await bondsListed(app)
@@ -228,7 +229,7 @@ describe('the home screen', () => {
     expect(await posted(page, 'web_app_add_to_home_screen')).toBe(0)
 
     const checked = await posted(page, 'web_app_check_home_screen')
-    await page.getByTestId('host-launch').click()
+    await launchAgain(page)
     await app.getByTestId('screen-dashboard').waitFor()
     await featuresApplied(app)
     await bondsListed(app)

@@ -3,6 +3,7 @@ import type { Browser, Frame, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTelegramHost, type RunningTelegramHost } from '../../stand-ins/telegram-host/index.ts'
 import { launchChromium } from '../support/chromium.ts'
+import { launchAgain } from '../support/host-launch.ts'
 import { startStandInApp, TEST_BOT_TOKEN, type StaticApp } from './support.ts'
 
 /**
@@ -14,16 +15,12 @@ import { startStandInApp, TEST_BOT_TOKEN, type StaticApp } from './support.ts'
 
 const byTestId = (page: Page, id: string) => page.locator(`[data-testid="${id}"]`)
 
-/**
- * The host's app frame once telegram-web-app.js has loaded in it. After a Launch, pass the frame it
- * replaces: the host removes that one only once the new launch's parameters are back, so until then
- * it is still there, still loaded, and about to be detached.
- */
-const appFrame = async (page: Page, replaced?: Frame): Promise<Frame> => {
+/** The host's app frame once telegram-web-app.js has loaded in it. */
+const appFrame = async (page: Page): Promise<Frame> => {
   const until = Date.now() + 10_000
   while (Date.now() < until) {
     const f = page.frame({ name: 'axiom-app' })
-    if (f && f !== replaced && !f.isDetached() && (await f.evaluate(() => Boolean((window as any).appLog)).catch(() => false))) return f
+    if (f && !f.isDetached() && (await f.evaluate(() => Boolean((window as any).appLog)).catch(() => false))) return f
     await page.waitForTimeout(50)
   }
   throw new Error('the app frame did not load')
@@ -119,9 +116,8 @@ describe('the Telegram host emulator answers the 7.2–9.x methods', () => {
     // 375 px is a 390 px window less a classic scrollbar; 360 px a small Android phone.
     for (const width of [390, 375, 360]) {
       await page.setViewportSize({ width, height: 844 })
-      const before = await appFrame(page)
-      await byTestId(page, 'host-launch').click()
-      await appFrame(page, before)
+      await launchAgain(page)
+      await appFrame(page)
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width)
       // The frame is laid out once the launch has replaced it: its box, when there is one.
       await expect.poll(() => byTestId(page, 'host-iframe').boundingBox(), { timeout: 10_000 }).not.toBeNull()
@@ -177,12 +173,12 @@ describe('the Telegram host emulator answers the 7.2–9.x methods', () => {
       eventData: { req_id: 'd3', value: null },
     })
     await call(frame, 'web_app_device_storage_save_key', { req_id: 'd4', key: 'theme', value: 'light' }, ['device_storage_key_saved'])
-    await byTestId(page, 'host-launch').click()
-    frame = await appFrame(page, frame)
+    await launchAgain(page)
+    frame = await appFrame(page)
     expect(await call(frame, 'web_app_device_storage_get_key', { req_id: 'd5', key: 'theme' }, ['device_storage_key_received'])).toMatchObject({ eventData: { value: 'light' } })
     await byTestId(page, 'host-user-id').fill('5153')
-    await byTestId(page, 'host-launch').click()
-    frame = await appFrame(page, frame)
+    await launchAgain(page)
+    frame = await appFrame(page)
     expect(await frame.evaluate(() => (window as any).Telegram.WebApp.initDataUnsafe.user.id)).toBe(5153)
     expect(await call(frame, 'web_app_device_storage_get_key', { req_id: 'd6', key: 'theme' }, ['device_storage_key_received'])).toMatchObject({ eventData: { value: null } })
     expect(await call(frame, 'web_app_device_storage_clear', { req_id: 'd7' }, ['device_storage_cleared'])).toEqual({ eventType: 'device_storage_cleared', eventData: { req_id: 'd7' } })
@@ -233,8 +229,8 @@ describe('the Telegram host emulator answers the 7.2–9.x methods', () => {
     const added = call(frame, 'web_app_add_to_home_screen', undefined, ['home_screen_added', 'home_screen_failed'], 10_000)
     await byTestId(page, 'host-popup-button').filter({ hasText: 'Add' }).click()
     expect(await added).toEqual({ eventType: 'home_screen_added' })
-    await byTestId(page, 'host-launch').click()
-    frame = await appFrame(page, frame)
+    await launchAgain(page)
+    frame = await appFrame(page)
     expect(await call(frame, 'web_app_check_home_screen', undefined, ['home_screen_checked'])).toEqual({ eventType: 'home_screen_checked', eventData: { status: 'added' } })
 
     await page.goto(`${host.url}?user=5155&version=8.0&platform=tdesktop`)
