@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { Engine } from '../../server/db/engine.ts'
+import { userWire } from '../../server/http/wire-format.ts'
 import { nano, paidBond, serversClosedAfterAll, TEST_ENGINE } from './support.ts'
 
 /**
@@ -103,5 +104,19 @@ describe('GET /user/me settles on read', () => {
     expect((await me.call('GET', '/user/me')).body.collective_bonus).toBe('0.25')
     await t.server.admin.setCollectiveBonus('0')
     expect((await me.call('GET', '/user/me')).body.collective_bonus).toBe('0')
+  })
+
+  it('answers every field the wire format makes, each as it makes it (the compiled serializer drops nothing, adds nothing)', async () => {
+    const t = await server({ priceTickMs: 3_600_000 })
+    const me = await t.login(6005)
+    await paidBond(t, me, '70')
+    const body = (await me.call('GET', '/user/me')).body
+    const row = await t.server.ctx.db.one<Record<string, unknown>>(
+      'SELECT turnover, community, balance_token, task_balance, referral_balance, hold_bonus, investment_bonus, locked_nano, ref_code, wallet_address, wallet_network FROM users WHERE id = (SELECT user_id FROM mints ORDER BY id DESC LIMIT 1)',
+    )
+    const big = (v: unknown) => (v === null ? null : typeof v === 'string' ? v : BigInt(v as number))
+    const made = userWire(Object.fromEntries(Object.entries(row!).map(([k, v]) => [k, big(v)])) as never, 1_000n)
+    expect(body).toEqual(JSON.parse(JSON.stringify(made)))
+    expect(Object.keys(body).sort()).toEqual(Object.keys(made).sort())
   })
 })
