@@ -111,10 +111,10 @@ describe('GET /user/me settles on read', () => {
     const me = await t.login(6005)
     await paidBond(t, me, '70')
     const body = (await me.call('GET', '/user/me')).body
-    const row = await t.server.ctx.db.one<Record<string, unknown>>(
+    const row = await t.server.ctx.db.one<Record<string, string | bigint | null>>(
       'SELECT turnover, community, balance_token, task_balance, referral_balance, hold_bonus, investment_bonus, locked_nano, ref_code, wallet_address, wallet_network FROM users WHERE id = (SELECT user_id FROM mints ORDER BY id DESC LIMIT 1)',
     )
-    const big = (v: unknown) => (v === null ? null : typeof v === 'string' ? v : BigInt(v as number))
+    const big = (v: string | bigint | null) => (v === null || typeof v === 'string' ? v : BigInt(v))
     const made = userWire(Object.fromEntries(Object.entries(row!).map(([k, v]) => [k, big(v)])) as never, 1_000n)
     expect(body).toEqual(JSON.parse(JSON.stringify(made)))
     expect(Object.keys(body).sort()).toEqual(Object.keys(made).sort())
