@@ -1,5 +1,5 @@
 import type { IChartApi, UTCTimestamp } from 'lightweight-charts'
-import { reaction } from 'mobx'
+import { reaction, when } from 'mobx'
 import { observer } from 'mobx-react-lite'
 import { useEffect, useRef, useState } from 'react'
 import { type Candle, formatAmount } from '../../../core/index.ts'
@@ -60,13 +60,17 @@ export const CandleChart = observer(function CandleChart() {
     let disposed = false
     let chart: IChartApi | null = null
     const disposers: Array<() => void> = []
-    // In steps, each in its own task (the library's evaluation, the chart, the series and its data),
-    // so the first draw does not hold the page in one long task.
+    // The library's evaluation in a task of its own; the chart made once the first candles have
+    // answered, with its series and their data in the same task, so that it draws once (a chart made
+    // before its data draws empty, then again in full: two of a slow phone's longest tasks).
+    // (A chart taken down before then never resolves it: its build ends there.)
+    const candlesAnswered = new Promise<void>((resolve) => disposers.push(when(() => market.candlesAnswered, resolve)))
     const build = async () => {
       const still = reducedEffectsOf(platformFeatures)
       // Destructured from the import itself, so that the bundler keeps only what is used of the library.
       const { createChart, CandlestickSeries, ColorType } = await import('lightweight-charts')
       const reduced = await still
+      await candlesAnswered
       await nextTask()
       const el = host.current
       if (disposed || !el) return
@@ -94,8 +98,6 @@ export const CandleChart = observer(function CandleChart() {
         kineticScroll: { touch: !reduced, mouse: false },
       })
       setStill(reduced)
-      await nextTask()
-      if (disposed) return
       const series = chart.addSeries(CandlestickSeries, {
         upColor: '#26a65b',
         downColor: '#e5484d',

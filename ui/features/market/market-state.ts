@@ -25,6 +25,8 @@ export class MarketState {
   liveCandle: Candle | null = null
   /** The candles of the chosen interval are being fetched. */
   isFetching = false
+  /** The first candles request has answered (with candles or without): the chart can draw once, with them. */
+  candlesAnswered = false
   /** `GET /stats/financial`; null before the first answer, or when the server could not give one. */
   stats: FinancialStats | null = null
   /** The first stats request has answered (with figures or without). */
@@ -137,6 +139,7 @@ export class MarketState {
     const r = await runResult(this.uc.loadCandles(interval))
     runInAction(() => {
       this.isFetching = false
+      this.candlesAnswered = true
       if (r._tag === 'Success' && interval === this.interval) this.candles = [...r.success]
     })
   }
