@@ -29,6 +29,8 @@ const ROUNDS = 3
 const load = (url: string, headers: Record<string, string> = {}) =>
   autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, headers })
 
+/** The middle one of `xs` by `key` (the upper middle of an even count). */
+const medianBy = <T>(xs: readonly T[], key: (x: T) => number): T => [...xs].sort((x, y) => key(x) - key(y))[Math.floor(xs.length / 2)]!
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!
 /** CPU seconds (user + system) a process has used, from /proc; and of every `postgres` process together. */
 const cpuOf = (pid: number): number => {
@@ -93,7 +95,7 @@ for (let i = 0; i < ROUNDS; i++) {
   if (meRound.non2xx > 0 || meRound.errors > 0) throw new Error(`/user/me answered ${meRound.non2xx} non-2xx and ${meRound.errors} errors`)
   meRounds.push({ bare: bareRound, me: meRound, ratio: meRound.requests.average / bareRound.requests.average })
 }
-const { bare: bareRun, me: meRun, ratio } = [...meRounds].sort((x, y) => x.ratio - y.ratio)[Math.floor(ROUNDS / 2)]!
+const { bare: bareRun, me: meRun, ratio } = medianBy(meRounds, (r) => r.ratio)
 
 console.log(`${'measure'.padEnd(44)} ${'value'.padEnd(22)} ${'budget'.padEnd(22)} result`)
 console.log(`${'bare route throughput'.padEnd(44)} ${`${Math.round(bareRun.requests.average)} req/s`.padEnd(22)} (reference)`)
@@ -261,7 +263,7 @@ if (BENCH_PG !== 'off') {
     )
   }
   const spread = await measure([me(a.url, Math.round(rate / 2)), me(b.url, Math.round(rate / 2))])
-  const median = [...rounds].sort((x, y) => x.both / x.alone - y.both / y.alone)[Math.floor(rounds.length / 2)]!
+  const median = medianBy(rounds, (r) => r.both / r.alone)
   const cpuRatio = median.both / median.alone
   console.log(
     `${`PG: the same ${rate} req/s spread over 2`.padEnd(44)} ${`${(perRequest(spread) / median.alone).toFixed(2)}x (backends ${spread.backend.toFixed(3)}, PostgreSQL ${spread.pg.toFixed(3)} ms)`.padEnd(22)} (detail: half the rate per loop)`,

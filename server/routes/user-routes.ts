@@ -34,8 +34,7 @@ export const userRoutes = (app: FastifyInstance, ctx: ServerContext) => {
   app.get('/user/me', { schema: { response: { 200: USER_ME_SCHEMA } } }, async (req) => {
     const { user, collectiveBonus: bonus } = await settledMe(ctx, req.userId)
     // While the user is not a member, Telegram is asked again (at most every 10 s): Done → reload lifts the gate.
-    if (user.community !== 0n) return userWire(user, bonus)
-    const community = await recheckMembershipIfDue(ctx, req.userId, false)
+    const community = await recheckMembershipIfDue(ctx, req.userId, user.community !== 0n)
     return userWire({ ...user, community: community ? 1n : 0n }, bonus)
   })
 
