@@ -30,6 +30,11 @@ export interface WorkloadOptions {
   readonly firstTelegramId?: number
   /** Called after each completed write (with the worker paused on it), e.g. to read the database. */
   readonly afterEach?: (done: number) => Promise<void> | void
+  /**
+   * Called inside a write that commits twice (a bond: its creation, then its payment marked), after
+   * the first commit, with the writes completed before it: the one state between two writes.
+   */
+  readonly midWrite?: (done: number) => Promise<void> | void
 }
 
 interface User {
@@ -129,6 +134,7 @@ export const createWorkload = (o: WorkloadOptions): Workload => {
 
   const bond = async (u: User): Promise<boolean> => {
     const created = expectOk('bond', await http('POST', '/mint/create', u.token, { amount: amount(10, 200), days: pick([10, 30, 60]) }))
+    await o.midWrite?.(completed)
     await o.server.markMintPaid(BigInt(created.mint.id))
     return true
   }
