@@ -51,7 +51,7 @@ const ROUTES: ReadonlyArray<Route> = [
     fill: async (app) => {
       await app.getByTestId('mints-list').waitFor()
       await app.getByTestId('financial-stats').waitFor()
-      await app.locator('[data-testid="candle-chart"] canvas').first().waitFor()
+      await app.getByTestId('chart-preview').locator('svg').waitFor()
     },
   },
   {

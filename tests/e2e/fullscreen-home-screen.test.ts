@@ -245,6 +245,10 @@ describe('slow phones', () => {
   it('a LOW Android device gets no animations: the reduced class on <html>, and the chart made without its kinetic scroll', async () => {
     const { page, app, errors } = await open(stack, { user: nextUser(), version: '9.1', platform: 'android', perf: 'LOW' })
     await expect.poll(() => frameEval(app, () => document.documentElement.classList.contains('reduced-effects'))).toBe(true)
+    // The library's chart, made by a tap on the app's drawing of the candles.
+    await app.getByTestId('chart-preview').locator('svg').waitFor()
+    expect(await app.getByTestId('candle-chart').getAttribute('data-animation')).toBeNull()
+    await app.getByTestId('candle-chart').click({ position: { x: 40, y: 40 } })
     await expect.poll(() => app.getByTestId('candle-chart').getAttribute('data-animation')).toBe('off')
     // The sheets' and toasts' animations and the tabs' transitions are cut.
     expect(await app.locator('.bottom-nav .tab').first().evaluate((el) => getComputedStyle(el).transitionDuration)).toBe('1e-05s')
@@ -256,6 +260,8 @@ describe('slow phones', () => {
   it('a HIGH one keeps them', async () => {
     const { page, app, errors } = await open(stack, { user: nextUser(), version: '9.1', platform: 'android', perf: 'HIGH' })
     await featuresApplied(app)
+    await app.getByTestId('chart-preview').locator('svg').waitFor()
+    await app.getByTestId('candle-chart').click({ position: { x: 40, y: 40 } })
     await expect.poll(() => app.getByTestId('candle-chart').getAttribute('data-animation')).toBe('on')
     expect(await frameEval(app, () => document.documentElement.classList.contains('reduced-effects'))).toBe(false)
     expect(errors).toEqual([])

@@ -199,7 +199,7 @@ describe('Russian on a phone', () => {
     await page.close()
   })
 
-  it.each([390, 360])('at %i px every time label of the chart is drawn inside the chart', async (width) => {
+  it.each([390, 360])('at %i px every label of the chart is inside the chart: the app\'s drawing first, then the library\'s chart a tap makes', async (width) => {
     const user = nextUser()
     // In UTC, so the hand-made candles' midnight is the page's midnight too.
     const page = await stack.browser.newPage({ viewport: { width, height: 844 }, timezoneId: 'UTC' })
@@ -231,6 +231,20 @@ describe('Russian on a phone', () => {
     await page.route('**/price/candles?*', (route) => route.fulfill({ json: candles }))
     const { app, errors } = await launch(stack, { user, lang: 'ru', page })
     await phone(page, width)
+    // The chart opens as the app's own drawing: its price and time labels are inside the chart's box.
+    await app.getByTestId('chart-preview').locator('svg').waitFor()
+    await expect.poll(() => app.getByTestId('chart-preview').locator('.chart-preview__time').count()).toBeGreaterThan(0)
+    const previewLabels = await frameEval(app, () => {
+      const box = document.querySelector('[data-testid="candle-chart"]')!.getBoundingClientRect()
+      return [...document.querySelectorAll('.chart-preview__price, .chart-preview__time')].map((e) => {
+        const r = e.getBoundingClientRect()
+        return { text: e.textContent, inside: r.left >= box.left - 1 && r.right <= box.right + 1 && r.top >= box.top - 1 && r.bottom <= box.bottom + 1 }
+      })
+    })
+    expect(previewLabels.length).toBeGreaterThan(3)
+    expect(previewLabels.filter((l) => !l.inside)).toEqual([])
+    // A tap makes the library's chart, with its crosshair and drags.
+    await app.getByTestId('candle-chart').click({ position: { x: 40, y: 40 } })
     await app.getByTestId('candle-chart').locator('canvas').first().waitFor()
     // Read two animation frames on: the chart draws what it was given (data, a resize) in the next frame.
     const chart = () =>

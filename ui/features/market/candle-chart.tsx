@@ -1,24 +1,16 @@
 import type { IChartApi, UTCTimestamp } from 'lightweight-charts'
 import { reaction, when } from 'mobx'
 import { observer } from 'mobx-react-lite'
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useRef } from 'react'
 import { type Candle, formatAmount } from '../../../core/index.ts'
 import { useMarketState } from '../app-states.ts'
-import { useLinkOpener } from '../../lib/host-contexts.ts'
-import { Spinner } from '../../components/spinner.tsx'
 import { useLanguage, useT } from '../../i18n/use-t.ts'
 import { nextTask } from '../../lib/next-task.ts'
 import { reducedEffectsOf, usePlatformFeatures } from '../platform/platform-features-context.ts'
+import { chartCandles } from './candle-preview-geometry.ts'
 import { crosshairTimeFormatter, tickMarkFormatter } from './chart-time-labels.ts'
 
 const toBar = (c: Candle) => ({ time: c.time as UTCTimestamp, open: c.open, high: c.high, low: c.low, close: c.close })
-
-/** Ascending and one bar per time, as the chart requires. */
-const toBars = (candles: ReadonlyArray<Candle>) => {
-  const byTime = new Map<number, Candle>()
-  for (const c of candles) byTime.set(c.time, c)
-  return [...byTime.values()].sort((a, b) => a.time - b.time).map(toBar)
-}
 
 /**
  * A theme colour as the chart's canvas takes it: the CSS variable resolved to rgba() by painting it
@@ -38,31 +30,26 @@ const cssColor = (el: Element, name: string, fallback: string): string => {
   return `rgba(${r}, ${g}, ${b}, ${Math.round((a / 255) * 1000) / 1000})`
 }
 
-/** lightweight-charts' licence asks for a link to TradingView; the app gives it as text under the chart. */
-const TRADINGVIEW_URL = 'https://www.tradingview.com/'
-
 /**
- * The candle chart. lightweight-charts loads on first use (a dynamic import, out of the initial
- * bundle); the series is set from market.candles and updated from market.liveCandle.
+ * lightweight-charts' chart of the candles, made when the user first touches the dashboard's chart
+ * (candle-chart-area.tsx: until then the app's own drawing stands in). The library loads then (a
+ * dynamic import, out of the initial bundle); the series is set from market.candles and updated from
+ * market.liveCandle. `onDrawn` is told once the chart has drawn its candles, and whether it was made
+ * without its animations (a slow phone, or reduced motion).
  */
-export const CandleChart = observer(function CandleChart() {
+export const CandleChart = observer(function CandleChart({ onDrawn }: { readonly onDrawn: (still: boolean) => void }) {
   const market = useMarketState()
   const t = useT()
   const language = useLanguage()
-  const openLink = useLinkOpener()
   const host = useRef<HTMLDivElement>(null)
-  const [loaded, setLoaded] = useState(false)
   const platformFeatures = usePlatformFeatures()
-  /** Whether the chart was made without its animations (a slow phone, or reduced motion): null until it is made. */
-  const [still, setStill] = useState<boolean | null>(null)
 
   useEffect(() => {
     let disposed = false
     let chart: IChartApi | null = null
     const disposers: Array<() => void> = []
-    // The library's evaluation in a task of its own; the chart made once the first candles have
-    // answered, with its series and their data in the same task, so that it draws once (a chart made
-    // before its data draws empty, then again in full: two of a slow phone's longest tasks).
+    // The chart made once the first candles have answered, with its series and their data in the same
+    // task, so that it draws once (a chart made before its data draws empty, then again in full).
     // (A chart taken down before then never resolves it: its build ends there.)
     const candlesAnswered = new Promise<void>((resolve) => disposers.push(when(() => market.candlesAnswered, resolve)))
     const build = async () => {
@@ -97,7 +84,6 @@ export const CandleChart = observer(function CandleChart() {
         // A slow phone, or a user who asked for reduced motion: a swipe stops where the finger leaves it.
         kineticScroll: { touch: !reduced, mouse: false },
       })
-      setStill(reduced)
       const series = chart.addSeries(CandlestickSeries, {
         upColor: '#26a65b',
         downColor: '#e5484d',
@@ -112,7 +98,7 @@ export const CandleChart = observer(function CandleChart() {
         reaction(
           () => market.candles,
           (candles) => {
-            series.setData(toBars(candles))
+            series.setData(chartCandles(candles).map(toBar))
             c.timeScale().fitContent()
           },
           { fireImmediately: true },
@@ -129,7 +115,7 @@ export const CandleChart = observer(function CandleChart() {
           },
         ),
       )
-      setLoaded(true)
+      onDrawn(reduced)
     }
     void build()
     return () => {
@@ -137,34 +123,7 @@ export const CandleChart = observer(function CandleChart() {
       for (const d of disposers) d()
       chart?.remove()
     }
-  }, [market, language, platformFeatures])
+  }, [market, language, platformFeatures, onDrawn])
 
-  const empty = market.candles.length === 0 && !market.isFetching
-  return (
-    <div className="chart" data-testid="candle-chart" data-animation={still === null ? undefined : still ? 'off' : 'on'}>
-      <div ref={host} className="chart__canvas" role="img" aria-label={t('dashboard.chart')} />
-      {!loaded || market.isFetching ? (
-        <div className="chart__overlay">
-          <Spinner size={24} />
-        </div>
-      ) : empty ? (
-        <div className="chart__overlay chart__overlay--text" data-testid="chart-empty">
-          {t('dashboard.chartEmpty')}
-        </div>
-      ) : null}
-      <a
-        className="chart__credit"
-        href={TRADINGVIEW_URL}
-        target="_blank"
-        rel="noopener noreferrer"
-        onClick={(e) => {
-          e.preventDefault()
-          openLink(TRADINGVIEW_URL)
-        }}
-        data-testid="chart-credit"
-      >
-        {t('dashboard.chartCredit')}
-      </a>
-    </div>
-  )
+  return <div ref={host} className="chart__canvas" role="img" aria-label={t('dashboard.chart')} data-testid="chart-live" />
 })

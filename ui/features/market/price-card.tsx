@@ -1,34 +1,12 @@
 import { observer } from 'mobx-react-lite'
-import { lazy, Suspense } from 'react'
 import { CANDLE_INTERVALS, COIN, type CandleInterval } from '../../../core/index.ts'
 import { useFirstFiguresStates, useMarketState } from '../app-states.ts'
-import { firstScreenPainted } from '../../lib/first-paint.ts'
 import { Segmented } from '../../components/segmented.tsx'
-import { Skeleton, Spinner } from '../../components/spinner.tsx'
+import { Skeleton } from '../../components/spinner.tsx'
 import { useT } from '../../i18n/use-t.ts'
 import { changeTone, formatFixedAmount, formatSignedPercent } from '../../lib/format.ts'
 import { shownPrice } from '../../state/first-figures.ts'
-
-/**
- * The chart draws after the balances: its code (and lightweight-charts after it) is fetched once the
- * first screen has painted, so it takes neither bytes nor main-thread time from the first paint.
- */
-const CandleChart = lazy(() =>
-  firstScreenPainted()
-    .then(() => import('./candle-chart.tsx'))
-    .then((m) => ({ default: m.CandleChart })),
-)
-
-/** The chart's frame while its code loads: the same box, so nothing moves when it arrives. */
-function ChartPlaceholder() {
-  return (
-    <div className="chart">
-      <div className="chart__overlay">
-        <Spinner size={24} />
-      </div>
-    </div>
-  )
-}
+import { CandleChartArea } from './candle-chart-area.tsx'
 
 function Change({ label, value, testId }: { readonly label: string; readonly value: number; readonly testId: string }) {
   return (
@@ -90,9 +68,7 @@ export function PriceCard() {
     <div className="card price-card" data-testid="price-card">
       <PriceLine />
       <IntervalTabs />
-      <Suspense fallback={<ChartPlaceholder />}>
-        <CandleChart />
-      </Suspense>
+      <CandleChartArea />
     </div>
   )
 }
