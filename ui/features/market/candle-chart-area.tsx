@@ -1,16 +1,19 @@
-import { observer } from 'mobx-react-lite'
 import { lazy, Suspense, useCallback, useState } from 'react'
-import { useMarketState } from '../app-states.ts'
-import { useLinkOpener } from '../../lib/host-contexts.ts'
-import { Spinner } from '../../components/spinner.tsx'
-import { useT } from '../../i18n/use-t.ts'
-import { CandlePreview } from './candle-preview.tsx'
+import { ChartSpinner } from './chart-spinner.tsx'
+import { firstScreenPainted } from '../../lib/first-paint.ts'
 
+/**
+ * The app's drawing of the candles, the chart's spinner or empty words, and its credit line
+ * (candle-preview.tsx), fetched once the first screen has painted: the candles are asked for after
+ * that paint (app-state.ts), so their code takes no bytes from the first paint.
+ */
+const ChartLayers = lazy(() =>
+  firstScreenPainted()
+    .then(() => import('./candle-preview.tsx'))
+    .then((m) => ({ default: m.ChartLayers })),
+)
 /** lightweight-charts, with its code, made on the first touch. */
 const CandleChart = lazy(() => import('./candle-chart.tsx').then((m) => ({ default: m.CandleChart })))
-
-/** lightweight-charts' licence asks for a link to TradingView; the app gives it as text under the chart. */
-const TRADINGVIEW_URL = 'https://www.tradingview.com/'
 
 /**
  * The dashboard's price chart. It opens as the app's own drawing of the candles (candle-preview.tsx):
@@ -20,17 +23,13 @@ const TRADINGVIEW_URL = 'https://www.tradingview.com/'
  * drags and zoom; the drawing stays until that chart has drawn, so the candles never blink out.
  * `data-animation` says, once that chart is made, whether it was made without animations.
  */
-export const CandleChartArea = observer(function CandleChartArea() {
-  const market = useMarketState()
-  const t = useT()
-  const openLink = useLinkOpener()
+export function CandleChartArea() {
   const [touched, setTouched] = useState(false)
   /** null until the library's chart has drawn; then whether it was made without animations. */
   const [still, setStill] = useState<boolean | null>(null)
   const onDrawn = useCallback((reduced: boolean) => setStill(reduced), [])
   const touch = () => setTouched(true)
 
-  const empty = market.candlesAnswered && market.candles.length === 0 && !market.isFetching
   return (
     <div
       className="chart"
@@ -40,38 +39,15 @@ export const CandleChartArea = observer(function CandleChartArea() {
       onPointerEnter={(e) => void (e.pointerType === 'mouse' && touch())}
       onWheel={touch}
     >
-      {still === null ? (
-        <div className="chart__canvas" role="img" aria-label={t('dashboard.chart')}>
-          <CandlePreview />
-        </div>
-      ) : null}
       {touched ? (
         <Suspense fallback={null}>
           <CandleChart onDrawn={onDrawn} />
         </Suspense>
       ) : null}
-      {!market.candlesAnswered || market.isFetching ? (
-        <div className="chart__overlay">
-          <Spinner size={24} />
-        </div>
-      ) : empty ? (
-        <div className="chart__overlay chart__overlay--text" data-testid="chart-empty">
-          {t('dashboard.chartEmpty')}
-        </div>
-      ) : null}
-      <a
-        className="chart__credit"
-        href={TRADINGVIEW_URL}
-        target="_blank"
-        rel="noopener noreferrer"
-        onClick={(e) => {
-          e.preventDefault()
-          openLink(TRADINGVIEW_URL)
-        }}
-        data-testid="chart-credit"
-      >
-        {t('dashboard.chartCredit')}
-      </a>
+      {/* Over it, the drawing until the library's chart has drawn. */}
+      <Suspense fallback={<ChartSpinner />}>
+        <ChartLayers drawing={still === null} />
+      </Suspense>
     </div>
   )
-})
+}

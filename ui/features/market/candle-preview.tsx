@@ -1,9 +1,11 @@
 import { observer } from 'mobx-react-lite'
-import { useLayoutEffect, useMemo, useRef, useState } from 'react'
+import { useEffect, useMemo, useRef, useState } from 'react'
 import { CANDLE_INTERVAL_SECONDS, formatAmount } from '../../../core/index.ts'
 import { useMarketState } from '../app-states.ts'
-import { useLanguage } from '../../i18n/use-t.ts'
+import { useLanguage, useT } from '../../i18n/use-t.ts'
+import { useLinkOpener } from '../../lib/host-contexts.ts'
 import { tickMarkFormatter } from './chart-time-labels.ts'
+import { ChartSpinner } from './chart-spinner.tsx'
 import { previewGeometry } from './candle-preview-geometry.ts'
 
 /** Room for the axes, as lightweight-charts leaves it: the prices on the right, the times under the candles. */
@@ -22,15 +24,17 @@ export const CandlePreview = observer(function CandlePreview() {
   const box = useRef<HTMLDivElement>(null)
   const [size, setSize] = useState<{ readonly w: number; readonly h: number } | null>(null)
 
-  useLayoutEffect(() => {
+  // The box's size as the browser's layout gives it to a ResizeObserver (its first report comes with
+  // the first frame): reading it here instead (getBoundingClientRect) would force the whole first
+  // screen's layout inside React's commit, 120 ms at 4× CPU.
+  useEffect(() => {
     const el = box.current
     if (!el) return
-    const measure = () => {
-      const { width, height } = el.getBoundingClientRect()
+    const observer = new ResizeObserver(([entry]) => {
+      if (!entry) return
+      const { width, height } = entry.contentRect
       setSize((s) => (s && s.w === width && s.h === height ? s : { w: width, h: height }))
-    }
-    measure()
-    const observer = new ResizeObserver(measure)
+    })
     observer.observe(el)
     return () => observer.disconnect()
   }, [])
@@ -82,3 +86,59 @@ export const CandlePreview = observer(function CandlePreview() {
     </div>
   )
 })
+
+/** lightweight-charts' licence asks for a link to TradingView; the app gives it as text under the chart. */
+const TRADINGVIEW_URL = 'https://www.tradingview.com/'
+
+/** The chart's credit line, under the drawing and under the library's chart alike. */
+function ChartCredit() {
+  const t = useT()
+  const openLink = useLinkOpener()
+  return (
+    <a
+      className="chart__credit"
+      href={TRADINGVIEW_URL}
+      target="_blank"
+      rel="noopener noreferrer"
+      onClick={(e) => {
+        e.preventDefault()
+        openLink(TRADINGVIEW_URL)
+      }}
+      data-testid="chart-credit"
+    >
+      {t('dashboard.chartCredit')}
+    </a>
+  )
+}
+
+/** Over the chart: a spinner while the candles are asked for, or the words for an interval without any. */
+const ChartOverlay = observer(function ChartOverlay() {
+  const market = useMarketState()
+  const t = useT()
+  if (!market.candlesAnswered || market.isFetching) return <ChartSpinner />
+  if (market.candles.length > 0) return null
+  return (
+    <div className="chart__overlay chart__overlay--text" data-testid="chart-empty">
+      {t('dashboard.chartEmpty')}
+    </div>
+  )
+})
+
+/**
+ * What the chart area (candle-chart-area.tsx) shows besides the library's chart: the drawing of the
+ * candles while `drawing` (until the library's chart has drawn), the spinner or the empty words, the credit.
+ */
+export function ChartLayers({ drawing }: { readonly drawing: boolean }) {
+  const t = useT()
+  return (
+    <>
+      {drawing ? (
+        <div className="chart__canvas" role="img" aria-label={t('dashboard.chart')}>
+          <CandlePreview />
+        </div>
+      ) : null}
+      <ChartOverlay />
+      <ChartCredit />
+    </>
+  )
+}
