@@ -57,6 +57,7 @@ export {
   liveStakeToStake,
   liveRecordNotice,
 } from './domain/pending-records.ts'
+export { keepUnchanged } from './domain/unchanged-records.ts'
 export { countActiveTasks, nextTaskStep, type TaskStep } from './domain/tasks.ts'
 export { newReferralsBadge } from './domain/referral-badge.ts'
 export { isMaintenanceOff } from './domain/maintenance.ts'

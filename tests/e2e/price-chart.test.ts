@@ -24,10 +24,10 @@ const handCandles = (n: number, lastClose: string, endingIn = 3_600) => {
   })
 }
 
-/** The drawing's candles: each candle is two closed shapes (wick and body) in the path of its colour. */
+/** The drawing's candles: each candle is two closed shapes (wick and body) in a path of its colour. */
 const drawn = (page: Page) =>
   frameEval(page.frameLocator('iframe'), () => {
-    const shapes = (cls: string) => (document.querySelector(`.${cls}`)?.getAttribute('d')?.match(/Z/g) ?? []).length / 2
+    const shapes = (cls: string) => [...document.querySelectorAll(`.${cls}`)].reduce((n, p) => n + (p.getAttribute('d')?.match(/Z/g) ?? []).length / 2, 0)
     return { rising: shapes('chart-preview__up'), falling: shapes('chart-preview__down'), last: document.querySelector('.chart-preview__price--last')?.textContent ?? null }
   })
 

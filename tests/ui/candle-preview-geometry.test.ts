@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { Candle } from '../../core/index.ts'
-import { chartCandles, decimalText, niceStep, previewGeometry } from '../../ui/features/market/candle-preview-geometry.ts'
+import { chartCandles, decimalText, niceStep, previewGeometry, type ShapeCache } from '../../ui/features/market/candle-preview-geometry.ts'
 
 /**
  * The dashboard's first drawing of the candles (ui/features/market/candle-preview.tsx). Each shape of
@@ -36,9 +36,11 @@ describe('the first drawing of the candles', () => {
         const byTime = new Map(given.map((c) => [c.time, c]))
         expect(shown).toEqual([...byTime.values()].sort((a, b) => a.time - b.time))
         const g = previewGeometry(given, w, h)
-        const rising = shown.filter((c) => c.close >= c.open).length
+        // The last candle is a path of its own (the live candle redraws it alone).
+        const rising = shown.slice(0, -1).filter((c) => c.close >= c.open).length
         expect(shapesOf(g.up)).toHaveLength(2 * rising)
-        expect(shapesOf(g.down)).toHaveLength(2 * (shown.length - rising))
+        expect(shapesOf(g.down)).toHaveLength(2 * (shown.length - 1 - rising))
+        expect(shapesOf(g.last!.shape)).toHaveLength(2)
       }),
     )
   })
@@ -47,7 +49,7 @@ describe('the first drawing of the candles', () => {
     fc.assert(
       fc.property(candles, box, (given, [w, h]) => {
         const g = previewGeometry(given, w, h)
-        const shapes = [...shapesOf(g.up), ...shapesOf(g.down)]
+        const shapes = [...shapesOf(g.up), ...shapesOf(g.down), ...shapesOf(g.last!.shape)]
         for (const s of shapes) {
           expect(s.x).toBeGreaterThanOrEqual(-0.01)
           expect(s.x + s.w).toBeLessThanOrEqual(w + 0.01)
@@ -83,6 +85,20 @@ describe('the first drawing of the candles', () => {
         }
         // No label under the last price's.
         for (const p of g.prices) expect(Math.abs(p.y - g.last!.y) * h).toBeGreaterThanOrEqual(18 - 1e-9)
+      }),
+    )
+  })
+
+  it('draws the same with its shape cache as without, when the live candle changes the last candle or the range', () => {
+    fc.assert(
+      fc.property(candles, box, candle(fc.constant(0)), (given, [w, h], live) => {
+        const cache: ShapeCache = new WeakMap()
+        const list = chartCandles(given)
+        expect(previewGeometry(list, w, h, cache)).toEqual(previewGeometry(list, w, h))
+        // The live candle replaces the last one, in place (as MarketState does): its prices may widen the range.
+        const next = [...list.slice(0, -1), { ...live, time: list.at(-1)!.time }]
+        expect(previewGeometry(next, w, h, cache)).toEqual(previewGeometry(next, w, h))
+        expect(previewGeometry(next, w + 1, h, cache)).toEqual(previewGeometry(next, w + 1, h))
       }),
     )
   })

@@ -44,6 +44,33 @@ describe('BondsState', () => {
     expect(fresh.bondList.visibleMints.map((m) => `${m.id}:${m.status}`).sort()).toEqual(shown().sort())
   })
 
+  it('a re-read that brings nothing new is no change to the lists a screen shows; a changed bond is', async () => {
+    const h = stateHarness()
+    const now = h.ticker.now
+    h.api.mintList = [aMint({ id: 7, status: 'active', created_at: now - 600 }), aMint({ id: 8, status: 'active', created_at: now - 300 })]
+    h.api.stakeList = [aStake({ id: 3, status: 'active', created_at: now - 900 })]
+    const bonds = h.bonds()
+    await bonds.refresh()
+    // What a screen reads: the bonds shown and the stakes. Each reaction runs when its list changes.
+    const seen: string[] = []
+    const stop = [
+      reaction(() => bonds.bondList.visibleMints, () => void seen.push('bonds')),
+      reaction(() => bonds.stakeList.stakes, () => void seen.push('stakes')),
+    ]
+    const row7 = bonds.bondList.visibleMints.find((m) => m.id === toId(7))
+    expect(row7).toBeDefined()
+    // The socket's greeting reads everything again: the same bonds and stakes, as new objects.
+    await bonds.refresh()
+    expect(seen).toEqual([])
+    // One bond moved on: the bonds list changes, its other row is the same record as before.
+    h.api.mintList = [{ ...h.api.mintList[0]! }, { ...h.api.mintList[1]!, status: 'completed' }]
+    await bonds.refresh()
+    expect(seen).toEqual(['bonds'])
+    expect(bonds.bondList.visibleMints.find((m) => m.id === toId(7))).toBe(row7)
+    expect(bonds.bondList.visibleMints.find((m) => m.id === toId(8))?.status).toBe('completed')
+    for (const s of stop) s()
+  })
+
   it('keeps a bond that went live while the wallet balance was being watched', async () => {
     const h = stateHarness()
     const bonds = h.bonds()

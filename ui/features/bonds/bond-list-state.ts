@@ -6,6 +6,7 @@ import {
   type Id,
   type MintId,
   keepNewestPending,
+  keepUnchanged,
   mergeLiveRecord,
   type Mint,
   type MintPlan,
@@ -62,7 +63,7 @@ export class BondListState {
 
   /** A fetched list, read since `mark` (`LiveMerge`). */
   receive(mark: number, mints: Mint[]): void {
-    this.mints = this.live.merge.over(mark, 'mint', mints)
+    this.mints = keepUnchanged(this.mints, this.live.merge.over(mark, 'mint', mints))
   }
 
   async refreshMints(): Promise<void> {

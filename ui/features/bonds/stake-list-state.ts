@@ -5,6 +5,7 @@ import {
   type Id,
   type MintId,
   keepNewestPending,
+  keepUnchanged,
   mergeLiveRecord,
   SECONDS_PER_DAY,
   type Stake,
@@ -42,7 +43,7 @@ export class StakeListState {
 
   /** A fetched list, read since `mark` (`LiveMerge`). */
   receive(mark: number, stakes: Stake[]): void {
-    this.stakes = this.live.merge.over(mark, 'stake', stakes)
+    this.stakes = keepUnchanged(this.stakes, this.live.merge.over(mark, 'stake', stakes))
   }
 
   async stake(mintId: MintId): Promise<boolean> {

@@ -1,5 +1,5 @@
 import { observer } from 'mobx-react-lite'
-import { lazy, Suspense } from 'react'
+import { lazy, startTransition, Suspense, useEffect, useState } from 'react'
 import { Link } from 'wouter'
 import { useFirstFiguresStates } from '../app-states.ts'
 import { keptFigures } from '../../state/first-figures.ts'
@@ -17,12 +17,31 @@ import { BalanceCards } from './balance-cards.tsx'
  * paint carry only what the user reads first. They appear below it, so nothing on screen moves;
  * later visits of the dashboard render them at once.
  */
-const DashboardBelowFold = lazy(() =>
-  firstScreenPainted()
+let belowFoldCode: Promise<typeof import('./dashboard-below-fold.tsx')> | null = null
+const loadBelowFold = () =>
+  (belowFoldCode ??= firstScreenPainted()
     .then(nextTask)
-    .then(() => withScreenTexts(import('./dashboard-below-fold.tsx')))
-    .then((m) => ({ default: m.DashboardBelowFold })),
-)
+    .then(() => withScreenTexts(import('./dashboard-below-fold.tsx'))))
+const DashboardBelowFold = lazy(() => loadBelowFold().then((m) => ({ default: m.DashboardBelowFold })))
+
+/**
+ * The fresh stats and bonds, mounted in a transition once their code is here: React then renders
+ * them in slices of a few milliseconds between the browser's other work, where a mount on the
+ * code's arrival was one long task (120–190 ms at 4× CPU for a dozen bonds; docs/benchmarks.md).
+ */
+function FreshBelowFold() {
+  const [mounted, setMounted] = useState(false)
+  useEffect(() => {
+    let on = true
+    loadBelowFold().then(
+      () => on && startTransition(() => setMounted(true)),
+      // Its code did not come: the lazy part below shows the screen's usual failure.
+      () => on && setMounted(true),
+    )
+    return () => void (on = false)
+  }, [])
+  return mounted ? <DashboardBelowFold /> : null
+}
 
 /** The kept dashboard's bonds (kept-bonds.tsx): their code loads only when one is on show. */
 const KeptBonds = lazy(() => withScreenTexts(import('./kept-bonds.tsx')).then((m) => ({ default: m.KeptBonds })))
@@ -66,7 +85,7 @@ const QuickActions = observer(function QuickActions() {
 const BelowFold = observer(function BelowFold() {
   const kept = keptFigures(useFirstFiguresStates())
   return (
-    <Suspense fallback={null}>{kept ? <KeptBonds mints={kept.mints} /> : <DashboardBelowFold />}</Suspense>
+    <Suspense fallback={null}>{kept ? <KeptBonds mints={kept.mints} /> : <FreshBelowFold />}</Suspense>
   )
 })
 

@@ -9,16 +9,20 @@ import type { Candle } from '../../../core/index.ts'
  * across the width, the price range between a fifth of the height at the top and a tenth at the bottom.
  */
 export interface PreviewGeometry {
-  /** Rising (close ≥ open) candles' wicks and bodies, as one path. */
+  /** Rising (close ≥ open) candles' wicks and bodies, as one path: every candle but the last. */
   readonly up: string
-  /** Falling candles'. */
+  /** Falling candles', every candle but the last. */
   readonly down: string
   /** Price labels: the price (decimal text) and its height from the top, as a fraction of the box (0 top, 1 bottom). */
   readonly prices: ReadonlyArray<{ readonly price: string; readonly y: number }>
   /** Time labels: a candle's time and its centre from the left, as a fraction of the box. */
   readonly times: ReadonlyArray<{ readonly time: number; readonly x: number }>
-  /** The last candle's close, its height (a fraction of the box) and whether that candle rose: the price line. */
-  readonly last: { readonly price: number; readonly y: number; readonly up: boolean } | null
+  /**
+   * The last candle: its wick and body as a path of their own (the live candle changes it every
+   * second, the others stay as they were), whether it rose, and its close and that close's height
+   * (a fraction of the box): the price line.
+   */
+  readonly last: { readonly shape: string; readonly price: number; readonly y: number; readonly up: boolean } | null
 }
 
 /** The price range's margins, as lightweight-charts' default scale margins (top 0.2, bottom 0.1). */
@@ -53,7 +57,14 @@ export const decimalText = (units: number, exponent: number): string => {
   return `${sign}${padded.slice(0, padded.length + exponent)}.${padded.slice(padded.length + exponent)}`
 }
 
-export const previewGeometry = (given: ReadonlyArray<Candle>, width: number, height: number): PreviewGeometry => {
+/** Candles' shapes already laid out, by candle, with what they were laid out for. */
+export type ShapeCache = WeakMap<Candle, { readonly key: string; readonly shape: string }>
+
+/**
+ * The drawing of `given` in `width` × `height`. With `cache`, a candle laid out before in the same
+ * place, range and box keeps its shape text: a second's live candle then lays out one candle, not all.
+ */
+export const previewGeometry = (given: ReadonlyArray<Candle>, width: number, height: number, cache?: ShapeCache): PreviewGeometry => {
   const candles = chartCandles(given)
   if (candles.length === 0 || width <= 0 || height <= 0) return { up: '', down: '', prices: [], times: [], last: null }
   let low = Infinity
@@ -75,16 +86,24 @@ export const previewGeometry = (given: ReadonlyArray<Candle>, width: number, hei
   const r = (n: number) => Math.round(n * 100) / 100
   // A flat shape (a doji's body, a wick without range) is half a unit high, so that it still shows.
   const rect = (x: number, y: number, w: number, h: number) => `M${r(x)} ${r(y)}h${r(w)}v${r(Math.max(h, 0.5))}h${-r(w)}Z`
-  let up = ''
-  let down = ''
-  candles.forEach((c, i) => {
+  const shapeOf = (c: Candle, i: number) => {
+    const key = `${i} ${candles.length} ${top} ${bottom} ${width} ${height}`
+    const known = cache?.get(c)
+    if (known?.key === key) return known.shape
     const centre = slot * (i + 0.5)
     const bodyTop = yOf(Math.max(c.open, c.close))
     const bodyBottom = yOf(Math.min(c.open, c.close))
     const shape = rect(centre - wick / 2, yOf(c.high), wick, yOf(c.low) - yOf(c.high)) + rect(centre - body / 2, bodyTop, body, bodyBottom - bodyTop)
-    if (c.close >= c.open) up += shape
-    else down += shape
-  })
+    cache?.set(c, { key, shape })
+    return shape
+  }
+  let up = ''
+  let down = ''
+  for (let i = 0; i < candles.length - 1; i++) {
+    const c = candles[i]!
+    if (c.close >= c.open) up += shapeOf(c, i)
+    else down += shapeOf(c, i)
+  }
   // Round prices inside the shown range, about eight of them, as the library's axis has them;
   // none where the last price's label covers it.
   const final = candles[candles.length - 1]!
@@ -106,5 +125,6 @@ export const previewGeometry = (given: ReadonlyArray<Candle>, width: number, hei
     const i = Math.floor(((k + 0.5) / count) * candles.length)
     times.push({ time: candles[i]!.time, x: (slot * (i + 0.5)) / width })
   }
-  return { up, down, prices, times, last: { price: final.close, y: lastY / height, up: final.close >= final.open } }
+  const last = { shape: shapeOf(final, candles.length - 1), price: final.close, y: lastY / height, up: final.close >= final.open }
+  return { up, down, prices, times, last }
 }

@@ -6,7 +6,7 @@ import { useLanguage, useT } from '../../i18n/use-t.ts'
 import { useLinkOpener } from '../../lib/host-contexts.ts'
 import { tickMarkFormatter } from './chart-time-labels.ts'
 import { ChartSpinner } from './chart-spinner.tsx'
-import { previewGeometry } from './candle-preview-geometry.ts'
+import { previewGeometry, type ShapeCache } from './candle-preview-geometry.ts'
 
 /** Room for the axes, as lightweight-charts leaves it: the prices on the right, the times under the candles. */
 const PRICE_AXIS = 64
@@ -43,7 +43,8 @@ export const CandlePreview = observer(function CandlePreview() {
   const plotW = size ? Math.max(0, size.w - PRICE_AXIS) : 0
   const plotH = size ? Math.max(0, size.h - TIME_AXIS) : 0
   // Read in render, so that the observer follows every candle (the live one is replaced in place).
-  const g = previewGeometry(candles, plotW, plotH)
+  const shapes = useRef<ShapeCache>(new WeakMap())
+  const g = previewGeometry(candles, plotW, plotH, shapes.current)
   const daily = CANDLE_INTERVAL_SECONDS[market.interval] >= SECONDS_PER_DAY
   const timeLabel = useMemo(() => {
     const f = tickMarkFormatter(language)
@@ -53,7 +54,7 @@ export const CandlePreview = observer(function CandlePreview() {
 
   return (
     <div ref={box} className="chart-preview" dir="ltr" data-testid="chart-preview" data-candles={candles.length}>
-      {size && g.up + g.down !== '' ? (
+      {size && g.last ? (
         <>
           <svg className="chart-preview__plot" width={plotW} height={plotH} viewBox={`0 0 ${plotW} ${plotH}`} aria-hidden="true" focusable="false">
             <path
@@ -62,20 +63,18 @@ export const CandlePreview = observer(function CandlePreview() {
             />
             <path className="chart-preview__up" d={g.up} />
             <path className="chart-preview__down" d={g.down} />
-            {g.last ? (
-              <path className={`chart-preview__last chart-preview__last--${g.last.up ? 'up' : 'down'}`} d={`M0 ${Math.round(g.last.y * plotH) + 0.5}H${plotW}`} />
-            ) : null}
+            {/* The last candle apart: the live candle redraws it alone. */}
+            <path className={`chart-preview__${g.last.up ? 'up' : 'down'}`} d={g.last.shape} />
+            <path className={`chart-preview__last chart-preview__last--${g.last.up ? 'up' : 'down'}`} d={`M0 ${Math.round(g.last.y * plotH) + 0.5}H${plotW}`} />
           </svg>
           {g.prices.map((p) => (
             <span key={p.price} className="chart-preview__price num" style={{ top: p.y * plotH }}>
               {formatAmount(p.price, 6)}
             </span>
           ))}
-          {g.last ? (
-            <span className={`chart-preview__price chart-preview__price--last chart-preview__price--${g.last.up ? 'up' : 'down'} num`} style={{ top: g.last.y * plotH }}>
-              {formatAmount(g.last.price, 6)}
-            </span>
-          ) : null}
+          <span className={`chart-preview__price chart-preview__price--last chart-preview__price--${g.last.up ? 'up' : 'down'} num`} style={{ top: g.last.y * plotH }}>
+            {formatAmount(g.last.price, 6)}
+          </span>
           {g.times.map((t) => (
             <span key={t.time} className="chart-preview__time num" style={{ left: t.x * plotW, top: plotH }}>
               {timeLabel(t.time)}
