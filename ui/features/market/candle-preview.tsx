@@ -14,8 +14,8 @@ const TIME_AXIS = 28
 const SECONDS_PER_DAY = 86_400
 
 /**
- * The candles drawn by the app's own code (./candle-preview-geometry.ts): an SVG of two paths and
- * the axes' labels, sized to its box. The dashboard's chart until the user first touches it; it
+ * The candles drawn by the app's own code (./candle-preview-geometry.ts): an SVG of the rising and
+ * the falling candles' paths (the last candle's apart) and the axes' labels, sized to its box. The dashboard's chart until the user first touches it; it
  * follows the candles as they come (the interval's list and the live candle).
  */
 export const CandlePreview = observer(function CandlePreview() {
@@ -42,8 +42,8 @@ export const CandlePreview = observer(function CandlePreview() {
   const candles = market.candles
   const plotW = size ? Math.max(0, size.w - PRICE_AXIS) : 0
   const plotH = size ? Math.max(0, size.h - TIME_AXIS) : 0
-  // Read in render, so that the observer follows every candle (the live one is replaced in place).
   const shapes = useRef<ShapeCache>(new WeakMap())
+  // Read in render, so that the observer follows every candle (the live one is replaced in place).
   const g = previewGeometry(candles, plotW, plotH, shapes.current)
   const daily = CANDLE_INTERVAL_SECONDS[market.interval] >= SECONDS_PER_DAY
   const timeLabel = useMemo(() => {
