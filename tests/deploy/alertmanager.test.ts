@@ -87,7 +87,13 @@ describe.skipIf(skipped !== null)("Debian's Alertmanager on the shipped configur
   }, 60_000)
 
   afterAll(async () => {
-    am?.kill('SIGTERM')
+    // Alertmanager writes its notification log and silences into its data folder as it shuts down:
+    // the folder is removed once the process has gone, not while it is still writing there.
+    if (am && am.exitCode === null && am.signalCode === null) {
+      const exited = new Promise<void>((resolve) => am.once('close', () => resolve()))
+      am.kill('SIGTERM')
+      await exited
+    }
     await bot?.close()
     if (dir) rmSync(dir, { recursive: true, force: true })
   })
