@@ -1,4 +1,4 @@
-import { lazy, Suspense, useCallback, useState } from 'react'
+import { lazy, Suspense, useState } from 'react'
 import { ChartSpinner } from './chart-spinner.tsx'
 import { firstScreenPainted } from '../../lib/first-paint.ts'
 
@@ -27,7 +27,6 @@ export function CandleChartArea() {
   const [touched, setTouched] = useState(false)
   /** null until the library's chart has drawn; then whether it was made without animations. */
   const [still, setStill] = useState<boolean | null>(null)
-  const onDrawn = useCallback((reduced: boolean) => setStill(reduced), [])
   const touch = () => setTouched(true)
 
   return (
@@ -41,7 +40,7 @@ export function CandleChartArea() {
     >
       {touched ? (
         <Suspense fallback={null}>
-          <CandleChart onDrawn={onDrawn} />
+          <CandleChart onDrawn={setStill} />
         </Suspense>
       ) : null}
       {/* Over it, the drawing until the library's chart has drawn. */}

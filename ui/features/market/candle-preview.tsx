@@ -53,7 +53,7 @@ export const CandlePreview = observer(function CandlePreview() {
   }, [language, daily])
 
   return (
-    <div ref={box} className="chart-preview" dir="ltr" data-testid="chart-preview" data-candles={candles.length}>
+    <div ref={box} className="chart-preview" dir="ltr" data-testid="chart-preview">
       {size && g.last ? (
         <>
           <svg className="chart-preview__plot" width={plotW} height={plotH} viewBox={`0 0 ${plotW} ${plotH}`} aria-hidden="true" focusable="false">
