@@ -8,7 +8,7 @@
  * the data it asked for before the first paint (`firstScreenWithData`, called by the app's start).
  * Then a frame more, for the browser to paint them.
  */
-import { afterNextPaint } from './next-task.ts'
+import { afterNextPaint, nextTask } from './next-task.ts'
 
 const signal = () => {
   let resolve: () => void = () => undefined
@@ -36,6 +36,12 @@ export const firstScreenWithData = async (): Promise<void> => {
   painted.resolve()
 }
 
-/** The first screen has painted with its first data, or `timeoutMs` passed (so nothing waits forever). */
+/**
+ * The first screen has painted with its first data, or `timeoutMs` passed (so nothing waits forever).
+ * Each caller resumes in a task of its own: what waits for that paint (the wallet widget, the
+ * Telegram SDK, the platform's features, the chart, the lists below the fold, the start's next
+ * requests) would otherwise all run in the one task that resolved it, a long task at the moment
+ * the user first sees the dashboard.
+ */
 export const firstScreenPainted = (timeoutMs = 10_000): Promise<void> =>
-  Promise.race([painted.promise, new Promise<void>((resolve) => setTimeout(resolve, timeoutMs))])
+  Promise.race([painted.promise, new Promise<void>((resolve) => setTimeout(resolve, timeoutMs))]).then(nextTask)
