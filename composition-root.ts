@@ -211,6 +211,8 @@ const COMPOSE_STEPS: ReadonlyArray<ReadonlyArray<Token<unknown>>> = [
  */
 export const composeApp = async (ports: PortBindings, config: AppConfig, pacing: StartPacing = {}): Promise<AppState> => {
   const c = bindApp(ports, config, pacing)
+  // The container's bindings are a task's worth of work of their own (the first run of inversify's code).
+  await pacing.yieldTask?.()
   for (const step of COMPOSE_STEPS) {
     for (const id of step) resolve(c, id)
     await pacing.yieldTask?.()
@@ -248,6 +250,7 @@ export const composeBrowserApp = async (early: EarlyBoot): Promise<ComposedApp> 
     prefetched: early.answers,
     // So does the Telegram SDK, or as soon as the start ended on a full screen (maintenance, failed).
     sdkGate: () => Promise.race([firstScreenPainted(), startEnded]),
+    yieldTask: nextTask,
   })
   // On a 9.0+ phone client the refresh token lives in Telegram's SecureStorage: its store (a chunk of
   // its own, which no other client loads) and its read start now, beside the boot, and sign-in waits

@@ -41,15 +41,23 @@ export interface BrowserEnv {
    * Default: at once.
    */
   readonly sdkGate?: () => Promise<void>
+  /**
+   * Resolves in a later task: the SDK's evaluation (about 50 ms on a slow phone) and the replay of the
+   * calls kept until then go in two tasks rather than one. Default: at once.
+   */
+  readonly yieldTask?: () => Promise<void>
 }
 
 /** Telegram's WebApp from the launch parameters now, and from @twa-dev/sdk once `gate` opens and it has loaded. */
-const telegramWebApp = (launch: LaunchParams, gate: () => Promise<void>): DeferredWebApp => {
+const telegramWebApp = (launch: LaunchParams, gate: () => Promise<void>, yieldTask: () => Promise<void>): DeferredWebApp => {
   const webApp = new DeferredWebApp(launch)
   gate()
     .then(loadTelegramWebApp)
     .then(
-      (sdk) => webApp.attach(sdk),
+      async (sdk) => {
+        await yieldTask()
+        webApp.attach(sdk)
+      },
       (error: unknown) => console.error('AXIOM could not load the Telegram SDK', error),
     )
   return webApp
@@ -75,7 +83,7 @@ const chainReader = (endpoint: string): ChainReader => {
 
 /** The browser's adapters for every port. The wallet widget and the chain client load on first use. */
 export const browserPorts = (env: BrowserEnv): PortBindings => {
-  const platform = new TelegramPlatform(telegramWebApp(env.launch ?? pageLaunchParams(), env.sdkGate ?? (() => Promise.resolve())))
+  const platform = new TelegramPlatform(telegramWebApp(env.launch ?? pageLaunchParams(), env.sdkGate ?? (() => Promise.resolve()), env.yieldTask ?? (() => Promise.resolve())))
   // The wallet widget speaks the app's language: Russian for Russian-speaking users, else English.
   const language = /^ru/i.test(platform.launch()?.languageCode ?? '') ? 'ru' : 'en'
   return {
