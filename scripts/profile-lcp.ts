@@ -13,6 +13,13 @@
  * PROFILE_KEEP=1 keeps Lighthouse's artifacts (the trace, the devtools log) and prints where;
  * PROFILE_FRONT=tls|preview serves the build as users get it (TLS + HTTP/2, the default) or through
  * `vite preview` (HTTP/1.1), as bench:lighthouse's two fronts.
+ *
+ * PROFILE_METRIC=tbt explains Lighthouse's Total Blocking Time instead. Its simulation replays each
+ * top-level task of the (unthrottled) load at 4x (layout and paint at 2x), and a task counts for what
+ * it lasts over 50 ms: a task that ran 13 ms here counts. This prints the simulated TBT, then every
+ * task of 10 ms and more as observed, with what ran in it (module evaluation, microtasks, timers,
+ * the functions called, style and layout), and the tasks the simulation made long, each with its
+ * observed start, so the two lists can be read together.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -22,12 +29,15 @@ import lighthouse from 'lighthouse'
 import { loadArtifacts } from 'lighthouse/core/lib/asset-saver.js'
 import { defaultSettings } from 'lighthouse/core/config/constants.js'
 import { LanternLargestContentfulPaint } from 'lighthouse/core/computed/metrics/lantern-largest-contentful-paint.js'
+import { LanternTotalBlockingTime } from 'lighthouse/core/computed/metrics/lantern-total-blocking-time.js'
+import { MainThreadTasks } from 'lighthouse/core/computed/main-thread-tasks.js'
 import { ProcessedNavigation } from 'lighthouse/core/computed/processed-navigation.js'
 import { launchChromeForLighthouse } from './tls-front.ts'
 import { type BenchFront, launchUrl, seedActiveBonds, startBenchStack } from './bench-ticker.ts'
 
 type View = 'first' | 'repeat'
 const only = process.env.PROFILE_VIEW as View | undefined
+const metric = process.env.PROFILE_METRIC === 'tbt' ? 'tbt' : 'lcp'
 const allNodes = process.env.PROFILE_NODES === 'all'
 const front = (process.env.PROFILE_FRONT ?? 'tls') as BenchFront
 
@@ -115,7 +125,8 @@ const print = (label: string, estimate: Estimate) => {
   for (const n of [...t.keys()].sort((a, b) => t.get(b)!.duration - t.get(a)!.duration).slice(0, 25)) console.log(line(n))
 }
 
-const simulate = async (dir: string, view: View) => {
+/** Lighthouse's computed-artifact inputs for one view, from the artifacts saved in `dir`. */
+const lanternInputs = async (dir: string, view: View) => {
   const artifacts = (await loadArtifacts(dir)) as Record<string, unknown> & { GatherContext: unknown }
   const settings = { ...defaultSettings, disableStorageReset: view === 'repeat' }
   const context = { computedCache: new Map(), settings }
@@ -128,6 +139,51 @@ const simulate = async (dir: string, view: View) => {
     URL: artifacts.URL,
     SourceMaps: artifacts.SourceMaps ?? [],
   }
+  return { data, context }
+}
+
+/** A main-thread task of the trace, as Lighthouse's MainThreadTasks gives it. */
+interface TraceTask {
+  startTime: number
+  duration: number
+  parent?: TraceTask
+  children: TraceTask[]
+  attributableURLs: string[]
+  event: { name: string; args?: { data?: { functionName?: string; url?: string; type?: string } } }
+}
+
+/** Lighthouse's simulated TBT, the observed tasks behind it and the tasks the simulation made long. */
+const explainTbt = async (dir: string, view: View) => {
+  const { data, context } = await lanternInputs(dir, view)
+  const tbt = (await LanternTotalBlockingTime.request(data as never, context as never)) as unknown as {
+    timing: number
+    optimisticEstimate: Estimate
+  }
+  const navigation = (await ProcessedNavigation.request(data.trace as never, context as never)) as unknown as { timestamps: { timeOrigin: number } }
+  origin = navigation.timestamps.timeOrigin
+  const tasks = (await MainThreadTasks.request(data.trace as never, context as never)) as unknown as TraceTask[]
+  console.log(`\n${view} visit: TBT ${tbt.timing.toFixed(0)} ms (simulated)`)
+  console.log('  top-level tasks of 10 ms and more, as observed (start ms, length ms, the scripts Lighthouse names, what ran):')
+  for (const task of tasks.filter((t) => !t.parent && t.duration >= 10)) {
+    const inside: string[] = []
+    const walk = (t: TraceTask, depth: number) => {
+      for (const c of t.children) {
+        const d = c.event.args?.data ?? {}
+        if (c.duration >= 2 && depth < 4) inside.push(`${'  '.repeat(depth)}${c.event.name}${d.functionName ? ` ${d.functionName}` : ''}${d.url ? ` ${shortUrl(d.url)}` : ''}${d.type ? ` ${d.type}` : ''} ${c.duration.toFixed(1)}`)
+        walk(c, depth + 1)
+      }
+    }
+    walk(task, 1)
+    console.log(`    ${task.startTime.toFixed(0).padStart(5)} ${task.duration.toFixed(1).padStart(5)} ms [${task.attributableURLs.map(shortUrl).slice(0, 3).join(', ')}]`)
+    for (const line of inside.slice(0, 10)) console.log(`          ${line}`)
+  }
+  console.log('  tasks the simulation made longer than 50 ms (simulated start and length, observed start and length):')
+  const long = [...tbt.optimisticEstimate.nodeTimings.entries()].filter(([n, t]) => n.type === 'cpu' && t.duration > 50).sort((a, b) => a[1].startTime - b[1].startTime)
+  for (const [n, t] of long) console.log(`    ${t.startTime.toFixed(0).padStart(5)} ${t.duration.toFixed(0).padStart(4)} ms  [observed ${((n.startTime - origin) / 1000).toFixed(0)}, ${((n.endTime - n.startTime) / 1000).toFixed(1)} ms]`)
+}
+
+const simulate = async (dir: string, view: View) => {
+  const { data, context } = await lanternInputs(dir, view)
   const result = (await LanternLargestContentfulPaint.request(data as never, context as never)) as unknown as {
     timing: number
     optimisticEstimate: Estimate
@@ -161,7 +217,7 @@ const main = async () => {
         const dir = mkdtempSync(join(tmpdir(), `axiom-lcp-${view}-`))
         dirs.push(dir)
         await lighthouse(launchUrl(stack, user), { port: chrome.port, logLevel: 'error', onlyCategories: ['performance'], disableStorageReset: view === 'repeat', gatherMode: dir })
-        if (!only || only === view) await simulate(dir, view)
+        if (!only || only === view) await (metric === 'tbt' ? explainTbt(dir, view) : simulate(dir, view))
       }
     } finally {
       chrome.kill()
