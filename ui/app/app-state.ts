@@ -153,8 +153,16 @@ export class AppState {
     if (step) await step()
     // The bonds were read before the first paint, a while before the socket listens: a bond paid
     // meanwhile (its event went to nobody) is read again once the server has greeted the socket.
-    // The greeting itself brings the balances.
-    this.connection.open(firstScreen ? () => bonds.refresh() : undefined)
+    // The greeting itself brings the balances, and re-renders them in its own task; the re-read
+    // starts in the next one.
+    this.connection.open(
+      firstScreen
+        ? async () => {
+            await step?.()
+            await bonds.refresh()
+          }
+        : undefined,
+    )
     market.openLive()
     if (step) await step()
     void this.s.wallet.restore()
