@@ -35,7 +35,7 @@ describe('History after paying for a bond', () => {
     await connectDevWallet(page, app)
     await buy(app, '50')
     await app.getByText('New Bond created').waitFor({ timeout: 30_000 })
-    await expect.poll(() => app.locator('[data-testid^="mint-status-"]').first().innerText()).toMatch(/active/i)
+    await expect.poll(() => app.locator('[data-testid^="mint-status-"]').first().textContent()).toMatch(/active/i)
 
     const [bond] = (await api<{ items: Array<{ id: number; amount_ton: string }> }>(stack, user, 'GET', '/mint/')).items
     const ops = (await api<{ items: Op[] }>(stack, user, 'GET', '/operations/history')).items
@@ -67,7 +67,7 @@ describe('History after a bond payment is refunded', () => {
     await connectDevWallet(page, app)
     await buy(app, '40')
     await app.getByText('New Bond created').waitFor({ timeout: 30_000 })
-    await expect.poll(() => app.locator('[data-testid^="mint-status-"]').first().innerText()).toMatch(/active/i)
+    await expect.poll(() => app.locator('[data-testid^="mint-status-"]').first().textContent()).toMatch(/active/i)
     const [bond] = (await api<{ items: Array<{ id: number; amount_ton: string }> }>(stack, user, 'GET', '/mint/')).items
 
     // The same wallet pays the same bond again, as a wallet app that sent twice would: the watcher refunds it.

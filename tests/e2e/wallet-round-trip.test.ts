@@ -61,7 +61,7 @@ describe("the wallet's round trip when the wallet fails", () => {
       await expect.poll(() => toastsSeen(app), { timeout: WINDOW_MS + 10_000 }).toContain('New Bond created')
       // The purchase ended as a success: the user who waited on the Bond screen is taken to the dashboard.
       await app.getByTestId('screen-dashboard').waitFor({ timeout: 40_000 })
-      await expect.poll(() => app.locator('[data-testid^="mint-status-"]').first().innerText()).toMatch(/active/i)
+      await expect.poll(() => app.locator('[data-testid^="mint-status-"]').first().textContent()).toMatch(/active/i)
       expect(await bondStatuses(user)).toEqual(['active'])
       expect(await ton().chain.balance(wallet)).toBeLessThan(walletBefore)
       const seen = await toastsSeen(app)
