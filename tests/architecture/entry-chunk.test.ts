@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -12,7 +12,9 @@ import { build, type Plugin, type Rolldown } from 'vite'
  * - the boot's chunks (the entry, the composition root and render-app, and what they import
  *   statically) hold none of the adapters and view models the first paint does not use;
  * - what the boot steps share comes in two chunks, not one per set of importers (vite.config.ts,
- *   `bootModules`), and the first, evaluated before render-app, holds no React.
+ *   `bootModules`), and the first, evaluated before render-app, holds no React;
+ * - a lazy chunk's preload list (Vite's preload helper resolves each file in it on every dynamic
+ *   import) names no file the page already loads, and leaves out no other.
  */
 
 type Chunk = Rolldown.OutputChunk
@@ -99,6 +101,29 @@ describe('the production build', () => {
     const renderShared = others(render).find((n) => n !== firstPaint.fileName)!
     expect(others(dashboard)).toContain(renderShared)
     expect(others(chunks.get(renderShared)!).filter((n) => n !== firstPaint.fileName)).toEqual([])
+  })
+
+  it('lists, for each dynamic import, every file it needs that the page does not already load, and none that it does', () => {
+    const page = readFileSync(join(outDir, 'index.html'), 'utf8')
+    const inPage = new Set([...page.matchAll(/(?:src|href)="\/(assets\/[^"]+\.js)"/g)].map((m) => m[1]!))
+    expect(inPage.size).toBeGreaterThan(3)
+    // Every preload list the build wrote (`__vite__mapDeps`), in every chunk's file: Vite writes
+    // them after the plugins' generateBundle that collected the chunks.
+    const lists = [...chunks.values()].flatMap((c) => [...readFileSync(join(outDir, c.fileName), 'utf8').matchAll(/m\.f=\[([^\]]*)\]/g)].map((m) => [...m[1]!.matchAll(/"(assets\/[^"]+\.js)"/g)].map((x) => x[1]!)))
+    const listed = new Set(lists.flat())
+    expect(lists.length).toBeGreaterThan(3)
+    expect([...listed].filter((f) => inPage.has(f))).toEqual([])
+    // What a lazily imported chunk imports statically, all the way down, is in the page or in a list
+    // (the chunk itself is fetched by the import).
+    const closure = (name: string, into = new Set<string>()): Set<string> => {
+      if (into.has(name)) return into
+      into.add(name)
+      chunks.get(name)?.imports.forEach((n) => closure(n, into))
+      return into
+    }
+    const lazy = new Set([...chunks.values()].flatMap((c) => c.dynamicImports))
+    const unlisted = [...lazy].flatMap((name) => [...closure(name)].filter((f) => f !== name)).filter((f) => !inPage.has(f) && !listed.has(f))
+    expect([...new Set(unlisted)]).toEqual([])
   })
 
   it('holds the app’s own Reflect metadata API for inversify, not the reflect-metadata package', () => {
