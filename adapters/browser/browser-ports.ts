@@ -49,13 +49,13 @@ export interface BrowserEnv {
 }
 
 /** Telegram's WebApp from the launch parameters now, and from @twa-dev/sdk once `gate` opens and it has loaded. */
-const telegramWebApp = (launch: LaunchParams, gate: () => Promise<void>, yieldTask: () => Promise<void>): DeferredWebApp => {
+const telegramWebApp = (launch: LaunchParams, gate: () => Promise<void>, yieldTask?: () => Promise<void>): DeferredWebApp => {
   const webApp = new DeferredWebApp(launch)
   gate()
     .then(loadTelegramWebApp)
     .then(
       async (sdk) => {
-        await yieldTask()
+        await yieldTask?.()
         webApp.attach(sdk)
       },
       (error: unknown) => console.error('AXIOM could not load the Telegram SDK', error),
@@ -83,7 +83,7 @@ const chainReader = (endpoint: string): ChainReader => {
 
 /** The browser's adapters for every port. The wallet widget and the chain client load on first use. */
 export const browserPorts = (env: BrowserEnv): PortBindings => {
-  const platform = new TelegramPlatform(telegramWebApp(env.launch ?? pageLaunchParams(), env.sdkGate ?? (() => Promise.resolve()), env.yieldTask ?? (() => Promise.resolve())))
+  const platform = new TelegramPlatform(telegramWebApp(env.launch ?? pageLaunchParams(), env.sdkGate ?? (() => Promise.resolve()), env.yieldTask))
   // The wallet widget speaks the app's language: Russian for Russian-speaking users, else English.
   const language = /^ru/i.test(platform.launch()?.languageCode ?? '') ? 'ru' : 'en'
   return {

@@ -7,7 +7,6 @@ import { firstScreenPainted } from '../../lib/first-paint.ts'
 import { HistoryIcon, RebondIcon, SellIcon } from '../../components/icons.tsx'
 import { withScreenTexts } from '../../i18n/catalogues.ts'
 import { useT } from '../../i18n/use-t.ts'
-import { nextTask } from '../../lib/next-task.ts'
 import { PriceCard } from '../market/price-card.tsx'
 import { BalanceCards } from './balance-cards.tsx'
 
@@ -19,9 +18,7 @@ import { BalanceCards } from './balance-cards.tsx'
  */
 let belowFoldCode: Promise<typeof import('./dashboard-below-fold.tsx')> | null = null
 const loadBelowFold = () =>
-  (belowFoldCode ??= firstScreenPainted()
-    .then(nextTask)
-    .then(() => withScreenTexts(import('./dashboard-below-fold.tsx'))))
+  (belowFoldCode ??= firstScreenPainted().then(() => withScreenTexts(import('./dashboard-below-fold.tsx'))))
 const DashboardBelowFold = lazy(() => loadBelowFold().then((m) => ({ default: m.DashboardBelowFold })))
 
 /**
