@@ -191,6 +191,38 @@ describe('every language on a phone', () => {
   })
 })
 
+describe('what the dashboard waits for', () => {
+  it('asks for the other screens’ texts only after the dashboard has appeared', async () => {
+    const user = nextUser()
+    await makeMember(stack, user)
+    await activeBond(stack, user, 12.5, 30)
+    const page = await stack.browser.newPage({ viewport: { width: 1100, height: 900 } })
+    // The moment the dashboard is in the app's DOM, recorded in its frame (a mutation observer runs
+    // right after React's commit, before anything the dashboard starts once it has painted).
+    await page.addInitScript({
+      content: `new MutationObserver((_, obs) => {
+        if (document.querySelector('[data-testid="screen-dashboard"]')) { window.__dashboardAt = performance.now(); obs.disconnect() }
+      }).observe(document, { childList: true, subtree: true })`,
+    })
+    const { app, errors } = await launch(stack, { user, page, version: '8.0' })
+    await app.getByTestId('screen-dashboard').waitFor()
+    const scripts = () =>
+      frameEval(app, () => {
+        const at = (window as unknown as { __dashboardAt?: number }).__dashboardAt ?? Infinity
+        return performance
+          .getEntriesByType('resource')
+          .filter((e) => /\.js(\?|$)/.test(e.name))
+          .map((e) => ({ file: new URL(e.name).pathname.replace(/^.*\//, ''), before: e.startTime <= at }))
+      })
+    // The texts of the screens beyond the dashboard (a chunk per language, `-screens`): none of the
+    // JS asked for before it appeared, and asked for once it has (the platform's parts use them).
+    expect((await scripts()).filter((s) => s.before && /^[a-z-]+-screens-/.test(s.file))).toEqual([])
+    await expect.poll(async () => (await scripts()).filter((s) => /^en-screens-/.test(s.file)).length).toBe(1)
+    expect(errors).toEqual([])
+    await page.close()
+  })
+})
+
 /** A language's catalogue as its own files hold it. */
 const catalogueOf = (language: Language): Promise<{ messages: Readonly<Record<MessageKey, string>> }> => catalogueFiles(language)
 

@@ -67,9 +67,10 @@ const CommunityGate = observer(function CommunityGate() {
 /**
  * The platform features' parts (ui/features/platform: the fullscreen toggle, the insets and reduced
  * effects on the page, the home-screen offer) load once the first screen has painted, as the
- * features themselves do (composition-root.ts): neither is in the entry.
+ * features themselves do (composition-root.ts): neither is in the entry. Their texts (the other
+ * screens' chunk) are asked for after that paint too, not when the shell first renders.
  */
-const platformParts = () => withScreenTexts(firstScreenPainted().then(() => import('../features/platform/platform-layer.tsx')))
+const platformParts = () => firstScreenPainted().then(() => withScreenTexts(import('../features/platform/platform-layer.tsx')))
 const LazyFullscreenToggle = lazy(() => platformParts().then((m) => ({ default: m.FullscreenToggle })))
 const LazyPlatformLayer = lazy(() => platformParts().then((m) => ({ default: m.PlatformLayer })))
 const LazyHomeScreenOffer = lazy(() => platformParts().then((m) => ({ default: m.HomeScreenOfferSlot })))
