@@ -17,7 +17,7 @@
  * Pass --static to skip the browser run, --modules for where the bytes go, by package and module
  * (source-map attribution, scripts/bundle-breakdown.ts).
  */
-import { rmSync } from 'node:fs'
+import { readFileSync, rmSync } from 'node:fs'
 import { gzipSync } from 'node:zlib'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -120,7 +120,9 @@ const main = async () => {
     const { plugin, chunks } = collect()
     // --modules: hidden source maps (no comment in the code, so the chunks measure the same).
     await build({ configFile: 'vite.config.ts', logLevel: 'warn', plugins: [plugin], build: { outDir, emptyOutDir: true, ...(modules ? { sourcemap: 'hidden' as const } : {}) } })
-    const gz = new Map([...chunks].map(([name, c]) => [name, gzipSync(c.code, { level: 9 }).length]))
+    // The files as written and served: Vite adds each chunk's preload list, and the build its
+    // compile hint, after the plugins' generateBundle that collected the chunks.
+    const gz = new Map([...chunks].map(([name]) => [name, gzipSync(readFileSync(join(outDir, name)), { level: 9 }).length]))
     const sum = (names: Iterable<string>) => [...names].reduce((n, name) => n + (gz.get(name) ?? 0), 0)
 
     const entries = [...chunks.values()].filter((c) => c.isEntry).map((c) => c.fileName)
