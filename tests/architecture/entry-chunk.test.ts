@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { build, type Plugin, type Rolldown } from 'vite'
+import { COMPILE_HINT, EAGER_COMPILE_CHUNKS } from '../../vite.config.ts'
 
 /**
  * The production build's chunks, as the browser boots them (scripts/bench-bundle.ts measures their
@@ -14,7 +15,8 @@ import { build, type Plugin, type Rolldown } from 'vite'
  * - what the boot steps share comes in two chunks, not one per set of importers (vite.config.ts,
  *   `bootModules`), and the first, evaluated before render-app, holds no React;
  * - a lazy chunk's preload list (Vite's preload helper resolves each file in it on every dynamic
- *   import) names no file the page already loads, and leaves out no other.
+ *   import) names no file the page already loads, and leaves out no other;
+ * - the chunks every open runs begin with V8's compile hint, and no other does.
  */
 
 type Chunk = Rolldown.OutputChunk
@@ -124,6 +126,15 @@ describe('the production build', () => {
     const lazy = new Set([...chunks.values()].flatMap((c) => c.dynamicImports))
     const unlisted = [...lazy].flatMap((name) => [...closure(name)].filter((f) => f !== name)).filter((f) => !inPage.has(f) && !listed.has(f))
     expect([...new Set(unlisted)]).toEqual([])
+  })
+
+  it('begins each chunk every open runs, and only those, with the compile hint on its first line', () => {
+    const files = [...chunks.values()].map((c) => ({ name: c.name, code: readFileSync(join(outDir, c.fileName), 'utf8'), modules: modulesOf(c) }))
+    // A chunk renamed (its module moved or renamed) leaves its name in the list without a chunk.
+    expect(files.filter((f) => f.code.startsWith(COMPILE_HINT)).map((f) => f.name).sort()).toEqual([...EAGER_COMPILE_CHUNKS].sort())
+    expect(files.filter((f) => f.code.includes('allFunctionsCalledOnLoad') && !f.code.startsWith(COMPILE_HINT))).toEqual([])
+    // `dist` is the Telegram SDK's chunk (named for its folder).
+    expect(files.find((f) => f.name === 'dist')?.modules.some((m) => m.includes('node_modules/@twa-dev/sdk/'))).toBe(true)
   })
 
   it('holds the app’s own Reflect metadata API for inversify, not the reflect-metadata package', () => {
