@@ -128,6 +128,20 @@ describe('the production build', () => {
     expect([...new Set(unlisted)]).toEqual([])
   })
 
+  it('leaves the other screens’ imports, with their preload lists, out of every file the page loads before the first paint', () => {
+    const page = readFileSync(join(outDir, 'index.html'), 'utf8')
+    const inPage = [...page.matchAll(/(?:src|href)="\/(assets\/[^"]+\.js)"/g)].map((m) => m[1]!)
+    expect(inPage.some((f) => /render-shared-/.test(f))).toBe(true)
+    const screens = [...chunks.values()]
+      .filter((c) => /\/ui\/features\/[a-z-]+\/[a-z-]+-screen\.tsx$/.test(c.facadeModuleId ?? '') && !/dashboard-screen/.test(c.facadeModuleId!))
+      .map((c) => c.fileName.replace(/^assets\//, ''))
+    expect(screens).toHaveLength(8)
+    for (const file of inPage) {
+      const code = readFileSync(join(outDir, file), 'utf8')
+      expect(screens.filter((s) => code.includes(s)).map((s) => `${s} in ${file}`)).toEqual([])
+    }
+  })
+
   it('begins each chunk every open runs, and only those, with the compile hint on its first line', () => {
     const files = [...chunks.values()].map((c) => ({ name: c.name, code: readFileSync(join(outDir, c.fileName), 'utf8'), modules: modulesOf(c) }))
     // A chunk renamed (its module moved or renamed) leaves its name in the list without a chunk.

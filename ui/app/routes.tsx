@@ -1,8 +1,9 @@
-import { type ComponentType, lazy } from 'react'
+import { type ComponentType, lazy, useEffect } from 'react'
 import { Route, Switch } from 'wouter'
 import { loadDashboard, loadedDashboard } from './dashboard-loader.ts'
 import { ScreenStatesGate } from '../features/app-states.ts'
 import { withScreenTexts } from '../i18n/catalogues.ts'
+import { firstScreenPainted } from '../lib/first-paint.ts'
 import { Layout } from './layout.tsx'
 import { ManifestRedirect, NotFound } from './manifest-redirect.tsx'
 
@@ -29,14 +30,16 @@ const screen = <P extends object>(load: () => Promise<ComponentType<P>>) => {
     )
   }
 }
-const HistoryScreen = screen(() => withScreenTexts(import('../features/history/history-screen.tsx')).then((m) => m.HistoryScreen))
-const FarmingScreen = screen(() => withScreenTexts(import('../features/farming/farming-screen.tsx')).then((m) => m.FarmingScreen))
-const SellScreen = screen(() => withScreenTexts(import('../features/sell/sell-screen.tsx')).then((m) => m.SellScreen))
-const BondScreen = screen(() => withScreenTexts(import('../features/bonds/bond-screen.tsx')).then((m) => m.BondScreen))
-const ReferralScreen = screen(() => withScreenTexts(import('../features/referrals/referral-screen.tsx')).then((m) => m.ReferralScreen))
-const TasksScreen = screen(() => withScreenTexts(import('../features/tasks/tasks-screen.tsx')).then((m) => m.TasksScreen))
-const StakingScreen = screen(() => withScreenTexts(import('../features/bonds/staking-screen.tsx')).then((m) => m.StakingScreen))
-const SelectMintScreen = screen(() => withScreenTexts(import('../features/bonds/select-mint-screen.tsx')).then((m) => m.SelectMintScreen))
+/** The screens' imports (screen-chunks.ts), a chunk of their own, asked for once the first screen has painted. */
+const screenChunks = () => import('./screen-chunks.ts')
+const HistoryScreen = screen(() => withScreenTexts(screenChunks().then((m) => m.history())))
+const FarmingScreen = screen(() => withScreenTexts(screenChunks().then((m) => m.farming())))
+const SellScreen = screen(() => withScreenTexts(screenChunks().then((m) => m.sell())))
+const BondScreen = screen(() => withScreenTexts(screenChunks().then((m) => m.bond())))
+const ReferralScreen = screen(() => withScreenTexts(screenChunks().then((m) => m.referral())))
+const TasksScreen = screen(() => withScreenTexts(screenChunks().then((m) => m.tasks())))
+const StakingScreen = screen(() => withScreenTexts(screenChunks().then((m) => m.staking())))
+const SelectMintScreen = screen(() => withScreenTexts(screenChunks().then((m) => m.selectMint())))
 
 /**
  * The routes of spec §2, by name: dashboard, history, dashboard_farming, dashboard_sell, mint,
@@ -44,6 +47,8 @@ const SelectMintScreen = screen(() => withScreenTexts(import('../features/bonds/
  * (select-mint). Full paths, the first match wins; every route renders inside the layout.
  */
 export function AppRoutes() {
+  // The screens' imports are here before the user first leaves the dashboard.
+  useEffect(() => void firstScreenPainted().then(screenChunks).catch(() => undefined), [])
   return (
     <Layout>
       <Switch>
