@@ -9,7 +9,7 @@
  *  - observed: the JS files Chromium had requested by the moment the dashboard screen appeared in
  *    the DOM, launching the app for a seeded user with a signed Telegram launch hash against the
  *    reference backend (so startup-time dynamic imports count too).
- * Each other language's catalogue (ui/i18n/ru.ts, uk.ts, …), which the entry loads only for a user
+ * Each language's catalogue (ui/i18n/en.ts, ru.ts, uk.ts, …), which the entry loads only for a user
  * of that language, is printed apart with the initial figure for such a user; the initial budget
  * holds for every language. "All JS" is what one user can load: every chunk but the languages'
  * texts (a catalogue and its screens' chunk), of which one language's (the largest) is counted; the
@@ -31,7 +31,7 @@ const BUDGET_INITIAL_KIB = 170
 const BUDGET_TOTAL_KIB = 420
 const DASHBOARD_MODULE = /ui\/features\/dashboard\/dashboard-screen\.tsx$/
 const BOOT_STEP = /\/(composition-root\.ts|ui\/render-app\.tsx)$/
-const CATALOGUE_MODULE = /\/ui\/i18n\/(ru|uk|es|pt-br|id|tr|fa)\.ts$/
+const CATALOGUE_MODULE = /\/ui\/i18n\/(en|ru|uk|es|pt-br|id|tr|fa)\.ts$/
 /** Each language's other screens' texts (en-screens.ts included): loaded with the first screen beyond the dashboard. */
 const SCREEN_TEXTS_MODULE = /\/ui\/i18n\/(en|ru|uk|es|pt-br|id|tr|fa)-screens\.ts$/
 
@@ -129,8 +129,7 @@ const main = async () => {
     const dashboard = [...chunks.values()].filter((c) => c.isDynamicEntry && c.facadeModuleId && DASHBOARD_MODULE.test(c.facadeModuleId))
     if (dashboard.length !== 1) throw new Error('could not find the dashboard route chunk')
     // The entry (ui/main.ts) boots through its own dynamic imports: the composition root, then render-app.
-    // Its other dynamic import, the Russian catalogue, loads only for a Russian speaker (printed apart;
-    // the browser check launches an English-speaking user).
+    // Its other dynamic imports, the languages' catalogues, load one for each user (printed apart).
     const isBootStep = (name: string) => BOOT_STEP.test(chunks.get(name)?.facadeModuleId ?? '')
     const boot = entries.flatMap((e) => chunks.get(e)?.dynamicImports ?? []).filter(isBootStep)
     const catalogues = [...chunks.values()].filter((c) => c.facadeModuleId && CATALOGUE_MODULE.test(c.facadeModuleId)).map((c) => c.fileName)
@@ -138,11 +137,13 @@ const main = async () => {
     const observed = staticOnly ? new Set<string>() : await observedBeforeDashboard(outDir)
     const unknown = [...observed].filter((f) => !chunks.has(f))
     if (unknown.length) throw new Error(`the browser loaded JS the build did not produce: ${unknown.join(', ')}`)
-    const initial = new Set([...staticSet, ...observed])
+    // Every language's catalogue, English's too, loads only for its speakers: counted per speaker below
+    // (the browser check's user speaks English).
+    const initial = new Set([...staticSet, ...observed].filter((n) => !catalogues.includes(n)))
 
     const initialBytes = sum(initial)
-    // One user reads one language: of the languages' chunks (a catalogue and its screens' texts;
-    // English's screens alone, its first screens being in the entry) they load one language's.
+    // One user reads one language: of the languages' chunks (a catalogue and its screens' texts) they
+    // load one language's.
     const languageOf = (name: string) => {
       const id = chunks.get(name)?.facadeModuleId ?? ''
       return id.match(CATALOGUE_MODULE)?.[1] ?? id.match(SCREEN_TEXTS_MODULE)?.[1] ?? null
@@ -168,7 +169,7 @@ const main = async () => {
       console.log(`  a ${language} speaker also loads before the dashboard: ${more.map((n) => `${n} ${fmt(gz.get(n)!)}`).join(', ')} (initial JS for them: ${fmt(initialBytes + sum(more))})`)
       return { language, bytes: initialBytes + sum(more) }
     })
-    const heaviest = speakers.reduce((a, b) => (b.bytes > a.bytes ? b : a), { language: 'en', bytes: initialBytes })
+    const heaviest = speakers.reduce((a, b) => (b.bytes > a.bytes ? b : a))
     // The entry starts the maintenance check and /user/me: a static import would hold it until that chunk arrived.
     const entryWaits = entries.flatMap((e) => chunks.get(e)?.imports ?? [])
     console.log(`  the entry waits for: ${entryWaits.length ? entryWaits.map((n) => `${n} ${fmt(gz.get(n)!)}`).join(', ') : 'no other chunk (it runs as soon as it has downloaded)'}`)
@@ -187,7 +188,8 @@ const main = async () => {
     }
     const okInitial = kib(heaviest.bytes) <= BUDGET_INITIAL_KIB
     const okTotal = kib(totalBytes) <= BUDGET_TOTAL_KIB
-    console.log(`  initial JS: ${fmt(initialBytes)} for an English speaker, ${fmt(heaviest.bytes)} for the heaviest (${heaviest.language}) (budget ≤ ${BUDGET_INITIAL_KIB} KiB for every language) ${okInitial ? 'PASS' : 'FAIL'}`)
+    const english = speakers.find((sp) => sp.language === 'en')!
+    console.log(`  initial JS: ${fmt(english.bytes)} for an English speaker, ${fmt(heaviest.bytes)} for the heaviest (${heaviest.language}) (budget ≤ ${BUDGET_INITIAL_KIB} KiB for every language) ${okInitial ? 'PASS' : 'FAIL'}`)
     console.log(`  total JS:   ${fmt(totalBytes)} one user can load (budget ≤ ${BUDGET_TOTAL_KIB} KiB) ${okTotal ? 'PASS' : 'FAIL'}; the whole build ${fmt(buildBytes)} with ${perLanguage.size} languages' texts`)
     process.exitCode = okInitial && okTotal ? 0 : 1
   } finally {

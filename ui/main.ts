@@ -8,7 +8,7 @@
  *    (the use cases, then the view models a few at a time), and in the one after it starts it: the
  *    maintenance check, then sign-in; once signed in, the lists and sockets one task at a time;
  * 2. `render-app.tsx` (React and the screens) is evaluated while those requests are out, and renders.
- * A Russian speaker's message catalogue loads from the entry, beside step 1, and is in place before 2.
+ * The user's language's message catalogue (English's too) loads from the entry, beside step 1, and is in place before 2.
  * The Telegram SDK and the wallet widget load after the first screen has painted.
  * A step that cannot load (its download failed) shows the failed screen with "Try again".
  */
@@ -24,14 +24,14 @@ import './styles/forms.css'
 import './styles/modal.css'
 import { earlyBoot } from '../adapters/browser/early-boot.ts'
 import { showBootFailure } from './boot-failure.ts'
-import { languageFor, loadCatalogue } from './i18n/catalogues.ts'
+import { hasCatalogue, languageFor, loadCatalogue } from './i18n/catalogues.ts'
 import { afterNextPaint, nextTask } from './lib/next-task.ts'
 import type { StartedApp } from './app/started-app.ts'
 
 const early = earlyBoot(import.meta.env.VITE_API_ORIGIN || '')
 const languageCode = early.launch.initDataUnsafe.user?.language_code ?? ''
-// A Russian speaker's catalogue downloads beside the boot steps; English is already here. If it
-// cannot load, the app speaks English rather than not start.
+// The user's language's catalogue downloads beside the boot steps. If it cannot load, the app
+// speaks English rather than not start (and with neither, its boot-failure screen still does).
 const catalogue = loadCatalogue(languageFor(languageCode)).catch((error: unknown) => console.error('AXIOM: the catalogue did not load', error))
 
 /** The started app, once there is one: a failed render stops it rather than leave it running unseen. */
@@ -61,6 +61,8 @@ const boot = async () => {
   const { renderApp } = await import('./render-app.tsx')
   mark('render-app-evaluated')
   await catalogue
+  // Neither the user's language nor English could load: the failed screen (its English is the entry's).
+  if (!hasCatalogue()) throw new Error('no message catalogue could load')
   // The dashboard's chunk (fetched since start()) is in before the first render, so that its first
   // commit is the dashboard, not a fallback React would keep up to 300 ms. A chunk that failed to
   // load is the route's to show, as on any later visit.

@@ -215,6 +215,32 @@ describe('a boot step that cannot load', () => {
   })
 })
 
+describe('a catalogue that cannot load', () => {
+  it('opens in English for a Russian speaker whose catalogue does not arrive, and shows the failed screen when English’s does not either', async () => {
+    const origin = new URL(stack.appUrl).origin
+    // Russian's texts (the first screens' and the others') do not arrive: English stands in.
+    const ruPage = await stack.browser.newPage({ viewport: { width: 1100, height: 900 } })
+    await ruPage.route(`${origin}/assets/ru-*.js`, (route) => void route.abort())
+    const ru = await launch(stack, { user: nextUser(), lang: 'ru', page: ruPage })
+    await ru.app.getByTestId('screen-dashboard').waitFor()
+    await expect.poll(() => tabLabels(ru.app)).toEqual(['Bond AXIOM', 'Staking', 'Dashboard', 'Referral', 'Tasks'])
+    expect(ru.errors).toEqual([])
+    await ruPage.close()
+
+    // An English speaker's catalogue does not arrive: no words to speak but the entry's own.
+    const enPage = await stack.browser.newPage({ viewport: { width: 1100, height: 900 } })
+    const english = `${origin}/assets/en-*.js`
+    await enPage.route(english, (route) => void route.abort())
+    const en = await launch(stack, { user: nextUser(), lang: 'en', page: enPage })
+    await expectText(en.app.getByTestId('failed').locator('h1'), 'Something went wrong')
+    await enPage.unroute(english)
+    await en.app.getByTestId('failed-retry').click()
+    await en.app.getByTestId('screen-dashboard').waitFor()
+    await expect.poll(() => tabLabels(en.app)).toEqual(['Bond AXIOM', 'Staking', 'Dashboard', 'Referral', 'Tasks'])
+    await enPage.close()
+  })
+})
+
 describe('maintenance', () => {
   it('shows the maintenance page, and reloads into the dashboard by itself when it ends', async () => {
     const user = nextUser()

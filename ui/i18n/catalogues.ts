@@ -2,14 +2,17 @@
 import { type NoticeTable, renderNotice } from '../../core/notices.ts'
 import type { Notice } from '../../core/domain/notice.ts'
 import { directionOf, type Language, LANGUAGES, languageFor } from '../../core/domain/languages.ts'
-import { en, enNotices, type MessageKey, type Messages } from './en.ts'
+import { ENGLISH_NOTICES } from '../../core/notices.ts'
+import type { MessageKey, Messages } from './en.ts'
+import { enBoot } from './en-boot.ts'
 
 /**
  * The message catalogues, without React (the entry and the boot-failure screen use them too).
- * English is in the entry: it is the fallback and most users' language. Every other language is a
- * chunk of its own (ru.ts, uk.ts, es.ts, pt-br.ts, id.ts, tr.ts, fa.ts), loaded by `loadCatalogue`
- * at the start of the boot for a user who speaks it (the entry knows the language from the launch
- * parameters), in parallel with the boot steps, and installed before React renders; nobody
+ * Every language is a chunk of its own (en.ts, ru.ts, uk.ts, es.ts, pt-br.ts, id.ts, tr.ts, fa.ts;
+ * the entry keeps only the boot-failure screen's English, en-boot.ts), loaded by `loadCatalogue` at
+ * the start of the boot for the user's language (the entry knows it from the launch parameters), in
+ * parallel with the boot steps, and installed before React renders; English also stands in for a
+ * language whose chunk could not load. Nobody
  * downloads a language they do not read.
  */
 export { directionOf, type Language, LANGUAGES, languageFor }
@@ -22,12 +25,11 @@ interface Catalogue {
 }
 
 // Every language's other screens' texts come in a chunk of their own (loadScreenTexts).
-const catalogues: Partial<Record<Language, Catalogue>> = {
-  en: { messages: en, notices: enNotices },
-}
+const catalogues: Partial<Record<Language, Catalogue>> = {}
 
 /** Each language's chunk: one dynamic import apiece, so that each is a chunk of its own. */
-const CHUNKS: { readonly [L in Exclude<Language, 'en'>]: () => Promise<Catalogue> } = {
+const CHUNKS: { readonly [L in Language]: () => Promise<Catalogue> } = {
+  en: () => import('./en.ts').then((m) => ({ messages: m.en, notices: m.enNotices })),
   ru: () => import('./ru.ts').then((m) => ({ messages: m.ru, notices: m.ruNotices })),
   uk: () => import('./uk.ts').then((m) => ({ messages: m.uk, notices: m.ukNotices })),
   es: () => import('./es.ts').then((m) => ({ messages: m.es, notices: m.esNotices })),
@@ -73,9 +75,18 @@ const loadScreensOf = async (language: Language): Promise<void> => {
  */
 export const loadCatalogue = async (language: Language): Promise<void> => {
   current = language
-  if (!catalogues[language] && language !== 'en') catalogues[language] = await CHUNKS[language]()
+  try {
+    catalogues[language] ??= await CHUNKS[language]()
+  } catch (error) {
+    // English stands in for a language that could not load (its texts and its notices).
+    if (language !== 'en') catalogues.en ??= await CHUNKS.en().catch(() => undefined)
+    throw error
+  }
   if (screensWanted) await loadScreensOf(language)
 }
+
+/** Whether the app has words to speak: the user's language's catalogue, or English's standing in for it. */
+export const hasCatalogue = (): boolean => catalogues[current] !== undefined || catalogues.en !== undefined
 
 export type Vars = Readonly<Record<string, string | number>>
 export type Translate = (key: MessageKey, vars?: Vars) => string
@@ -96,7 +107,7 @@ export const withScreenTexts = <M>(part: Promise<M>): Promise<M> => Promise.all(
 const own = (table: object | null | undefined, key: string): string | undefined =>
   table && Object.hasOwn(table, key) ? (table as Readonly<Record<string, string>>)[key] : undefined
 
-const english = (key: string): string | undefined => own(en, key) ?? own(screenTexts.en, key)
+const english = (key: string): string | undefined => own(catalogues.en?.messages, key) ?? own(screenTexts.en, key) ?? own(enBoot, key)
 
 /** Whether `key` names a text this app has (server-text.ts: a key from the backend); `toString` is none. */
 export const hasText = (key: string): key is MessageKey =>
@@ -120,4 +131,4 @@ export const translate = (language: Language, key: MessageKey, vars?: Vars): str
 
 /** A notice (a toast) in a language: each language's table renders its tag with its parameters. */
 export const renderNoticeIn = (language: Language, notice: Notice): string =>
-  renderNotice((catalogues[language] ?? catalogues.en)!.notices, notice)
+  renderNotice((catalogues[language] ?? catalogues.en)?.notices ?? ENGLISH_NOTICES, notice)

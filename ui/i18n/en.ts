@@ -2,12 +2,14 @@
 // the entry wait for the whole core (and effect) to download before it can run.
 import { ENGLISH_NOTICES, type NoticeTable } from '../../core/notices.ts'
 import type { enScreens } from './en-screens.ts'
+import { enBoot } from './en-boot.ts'
 
 /**
  * English: the user-visible strings of the shell and the dashboard (the rest: en-screens.ts). Where
  * the spec gives a string, it is the spec's exactly.
  */
 export const en = {
+  ...enBoot,
   // A bond whose payment the chain has shown (its stream), not credited yet.
   'mint.paymentSeen': 'Payment seen',
   'app.name': 'AXIOM',
@@ -31,9 +33,6 @@ export const en = {
   'loader.label': 'Loading AXIOM',
   'maintenance.title': 'We are under maintenance',
   'maintenance.body': 'Come back later',
-  'failed.title': 'Something went wrong',
-  'failed.body': 'AXIOM could not load. Check your connection and try again.',
-  'failed.retry': 'Try again',
   'outside.title': 'Open AXIOM in Telegram',
   'outside.body': 'AXIOM is a Telegram mini app. Taking you to the bot…',
   'outside.open': 'Open the bot',
