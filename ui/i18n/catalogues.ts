@@ -1,8 +1,7 @@
 // Not through core/index.ts: this module is in the entry, which must not wait for the core's chunk.
-import { type NoticeTable, renderNotice } from '../../core/notices.ts'
+import { ENGLISH_NOTICES, type NoticeTable, renderNotice } from '../../core/notices.ts'
 import type { Notice } from '../../core/domain/notice.ts'
 import { directionOf, type Language, LANGUAGES, languageFor } from '../../core/domain/languages.ts'
-import { ENGLISH_NOTICES } from '../../core/notices.ts'
 import type { MessageKey, Messages } from './en.ts'
 import { enBoot } from './en-boot.ts'
 
@@ -11,9 +10,8 @@ import { enBoot } from './en-boot.ts'
  * Every language is a chunk of its own (en.ts, ru.ts, uk.ts, es.ts, pt-br.ts, id.ts, tr.ts, fa.ts;
  * the entry keeps only the boot-failure screen's English, en-boot.ts), loaded by `loadCatalogue` at
  * the start of the boot for the user's language (the entry knows it from the launch parameters), in
- * parallel with the boot steps, and installed before React renders; English also stands in for a
- * language whose chunk could not load. Nobody
- * downloads a language they do not read.
+ * parallel with the boot steps, and installed before React renders; nobody downloads a language
+ * they do not read. English's also stands in for a language whose chunk could not load.
  */
 export { directionOf, type Language, LANGUAGES, languageFor }
 export type { MessageKey }
