@@ -193,8 +193,10 @@ const eagerCompileBootChunks = (): Plugin => ({
   generateBundle: {
     order: 'post',
     handler(_options, bundle) {
+      if (process.env.AXIOM_NO_COMPILE_HINTS === '1') return
+      const eager = new Set<string>(EAGER_COMPILE_CHUNKS)
       for (const chunk of Object.values(bundle)) {
-        if (chunk.type !== 'chunk' || !(EAGER_COMPILE_CHUNKS as readonly string[]).includes(chunk.name) || process.env.AXIOM_NO_COMPILE_HINTS === '1') continue
+        if (chunk.type !== 'chunk' || !eager.has(chunk.name)) continue
         chunk.code = COMPILE_HINT + chunk.code
         // The source map (an asset of its own by now, when the build writes one) moves down a line.
         const map = bundle[`${chunk.fileName}.map`]

@@ -17,9 +17,8 @@
  * Pass --static to skip the browser run, --modules for where the bytes go, by package and module
  * (source-map attribution, scripts/bundle-breakdown.ts).
  */
-import { readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { gzipSync } from 'node:zlib'
-import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { build, type Plugin, type Rolldown } from 'vite'

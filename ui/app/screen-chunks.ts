@@ -1,8 +1,8 @@
 /**
  * The screens beyond the dashboard, one dynamic import apiece. They live in a chunk of their own,
  * which the routes load after the first paint (routes.tsx): for each of these imports the build
- * writes a preload list (a file name for each chunk and stylesheet the screen needs, about 0.6 KiB gz
- * for the eight), which the dashboard's first paint has no use for.
+ * writes a preload list (a file name for each chunk and stylesheet the screen needs, 0.4 KiB gz for
+ * the eight), which the dashboard's first paint has no use for.
  */
 export const history = () => import('../features/history/history-screen.tsx').then((m) => m.HistoryScreen)
 export const farming = () => import('../features/farming/farming-screen.tsx').then((m) => m.FarmingScreen)
