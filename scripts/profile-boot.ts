@@ -5,7 +5,9 @@
  * by script and by function, and the long tasks (over 50 ms) the page observed, until a balance
  * shows. A tool for finding work to cut; the budgets are bench:lighthouse's.
  * PROFILE_RUNS (default 1) repeats the visit; PROFILE_AFTER_MS (default 4000) keeps profiling after the
- * balance shows; PROFILE_OUT=file writes the last .cpuprofile.
+ * balance shows; PROFILE_OUT=file writes the last .cpuprofile. PROFILE_VISIT=repeat profiles a repeat
+ * visit instead, as Lighthouse's: the same profile opens the app once unprofiled (its HTTP cache, the
+ * kept dashboard and V8's first sight of each script in place), then again.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -32,6 +34,8 @@ const TOP = Number(process.env.PROFILE_TOP ?? 30)
 const AFTER_MS = Number(process.env.PROFILE_AFTER_MS ?? 4000)
 /** How many functions each long task lists (PROFILE_TASK_TOP, default 10). */
 const TASK_TOP = Number(process.env.PROFILE_TASK_TOP ?? 10)
+const REPEAT = process.env.PROFILE_VISIT === 'repeat'
+const BALANCE = '[data-testid="balance-main-amount"], .card-balance__amount'
 
 const shortUrl = (url: string) => url.replace(/^https?:\/\/[^/]+/, '') || '(native)'
 
@@ -68,6 +72,14 @@ const main = async () => {
     await seedActiveBonds(stack, user, 12)
     for (let run = 0; run < RUNS; run++) {
       const context = await browser.newContext({ viewport: { width: 412, height: 823 } })
+      if (REPEAT) {
+        // The first visit, in a tab of its own: the profiled one opens in a new tab of the same profile.
+        const first = await context.newPage()
+        await first.goto(launchUrl(stack, user))
+        await first.locator(BALANCE).first().waitFor({ state: 'visible', timeout: 60_000 })
+        await first.waitForTimeout(2_000)
+        await first.close()
+      }
       const page = await context.newPage()
       await page.addInitScript(() => {
         const w = window as unknown as { __longTasks: Array<[number, number]> }
@@ -83,7 +95,7 @@ const main = async () => {
       await cdp.send('Profiler.start')
       const t0 = Date.now()
       await page.goto(launchUrl(stack, user))
-      await page.locator('[data-testid="balance-main-amount"], .card-balance__amount').first().waitFor({ state: 'visible', timeout: 60_000 })
+      await page.locator(BALANCE).first().waitFor({ state: 'visible', timeout: 60_000 })
       const paintedMs = Date.now() - t0
       // What runs after the balances (the chart, the SDK, the wallet widget) counts too.
       await page.waitForTimeout(AFTER_MS)
@@ -136,7 +148,7 @@ const main = async () => {
         current.modules.set(m, (current.modules.get(m) ?? 0) + dt)
       })
       const top = (m: Map<string, number>, n: number) => [...m].sort((a, b) => b[1] - a[1]).slice(0, n)
-      console.log(`run ${run + 1}: balance visible after ${paintedMs} ms, profiled ${AFTER_MS} ms more (wall clock, 4x CPU, no network throttling); JS self time ${total.toFixed(0)} ms`)
+      console.log(`run ${run + 1}${REPEAT ? ' (repeat visit)' : ''}: balance visible after ${paintedMs} ms, profiled ${AFTER_MS} ms more (wall clock, 4x CPU, no network throttling); JS self time ${total.toFixed(0)} ms`)
       console.log(`  boot steps (ms): ${marks.join(', ')}`)
       console.log(`  long tasks [start, ms]: ${longTasks.map(([s, d]) => `[${s}, ${d}]`).join(' ')}`)
       // Each long task: the functions it spent its time in, inclusive (outermost first), through
