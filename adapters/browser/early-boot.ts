@@ -2,7 +2,8 @@ import { STORAGE_KEYS } from '../../core/ports/key-value-store.port.ts'
 import { apiBase } from '../shared/fetch-answer.ts'
 import { readCookie } from './cookie-session-store.ts'
 import { type EarlyAnswers, startEarlyRequests } from './early-requests.ts'
-import { type LaunchParams, pageLaunchParams } from './launch-params.ts'
+import { type LaunchParams, launchParamsOf, pageInitParams } from './launch-params.ts'
+import { applyRootStyle, telegramRootStyle } from './telegram-root-style.ts'
 
 /** What the browser entry learns and starts before the rest of the app has downloaded. */
 export interface EarlyBoot {
@@ -21,11 +22,15 @@ const storedUser = (): string | null => {
 }
 
 /**
- * The first thing the entry runs: reads the launch parameters and starts the requests that do not
- * need the core. Small on purpose (no effect, no SDK): it is in the entry chunk.
+ * The first thing the entry runs: reads the launch parameters, puts the page in the user's Telegram
+ * theme (the root's `--tg-*` properties, as the SDK will set them: telegram-root-style.ts), and
+ * starts the requests that do not need the core. Small on purpose (no effect, no SDK): it is in the
+ * entry chunk.
  */
 export const earlyBoot = (apiOrigin: string): EarlyBoot => {
-  const launch = pageLaunchParams()
+  const { params, storage } = pageInitParams()
+  applyRootStyle(document.documentElement, telegramRootStyle(params, storage))
+  const launch = launchParamsOf(params)
   const answers = startEarlyRequests({
     fetch: (input, init) => globalThis.fetch(input, init),
     base: apiBase(apiOrigin),

@@ -59,12 +59,22 @@ export const parseHashParams = (hash: string): Record<string, string | null> => 
   return { ...params, ...parseQueryString(rest) }
 }
 
-const storedParams = (storage: ParamsStorage | null): Record<string, unknown> => {
+/** A JSON object's fields, or null for anything else (no text, not JSON, an array, a value). */
+export const jsonObject = (text: string | null | undefined): Record<string, unknown> | null => {
   try {
-    const parsed: unknown = JSON.parse(storage?.getItem(TELEGRAM_INIT_PARAMS_KEY) ?? 'null')
-    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {}
+    const parsed: unknown = JSON.parse(text ?? 'null')
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null
   } catch {
-    return {}
+    return null
+  }
+}
+
+/** What `storage` keeps under `key` (the SDK's JSON), or null; storage that refuses keeps nothing. */
+export const storedJson = (storage: ParamsStorage | null, key: string): Record<string, unknown> | null => {
+  try {
+    return jsonObject(storage?.getItem(key))
+  } catch {
+    return null
   }
 }
 
@@ -75,7 +85,7 @@ const storedParams = (storage: ParamsStorage | null): Record<string, unknown> =>
  */
 export const readInitParams = (hash: string, storage: ParamsStorage | null): InitParams => {
   const params = parseHashParams(hash)
-  for (const [key, value] of Object.entries(storedParams(storage))) {
+  for (const [key, value] of Object.entries(storedJson(storage, TELEGRAM_INIT_PARAMS_KEY) ?? {})) {
     if (!(key in params) && (typeof value === 'string' || value === null)) params[key] = value
   }
   try {
@@ -142,8 +152,8 @@ export const launchParamsOf = (params: InitParams): LaunchParams => {
   }
 }
 
-/** The launch parameters of the current page (`location.hash`, `sessionStorage`). */
-export const pageLaunchParams = (): LaunchParams => {
+/** The current page's launch parameters (`location.hash`, completed from `sessionStorage`), and that storage. */
+export const pageInitParams = (): { readonly params: InitParams; readonly storage: ParamsStorage | null } => {
   let hash = ''
   let storage: ParamsStorage | null = null
   try {
@@ -156,5 +166,8 @@ export const pageLaunchParams = (): LaunchParams => {
   } catch {
     // Storage access throws in some sandboxed frames.
   }
-  return launchParamsOf(readInitParams(hash, storage))
+  return { params: readInitParams(hash, storage), storage }
 }
+
+/** What the current page was launched with. */
+export const pageLaunchParams = (): LaunchParams => launchParamsOf(pageInitParams().params)

@@ -183,6 +183,8 @@ export interface LaunchOptions {
    */
   readonly link?: string
   readonly version?: string
+  /** The emulated client's theme ('light' unless given). */
+  readonly scheme?: 'light' | 'dark'
   /** Registered and made a community member beforehand, so the gate does not show. */
   readonly member?: boolean
   /** Appended to the app URL inside the host (e.g. '?farm_code=X'); the host's launch keeps it. */
@@ -251,6 +253,7 @@ export const launch = async (stack: Stack, o: LaunchOptions): Promise<LaunchedAp
   page.on('pageerror', (e) => errors.push(e.message))
   const q = new URLSearchParams({ user: String(o.user), lang: o.lang ?? 'en', version: o.version ?? '8.0' })
   if (o.name) q.set('name', o.name)
+  if (o.scheme) q.set('scheme', o.scheme)
   if (o.start) q.set('start', o.start)
   if (o.link) q.set('link', o.link)
   if (o.writeAccess) q.set('write_access', o.writeAccess)
