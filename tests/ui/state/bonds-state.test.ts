@@ -5,7 +5,7 @@ import { type ApiError, type FarmingActivation, type Id, type MintId, RequestRej
 import { BondsState } from '../../../ui/features/bonds/bonds-state.ts'
 import { FarmingState } from '../../../ui/features/farming/farming-state.ts'
 import { aMint, aStake } from '../../core/fakes/records.ts'
-import { stateHarness, toastTexts } from './harness.ts'
+import { stakeQuotesOf, stateHarness, toastTexts } from './harness.ts'
 
 describe('BondsState', () => {
   it('buys once however often the button is pressed while a purchase is in flight', async () => {
@@ -358,56 +358,56 @@ describe('BondsState stake quote (select mint → calculate → create)', () => 
       h.ticker,
       h.toasts,
     )
-    return { h, bonds, answer: (id: MintId, q: StakeQuote | null = quoteOf(id)) => answers.get(String(id))!(q), quoteOf }
+    return { h, bonds, quotes: stakeQuotesOf(bonds), answer: (id: MintId, q: StakeQuote | null = quoteOf(id)) => answers.get(String(id))!(q), quoteOf }
   }
 
   it('cannot be confirmed until the server quote for the picked bond has arrived', async () => {
-    const { bonds, answer, quoteOf } = scripted()
-    const asked = bonds.stakeQuotes.preview(toId(7))
-    expect(bonds.stakeQuotes.status).toBe('loading')
-    expect(bonds.stakeQuotes.quoteFor(toId(7))).toBeNull()
-    expect(bonds.stakeQuotes.canStake(toId(7))).toBe(false)
+    const { quotes, answer, quoteOf } = scripted()
+    const asked = quotes.preview(toId(7))
+    expect(quotes.status).toBe('loading')
+    expect(quotes.quoteFor(toId(7))).toBeNull()
+    expect(quotes.canStake(toId(7))).toBe(false)
     answer(toId(7))
     await asked
-    expect(bonds.stakeQuotes.quoteFor(toId(7))).toEqual(quoteOf(toId(7)))
-    expect(bonds.stakeQuotes.canStake(toId(7))).toBe(true)
+    expect(quotes.quoteFor(toId(7))).toEqual(quoteOf(toId(7)))
+    expect(quotes.canStake(toId(7))).toBe(true)
     // The quote is for bond 7 only.
-    expect(bonds.stakeQuotes.quoteFor(toId(8))).toBeNull()
-    expect(bonds.stakeQuotes.canStake(toId(8))).toBe(false)
+    expect(quotes.quoteFor(toId(8))).toBeNull()
+    expect(quotes.canStake(toId(8))).toBe(false)
   })
 
   it('drops the answer for a bond the user has moved away from, whatever order the answers come in', async () => {
-    const { bonds, answer, quoteOf } = scripted()
-    const first = bonds.stakeQuotes.preview(toId(1))
-    const second = bonds.stakeQuotes.preview(toId(2))
+    const { quotes, answer, quoteOf } = scripted()
+    const first = quotes.preview(toId(1))
+    const second = quotes.preview(toId(2))
     answer(toId(2))
     await second
     answer(toId(1))
     await first
-    expect(bonds.stakeQuotes.quoteFor(toId(2))).toEqual(quoteOf(toId(2)))
-    expect(bonds.stakeQuotes.quoteFor(toId(1))).toBeNull()
-    expect(bonds.stakeQuotes.canStake(toId(1))).toBe(false)
+    expect(quotes.quoteFor(toId(2))).toEqual(quoteOf(toId(2)))
+    expect(quotes.quoteFor(toId(1))).toBeNull()
+    expect(quotes.canStake(toId(1))).toBe(false)
 
     // Back to bond 1: its old quote is not reused; a new one is asked for.
-    const again = bonds.stakeQuotes.preview(toId(1))
-    expect(bonds.stakeQuotes.canStake(toId(1))).toBe(false)
-    expect(bonds.stakeQuotes.canStake(toId(2))).toBe(false)
+    const again = quotes.preview(toId(1))
+    expect(quotes.canStake(toId(1))).toBe(false)
+    expect(quotes.canStake(toId(2))).toBe(false)
     answer(toId(1))
     await again
-    expect(bonds.stakeQuotes.canStake(toId(1))).toBe(true)
+    expect(quotes.canStake(toId(1))).toBe(true)
   })
 
   it('a refused quote leaves the stake unconfirmable until a retry succeeds', async () => {
     const h = stateHarness()
     h.api.mintList = [aMint({ id: 4 })]
-    const bonds = h.bonds()
+    const quotes = stakeQuotesOf(h.bonds())
     h.api.failWith('calculateStake', new RequestRejected({ status: 400, msg: 'Only an active bond can be staked; this one is pending' }))
-    await bonds.stakeQuotes.preview(toId(4))
-    expect(bonds.stakeQuotes.status).toBe('failed')
-    expect(bonds.stakeQuotes.canStake(toId(4))).toBe(false)
+    await quotes.preview(toId(4))
+    expect(quotes.status).toBe('failed')
+    expect(quotes.canStake(toId(4))).toBe(false)
     h.api.recover('calculateStake')
-    await bonds.stakeQuotes.preview(toId(4))
-    expect(bonds.stakeQuotes.canStake(toId(4))).toBe(true)
+    await quotes.preview(toId(4))
+    expect(quotes.canStake(toId(4))).toBe(true)
     expect(h.api.callsTo('calculateStake').map((c) => c.input)).toEqual([{ staking_id: '4' }, { staking_id: '4' }])
   })
 
@@ -415,9 +415,10 @@ describe('BondsState stake quote (select mint → calculate → create)', () => 
     const h = stateHarness()
     h.api.mintList = [aMint({ id: 4 })]
     const bonds = h.bonds()
-    await bonds.stakeQuotes.preview(toId(4))
+    const quotes = stakeQuotesOf(bonds)
+    await quotes.preview(toId(4))
     const staking = bonds.stakeList.stake(toId(4))
-    expect(bonds.stakeQuotes.canStake(toId(4))).toBe(false)
+    expect(quotes.canStake(toId(4))).toBe(false)
     await staking
   })
 })

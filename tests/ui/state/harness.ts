@@ -1,5 +1,7 @@
 import { BackgroundReads, noticeText, useCases, withErrorPolicy } from '../../../core/index.ts'
+import { BondQuoteState } from '../../../ui/features/bonds/bond-quote-state.ts'
 import { BondsState } from '../../../ui/features/bonds/bonds-state.ts'
+import { StakeQuoteState } from '../../../ui/features/bonds/stake-quote-state.ts'
 import { SecondTicker } from '../../../ui/state/second-ticker.ts'
 import { ToastQueue } from '../../../ui/state/toast-queue.ts'
 import { FakeAxiomApi } from '../../core/fakes/fake-axiom-api.ts'
@@ -34,3 +36,8 @@ export const stateHarness = (nowMs = 1_700_000_100_000) => {
 
 /** The toasts on screen, in English. */
 export const toastTexts = (h: ReturnType<typeof stateHarness>) => h.toasts.toasts.map((t) => noticeText(t.notice))
+
+/** The bond form's quote, made as its screen makes it (ui/features/bonds/bond-screen.tsx). */
+export const bondQuotesOf = (bonds: BondsState) => new BondQuoteState(bonds)
+/** The stake form's quote, made as its screen makes it (ui/features/bonds/select-mint-screen.tsx). */
+export const stakeQuotesOf = (bonds: BondsState) => new StakeQuoteState(bonds, (id) => bonds.bondList.isBusy(id))

@@ -15,6 +15,7 @@ import { useDebouncedEffect } from '../../hooks/use-debounced-effect.ts'
 import { useStillMounted } from '../../hooks/use-still-mounted.ts'
 import { type MessageKey, useT } from '../../i18n/use-t.ts'
 import { WalletChip } from '../wallet/wallet-chip.tsx'
+import { BondQuoteState } from './bond-quote-state.ts'
 import { WalletBalanceState } from './wallet-balance-state.ts'
 import '../../styles/new-user.css'
 
@@ -29,22 +30,29 @@ export const BOND_MIN_AMOUNT = 1
 const previewHint = (amount: number | null, days: number | null): MessageKey =>
   days === null && amount === null ? 'bond.previewHint' : days === null ? 'bond.previewHintTerm' : 'bond.previewHintAmount'
 
-const BondPreview = observer(function BondPreview({ amount, days }: { readonly amount: number | null; readonly days: number | null }) {
-  const bonds = useBondsState()
+const BondPreview = observer(function BondPreview({
+  quotes,
+  amount,
+  days,
+}: {
+  readonly quotes: BondQuoteState
+  readonly amount: number | null
+  readonly days: number | null
+}) {
   const t = useT()
   useDebouncedEffect(() => {
-    if (amount !== null && days !== null) void bonds.quotes.preview(amount, days)
+    if (amount !== null && days !== null) void quotes.preview(amount, days)
   }, [amount, days])
 
-  const quote = bonds.quotes.quoteFor(amount, days)
-  const calculating = quote === null && bonds.quotes.quoteKey !== `${amount}:${days}`
+  const quote = quotes.quoteFor(amount, days)
+  const calculating = quote === null && quotes.quoteKey !== `${amount}:${days}`
   if (amount === null || days === null)
     return (
       <p className="muted preview-hint" data-testid="bond-preview-hint">
         {t(previewHint(amount, days), { min: formatAmount(BOND_MIN_AMOUNT) })}
       </p>
     )
-  const refusal = bonds.quotes.refusalFor(amount, days)
+  const refusal = quotes.refusalFor(amount, days)
   if (refusal !== null) return <QuoteRefusal msg={refusal} testId="bond-preview-error" />
   return (
     <div className="summary" aria-busy={calculating || undefined} data-testid="bond-preview">
@@ -140,6 +148,8 @@ export const BondScreen = observer(function BondScreen() {
   const days = chosen !== null && plans.some((p) => p.days === chosen) ? chosen : (plans[0]?.days ?? null)
   // The wallet's balance, read again whenever the connected wallet changes; Max only with a reading and a price.
   const [balance] = useState(() => new WalletBalanceState(() => bonds.readWalletBalance()))
+  // The server's quote for the amount and term entered.
+  const [quotes] = useState(() => new BondQuoteState(bonds))
   const address = wallet.isConnected ? (wallet.account?.address ?? null) : null
   useEffect(() => {
     void balance.refresh()
@@ -149,7 +159,7 @@ export const BondScreen = observer(function BondScreen() {
   const submit = async (e: FormEvent) => {
     e.preventDefault()
     amount.setTouched(true)
-    if (!wallet.isConnected || amount.value === null || days === null || bonds.bondList.isSaving || bonds.quotes.refusalFor(amount.value, days) !== null) return
+    if (!wallet.isConnected || amount.value === null || days === null || bonds.bondList.isSaving || quotes.refusalFor(amount.value, days) !== null) return
     const r = await bonds.bondList.buy(amount.value, days)
     // The purchase resolves once the balance watch ends (up to 30 s): only a user still here is taken to the dashboard.
     if (r && stillHere()) {
@@ -181,8 +191,8 @@ export const BondScreen = observer(function BondScreen() {
           {t('bond.min', { min: formatAmount(BOND_MIN_AMOUNT) })}
         </p>
         {address !== null ? <WalletBalanceNote state={balance} hasMax={max !== null && max > 0} /> : null}
-        <BondPreview amount={amount.value} days={days} />
-        <BondAction canBuy={amount.value !== null && days !== null && bonds.quotes.refusalFor(amount.value, days) === null} />
+        <BondPreview quotes={quotes} amount={amount.value} days={days} />
+        <BondAction canBuy={amount.value !== null && days !== null && quotes.refusalFor(amount.value, days) === null} />
       </form>
     </div>
   )

@@ -4,10 +4,8 @@ import { runResult } from '../../state/run-effect.ts'
 import type { SecondTicker } from '../../state/second-ticker.ts'
 import { BondAnnouncements } from './bond-announcements.ts'
 import { BondListState } from './bond-list-state.ts'
-import { BondQuoteState } from './bond-quote-state.ts'
 import { LiveMerge } from './live-merge.ts'
 import { StakeListState } from './stake-list-state.ts'
-import { StakeQuoteState } from './stake-quote-state.ts'
 
 /** What the bonds view models call. */
 export type BondUseCases = Pick<
@@ -25,15 +23,15 @@ export type BondUseCases = Pick<
 >
 
 /**
- * The bonds feature: its view models (bonds, stakes, the two quotes, the announcements), made over
- * one live-merge log, and what the app calls on it as a whole (the lists, live events, farming).
+ * The bonds feature: its view models (bonds, stakes, the announcements), made over one live-merge
+ * log, and what the app calls on it as a whole (the lists, live events, farming). The forms' quotes
+ * (bond-quote-state.ts, stake-quote-state.ts) are their screens' own, made with them over
+ * `quoteBond` and `quoteStake`: their code loads with the screen, not with the first paint.
  */
 export class BondsState {
   readonly announcements: BondAnnouncements
   readonly bondList: BondListState
   readonly stakeList: StakeListState
-  readonly quotes: BondQuoteState
-  readonly stakeQuotes: StakeQuoteState
   isFetching = false
   /** The lists have been asked for once and answered (or failed): the day's accrual is known. */
   listed = false
@@ -51,19 +49,27 @@ export class BondsState {
     const live = { merge: this.merge, announcements: this.announcements, onFiguresMoved }
     this.bondList = new BondListState(uc, ticker, live, () => this.clearPending())
     this.stakeList = new StakeListState(uc, ticker, live, this.bondList)
-    this.quotes = new BondQuoteState(uc)
-    this.stakeQuotes = new StakeQuoteState(uc, (id) => this.bondList.isBusy(id))
     makeAutoObservable<this, 'uc' | 'ticker' | 'merge'>(this, {
       announcements: false,
       bondList: false,
       stakeList: false,
-      quotes: false,
-      stakeQuotes: false,
       uc: false,
       ticker: false,
       merge: false,
       readWalletBalance: false,
+      quoteBond: false,
+      quoteStake: false,
     })
+  }
+
+  /** The server's terms for a bond of `amount` AXIOM over `days` (the bond form's quote). */
+  quoteBond(amount: number, days: number): ReturnType<UseCases['quoteBond']> {
+    return this.uc.quoteBond(amount, days)
+  }
+
+  /** The server's terms for staking a mint (the stake form's quote). */
+  quoteStake(mintId: Parameters<UseCases['quoteStake']>[0]): ReturnType<UseCases['quoteStake']> {
+    return this.uc.quoteStake(mintId)
   }
 
   /** The connected wallet's coin balance, for the bond form (ui/features/bonds/wallet-balance-state.ts); never fails. */

@@ -8,6 +8,7 @@ import { Button } from '../../components/button.tsx'
 import { EmptyState } from '../../components/empty-state.tsx'
 import { BondIcon } from '../../components/icons.tsx'
 import { RewardText } from './reward-text.tsx'
+import { StakeQuoteState } from './stake-quote-state.ts'
 import { Row, ScreenHeader, Section } from '../../components/section.tsx'
 import { Spinner } from '../../components/spinner.tsx'
 import { useT } from '../../i18n/use-t.ts'
@@ -30,20 +31,19 @@ function MintOption({ mint, selected, onSelect }: { readonly mint: Mint; readonl
 }
 
 /** The server's terms for staking `mint` (GET /staking/calculate): what the stake will earn. */
-const StakeSummary = observer(function StakeSummary({ mint }: { readonly mint: Mint }) {
-  const bonds = useBondsState()
+const StakeSummary = observer(function StakeSummary({ quotes, mint }: { readonly quotes: StakeQuoteState; readonly mint: Mint }) {
   const t = useT()
-  const quote = bonds.stakeQuotes.quoteFor(mint.id)
+  const quote = quotes.quoteFor(mint.id)
   if (!quote)
-    return bonds.stakeQuotes.status === 'failed' ? (
-      <div className="summary" data-testid="stake-quote-failed" role={bonds.stakeQuotes.refusal !== null ? 'alert' : undefined}>
+    return quotes.status === 'failed' ? (
+      <div className="summary" data-testid="stake-quote-failed" role={quotes.refusal !== null ? 'alert' : undefined}>
         <p className="muted">{t('staking.quoteFailed')}</p>
-        {bonds.stakeQuotes.refusal !== null ? (
+        {quotes.refusal !== null ? (
           <p className="summary__refusal" data-testid="stake-quote-error">
-            {bonds.stakeQuotes.refusal}
+            {quotes.refusal}
           </p>
         ) : null}
-        <Button variant="secondary" size="sm" onClick={() => void bonds.stakeQuotes.preview(mint.id)} testId="stake-quote-retry">
+        <Button variant="secondary" size="sm" onClick={() => void quotes.preview(mint.id)} testId="stake-quote-retry">
           {t('staking.quoteRetry')}
         </Button>
       </div>
@@ -79,13 +79,15 @@ export const SelectMintScreen = observer(function SelectMintScreen() {
   const mints = bonds.bondList.stakeableMints
   const mint = mints.find((m) => m.id === picked) ?? null
   const mintId = mint?.id ?? null
+  // The server's terms for staking the mint picked.
+  const [quotes] = useState(() => new StakeQuoteState(bonds, (id) => bonds.bondList.isBusy(id)))
 
   useEffect(() => {
-    if (mintId !== null) void bonds.stakeQuotes.preview(mintId)
-  }, [bonds, mintId])
+    if (mintId !== null) void quotes.preview(mintId)
+  }, [quotes, mintId])
 
   const confirm = async () => {
-    if (!mint || !bonds.stakeQuotes.canStake(mint.id)) return
+    if (!mint || !quotes.canStake(mint.id)) return
     const ok = await bonds.stakeList.stake(mint.id)
     if (ok) navigate('/staking', { replace: true })
   }
@@ -112,8 +114,8 @@ export const SelectMintScreen = observer(function SelectMintScreen() {
               <MintOption key={m.id} mint={m} selected={m.id === picked} onSelect={() => setPicked(m.id)} />
             ))}
           </ul>
-          <Section title={t('staking.summary')}>{mint ? <StakeSummary mint={mint} /> : <p className="muted">{t('staking.pick')}</p>}</Section>
-          <Button block busy={mint ? bonds.bondList.isBusy(mint.id) : false} disabled={!bonds.stakeQuotes.canStake(mintId)} onClick={() => void confirm()} testId="stake-confirm">
+          <Section title={t('staking.summary')}>{mint ? <StakeSummary quotes={quotes} mint={mint} /> : <p className="muted">{t('staking.pick')}</p>}</Section>
+          <Button block busy={mint ? bonds.bondList.isBusy(mint.id) : false} disabled={!quotes.canStake(mintId)} onClick={() => void confirm()} testId="stake-confirm">
             {mint && bonds.bondList.isBusy(mint.id) ? t('staking.staking') : t('staking.confirm')}
           </Button>
         </>
