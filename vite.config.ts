@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { fileURLToPath } from 'node:url'
 import react from '@vitejs/plugin-react'
 import { defineConfig, type Plugin, type ProxyOptions } from 'vite'
+import { withoutPreloaded } from './deploy/preload-lists.ts'
 import { securityHeaders } from './deploy/security-headers.ts'
 
 const backend = process.env.AXIOM_BACKEND ?? 'http://127.0.0.1:8787'
@@ -209,10 +210,28 @@ const eagerCompileBootChunks = (): Plugin => ({
   },
 })
 
+/**
+ * The page's own stylesheets (index.html links them) out of every lazy import's preload list:
+ * `modulePreload.resolveDependencies` above is given the JavaScript only. Listed, each was looked up
+ * in the page on each import, and its name cost the boot's files bytes before the first paint.
+ */
+const preloadListsWithoutPageCss = (): Plugin => ({
+  name: 'axiom-preload-lists',
+  apply: 'build',
+  generateBundle: {
+    order: 'post',
+    handler(_options, bundle) {
+      const chunks = Object.values(bundle).flatMap((c) => (c.type === 'chunk' ? [c] : []))
+      const inPage = new Set(chunks.filter((c) => c.isEntry).flatMap((c) => [...(c.viteMetadata?.importedCss ?? [])]))
+      for (const chunk of chunks) chunk.code = withoutPreloaded(chunk.code, inPage)
+    },
+  },
+})
+
 export default defineConfig({
   root: 'ui',
   envDir: '..',
-  plugins: [react(), tonConnectManifest(), preloadBootSteps(), bootModules(), eagerCompileBootChunks(), cacheHeaders(), securityHeadersPlugin()],
+  plugins: [react(), tonConnectManifest(), preloadBootSteps(), bootModules(), preloadListsWithoutPageCss(), eagerCompileBootChunks(), cacheHeaders(), securityHeadersPlugin()],
   resolve: {
     alias: [
       // Only the exports @ton/core uses, not @ton/crypto's word lists (adapters/ton/ton-crypto-for-browser.ts).

@@ -115,6 +115,12 @@ describe('the production build', () => {
     const listed = new Set(lists.flat())
     expect(lists.length).toBeGreaterThan(3)
     expect([...listed].filter((f) => inPage.has(f))).toEqual([])
+    // Nor the stylesheets the page links itself (deploy/preload-lists.ts).
+    const pageCss = [...page.matchAll(/<link rel="stylesheet"[^>]*href="\/(assets\/[^"]+\.css)"/g)].map((m) => m[1]!)
+    expect(pageCss.length).toBeGreaterThan(0)
+    const listedCss = [...chunks.values()].flatMap((c) => [...readFileSync(join(outDir, c.fileName), 'utf8').matchAll(/m\.f=\[([^\]]*)\]/g)].flatMap((m) => [...m[1]!.matchAll(/"(assets\/[^"]+\.css)"/g)].map((x) => x[1]!)))
+    expect(listedCss.length).toBeGreaterThan(0)
+    expect(listedCss.filter((f) => pageCss.includes(f))).toEqual([])
     // What a lazily imported chunk imports statically, all the way down, is in the page or in a list
     // (the chunk itself is fetched by the import).
     const closure = (name: string, into = new Set<string>()): Set<string> => {
