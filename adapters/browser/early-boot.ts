@@ -38,6 +38,7 @@ export const earlyBoot = (apiOrigin: string): EarlyBoot => {
     // Read straight from the cookie (no session store: this runs inlined in the page).
     authToken: readCookie(document, 'auth_token'),
     storedUserId: storedUser(),
+    later: (send) => setTimeout(send, 0),
   })
   return { launch, answers }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { startEarlyRequests } from '../../adapters/browser/early-requests.ts'
+import { meRequest, startEarlyRequests } from '../../adapters/browser/early-requests.ts'
 import { type LaunchParams, launchParamsOf, parseQueryString } from '../../adapters/browser/launch-params.ts'
 import { apiBase } from '../../adapters/shared/fetch-answer.ts'
 import { FetchHttpTransport } from '../../adapters/shared/fetch-http-transport.ts'
@@ -127,6 +127,42 @@ describe('the requests the entry starts with the page', () => {
       startEarlyRequests({ fetch: server.fetch, base: '/api', ...o })
       expect(server.seen.map((s) => s.call)).toEqual(['GET /maintenance/'])
     }
+  })
+})
+
+describe('the requests after the maintenance check, each in a task of its own (`later`)', () => {
+  it('only the maintenance check leaves in the entry’s task; each other request leaves when its own task runs, in order', async () => {
+    const server = backend({})
+    const tasks: Array<() => void> = []
+    startEarlyRequests({ fetch: server.fetch, base: '/api', launch: telegram, authToken: 'token-1', storedUserId: String(USER), later: (send) => void tasks.push(send) })
+    expect(server.seen.map((s) => s.call)).toEqual(['GET /maintenance/'])
+    expect(tasks).toHaveLength(5)
+    const left: string[][] = []
+    for (const task of tasks) {
+      task()
+      await settle()
+      left.push(server.seen.slice(1).map((s) => s.call))
+    }
+    expect(left).toEqual([
+      ['GET /user/me'],
+      ['GET /user/me', 'GET /mint/'],
+      ['GET /user/me', 'GET /mint/', 'GET /staking/'],
+      ['GET /user/me', 'GET /mint/', 'GET /staking/', 'GET /mint/all-plans'],
+      ['GET /user/me', 'GET /mint/', 'GET /staking/', 'GET /mint/all-plans', 'GET /price/current-price'],
+    ])
+    expect(server.seen.slice(1).every((s) => s.auth === 'Bearer token-1')).toBe(true)
+  })
+
+  it('the core asking for /user/me before its task has run is handed that request’s answer: it is sent once', async () => {
+    const server = backend({ 'GET /user/me': () => ({ status: 200, body: aUser({ balance_token: 77 }) }) })
+    const tasks: Array<() => void> = []
+    const answers = startEarlyRequests({ fetch: server.fetch, base: '/api', launch: telegram, authToken: 'token-1', storedUserId: null, later: (send) => void tasks.push(send) })
+    const me = answers.take(meRequest('token-1'))
+    expect(me).not.toBeNull()
+    expect(server.calls('GET /user/me')).toHaveLength(0)
+    tasks.forEach((task) => task())
+    expect((await me)?.status).toBe(200)
+    expect(server.calls('GET /user/me')).toHaveLength(1)
   })
 })
 
