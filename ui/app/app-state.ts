@@ -222,8 +222,8 @@ export class AppState {
 
   /**
    * The kept dashboard: read it and show it (this user's, young enough: core/domain/dashboard-snapshot.ts)
-   * unless the fresh figures came first; once they are in, clear it and keep them instead, at once and
-   * again whenever they have changed and stayed so for SNAPSHOT_SAVE_DELAY_MS, or the app goes out of view.
+   * unless the fresh figures came first; once they are in, clear it and keep them instead, at once (in
+   * the next task) and again whenever they have changed and stayed so for SNAPSHOT_SAVE_DELAY_MS, or the app goes out of view.
    */
   private keepDashboard(): void {
     const { snapshots } = this.deps
@@ -261,9 +261,15 @@ export class AppState {
     const fresh = when(() => firstFiguresIn(this.s))
     let stopWatch = () => {}
     let stopHidden = () => {}
+    let stopped = false
     void fresh.then(
-      () => {
+      async () => {
         kept.clear()
+        // Kept in the next task (with yieldTask): the figures' arrival is already one of the boot's
+        // longest (sign-in, the lists, the price), and writing them (encoded, into storage) is not
+        // needed for this paint.
+        await this.deps.yieldTask?.()
+        if (stopped) return
         save()
         stopWatch = reaction(figures, save, { delay: SNAPSHOT_SAVE_DELAY_MS, equals: compareStructural })
         stopHidden = this.deps.platform.onVisibilityChange((visible) => visible || save())
@@ -271,6 +277,7 @@ export class AppState {
       () => undefined,
     )
     this.stopKeeping = () => {
+      stopped = true
       fresh.cancel()
       stopWatch()
       stopHidden()
