@@ -22,7 +22,7 @@ interface Catalogue {
   readonly notices: NoticeTable
 }
 
-// Every language's other screens' texts come in a chunk of their own (loadScreenTexts).
+// Every language's other screens' texts come in a chunk of their own (loadScreenTexts, screen-text-chunks.ts).
 const catalogues: Partial<Record<Language, Catalogue>> = {}
 
 /** Each language's chunk: one dynamic import apiece, so that each is a chunk of its own. */
@@ -37,18 +37,6 @@ const CHUNKS: { readonly [L in Language]: () => Promise<Catalogue> } = {
   fa: () => import('./fa.ts').then((m) => ({ messages: m.fa, notices: m.faNotices })),
 }
 
-/** Each language's other screens' texts (its `-screens.ts`), one dynamic import apiece. */
-const SCREEN_CHUNKS: { readonly [L in Language]: () => Promise<Readonly<Record<string, string>>> } = {
-  en: () => import('./en-screens.ts').then((m) => m.enScreens),
-  ru: () => import('./ru-screens.ts').then((m) => m.ruScreens),
-  uk: () => import('./uk-screens.ts').then((m) => m.ukScreens),
-  es: () => import('./es-screens.ts').then((m) => m.esScreens),
-  'pt-BR': () => import('./pt-br-screens.ts').then((m) => m.ptBrScreens),
-  id: () => import('./id-screens.ts').then((m) => m.idScreens),
-  tr: () => import('./tr-screens.ts').then((m) => m.trScreens),
-  fa: () => import('./fa-screens.ts').then((m) => m.faScreens),
-}
-
 /** The user's language, as the entry installed it (English until then). */
 let current: Language = 'en'
 /** Whether a screen beyond the first has asked for its texts: a language installed later brings its own at once. */
@@ -60,6 +48,7 @@ const screenTexts: Partial<Record<Language, Readonly<Record<string, string>>>> =
 const loadScreensOf = async (language: Language): Promise<void> => {
   if (screenTexts[language]) return
   try {
+    const { SCREEN_CHUNKS } = await import('./screen-text-chunks.ts')
     screenTexts[language] = await SCREEN_CHUNKS[language]()
   } catch (error) {
     if (language === 'en') throw error
