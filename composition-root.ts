@@ -268,9 +268,10 @@ export const composeBrowserApp = async (early: EarlyBoot): Promise<ComposedApp> 
   // before sign-in; the user-switch wipe (the local storage's clear) removes it too.
   const kept = new DashboardSnapshotStore({ launch: browser.platform.launch(), features: () => browser.platform.features(), local: browser.storage })
   const ports: PortBindings = { ...browser, session, storage: clearingSnapshot(browser.storage, kept), ...(validity > 0 ? { transactionValiditySeconds: validity } : {}) }
-  // Its read starts now, beside the boot, not behind the SecureStorage read that the start may wait for.
+  // Its read starts now, beside the boot, not behind the SecureStorage read that the start may wait for,
+  // in a task of its own: its decode (effect's first Schema parse) made the container's bindings' task longer.
   const keeping = dashboardSnapshots({ storage: kept, platform: ports.platform, clock: ports.clock })
-  const keptRead = keeping.load()
+  const keptRead = nextTask().then(() => keeping.load())
   const snapshots = { ...keeping, load: () => keptRead }
   const app = await composeApp(ports, config, { yieldTask: nextTask, firstScreen: firstScreenWithData, snapshots })
   // The platform's 7.2–9.x features and their view model load once the first screen has painted
