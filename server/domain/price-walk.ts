@@ -58,8 +58,12 @@ export const createPriceFeed = (seed: number): PriceFeed => {
     return steps[n]!
   }
 
-  /** Half the height of step n's range around its open/close. */
-  const wiggle = (n: number): bigint => (stepPrice(n) * BigInt(mix(seed ^ 0x5bd1e995, n) % 250)) / 100_000n
+  /**
+   * Half the height of step n's range around its open/close: 0.01 % to 0.25 % of the price. Never
+   * zero, so the price a user watches moves within seconds, as a market's does, even in a step
+   * with no drift.
+   */
+  const wiggle = (n: number): bigint => (stepPrice(n) * BigInt(10 + (mix(seed ^ 0x5bd1e995, n) % 240))) / 100_000n
 
   const stepCandle = (n: number): CandleNano => {
     const open = stepPrice(n)

@@ -243,13 +243,13 @@ describe('units and decimals', () => {
     await expect.poll(() => text(app.getByTestId(`mint-max-reward-${mintId}`))).toMatch(/^\d+\.\d{2,4} AXIOM$/)
     await expect.poll(() => text(app.getByTestId('earned-today'))).toMatch(/^\+\d+\.\d{2,6} AXIOM$/)
 
-    // The price ticks every 500 ms here: read it over a few ticks, always at 6 places.
+    // The price ticks every 500 ms here, but the walk may move less than a millionth of a GRAM in a
+    // few seconds (a 5-minute step with little drift and little wiggle): read it until it has moved,
+    // always at 6 places.
     const prices = new Set<string>()
-    for (let i = 0; i < 12; i++) {
-      prices.add(await text(app.getByTestId('price')))
-      await page.waitForTimeout(250)
-    }
-    expect(prices.size).toBeGreaterThan(1)
+    await expect
+      .poll(async () => prices.add(await text(app.getByTestId('price'))).size, { timeout: 20_000, intervals: [250] })
+      .toBeGreaterThan(1)
     for (const p of prices) expect(p).toMatch(/^\d+\.\d{6} GRAM$/)
 
     // Platform stats: every amount and the percentage at 2 places.

@@ -67,6 +67,19 @@ describe('money', () => {
     expect(a.candles('1h', now - 86_400, now, now)).toEqual(b.candles('1h', now - 86_400, now, now))
     expect(a.current(now)).not.toEqual(c.current(now))
   })
+
+  it("the walk's price, shown at 6 places, moves within any 20 seconds (a watched price is never still)", () => {
+    // Three feeds built once (each walks from 2024 to the second asked), any second of 2026.
+    const feeds = [42, 7, 1].map(createPriceFeed)
+    const shown = (nano: bigint) => nano / 1_000n // nanotons → millionths, as the app shows them
+    fc.assert(
+      fc.property(fc.constantFrom(...feeds), fc.integer({ min: 1_767_225_600, max: 1_798_761_600 }), (feed, t) => {
+        const seen = new Set(Array.from({ length: 20 }, (_, i) => shown(feed.priceAt(t + i))))
+        expect(seen.size).toBeGreaterThan(1)
+      }),
+      { numRuns: 2_000 },
+    )
+  })
 })
 
 describe('rounding direction', () => {
