@@ -19,6 +19,19 @@ export interface OutboxSenderOptions {
   readonly maxBackoffS: number
   /** The mini app's direct link, for each message's button. */
   readonly miniAppLink: string
+  /** The monotonic clock the pacing reads and waits on (performance.now and setTimeout by default). */
+  readonly clock?: PacingClock
+}
+
+/** Milliseconds that only go forward, and a wait on them (which, as Node's timers, may end a little early). */
+export interface PacingClock {
+  now(): number
+  sleep(ms: number): Promise<void>
+}
+
+const realClock: PacingClock = {
+  now: () => performance.now(),
+  sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
 }
 
 export interface OutboxSender {
@@ -48,7 +61,7 @@ export const PER_CHAT_GAP_MS = 1050
  * have reached the user. A refusal for good (blocked, chat gone) ends the row; an outage or 429
  * leaves it pending for later. One chat gets at most one message a second (PER_CHAT_GAP_MS): a row
  * whose chat was just written to waits while the rows of other chats go ahead, and a chat's rows
- * keep their order.
+ * keep their order (but for a row waiting out a failed send's back-off: the later ones go ahead).
  */
 export const startOutboxSender = (ctx: ServerContext, api: Api, o: OutboxSenderOptions): OutboxSender => {
   // At most perSecond sends in any second (a sliding window of the last perSecond start times, 20 ms
@@ -57,25 +70,26 @@ export const startOutboxSender = (ctx: ServerContext, api: Api, o: OutboxSenderO
   const WINDOW_MS = 1020
   const window: number[] = []
   const minGapMs = 500 / o.perSecond
+  const clock = o.clock ?? realClock
   let stopped = false
   let running: Promise<number> | null = null
   let wasHeld = false
   let timer: NodeJS.Timeout | null = null
-  /** When each chat was last written to (performance.now()); entries older than the gap are dropped. */
+  /** When each chat was last written to (clock.now()); entries older than the gap are dropped. */
   const lastInChat = new Map<bigint, number>()
   const chatWaitMs = (chat: bigint) => {
     const last = lastInChat.get(chat)
-    return last === undefined ? 0 : Math.max(0, last + PER_CHAT_GAP_MS - performance.now())
+    return last === undefined ? 0 : Math.max(0, last + PER_CHAT_GAP_MS - clock.now())
   }
   const wroteTo = (chat: bigint) => {
-    const now = performance.now()
+    const now = clock.now()
     if (lastInChat.size > 10_000) for (const [c, at] of lastInChat) if (at <= now - PER_CHAT_GAP_MS) lastInChat.delete(c)
     lastInChat.set(chat, now)
   }
 
   const pace = async () => {
     for (;;) {
-      const now = performance.now()
+      const now = clock.now()
       while (window.length > 0 && window[0]! <= now - WINDOW_MS) window.shift()
       const last = window.at(-1)
       const waitGap = last === undefined ? 0 : last + minGapMs - now
@@ -85,7 +99,7 @@ export const startOutboxSender = (ctx: ServerContext, api: Api, o: OutboxSenderO
         window.push(now)
         return
       }
-      await new Promise((r) => setTimeout(r, Math.ceil(wait)))
+      await clock.sleep(Math.ceil(wait))
     }
   }
 
@@ -155,12 +169,18 @@ export const startOutboxSender = (ctx: ServerContext, api: Api, o: OutboxSenderO
       let queue = rows
       while (queue.length > 0) {
         const later: Row[] = []
+        // A chat with a row held back this round holds its later rows too: the gap may run out
+        // between two of them (a wait ends a little early), and the second must not go first.
+        const heldBack = new Set<bigint>()
         for (const row of queue) {
           if (stopped || !o.held()) return sent
-          if (chatWaitMs(big(row, 'telegram_id')) > 0) later.push(row)
-          else if (await sendOne(row)) sent++
+          const chat = big(row, 'telegram_id')
+          if (heldBack.has(chat) || chatWaitMs(chat) > 0) {
+            heldBack.add(chat)
+            later.push(row)
+          } else if (await sendOne(row)) sent++
         }
-        if (later.length === queue.length) await new Promise((r) => setTimeout(r, Math.ceil(Math.min(...later.map((r) => chatWaitMs(big(r, 'telegram_id')))))))
+        if (later.length === queue.length) await clock.sleep(Math.ceil(Math.min(...later.map((r) => chatWaitMs(big(r, 'telegram_id'))))))
         queue = later
       }
     }

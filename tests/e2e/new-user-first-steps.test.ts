@@ -248,7 +248,7 @@ describe('units and decimals', () => {
     // always at 6 places.
     const prices = new Set<string>()
     await expect
-      .poll(async () => prices.add(await text(app.getByTestId('price'))).size, { timeout: 20_000, intervals: [250] })
+      .poll(async () => prices.add(await text(app.getByTestId('price'))).size, { timeout: 20_000, interval: 250 })
       .toBeGreaterThan(1)
     for (const p of prices) expect(p).toMatch(/^\d+\.\d{6} GRAM$/)
 
