@@ -44,6 +44,14 @@ const keyOf = (request: HttpRequest): string | null => {
 export class EarlyAnswers implements PrefetchedAnswers {
   private readonly pending = new Map<string, Promise<HttpResponse | null>>()
 
+  /**
+   * `later`, if given, hands each answer over in a task of its own (EarlyRequestsOptions.later). An
+   * early answer is often there before the core asks, and the core's handling of it (the decode,
+   * the state it changes, the next request) would otherwise run on in the task that asked: a
+   * returning user's maintenance check, sign-in, bonds and price made one long task.
+   */
+  constructor(private readonly later?: (run: () => void) => void) {}
+
   /** Starts `request` with `send` and keeps its answer for the first matching `take`. */
   start(request: HttpRequest, send: (request: HttpRequest) => Promise<HttpResponse>): void {
     const key = keyOf(request)
@@ -60,7 +68,8 @@ export class EarlyAnswers implements PrefetchedAnswers {
     const answer = key === null ? undefined : this.pending.get(key)
     if (answer === undefined || key === null) return null
     this.pending.delete(key)
-    return answer
+    const { later } = this
+    return later ? answer.then((res) => new Promise((handOver) => later(() => handOver(res)))) : answer
   }
 
   /** What is still waiting to be taken, as `path` (for tests and diagnostics). */
@@ -83,7 +92,8 @@ export interface EarlyRequestsOptions {
    * maintenance check then leaves in its own task rather than all in the entry's: a `fetch` call
    * costs the main thread a few milliseconds, and the entry's evaluation was one long task. The
    * request is registered at once either way, so the core is handed its answer even if it asks
-   * before the request has left. Without it, every request leaves at once.
+   * before the request has left. Each answer is handed to the core in a task of its own too
+   * (EarlyAnswers). Without it, every request leaves at once and its answer is handed over as it comes.
    */
   readonly later?: (send: () => void) => void
 }
@@ -96,9 +106,9 @@ export interface EarlyRequestsOptions {
  * Registration is not started here: it is a POST, and it waits for the maintenance answer in the core.
  */
 export const startEarlyRequests = (o: EarlyRequestsOptions): EarlyAnswers => {
-  const answers = new EarlyAnswers()
-  const send = (request: HttpRequest) => fetchAnswer(o.fetch, o.base, request)
   const { later } = o
+  const answers = new EarlyAnswers(later)
+  const send = (request: HttpRequest) => fetchAnswer(o.fetch, o.base, request)
   const sendLater = later ? (request: HttpRequest) => new Promise<void>((ready) => later(ready)).then(() => send(request)) : send
   answers.start(MAINTENANCE_REQUEST, send)
   const launchUser = o.launch.initDataUnsafe.user?.id

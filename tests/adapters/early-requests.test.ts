@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { meRequest, startEarlyRequests } from '../../adapters/browser/early-requests.ts'
+import { type EarlyAnswers, meRequest, startEarlyRequests } from '../../adapters/browser/early-requests.ts'
 import { type LaunchParams, launchParamsOf, parseQueryString } from '../../adapters/browser/launch-params.ts'
 import { apiBase } from '../../adapters/shared/fetch-answer.ts'
-import { FetchHttpTransport } from '../../adapters/shared/fetch-http-transport.ts'
+import { FetchHttpTransport, type PrefetchedAnswers } from '../../adapters/shared/fetch-http-transport.ts'
 import { composeApp } from '../../composition-root.ts'
 import { FakeChainReader } from '../core/fakes/fake-chain-reader.ts'
 import { FakePlatform, launchData } from '../core/fakes/fake-platform.ts'
@@ -58,7 +58,15 @@ const held = () => {
 /** The entry's early requests, then the app composed over a transport that consults them, as in the browser. */
 const boot = async (
   server: ReturnType<typeof backend>,
-  o: { cookie?: string | null; refresh?: string; storedUser?: string | null; launch?: LaunchParams } = {},
+  o: {
+    cookie?: string | null
+    refresh?: string
+    storedUser?: string | null
+    launch?: LaunchParams
+    later?: (run: () => void) => void
+    /** What the transport is handed in place of the early answers themselves (to watch them). */
+    handOver?: (answers: EarlyAnswers) => PrefetchedAnswers
+  } = {},
 ) => {
   const launch = o.launch ?? telegram
   const session = new MemorySessionStore({
@@ -73,11 +81,12 @@ const boot = async (
     launch,
     authToken: session.get('auth_token'),
     storedUserId: storage.get('user'),
+    ...(o.later ? { later: o.later } : {}),
   })
   const platform = new FakePlatform(launch.initData ? launchData({ initData: launch.initData, userId: String(USER) }) : null)
   const app = await composeApp(
     {
-      http: new FetchHttpTransport({ fetch: server.fetch, prefetched: answers }),
+      http: new FetchHttpTransport({ fetch: server.fetch, prefetched: o.handOver ? o.handOver(answers) : answers }),
       sockets: new FakeSocketFactory(),
       session,
       storage,
@@ -161,8 +170,51 @@ describe('the requests after the maintenance check, each in a task of its own (`
     expect(me).not.toBeNull()
     expect(server.calls('GET /user/me')).toHaveLength(0)
     tasks.forEach((task) => task())
+    // The answer is in; it reaches the core in a task of its own, the one queued after it came.
+    await settle()
+    let handed = false
+    void me!.then(() => (handed = true))
+    await settle()
+    expect(handed).toBe(false)
+    tasks.splice(0).forEach((task) => task())
+    await settle()
+    expect(handed).toBe(true)
     expect((await me)?.status).toBe(200)
     expect(server.calls('GET /user/me')).toHaveLength(1)
+  })
+
+  it("a returning user's start takes each early answer in a task of its own: no task handles two", async () => {
+    const server = backend({
+      'GET /maintenance/': maintenanceOff,
+      'GET /user/me': () => ({ status: 200, body: aUser() }),
+      'GET /mint/': () => ({ status: 200, body: { items: [], total: 0, page: 1, size: 300, pages: 0 } }),
+      'GET /staking/': () => ({ status: 200, body: { items: [], total: 0, page: 1, size: 300, pages: 0 } }),
+      'GET /mint/all-plans': () => ({ status: 200, body: [] }),
+      'GET /price/current-price': () => ({ status: 200, body: { price: 0.0125, price_change_24h: 1.5, price_change_30d: -2 } }),
+    })
+    // The tasks are run one at a time, by hand; every answer is in before the core asks for it.
+    const tasks: Array<() => void> = []
+    const later = (run: () => void) => void tasks.push(run)
+    const handed: string[] = []
+    const watch = (answers: EarlyAnswers): PrefetchedAnswers => ({
+      take: (request) => answers.take(request)?.then((res) => (handed.push(request.path), res)) ?? null,
+    })
+    const { app } = await boot(server, { cookie: 'token-1', storedUser: String(USER), later, handOver: watch })
+    while (tasks.length > 0) tasks.shift()!()
+    await settle()
+    const started = app.start('')
+    const perTask: number[] = []
+    for (let i = 0; i < 50 && handed.length < 6; i++) {
+      await settle()
+      const before = handed.length
+      tasks.shift()?.()
+      await settle()
+      perTask.push(handed.length - before)
+    }
+    expect([...handed].sort()).toEqual(['/maintenance/', '/mint/', '/mint/all-plans', '/price/current-price', '/staking/', '/user/me'])
+    expect(Math.max(...perTask)).toBe(1)
+    await started
+    app.stop()
   })
 })
 
