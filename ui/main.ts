@@ -30,9 +30,13 @@ import type { StartedApp } from './app/started-app.ts'
 
 const early = earlyBoot(import.meta.env.VITE_API_ORIGIN || '')
 const languageCode = early.launch.initDataUnsafe.user?.language_code ?? ''
-// The user's language's catalogue downloads beside the boot steps. If it cannot load, the app
-// speaks English rather than not start (and with neither, its boot-failure screen still does).
-const catalogue = loadCatalogue(languageFor(languageCode)).catch((error: unknown) => console.error('AXIOM: the catalogue did not load', error))
+// The user's language's catalogue downloads beside the boot steps, asked for in the task after this
+// one (the import's preload links are written into the page: work the entry's task need not hold).
+// If it cannot load, the app speaks English rather than not start (and with neither, its
+// boot-failure screen still does).
+const catalogue = nextTask()
+  .then(() => loadCatalogue(languageFor(languageCode)))
+  .catch((error: unknown) => console.error('AXIOM: the catalogue did not load', error))
 
 /** The started app, once there is one: a failed render stops it rather than leave it running unseen. */
 let running: StartedApp | null = null

@@ -35,9 +35,10 @@ export const earlyBoot = (apiOrigin: string): EarlyBoot => {
     fetch: (input, init) => globalThis.fetch(input, init),
     base: apiBase(apiOrigin),
     launch,
-    // Read straight from the cookie (no session store: this runs inlined in the page).
-    authToken: readCookie(document, 'auth_token'),
-    storedUserId: storedUser(),
+    // Read straight from the cookie (no session store: this runs inlined in the page), in the
+    // requests' first task rather than the entry's.
+    authToken: () => readCookie(document, 'auth_token'),
+    storedUserId: storedUser,
     later: (send) => setTimeout(send, 0),
   })
   return { launch, answers }

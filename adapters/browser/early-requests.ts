@@ -42,7 +42,11 @@ const keyOf = (request: HttpRequest): string | null => {
  * refresh and re-registration exactly as if the core had asked.
  */
 export class EarlyAnswers implements PrefetchedAnswers {
-  private readonly pending = new Map<string, Promise<HttpResponse | null>>()
+  /**
+   * Each call's answer until it is taken; null once taken, and for a call the core made before any
+   * answer to it was started (it is not started after).
+   */
+  private readonly pending = new Map<string, Promise<HttpResponse | null> | null>()
 
   /**
    * `later`, if given, hands each answer over in a task of its own (EarlyRequestsOptions.later). An
@@ -65,16 +69,16 @@ export class EarlyAnswers implements PrefetchedAnswers {
 
   take(request: HttpRequest): Promise<HttpResponse | null> | null {
     const key = keyOf(request)
-    const answer = key === null ? undefined : this.pending.get(key)
-    if (answer === undefined || key === null) return null
-    this.pending.delete(key)
+    if (key === null) return null
+    const answer = this.pending.get(key)
+    this.pending.set(key, null)
     const { later } = this
-    return later ? answer.then((res) => new Promise((handOver) => later(() => handOver(res)))) : answer
+    return answer && later ? answer.then((res) => new Promise((handOver) => later(() => handOver(res)))) : (answer ?? null)
   }
 
   /** What is still waiting to be taken, as `path` (for tests and diagnostics). */
   get waiting(): string[] {
-    return [...this.pending.keys()].map((k) => k.split('?')[0]!)
+    return [...this.pending].filter(([, answer]) => answer).map(([k]) => k.split('?')[0]!)
   }
 }
 
@@ -83,17 +87,19 @@ export interface EarlyRequestsOptions {
   /** The API's base URL (adapters/shared/fetch-answer.ts `apiBase`). */
   readonly base: string
   readonly launch: LaunchParams
-  /** The auth_token cookie's token, if any. */
-  readonly authToken: string | null
-  /** The Telegram user id the app stored on its last sign-in in this browser, if any. */
-  readonly storedUserId: string | null
+  /** Reads the auth_token cookie's token, if any (with `later`, in a task of its own). */
+  readonly authToken: () => string | null
+  /** Reads the Telegram user id the app stored on its last sign-in in this browser, if any. */
+  readonly storedUserId: () => string | null
   /**
    * Runs `send` in a task of its own (the browser entry: a zero timeout). Each request after the
    * maintenance check then leaves in its own task rather than all in the entry's: a `fetch` call
    * costs the main thread a few milliseconds, and the entry's evaluation was one long task. The
-   * request is registered at once either way, so the core is handed its answer even if it asks
-   * before the request has left. Each answer is handed to the core in a task of its own too
-   * (EarlyAnswers). Without it, every request leaves at once and its answer is handed over as it comes.
+   * requests are registered in the first of those tasks, where the cookie and the stored user are
+   * read too (each read is a synchronous trip to the browser's stores), so the core is handed an
+   * answer even if it asks before the request has left; a call the core made before that task is
+   * not started again. Each answer is handed to the core in a task of its own too (EarlyAnswers).
+   * Without it, every request leaves at once and its answer is handed over as it comes.
    */
   readonly later?: (send: () => void) => void
 }
@@ -111,11 +117,17 @@ export const startEarlyRequests = (o: EarlyRequestsOptions): EarlyAnswers => {
   const send = (request: HttpRequest) => fetchAnswer(o.fetch, o.base, request)
   const sendLater = later ? (request: HttpRequest) => new Promise<void>((ready) => later(ready)).then(() => send(request)) : send
   answers.start(MAINTENANCE_REQUEST, send)
-  const launchUser = o.launch.initDataUnsafe.user?.id
-  const sameUser = o.storedUserId === null || launchUser === undefined || o.storedUserId === String(launchUser)
-  if (o.authToken && o.launch.initData && sameUser) {
-    answers.start(meRequest(o.authToken), sendLater)
-    for (const request of dashboardRequests(o.authToken)) answers.start(request, sendLater)
+  const startReturning = () => {
+    const authToken = o.authToken()
+    const storedUserId = authToken && o.launch.initData ? o.storedUserId() : null
+    const launchUser = o.launch.initDataUnsafe.user?.id
+    const sameUser = storedUserId === null || launchUser === undefined || storedUserId === String(launchUser)
+    if (authToken && o.launch.initData && sameUser) {
+      answers.start(meRequest(authToken), sendLater)
+      for (const request of dashboardRequests(authToken)) answers.start(request, sendLater)
+    }
   }
+  if (later) later(startReturning)
+  else startReturning()
   return answers
 }

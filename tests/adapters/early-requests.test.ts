@@ -79,8 +79,8 @@ const boot = async (
     fetch: server.fetch,
     base: apiBase(''),
     launch,
-    authToken: session.get('auth_token'),
-    storedUserId: storage.get('user'),
+    authToken: () => session.get('auth_token'),
+    storedUserId: () => storage.get('user'),
     ...(o.later ? { later: o.later } : {}),
   })
   const platform = new FakePlatform(launch.initData ? launchData({ initData: launch.initData, userId: String(USER) }) : null)
@@ -105,7 +105,7 @@ const settle = () => new Promise((resolve) => setTimeout(resolve, 0))
 describe('the requests the entry starts with the page', () => {
   it('a returning user: the maintenance check (no authorisation), then /user/me, the bond lists and the price with the cookie token; never a POST', () => {
     const server = backend({})
-    startEarlyRequests({ fetch: server.fetch, base: '/api', launch: telegram, authToken: 'token-1', storedUserId: String(USER) })
+    startEarlyRequests({ fetch: server.fetch, base: '/api', launch: telegram, authToken: () => 'token-1', storedUserId: () => String(USER) })
     expect(server.seen).toEqual([
       { call: 'GET /maintenance/', auth: null },
       { call: 'GET /user/me', auth: 'Bearer token-1' },
@@ -122,15 +122,15 @@ describe('the requests the entry starts with the page', () => {
       urls.push(String(input))
       return new Response('{}', { status: 200 })
     }) as typeof globalThis.fetch
-    startEarlyRequests({ fetch, base: '/api', launch: telegram, authToken: 'token-1', storedUserId: null })
+    startEarlyRequests({ fetch, base: '/api', launch: telegram, authToken: () => 'token-1', storedUserId: () => null })
     expect(urls).toEqual(['/api/maintenance/', '/api/user/me', '/api/mint/?page=1&limit=300', '/api/staking/?page=1&limit=300', '/api/mint/all-plans', '/api/price/current-price'])
   })
 
   it('only the maintenance check for a first visit (no cookie), outside Telegram, or when another Telegram user launches', () => {
     for (const o of [
-      { authToken: null, storedUserId: null, launch: telegram },
-      { authToken: 'token-1', storedUserId: null, launch: outside },
-      { authToken: 'token-1', storedUserId: '7', launch: telegram },
+      { authToken: () => null, storedUserId: () => null, launch: telegram },
+      { authToken: () => 'token-1', storedUserId: () => null, launch: outside },
+      { authToken: () => 'token-1', storedUserId: () => '7', launch: telegram },
     ]) {
       const server = backend({})
       startEarlyRequests({ fetch: server.fetch, base: '/api', ...o })
@@ -143,7 +143,16 @@ describe('the requests after the maintenance check, each in a task of its own (`
   it('only the maintenance check leaves in the entry’s task; each other request leaves when its own task runs, in order', async () => {
     const server = backend({})
     const tasks: Array<() => void> = []
-    startEarlyRequests({ fetch: server.fetch, base: '/api', launch: telegram, authToken: 'token-1', storedUserId: String(USER), later: (send) => void tasks.push(send) })
+    const read: string[] = []
+    const authToken = () => (read.push('cookie'), 'token-1')
+    const storedUserId = () => (read.push('stored user'), String(USER))
+    startEarlyRequests({ fetch: server.fetch, base: '/api', launch: telegram, authToken, storedUserId, later: (send) => void tasks.push(send) })
+    expect(server.seen.map((s) => s.call)).toEqual(['GET /maintenance/'])
+    // The cookie and the stored user are read in the first task after the entry's, not in it.
+    expect(read).toEqual([])
+    expect(tasks).toHaveLength(1)
+    tasks.shift()!()
+    expect(read).toEqual(['cookie', 'stored user'])
     expect(server.seen.map((s) => s.call)).toEqual(['GET /maintenance/'])
     expect(tasks).toHaveLength(5)
     const left: string[][] = []
@@ -162,14 +171,15 @@ describe('the requests after the maintenance check, each in a task of its own (`
     expect(server.seen.slice(1).every((s) => s.auth === 'Bearer token-1')).toBe(true)
   })
 
-  it('the core asking for /user/me before its task has run is handed that request’s answer: it is sent once', async () => {
+  it('the core asking for /user/me after the requests are registered, before it has left, is handed its answer: it is sent once', async () => {
     const server = backend({ 'GET /user/me': () => ({ status: 200, body: aUser({ balance_token: 77 }) }) })
     const tasks: Array<() => void> = []
-    const answers = startEarlyRequests({ fetch: server.fetch, base: '/api', launch: telegram, authToken: 'token-1', storedUserId: null, later: (send) => void tasks.push(send) })
+    const answers = startEarlyRequests({ fetch: server.fetch, base: '/api', launch: telegram, authToken: () => 'token-1', storedUserId: () => null, later: (send) => void tasks.push(send) })
+    tasks.shift()!()
     const me = answers.take(meRequest('token-1'))
     expect(me).not.toBeNull()
     expect(server.calls('GET /user/me')).toHaveLength(0)
-    tasks.forEach((task) => task())
+    tasks.splice(0).forEach((task) => task())
     // The answer is in; it reaches the core in a task of its own, the one queued after it came.
     await settle()
     let handed = false
@@ -181,6 +191,18 @@ describe('the requests after the maintenance check, each in a task of its own (`
     expect(handed).toBe(true)
     expect((await me)?.status).toBe(200)
     expect(server.calls('GET /user/me')).toHaveLength(1)
+  })
+
+  it('the core asking for /user/me before the requests are registered sends its own, and the early one never leaves', async () => {
+    const server = backend({ 'GET /user/me': () => ({ status: 200, body: aUser() }) })
+    const tasks: Array<() => void> = []
+    const answers = startEarlyRequests({ fetch: server.fetch, base: '/api', launch: telegram, authToken: () => 'token-1', storedUserId: () => null, later: (send) => void tasks.push(send) })
+    expect(answers.take(meRequest('token-1'))).toBeNull()
+    while (tasks.length > 0) tasks.shift()!()
+    await settle()
+    expect(server.calls('GET /user/me')).toHaveLength(0)
+    expect(server.calls('GET /mint/')).toHaveLength(1)
+    expect(answers.waiting).not.toContain('/user/me')
   })
 
   it("a returning user's start takes each early answer in a task of its own: no task handles two", async () => {
