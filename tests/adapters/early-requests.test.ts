@@ -102,6 +102,17 @@ const boot = async (
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0))
 
+/** A backend with everything a returning user's dashboard asks for first: no bonds, a price of 0.0125. */
+const returningUsersBackend = () =>
+  backend({
+    'GET /maintenance/': maintenanceOff,
+    'GET /user/me': () => ({ status: 200, body: aUser() }),
+    'GET /mint/': () => ({ status: 200, body: { items: [], total: 0, page: 1, size: 300, pages: 0 } }),
+    'GET /staking/': () => ({ status: 200, body: { items: [], total: 0, page: 1, size: 300, pages: 0 } }),
+    'GET /mint/all-plans': () => ({ status: 200, body: [] }),
+    'GET /price/current-price': () => ({ status: 200, body: { price: 0.0125, price_change_24h: 1.5, price_change_30d: -2 } }),
+  })
+
 describe('the requests the entry starts with the page', () => {
   it('a returning user: the maintenance check (no authorisation), then /user/me, the bond lists and the price with the cookie token; never a POST', () => {
     const server = backend({})
@@ -206,14 +217,7 @@ describe('the requests after the maintenance check, each in a task of its own (`
   })
 
   it("a returning user's start takes each early answer in a task of its own: no task handles two", async () => {
-    const server = backend({
-      'GET /maintenance/': maintenanceOff,
-      'GET /user/me': () => ({ status: 200, body: aUser() }),
-      'GET /mint/': () => ({ status: 200, body: { items: [], total: 0, page: 1, size: 300, pages: 0 } }),
-      'GET /staking/': () => ({ status: 200, body: { items: [], total: 0, page: 1, size: 300, pages: 0 } }),
-      'GET /mint/all-plans': () => ({ status: 200, body: [] }),
-      'GET /price/current-price': () => ({ status: 200, body: { price: 0.0125, price_change_24h: 1.5, price_change_30d: -2 } }),
-    })
+    const server = returningUsersBackend()
     // The tasks are run one at a time, by hand; every answer is in before the core asks for it.
     const tasks: Array<() => void> = []
     const later = (run: () => void) => void tasks.push(run)
@@ -254,14 +258,7 @@ describe('the core is handed the early answers', () => {
   })
 
   it("the core takes the early bond lists and price: each is asked for once, and the dashboard's figures come from those answers", async () => {
-    const server = backend({
-      'GET /maintenance/': maintenanceOff,
-      'GET /user/me': () => ({ status: 200, body: aUser() }),
-      'GET /mint/': () => ({ status: 200, body: { items: [], total: 0, page: 1, size: 300, pages: 0 } }),
-      'GET /staking/': () => ({ status: 200, body: { items: [], total: 0, page: 1, size: 300, pages: 0 } }),
-      'GET /mint/all-plans': () => ({ status: 200, body: [] }),
-      'GET /price/current-price': () => ({ status: 200, body: { price: 0.0125, price_change_24h: 1.5, price_change_30d: -2 } }),
-    })
+    const server = returningUsersBackend()
     const { app, answers } = await boot(server, { cookie: 'token-1', storedUser: String(USER) })
     await app.start('')
     expect(app.s.bonds.listed).toBe(true)
