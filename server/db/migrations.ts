@@ -319,6 +319,12 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
   CREATE UNIQUE INDEX mints_user_seq ON mints(user_id, user_seq);
   CREATE UNIQUE INDEX stakes_user_seq ON stakes(user_id, user_seq);
   `,
+  // 20: a user's notices leave in the order they were written, also while one of them waits out a
+  // failed send's back-off (server/telegram/outbox.ts): the due rows are read without those behind a
+  // user's earlier pending one, found on this index.
+  `
+  CREATE INDEX outbox_user_pending ON outbox(user_id, state, id);
+  `,
 ]
 
 /** Tables whose rows may be lost in a crash: PostgreSQL keeps them out of its write-ahead log. */

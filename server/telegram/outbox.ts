@@ -49,6 +49,12 @@ const BATCH = 100
 export const NOT_ALLOWED_TRIES = 6
 
 /**
+ * The failed sends after which a user's notice no longer holds their later ones: with the back-off
+ * (2, 4, 8, 16 s), about half a minute in order, then the others go ahead of it.
+ */
+export const HOLD_BEHIND_TRIES = 4
+
+/**
  * Telegram's limit in one chat: about one message a second (bursts above it end in 429s); 50 ms
  * wider, so that arrival jitter keeps two sends a second apart at Telegram too.
  */
@@ -61,7 +67,7 @@ export const PER_CHAT_GAP_MS = 1050
  * have reached the user. A refusal for good (blocked, chat gone) ends the row; an outage or 429
  * leaves it pending for later. One chat gets at most one message a second (PER_CHAT_GAP_MS): a row
  * whose chat was just written to waits while the rows of other chats go ahead, and a chat's rows
- * keep their order (but for a row waiting out a failed send's back-off: the later ones go ahead).
+ * keep their order, a failed one's back-off included (up to HOLD_BEHIND_TRIES failures).
  */
 export const startOutboxSender = (ctx: ServerContext, api: Api, o: OutboxSenderOptions): OutboxSender => {
   // At most perSecond sends in any second (a sliding window of the last perSecond start times, 20 ms
@@ -160,8 +166,15 @@ export const startOutboxSender = (ctx: ServerContext, api: Api, o: OutboxSenderO
       if (stopped || !o.held()) return sent
       const rows = await allRows(
         ctx.db,
-        "SELECT o.id, o.user_id, o.kind, o.payload, o.attempts, u.telegram_id FROM outbox o JOIN users u ON u.id = o.user_id WHERE o.state = 'pending' AND o.next_at <= ? ORDER BY o.id LIMIT ?",
+        // A row behind an earlier pending one of its user waits for it (its back-off included),
+        // unless that one has failed HOLD_BEHIND_TRIES times: one message Telegram keeps refusing
+        // must not hold the user's others for ever.
+        "SELECT o.id, o.user_id, o.kind, o.payload, o.attempts, u.telegram_id FROM outbox o JOIN users u ON u.id = o.user_id " +
+          "WHERE o.state = 'pending' AND o.next_at <= ? " +
+          "AND NOT EXISTS (SELECT 1 FROM outbox e WHERE e.user_id = o.user_id AND e.state = 'pending' AND e.id < o.id AND e.attempts < ?) " +
+          'ORDER BY o.id LIMIT ?',
         ctx.now(),
+        HOLD_BEHIND_TRIES,
         BATCH,
       )
       if (rows.length === 0) return sent

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { defaultTelegramSettings, DEV_BOT_TOKEN } from '../../server/main.ts'
-import { NOT_ALLOWED_TRIES } from '../../server/telegram/outbox.ts'
+import { HOLD_BEHIND_TRIES, NOT_ALLOWED_TRIES } from '../../server/telegram/outbox.ts'
 import { BLOCKED, error, ok, startBotApiFake, tooManyRequests, type BotApiFake, type FakeAnswer } from '../support/bot-api-fake.ts'
 import { startTestServer, type TestServer } from './support.ts'
 
@@ -194,5 +194,39 @@ describe('notifications through the outbox', () => {
     const fayTimes = sentTo(8400).map((c) => c.at)
     for (let i = 1; i < fayTimes.length; i++) expect(fayTimes[i]! - fayTimes[i - 1]!).toBeGreaterThanOrEqual(1000)
     expect(calls[1]!.at).toBeLessThan(fayTimes[1]!)
+  })
+
+  /** A referrer and `friends` who join through their link, in order: one friend-joined notice each. */
+  const referrerWithFriends = async (referrer: number, friends: number[], failFirst: FakeAnswer[]) => {
+    const r = await t.login(referrer)
+    const code = ((await r.call('GET', '/user/me')).body as { ref_code: string }).ref_code
+    script.set(referrer, failFirst)
+    for (const friend of friends) await t.login(friend, code)
+  }
+  const textsTo = (chatId: number) => sentTo(chatId).map((c) => String(c.params.text).split(' ')[1])
+
+  it("a notice waiting out a failed send's back-off holds its user's later ones; they follow it in order", async () => {
+    await referrerWithFriends(8700, [8701, 8702, 8703], [error(502, 'Bad Gateway')])
+    await drain()
+    // The first failed; the other two wait behind it, not ahead of it.
+    expect(textsTo(8700)).toEqual(['8701'])
+    t.clock.advance(10)
+    await drain()
+    expect(textsTo(8700)).toEqual(['8701', '8701', '8702', '8703'])
+  })
+
+  it('a notice Telegram keeps refusing holds the later ones for its first tries only', async () => {
+    const badGateway = error(502, 'Bad Gateway')
+    await referrerWithFriends(8800, [8801, 8802], [badGateway, badGateway, badGateway, badGateway])
+    for (let round = 1; round < HOLD_BEHIND_TRIES; round++) {
+      await drain()
+      expect(textsTo(8800)).toEqual(Array(round).fill('8801'))
+      t.clock.advance(60)
+    }
+    // Its last held try fails too: the others go ahead of it, and it follows once Telegram takes it.
+    await drain()
+    t.clock.advance(60)
+    await drain()
+    expect(textsTo(8800)).toEqual([...Array(HOLD_BEHIND_TRIES).fill('8801'), '8802', '8801'])
   })
 })
