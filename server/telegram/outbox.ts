@@ -168,7 +168,8 @@ export const startOutboxSender = (ctx: ServerContext, api: Api, o: OutboxSenderO
         ctx.db,
         // A row behind an earlier pending one of its user waits for it (its back-off included),
         // unless that one has failed HOLD_BEHIND_TRIES times: one message Telegram keeps refusing
-        // must not hold the user's others for ever.
+        // must not hold the user's others for ever. So a batch has one row of a user's in order, and
+        // a wait for a chat's gap that ends a little early cannot let a later one go first.
         "SELECT o.id, o.user_id, o.kind, o.payload, o.attempts, u.telegram_id FROM outbox o JOIN users u ON u.id = o.user_id " +
           "WHERE o.state = 'pending' AND o.next_at <= ? " +
           "AND NOT EXISTS (SELECT 1 FROM outbox e WHERE e.user_id = o.user_id AND e.state = 'pending' AND e.id < o.id AND e.attempts < ?) " +
@@ -182,16 +183,10 @@ export const startOutboxSender = (ctx: ServerContext, api: Api, o: OutboxSenderO
       let queue = rows
       while (queue.length > 0) {
         const later: Row[] = []
-        // A chat with a row held back this round holds its later rows too: the gap may run out
-        // between two of them (a wait ends a little early), and the second must not go first.
-        const heldBack = new Set<bigint>()
         for (const row of queue) {
           if (stopped || !o.held()) return sent
-          const chat = big(row, 'telegram_id')
-          if (heldBack.has(chat) || chatWaitMs(chat) > 0) {
-            heldBack.add(chat)
-            later.push(row)
-          } else if (await sendOne(row)) sent++
+          if (chatWaitMs(big(row, 'telegram_id')) > 0) later.push(row)
+          else if (await sendOne(row)) sent++
         }
         if (later.length === queue.length) await clock.sleep(Math.ceil(Math.min(...later.map((r) => chatWaitMs(big(r, 'telegram_id'))))))
         queue = later
