@@ -119,13 +119,11 @@ export const startEarlyRequests = (o: EarlyRequestsOptions): EarlyAnswers => {
   answers.start(MAINTENANCE_REQUEST, send)
   const startReturning = () => {
     const authToken = o.authToken()
-    const storedUserId = authToken && o.launch.initData ? o.storedUserId() : null
+    if (!authToken || !o.launch.initData) return
+    const storedUserId = o.storedUserId()
     const launchUser = o.launch.initDataUnsafe.user?.id
-    const sameUser = storedUserId === null || launchUser === undefined || storedUserId === String(launchUser)
-    if (authToken && o.launch.initData && sameUser) {
-      answers.start(meRequest(authToken), sendLater)
-      for (const request of dashboardRequests(authToken)) answers.start(request, sendLater)
-    }
+    if (storedUserId !== null && launchUser !== undefined && storedUserId !== String(launchUser)) return
+    for (const request of [meRequest(authToken), ...dashboardRequests(authToken)]) answers.start(request, sendLater)
   }
   if (later) later(startReturning)
   else startReturning()
