@@ -108,24 +108,14 @@ export { openMainSocket, openCandleSocket, type CandleSocket, type MainSocketDep
 // Use cases: every one bound to its ports by `useCases`; the helpers their callers share
 export { useCases, type UseCases } from './use-cases/index.ts'
 export { authenticate, type AuthOutcome, type AuthenticateDeps } from './use-cases/authenticate.ts'
-export {
-  bondPaymentTransaction,
-  waitForBalanceChange,
-  type BuyBondDeps,
-  type BuyBondInput,
-  type BondPurchase,
-  type BuyBondError,
-} from './use-cases/buy-bond.ts'
-export { isDefiniteFailure, payBond, type PaymentWatch, type PaymentWord, type PayOutcome, WALLET_USER_REJECTS } from './use-cases/pay-bond.ts'
-export {
-  farmingLinkBody,
-  fundingFlags,
-  fundingSourceOf,
-  type FarmingLinkRequest,
-  type FundingSource,
-} from './use-cases/create-farming-link.ts'
-export { type SaleRequest } from './use-cases/sell-tokens.ts'
-export { INVITE_TEXT } from './use-cases/invite-friends.ts'
+// The use cases of the bond payment, selling, farming links, tasks and referrals load on their first
+// call (core/use-cases/index.ts `onFirstCall`): the barrel names only their types, so that importing
+// it does not load their code. Their helpers are imported from their own files.
+export type { BuyBondDeps, BuyBondInput, BondPurchase, BuyBondError } from './use-cases/buy-bond.ts'
+export type { PaymentWatch, PaymentWord, PayOutcome } from './use-cases/pay-bond.ts'
+export type { FarmingLinkRequest } from './use-cases/create-farming-link.ts'
+export type { SaleRequest } from './use-cases/sell-tokens.ts'
+export { fundingFlags, fundingSourceOf, type FundingSource } from './domain/funding-source.ts'
 export { type ConnectWalletDeps } from './use-cases/connect-wallet.ts'
 export {
   afterAccess,

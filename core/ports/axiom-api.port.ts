@@ -3,6 +3,7 @@ import type { FarmingActivation, FarmingLink, FarmingLinkInput, FarmingPlan, Far
 import type { Candle, CandleInterval, FinancialStats, Operation, Price } from '../domain/entities/market.ts'
 import type { BondQuote, Mint, MintPayment, MintPlan, Stake, StakeQuote } from '../domain/entities/mint.ts'
 import type { FarmingLinkId, MintId, PageQuery, SortOrder, TaskId } from '../domain/entities/primitives.ts'
+import type { FundingFlags } from '../domain/funding-source.ts'
 import type { TokenPair } from '../domain/entities/session.ts'
 import type { Task, TaskValidation } from '../domain/entities/task.ts'
 import type { Referral, UserData } from '../domain/entities/user.ts'
@@ -22,11 +23,7 @@ export interface SortedPageQuery extends PageQuery {
 
 type Call<A> = Effect.Effect<A, ApiError>
 
-/** The balance a farming link spends: referral, task, or (both false) the main balance. */
-export type FundingFlags = {
-  readonly from_ref_balance: boolean
-  readonly from_task_balance: boolean
-}
+export type { FundingFlags }
 
 /** Creates carry an idempotency key: one key, one effect, however often it is sent. */
 export interface CreateOptions {

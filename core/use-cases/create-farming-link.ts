@@ -1,23 +1,8 @@
 import { Effect } from 'effect'
 import type { FarmingLinkInput } from '../domain/entities/farming.ts'
+import { type FundingSource, fundingFlags } from '../domain/funding-source.ts'
 import { InvalidInput } from '../errors.ts'
-import type { AxiomApi, CreateOptions, FundingFlags } from '../ports/axiom-api.port.ts'
-
-/**
- * The balance a farming link is paid from: the main balance (re-bonding from the dashboard), the
- * referral balance or the task balance (re-bonding from the referral or tasks screen).
- */
-export type FundingSource = 'main' | 'referral' | 'task'
-
-/** The §7 flags for a source: the main balance is neither flag. */
-export const fundingFlags = (source: FundingSource): FundingFlags => ({
-  from_ref_balance: source === 'referral',
-  from_task_balance: source === 'task',
-})
-
-/** The source a link's flags name. */
-export const fundingSourceOf = (flags: FundingFlags): FundingSource =>
-  flags.from_ref_balance ? 'referral' : flags.from_task_balance ? 'task' : 'main'
+import type { AxiomApi, CreateOptions } from '../ports/axiom-api.port.ts'
 
 export interface FarmingLinkRequest {
   readonly amount: number

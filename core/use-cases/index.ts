@@ -13,23 +13,21 @@ import { nowSeconds } from '../ports/clock.port.ts'
 import type { CorePorts } from '../ports/core-ports.ts'
 import { STORAGE_KEYS } from '../ports/key-value-store.port.ts'
 import type { WalletAccount } from '../ports/wallet.port.ts'
-import { advanceTask } from './advance-task.ts'
+import { type FundingSource, fundingFlags } from '../domain/funding-source.ts'
 import { authenticate } from './authenticate.ts'
-import { buyBond } from './buy-bond.ts'
 import { checkFarmCode } from './check-farm-code.ts'
 import { checkMaintenance } from './check-maintenance.ts'
 import { connectWallet } from './connect-wallet.ts'
-import { createFarmingLink, type FundingSource, fundingFlags } from './create-farming-link.ts'
-import { inviteFriends } from './invite-friends.ts'
-import { loadReferrals } from './load-referrals.ts'
+import { loadedOnFirstCall } from './loaded-on-first-call.ts'
 import { offerBotMessages } from './offer-bot-messages.ts'
 import { readWalletBalance } from './read-wallet-balance.ts'
 import { restoreWallet } from './restore-wallet.ts'
-import { sellTokens } from './sell-tokens.ts'
 
 /**
  * Every use case of the product, bound to its ports: the one list a front end calls. An entry that
  * only forwards to the API is written here; one with behaviour lives in a file named by its verb.
+ * Those of the steps and screens a user reaches after the dashboard (paying for a bond, selling,
+ * creating farming links, tasks, referrals) load their file on their first call (`loadedOnFirstCall`).
  * Failures come back typed and unreported: the app adds the §8 policy with `withErrorPolicy`
  * (core/error-policy.ts), the CLI turns them into exit codes.
  */
@@ -70,7 +68,11 @@ export const useCases = (ports: CorePorts) => {
     /** A pending bond and the payment that activates it, for a wallet the app does not hold (the CLI prints it). */
     orderBond: (amount: number, days: number, options?: CreateOptions) =>
       positiveAmount('amount', amount).pipe(Effect.andThen(api.createMint({ amount, days }, options))),
-    buyBond: buyBond({ api, wallet, chain, clock, notifier, platform, ...(transactionValiditySeconds ? { validitySeconds: transactionValiditySeconds } : {}) }),
+    buyBond: loadedOnFirstCall(() =>
+      import('./buy-bond.ts').then(({ buyBond }) =>
+        buyBond({ api, wallet, chain, clock, notifier, platform, ...(transactionValiditySeconds ? { validitySeconds: transactionValiditySeconds } : {}) }),
+      ),
+    ),
     /** The connected wallet's coin balance for the bond form's Max; `unavailable` when the chain cannot be read, never an error. */
     readWalletBalance: readWalletBalance({ wallet, chain }),
     /** Once a payment went out: asks, once, to let the bot tell the user about their bonds. */
@@ -87,15 +89,16 @@ export const useCases = (ports: CorePorts) => {
     /** A preview of the bond each activation of a link gives, funded from `source`. */
     quoteFarming: (amount: number, days: number, source: FundingSource) =>
       api.calculateFarming({ amount, freeze_days: days, ...fundingFlags(source) }),
-    createFarmingLink: createFarmingLink({ api }),
+    createFarmingLink: loadedOnFirstCall(() => import('./create-farming-link.ts').then(({ createFarmingLink }) => createFarmingLink({ api }))),
     cancelFarmingLink: (id: FarmingLinkId) => api.cancelFarmingLink(id),
+    /** Runs on the open a farm code started (spec §4), so its code comes with the core's. */
     checkFarmCode: checkFarmCode({ api, storage }),
 
     // Selling and the referral balance
     /** What a sale of `amount` tokens pays out, after the fee. */
     quoteSale: (amount: number) =>
       positiveAmount('token_amount', amount).pipe(Effect.andThen(api.calculateWithdraw({ token_amount: amount }))),
-    sellTokens: sellTokens({ api }),
+    sellTokens: loadedOnFirstCall(() => import('./sell-tokens.ts').then(({ sellTokens }) => sellTokens({ api }))),
     /** Moves referral balance into the main balance. */
     transferReferralBalance: (amount: number, options?: CreateOptions) =>
       positiveAmount('token_amount', amount).pipe(Effect.andThen(api.transferFromReferral({ token_amount: amount }, options))),
@@ -106,14 +109,16 @@ export const useCases = (ports: CorePorts) => {
 
     // Tasks (spec §4)
     loadTasks: () => api.tasks(),
-    advanceTask: advanceTask({ api }),
+    advanceTask: loadedOnFirstCall(() => import('./advance-task.ts').then(({ advanceTask }) => advanceTask({ api }))),
 
     // Referrals and sharing (spec §2, §5)
     /** A page of the referral list (1 by default) with its total and badge. */
-    loadReferrals: (page?: number) => loadReferrals({ api, storage }, page),
+    loadReferrals: loadedOnFirstCall(() =>
+      import('./load-referrals.ts').then(({ loadReferrals }) => (page?: number) => loadReferrals({ api, storage }, page)),
+    ),
     /** Remembers how many referrals the user has seen, which clears the badge. */
     markReferralsSeen: (count: number) => storage.set(STORAGE_KEYS.lastRefCount, String(count)),
-    inviteFriends: inviteFriends({ api, platform }),
+    inviteFriends: loadedOnFirstCall(() => import('./invite-friends.ts').then(({ inviteFriends }) => inviteFriends({ api, platform }))),
     /** Puts text on the clipboard: true when it is there. */
     copyText: (text: string) => Effect.promise(() => clipboard?.writeText(text) ?? Promise.resolve(false)),
 

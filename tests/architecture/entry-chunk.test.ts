@@ -38,6 +38,15 @@ const AFTER_FIRST_PAINT = [
   'ui/features/referrals/referrals-state.ts',
   'ui/features/history/history-state.ts',
   'ui/features/sell/sell-state.ts',
+  // The use cases of the steps and screens after the dashboard, loaded on their first call
+  // (core/use-cases/loaded-on-first-call.ts).
+  'core/use-cases/buy-bond.ts',
+  'core/use-cases/pay-bond.ts',
+  'core/use-cases/sell-tokens.ts',
+  'core/use-cases/create-farming-link.ts',
+  'core/use-cases/advance-task.ts',
+  'core/use-cases/load-referrals.ts',
+  'core/use-cases/invite-friends.ts',
 ]
 
 const chunks = new Map<string, Chunk>()

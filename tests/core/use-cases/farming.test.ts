@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { farmCodeFlagKey, farmingLinkBody, type FarmingLinkRequest, fundingSourceOf, NetworkError, toId } from '../../../core/index.ts'
+import { farmCodeFlagKey, type FarmingLinkRequest, fundingSourceOf, NetworkError, toId } from '../../../core/index.ts'
+import { farmingLinkBody } from '../../../core/use-cases/create-farming-link.ts'
 import { checkFarmCode } from '../../../core/use-cases/check-farm-code.ts'
 import { createFarmingLink } from '../../../core/use-cases/create-farming-link.ts'
 import { useCasesOver } from '../fakes/use-cases.ts'

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { INVITE_TEXT, STORAGE_KEYS } from '../../../core/index.ts'
-import { inviteFriends } from '../../../core/use-cases/invite-friends.ts'
+import { STORAGE_KEYS } from '../../../core/index.ts'
+import { INVITE_TEXT, inviteFriends } from '../../../core/use-cases/invite-friends.ts'
 import { loadReferrals } from '../../../core/use-cases/load-referrals.ts'
 import { useCasesOver } from '../fakes/use-cases.ts'
 import { httpApiHarness } from '../fakes/api-harness.ts'
