@@ -4,7 +4,8 @@
  * 0. this entry reads Telegram's launch parameters from the URL and starts the maintenance check
  *    and, for a returning user (an auth_token cookie), `GET /user/me`, while the rest downloads
  *    (adapters/browser/early-boot.ts; the core is handed those answers when it asks for them);
- * 1. once the loader has painted, the composition root is evaluated (adapters, core, view models); in the next tasks it builds the app
+ * 1. once the loader has painted, effect, then the rest of what the composition root imports, then the
+ *    composition root are evaluated, each in a task of its own (adapters, core, view models); in the next tasks it builds the app
  *    (the use cases, then the view models a few at a time), and in the one after it starts it: the
  *    maintenance check, then sign-in; once signed in, the lists and sockets one task at a time;
  * 2. `render-app.tsx` (React and the screens) is evaluated while those requests are out, and renders.
@@ -50,7 +51,12 @@ const boot = async () => {
   await afterNextPaint()
   mark('loader-painted')
   // What the first step imports (effect, mobx, inversify, the core, the adapters and view models:
-  // one chunk, vite.config.ts `bootModules`) evaluates in a task of its own, before the step's own module.
+  // two chunks, vite.config.ts `bootModules`) evaluates in tasks of its own, before the step's own
+  // module: effect's chunk first (importing any of its modules evaluates it whole), then the rest.
+  // One task for both was the longest of a repeat visit, and V8 wrote both chunks' code cache in one.
+  await import('effect/Function').then(({ identity }) => identity)
+  mark('effect-evaluated')
+  await nextTask()
   const { loadDashboard } = await import('./app/dashboard-loader.ts')
   mark('shared-evaluated')
   await nextTask()

@@ -12,8 +12,9 @@ import { COMPILE_HINT, EAGER_COMPILE_CHUNKS } from '../../vite.config.ts'
  *   soon as it has downloaded, so a chunk it imported statically would hold both back;
  * - the boot's chunks (the entry, the composition root and render-app, and what they import
  *   statically) hold none of the adapters and view models the first paint does not use;
- * - what the boot steps share comes in two chunks, not one per set of importers (vite.config.ts,
- *   `bootModules`), and the first, evaluated before render-app, holds no React;
+ * - what the boot steps share comes in three chunks, not one per set of importers (vite.config.ts,
+ *   `bootModules`): effect's modules, the rest of what the composition root imports (no React),
+ *   both evaluated before render-app, and what render-app and the dashboard add;
  * - a lazy chunk's preload list (Vite's preload helper resolves each file in it on every dynamic
  *   import) names no file the page already loads, and leaves out no other;
  * - the chunks every open runs begin with V8's compile hint, and no other does.
@@ -94,24 +95,30 @@ describe('the production build', () => {
     for (const m of AFTER_FIRST_PAINT) expect(inBoot).not.toContain(m)
   })
 
-  it('boots from two shared chunks: the composition root’s imports (no React) and the rest render-app and the dashboard import', () => {
+  it('boots from three shared chunks: effect’s, the rest of the composition root’s imports (no React), and what render-app and the dashboard add', () => {
     const entries = [...chunks.values()].filter((c) => c.isEntry)
     const byFacade = (re: RegExp) => [...chunks.values()].find((c) => re.test(c.facadeModuleId ?? ''))!
     const root = byFacade(/\/composition-root\.ts$/)
     const render = byFacade(/\/ui\/render-app\.tsx$/)
     const dashboard = byFacade(/\/dashboard-screen\.tsx$/)
     const others = (c: Chunk) => c.imports.filter((n) => !entries.some((e) => e.fileName === n) && !/rolldown-runtime/.test(n))
-    // The composition root's chunk is its own module; what it imports is one chunk.
+    // The composition root's chunk is its own module; what it imports is one chunk, which imports
+    // one more: effect's modules, and nothing else.
     expect(modulesOf(root)).toEqual(['composition-root.ts'])
     expect(others(root)).toHaveLength(1)
     const firstPaint = chunks.get(others(root)[0]!)!
-    expect(others(firstPaint)).toEqual([])
+    expect(others(firstPaint)).toHaveLength(1)
+    const effect = chunks.get(others(firstPaint)[0]!)!
+    expect(others(effect)).toEqual([])
+    expect(modulesOf(effect).filter((m) => !m.startsWith('node_modules/effect/'))).toEqual([])
+    expect(modulesOf(firstPaint).filter((m) => m.startsWith('node_modules/effect/'))).toEqual([])
     expect(modulesOf(firstPaint).filter((m) => /node_modules\/(react|react-dom|scheduler)\//.test(m))).toEqual([])
-    // render-app and the dashboard screen import that chunk and one more, the same.
-    for (const step of [render, dashboard]) expect(others(step).filter((n) => n !== firstPaint.fileName)).toHaveLength(1)
-    const renderShared = others(render).find((n) => n !== firstPaint.fileName)!
+    // render-app and the dashboard screen import those and one more, the same.
+    const shared = new Set([effect.fileName, firstPaint.fileName])
+    for (const step of [render, dashboard]) expect(others(step).filter((n) => !shared.has(n))).toHaveLength(1)
+    const renderShared = others(render).find((n) => !shared.has(n))!
     expect(others(dashboard)).toContain(renderShared)
-    expect(others(chunks.get(renderShared)!).filter((n) => n !== firstPaint.fileName)).toEqual([])
+    expect(others(chunks.get(renderShared)!).filter((n) => !shared.has(n))).toEqual([])
   })
 
   it('lists, for each dynamic import, every file it needs that the page does not already load, and none that it does', () => {
