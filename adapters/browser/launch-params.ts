@@ -80,19 +80,22 @@ export const storedJson = (storage: ParamsStorage | null, key: string): Record<s
 
 /**
  * The launch parameters of this page: the hash's, completed by those stored for this tab (the hash
- * wins), and the result stored again. Storage that refuses (private mode, a sandboxed frame) is
- * skipped.
+ * wins), and the result stored again, at once or in the task `later` runs it in. Storage that
+ * refuses (private mode, a sandboxed frame) is skipped.
  */
-export const readInitParams = (hash: string, storage: ParamsStorage | null): InitParams => {
+export const readInitParams = (hash: string, storage: ParamsStorage | null, later: (keep: () => void) => void = (keep) => keep()): InitParams => {
   const params = parseHashParams(hash)
   for (const [key, value] of Object.entries(storedJson(storage, TELEGRAM_INIT_PARAMS_KEY) ?? {})) {
     if (!(key in params) && (typeof value === 'string' || value === null)) params[key] = value
   }
-  try {
-    storage?.setItem(TELEGRAM_INIT_PARAMS_KEY, JSON.stringify(params))
-  } catch {
-    // Nowhere to keep them: a reload that loses the hash will not find them, as with the SDK.
-  }
+  const kept = JSON.stringify(params)
+  later(() => {
+    try {
+      storage?.setItem(TELEGRAM_INIT_PARAMS_KEY, kept)
+    } catch {
+      // Nowhere to keep them: a reload that loses the hash will not find them, as with the SDK.
+    }
+  })
   return params
 }
 
@@ -152,7 +155,11 @@ export const launchParamsOf = (params: InitParams): LaunchParams => {
   }
 }
 
-/** The current page's launch parameters (`location.hash`, completed from `sessionStorage`), and that storage. */
+/**
+ * The current page's launch parameters (`location.hash`, completed from `sessionStorage`), and that
+ * storage. They are written back in the next task: the entry's task runs before the loader's first
+ * paint, and a first visit's first write to the tab's storage was a good part of it.
+ */
 export const pageInitParams = (): { readonly params: InitParams; readonly storage: ParamsStorage | null } => {
   let hash = ''
   let storage: ParamsStorage | null = null
@@ -166,7 +173,7 @@ export const pageInitParams = (): { readonly params: InitParams; readonly storag
   } catch {
     // Storage access throws in some sandboxed frames.
   }
-  return { params: readInitParams(hash, storage), storage }
+  return { params: readInitParams(hash, storage, (keep) => setTimeout(keep, 0)), storage }
 }
 
 /** What the current page was launched with. */

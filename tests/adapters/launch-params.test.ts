@@ -98,6 +98,18 @@ describe('launch parameters read from the URL, without the SDK', () => {
     expect(reloaded.initDataUnsafe.user?.id).toBe(ann.id)
   })
 
+  it('writes them back in the task it is given, and nothing before', () => {
+    const initData = signInitDataFor(ann, 1_763_900_000, BOT_TOKEN)
+    const { storage, items } = memoryStorage()
+    const tasks: (() => void)[] = []
+    const launch = launchParamsOf(readInitParams(telegramHash({ initData, version: '8.0', platform: 'ios' }), storage, (keep) => tasks.push(keep)))
+    expect(launch.initData).toBe(initData)
+    expect(items.has(TELEGRAM_INIT_PARAMS_KEY)).toBe(false)
+    expect(tasks).toHaveLength(1)
+    tasks[0]!()
+    expect(launchParamsOf(readInitParams('', storage)).initData).toBe(initData)
+  })
+
   it('the hash wins over what is stored, and what the hash lacks comes from storage', () => {
     const { storage } = memoryStorage({
       [TELEGRAM_INIT_PARAMS_KEY]: JSON.stringify({ tgWebAppData: 'user=%7B%22id%22%3A1%7D', tgWebAppVersion: '6.1', tgWebAppPlatform: 'ios' }),
