@@ -165,7 +165,8 @@ const bootModules = (): Plugin => ({
 
 /**
  * The chunks whose functions nearly all run on every open, before or just after the first paint:
- * the boot's two shared chunks (effect's runtime and schemas, inversify, mobx, the core; React, the
+ * the entry (the launch parameters, the theme, the early requests, the boot's steps), the boot's
+ * three shared chunks (effect's runtime and schemas; inversify, mobx, the core; React, the
  * shell) and what the first paint releases (the Telegram SDK, `dist`; the platform's features and
  * layer; the dashboard below the fold, its chart preview and bond rows; the other screens' view
  * models). Each is marked for V8's explicit compile hints (Chrome 136+): V8 compiles every function
@@ -176,6 +177,7 @@ const bootModules = (): Plugin => ({
  * line with it. AXIOM_NO_COMPILE_HINTS=1 builds without it, to measure the difference.
  */
 export const EAGER_COMPILE_CHUNKS = [
+  'index',
   'first-paint-effect',
   'first-paint',
   'render-shared',
