@@ -109,7 +109,7 @@ export { openMainSocket, openCandleSocket, type CandleSocket, type MainSocketDep
 export { useCases, type UseCases } from './use-cases/index.ts'
 export { authenticate, type AuthOutcome, type AuthenticateDeps } from './use-cases/authenticate.ts'
 // The use cases of the bond payment, selling, farming links, tasks and referrals load on their first
-// call (core/use-cases/index.ts `onFirstCall`): the barrel names only their types, so that importing
+// call (core/use-cases/loaded-on-first-call.ts): the barrel names only their types, so that importing
 // it does not load their code. Their helpers are imported from their own files.
 export type { BuyBondDeps, BuyBondInput, BondPurchase, BuyBondError } from './use-cases/buy-bond.ts'
 export type { PaymentWatch, PaymentWord, PayOutcome } from './use-cases/pay-bond.ts'

@@ -23,8 +23,6 @@ export interface SortedPageQuery extends PageQuery {
 
 type Call<A> = Effect.Effect<A, ApiError>
 
-export type { FundingFlags }
-
 /** Creates carry an idempotency key: one key, one effect, however often it is sent. */
 export interface CreateOptions {
   readonly idempotencyKey?: string

@@ -16,12 +16,12 @@ export const loadedOnFirstCall = <F extends UseCase>(
   load: () => Promise<F>,
 ): ((...args: Parameters<F>) => Effect.Effect<Effect.Success<ReturnType<F>>, Effect.Error<ReturnType<F>> | NetworkError>) => {
   let loading: Promise<F> | undefined
-  const loaded = (): Promise<F> => {
-    loading ??= load()
-    // A load that failed is forgotten, so that the next call tries again.
-    loading.catch(() => (loading = undefined))
-    return loading
-  }
+  // A load that failed is forgotten, so that the next call tries again.
+  const loaded = (): Promise<F> =>
+    (loading ??= load().catch((cause: unknown) => {
+      loading = undefined
+      throw cause
+    }))
   return (...args) =>
     Effect.tryPromise({ try: loaded, catch: (cause) => new NetworkError({ cause }) }).pipe(
       Effect.flatMap((useCase) => useCase(...args) as Effect.Effect<Effect.Success<ReturnType<F>>, Effect.Error<ReturnType<F>>>),
